@@ -1,0 +1,97 @@
+import { z } from "zod";
+
+/**
+ * The one place that reads process.env. Everything else imports `env`.
+ *
+ * Parsed lazily on first access, because the launcher (scripts/start.ts) fills in values it only knows at run time
+ * (the embedded database's URL, the local job runner's address) before the app reads them.
+ */
+
+const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
+const bool = (fallback: boolean) =>
+  z.preprocess(
+    (v) => (emptyAsUndefined(v) === undefined ? fallback : /^(1|true|yes|on)$/i.test(String(v))),
+    z.boolean(),
+  );
+const int = (fallback: number) => z.preprocess((v) => emptyAsUndefined(v) ?? fallback, z.coerce.number().int());
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: int(3000).pipe(z.number().min(0).max(65535)),
+  /** Interface the HTTP server binds to. The embedded mode forces loopback until browser sign-in exists. */
+  HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
+  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info")),
+
+  /** Everything the embedded mode writes: database, uploaded files, runtime info. */
+  QUARRY_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./.quarry")),
+  /** A Postgres with pgvector. When unset, Quarry starts its embedded Postgres (PGlite) in QUARRY_DATA_DIR. */
+  DATABASE_URL: optionalString,
+  /** Loopback port of the embedded Postgres; 0 picks a free one (recorded in QUARRY_DATA_DIR/runtime.json). */
+  QUARRY_DB_PORT: int(0),
+
+  /** First start, headless: create this project and this API token (all permissions). */
+  QUARRY_INIT_TOKEN: optionalString,
+  QUARRY_INIT_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("default")),
+  /** Optional secret mixed into token hashes. Changing it invalidates every stored token. */
+  QUARRY_TOKEN_PEPPER: z.preprocess(emptyAsUndefined, z.string().default("")),
+
+  /** Builds processed at once by the in-process job runner. */
+  QUARRY_JOB_CONCURRENCY: int(2).pipe(z.number().min(1).max(32)),
+  /** Indexing options offered by GET /config: "full" or "full,none". */
+  QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),
+
+  /**
+   * Who runs jobs: "inngest" (a real Inngest server, self-hosted or cloud) or "local" (the in-process executor).
+   * Unset: "inngest" when INNGEST_BASE_URL or INNGEST_EVENT_KEY is set, else "local".
+   */
+  QUARRY_JOB_RUNNER: z.preprocess(emptyAsUndefined, z.enum(["local", "inngest"]).optional()),
+  INNGEST_BASE_URL: optionalString,
+  INNGEST_EVENT_KEY: optionalString,
+  INNGEST_SIGNING_KEY: optionalString,
+  INNGEST_DEV: optionalString,
+
+  /** Embeddings: "local" (model-free, deterministic) or "openai" (any OpenAI-compatible server). */
+  EMBEDDING_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(["local", "openai"]).default("local")),
+  EMBEDDING_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.openai.com/v1")),
+  EMBEDDING_API_KEY: optionalString,
+  EMBEDDING_MODEL: z.preprocess(emptyAsUndefined, z.string().default("text-embedding-3-small")),
+  EMBEDDING_DIMENSIONS: int(0),
+
+  /** File storage: "local" (under QUARRY_DATA_DIR/files) or "s3" (any S3-compatible store). */
+  STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).default("local")),
+  S3_ENDPOINT: optionalString,
+  S3_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
+  S3_BUCKET: optionalString,
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+const parse = (): Env => {
+  const result = schema.safeParse(process.env);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${issues}`);
+  }
+  return result.data;
+};
+
+export const env: Env = new Proxy({} as Env, {
+  get: (_target, key) => {
+    cached ??= parse();
+    return cached[key as keyof Env];
+  },
+});
+
+/** Set a variable the launcher learns at run time (and that child processes inherit), then re-read the env. */
+export const setRuntimeEnv = (key: keyof Env, value: string) => {
+  process.env[key] = value;
+  cached = undefined;
+};
+
+export const jobRunner = (): "local" | "inngest" =>
+  env.QUARRY_JOB_RUNNER ?? (env.INNGEST_BASE_URL || env.INNGEST_EVENT_KEY ? "inngest" : "local");
