@@ -1,0 +1,38 @@
+/**
+ * The one error type the domain throws. Its code decides the HTTP status (public REST) and the tRPC code
+ * (dashboard); its message is what the client sees, so it must be written for a person.
+ */
+export const appErrorStatus = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  LENGTH_REQUIRED: 411,
+  PAYLOAD_TOO_LARGE: 413,
+  /** A document Quarry cannot parse (format, content or missing system tool). Ends a build as failed. */
+  UNPROCESSABLE: 422,
+  INTERNAL: 500,
+  TIMEOUT: 504,
+} as const;
+
+export type AppErrorCode = keyof typeof appErrorStatus;
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+
+  constructor(code: AppErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "AppError";
+    this.code = code;
+  }
+
+  get status(): number {
+    return appErrorStatus[this.code];
+  }
+}
+
+export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
