@@ -1,0 +1,100 @@
+import type { ElementType } from "./types";
+
+/**
+ * Heuristics shared by the plain-text parsers (TXT, PDF text layer). Every pattern here is anchored and built from
+ * disjoint character classes or bounded repeats, and callers cap the input length, so user text cannot make a
+ * regex backtrack for long.
+ */
+
+/** Longer strings are never bullets, titles, e-mails or addresses; checking them would only cost time. */
+const SHORT_TEXT = 300;
+
+// Bullet glyphs, then numbered/lettered markers: "1.", "1)", "(a)", "a)", "iv." — each followed by whitespace.
+const BULLET_RE = /^[ \t]*(?:[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)])[ \t]+(?=\S)/;
+const EMAIL_RE = /^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}$/;
+const EMAIL_SEARCH_RE = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g;
+// "Doylestown, PA 18901" / "Springfield, IL 62704-1234"
+const CITY_STATE_ZIP_RE = /^[A-Za-z][A-Za-z .'-]{0,40},[ \t]*[A-Z]{2}[ \t]+\d{5}(?:-\d{4})?$/;
+// "123 Main Street", "4 Privet Dr., Little Whinging"
+const STREET_RE =
+  /^\d{1,6}[ \t]+(?:[A-Za-z0-9.'-]{1,30}[ \t]+){1,5}(?:street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|square|sq|parkway|pkwy)\.?(?:,[^\n]{0,80})?$/i;
+const TERMINAL_RE = /[.!?…。！？"”'’»)\]]$/;
+const LETTER_RE = /\p{L}/u;
+
+export const wordCount = (text: string): number => {
+  let count = 0;
+  let inWord = false;
+  for (const ch of text) {
+    const space = ch === " " || ch === "\t" || ch === "\n";
+    if (!space && !inWord) count++;
+    inWord = !space;
+  }
+  return count;
+};
+
+export const bulletPrefixLength = (line: string): number => {
+  if (line.length > SHORT_TEXT * 20) return 0;
+  const match = BULLET_RE.exec(line.slice(0, 40));
+  return match ? match[0].length : 0;
+};
+
+export const isBulleted = (line: string): boolean => bulletPrefixLength(line) > 0;
+
+export const stripBullet = (line: string): string => line.slice(bulletPrefixLength(line)).trim();
+
+export const isEmailAddress = (text: string): boolean => text.length <= 254 && EMAIL_RE.test(text.trim());
+
+export const findEmailAddresses = (text: string): string[] =>
+  text.length > SHORT_TEXT ? [] : (text.match(EMAIL_SEARCH_RE) ?? []);
+
+export const isAddress = (text: string): boolean => {
+  const t = text.trim();
+  if (t.length > 160) return false;
+  return CITY_STATE_ZIP_RE.test(t) || STREET_RE.test(t);
+};
+
+export const hasTerminalPunctuation = (text: string): boolean => TERMINAL_RE.test(text.trim());
+
+export const hasLetters = (text: string): boolean => LETTER_RE.test(text.slice(0, 200));
+
+/** A lone page number as it appears in margins: "7", "- 7 -", "Page 7", "7 of 12", "vii". */
+export const isPageNumberText = (text: string): boolean => {
+  const t = text.trim();
+  if (t.length > 20) return false;
+  return /^(?:page[ \t]*)?[-–—]?[ \t]*(?:\d{1,5}|[ivxlcdm]{1,7})[ \t]*[-–—]?(?:[ \t]*(?:of|\/)[ \t]*\d{1,5})?$/i.test(t);
+};
+
+/** Short, no sentence ending, starts like a heading. Whether it is a title also depends on what follows. */
+export const isTitleLike = (text: string): boolean => {
+  const t = text.trim();
+  if (t.length === 0 || t.length > 120) return false;
+  if (!hasLetters(t)) return false;
+  if (wordCount(t) > 15) return false;
+  // Closing quotes and brackets hide a sentence ending: `"You know everything."`
+  const bare = t.replace(/["'”’»)\]]+$/, "");
+  if (/[.!?;,…。]$/.test(bare)) return false;
+  // Two sentences are prose, not a heading ("Don't tease! Well, ...").
+  if (/[!?。]\s|[a-z]{2}\.\s+[A-Z]/.test(bare)) return false;
+  const first = t.charAt(0);
+  if (first !== first.toUpperCase() && first === first.toLowerCase() && /\p{Ll}/u.test(first)) return false;
+  return true;
+};
+
+export const isSentenceLike = (text: string): boolean => {
+  const t = text.trim();
+  return hasLetters(t) && (hasTerminalPunctuation(t) || wordCount(t) >= 6);
+};
+
+/**
+ * Type of a paragraph of plain text that is not a list item. `hasFollowingText` lets a short line become a Title
+ * only when something comes after it (a trailing short line is a fragment, not a heading).
+ */
+export const classifyParagraph = ({ text, hasFollowingText }: { text: string; hasFollowingText: boolean }): ElementType => {
+  const t = text.trim();
+  if (isEmailAddress(t)) return "EmailAddress";
+  if (isAddress(t)) return "Address";
+  if (!hasLetters(t)) return "UncategorizedText";
+  if (hasFollowingText && isTitleLike(t)) return "Title";
+  if (isSentenceLike(t)) return "NarrativeText";
+  return "UncategorizedText";
+};

@@ -1,0 +1,223 @@
+import * as cheerio from "cheerio";
+import { hasLetters, isEmailAddress, wordCount } from "./classify-text";
+import { decodeText } from "./encoding";
+import { attr, childrenOf, collapsedText, rawText, tagName, type DomNode } from "./html-dom";
+import { isLayoutTable, tableText, tableToElementParts } from "./html-tables";
+import type { ElementType, ParsedElement, PartitionResult } from "./types";
+
+/** Boilerplate a reader skips: scripts, navigation, page chrome, forms. */
+const REMOVED_SELECTOR = [
+  "script", "style", "noscript", "template", "nav", "aside", "form", "iframe", "svg", "canvas", "object", "embed",
+  "map", "head", "button", "select", "input", "textarea", "dialog",
+  "[hidden]", '[aria-hidden="true"]', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]',
+].join(",");
+
+const BLOCK_TAGS = new Set([
+  "address", "article", "blockquote", "body", "caption", "center", "dd", "details", "dir", "div", "dl", "dt",
+  "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu",
+  "ol", "p", "section", "summary", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+]);
+const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
+const HIDDEN_STYLE_RE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
+const BOLD_STYLE_RE = /font-weight\s*:\s*(?:bold|[6-9]00)/i;
+
+type Piece = { kind: "text"; text: string; link: string | null; bold: boolean } | { kind: "br" };
+type Context = { type: ElementType; link: string | null; bold: boolean; listDepth: number; nesting: number };
+
+/** Deeper than this, a subtree is read as one block of text: real pages never nest this far, hostile ones do. */
+const MAX_NESTING = 200;
+
+const sniffDeclaredCharset = (bytes: Uint8Array): string | null => {
+  const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
+  const meta = /<meta[^>]{0,500}?charset\s*=\s*["']?\s*([\w:.-]{1,40})/i.exec(head);
+  if (meta?.[1]) return meta[1];
+  const xml = /<\?xml[^>]{0,200}?encoding\s*=\s*["']([\w:.-]{1,40})/i.exec(head);
+  return xml?.[1] ?? null;
+};
+
+/** A multi-line <code> that is all its parent holds is a listing even without <pre> around it. */
+const isStandaloneListing = (node: DomNode): boolean =>
+  rawText(node).includes("\n") &&
+  childrenOf(node.parent ?? node).every((c) => c === node || (c.type === "text" && (c.data ?? "").trim() === ""));
+
+/**
+ * Header/footer inside an article or section usually hold that article's title or byline, which is content; only
+ * page-level ones are chrome.
+ */
+const isPageChrome = (node: DomNode): boolean => {
+  for (let p = node.parent; p; p = p.parent) {
+    if (["article", "main", "section"].includes(tagName(p))) return false;
+  }
+  return true;
+};
+
+export const partitionHtmlText = (html: string): ParsedElement[] => {
+  const $ = cheerio.load(html);
+  $(REMOVED_SELECTOR).remove();
+  $("header, footer").each((_, el) => {
+    if (isPageChrome(el as unknown as DomNode)) $(el).remove();
+  });
+  $("[style]").each((_, el) => {
+    if (HIDDEN_STYLE_RE.test($(el).attr("style") ?? "")) $(el).remove();
+  });
+
+  const elements: ParsedElement[] = [];
+  let pieces: Piece[] = [];
+  // The context of the first visible text decides the paragraph's type (a <li>'s text is a ListItem).
+  let pieceCtx: Context | null = null;
+
+  const emit = (type: ElementType, text: string, extra: Partial<ParsedElement> = {}) => {
+    if (text) elements.push({ type, text, pageNumber: null, ...extra });
+  };
+
+  const classify = (text: string, linkChars: number, boldChars: number, fallback: ElementType): ElementType => {
+    const visible = text.replace(/\s/g, "").length;
+    if (!hasLetters(text) && fallback !== "ListItem") return "UncategorizedText";
+    if (isEmailAddress(text)) return "EmailAddress";
+    if (fallback !== "NarrativeText") return fallback;
+    if (linkChars >= visible * 0.9) return "Link";
+    // A short paragraph set entirely in bold is how many pages (EDGAR filings, CMS output) write headings.
+    if (boldChars >= visible * 0.9 && text.length <= 120 && wordCount(text) <= 15 && !/[.;,]$/.test(text) && !text.startsWith("(")) {
+      return "Title";
+    }
+    return "NarrativeText";
+  };
+
+  /** Inline content collected so far becomes paragraphs: two <br> in a row split them, one <br> is a newline. */
+  const flush = () => {
+    const paragraphs: Piece[][] = [[]];
+    let breaks = 0;
+    for (const piece of pieces) {
+      if (piece.kind === "br") {
+        breaks++;
+        if (breaks === 2) paragraphs.push([]);
+        else paragraphs[paragraphs.length - 1]?.push(piece);
+        continue;
+      }
+      if (piece.text.trim() !== "") breaks = 0;
+      paragraphs[paragraphs.length - 1]?.push(piece);
+    }
+    for (const para of paragraphs) {
+      let raw = "";
+      let linkChars = 0;
+      let boldChars = 0;
+      const links: string[] = [];
+      for (const piece of para) {
+        if (piece.kind === "br") {
+          raw += "\n";
+          continue;
+        }
+        raw += piece.text;
+        const visible = piece.text.replace(/\s/g, "").length;
+        if (piece.link !== null) {
+          linkChars += visible;
+          if (visible > 0 && !links.includes(piece.link)) links.push(piece.link);
+        }
+        if (piece.bold) boldChars += visible;
+      }
+      const text = raw.replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n").replace(/\n{2,}/g, "\n").trim();
+      if (!text) continue;
+      const type = classify(text, linkChars, boldChars, pieceCtx?.type ?? "NarrativeText");
+      const metadata: Record<string, unknown> = {};
+      if (type === "Link") metadata.link_urls = links;
+      if (type === "ListItem") metadata.category_depth = Math.max(0, (pieceCtx?.listDepth ?? 1) - 1);
+      emit(type, text, Object.keys(metadata).length > 0 ? { metadata } : {});
+    }
+    pieces = [];
+    pieceCtx = null;
+  };
+
+  const walk = (node: DomNode, ctx: Context) => {
+    if (node.type === "text") {
+      const text = (node.data ?? "").replace(/\s+/g, " ");
+      if (text) {
+        if (!pieceCtx && text.trim() !== "") pieceCtx = ctx;
+        pieces.push({ kind: "text", text, link: ctx.link, bold: ctx.bold });
+      }
+      return;
+    }
+    const name = tagName(node);
+    if (!name) return;
+    if (name === "br") {
+      pieces.push({ kind: "br" });
+      return;
+    }
+    if (ctx.nesting > MAX_NESTING) {
+      flush();
+      emit("NarrativeText", collapsedText(node));
+      return;
+    }
+    if (HEADINGS.has(name)) {
+      flush();
+      const start = elements.length;
+      for (const c of childrenOf(node)) walk(c, { ...ctx, type: "Title", nesting: ctx.nesting + 1 });
+      flush();
+      for (const e of elements.slice(start)) {
+        if (e.type === "Title") e.metadata = { ...e.metadata, category_depth: Number(name.slice(1)) };
+      }
+      return;
+    }
+    if (name === "pre" || (name === "code" && isStandaloneListing(node))) {
+      flush();
+      const text = rawText(node).replace(/\s+$/, "").replace(/^\n/, "");
+      const codeClass = attr(node, "class") ?? childrenOf(node).map((c) => attr(c, "class") ?? "").join(" ");
+      const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,30})/.exec(codeClass)?.[1] ?? null;
+      if (text.trim()) emit("CodeSnippet", text, { metadata: { language } });
+      return;
+    }
+    if (name === "img") {
+      const alt = (attr(node, "alt") ?? "").replace(/\s+/g, " ").trim();
+      if (alt) {
+        flush();
+        emit("Image", alt, { metadata: { image_url: attr(node, "src") ?? null } });
+      }
+      return;
+    }
+    if (name === "table") {
+      flush();
+      if (isLayoutTable(node)) {
+        for (const c of childrenOf(node)) walk(c, { ...ctx, nesting: ctx.nesting + 1 });
+        flush();
+        return;
+      }
+      const caption = childrenOf(node).find((c) => tagName(c) === "caption");
+      if (caption) emit("FigureCaption", collapsedText(caption));
+      const parts = tableToElementParts(node);
+      if (parts) emit("Table", tableText(parts.rows), { html: parts.html });
+      return;
+    }
+    if (name === "hr") {
+      flush();
+      return;
+    }
+    const style = attr(node, "style") ?? "";
+    const next: Context = {
+      ...ctx,
+      nesting: ctx.nesting + 1,
+      link: name === "a" && attr(node, "href") ? (attr(node, "href") ?? null) : ctx.link,
+      bold: ctx.bold || name === "b" || name === "strong" || BOLD_STYLE_RE.test(style),
+    };
+    if (!BLOCK_TAGS.has(name)) {
+      for (const c of childrenOf(node)) walk(c, next);
+      return;
+    }
+    flush();
+    if (name === "ul" || name === "ol" || name === "menu" || name === "dir") next.listDepth = ctx.listDepth + 1;
+    if (name === "li") next.type = "ListItem";
+    else if (name === "figcaption" || name === "caption") next.type = "FigureCaption";
+    else if (name === "address") next.type = "Address";
+    for (const c of childrenOf(node)) walk(c, next);
+    flush();
+  };
+
+  const root = ($("body")[0] ?? $.root()[0]) as unknown as DomNode;
+  walk(root, { type: "NarrativeText", link: null, bold: false, listDepth: 0, nesting: 0 });
+  flush();
+  return elements;
+};
+
+export const partitionHtml = ({ bytes }: { bytes: Uint8Array }): PartitionResult => {
+  const { text, encoding } = decodeText({ bytes, declared: sniffDeclaredCharset(bytes) });
+  const elements = partitionHtmlText(text).map((e) => ({ ...e, metadata: { ...e.metadata, encoding } }));
+  return { elements, totalPages: null, warnings: [] };
+};

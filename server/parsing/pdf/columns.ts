@@ -1,0 +1,122 @@
+import { maxOf, median, minOf, type Segment } from "./types";
+
+/**
+ * Column detection: a gutter is a vertical strip that only full-width rows cross, between two bodies of prose.
+ * Rows that cross it (titles, wide tables and captions) are read whole, between the column stretches.
+ */
+
+/** Column gutters are searched in this middle share of the text area, so margins never count as gutters. */
+const GUTTER_ZONE = [0.2, 0.8] as const;
+const MIN_GUTTER_WIDTH = 6;
+const MAX_COLUMN_DEPTH = 2;
+
+export type Extent = { left: number; right: number };
+
+/**
+ * A vertical strip free of text (bar a few crossings) between two bodies of prose. Cells of a table also leave
+ * such strips, so each side must read like prose: many lines that mostly fill their column.
+ */
+const findGutter = (
+  segments: Segment[],
+  extent: Extent,
+  pageHeight: number,
+  depth: number,
+): { left: number; right: number } | null => {
+  const width = extent.right - extent.left;
+  if (width < 100 || segments.length < 10) return null;
+  // Full-width rows (titles, wide captions) cross any gutter; they are placed later, so they must not hide it.
+  const narrow = segments.filter((s) => s.right - s.left < 0.6 * width);
+  const origin = Math.floor(extent.left);
+  const bins = Math.ceil(width) + 2;
+  const diff = new Int32Array(bins + 1);
+  for (const s of narrow) {
+    const a = Math.max(0, Math.floor(s.left) - origin);
+    const b = Math.min(bins - 1, Math.ceil(s.right) - origin);
+    diff[a] = (diff[a] ?? 0) + 1;
+    diff[b + 1] = (diff[b + 1] ?? 0) - 1;
+  }
+  const allowed = Math.max(2, Math.floor(narrow.length * 0.04));
+  const zoneStart = Math.floor(width * GUTTER_ZONE[0]);
+  const zoneEnd = Math.ceil(width * GUTTER_ZONE[1]);
+  let best: { left: number; right: number } | null = null;
+  let coverage = 0;
+  let runStart = -1;
+  for (let i = 0; i <= zoneEnd; i++) {
+    coverage += diff[i] ?? 0;
+    const open = i >= zoneStart && coverage <= allowed;
+    if (open && runStart < 0) runStart = i;
+    if ((!open || i === zoneEnd) && runStart >= 0) {
+      const end = open ? i : i - 1;
+      if (end - runStart + 1 >= MIN_GUTTER_WIDTH && (!best || end - runStart > best.right - best.left)) {
+        best = { left: origin + runStart, right: origin + end };
+      }
+      runStart = -1;
+    }
+  }
+  if (!best) return null;
+  const gutter = best;
+  const leftSide = segments.filter((s) => s.right <= gutter.left + 1);
+  const rightSide = segments.filter((s) => s.left >= gutter.right - 1);
+  // Measured per row, so a table inside a column (narrow cells, full rows) still reads as filling it.
+  const proseLike = (side: Segment[], colLeft: number, colRight: number) => {
+    const rows = new Map<number, { left: number; right: number }>();
+    for (const s of side) {
+      const r = rows.get(s.row);
+      rows.set(s.row, r ? { left: Math.min(r.left, s.left), right: Math.max(r.right, s.right) } : { left: s.left, right: s.right });
+    }
+    if (rows.size < 5) return false;
+    const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
+    if (span < 0.2 * pageHeight) return false;
+    return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);
+  };
+  if (!proseLike(leftSide, extent.left, gutter.left) || !proseLike(rightSide, gutter.right, extent.right)) return null;
+  // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
+  // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
+  if (depth > 0) {
+    const mid = (gutter.left + gutter.right) / 2;
+    const rows = new Set(segments.map((s) => s.row));
+    const crossing = new Set(segments.filter((s) => s.left < mid - 2 && s.right > mid + 2).map((s) => s.row));
+    if (crossing.size > 0.1 * rows.size) return null;
+  }
+  return gutter;
+};
+
+/** Column x-ranges, left to right; recursion finds a second gutter inside a column (three-column layouts). */
+export const findColumns = (segments: Segment[], extent: Extent, pageHeight: number, depth: number): Extent[] => {
+  const gutter = depth < MAX_COLUMN_DEPTH ? findGutter(segments, extent, pageHeight, depth) : null;
+  if (!gutter) return [extent];
+  const mid = (gutter.left + gutter.right) / 2;
+  const left = { left: extent.left, right: mid };
+  const right = { left: mid, right: extent.right };
+  return [
+    ...findColumns(segments.filter((s) => s.right <= mid), left, pageHeight, depth + 1),
+    ...findColumns(segments.filter((s) => s.left >= mid), right, pageHeight, depth + 1),
+  ];
+};
+
+/**
+ * Rows read across the whole page: those with a segment over a gutter, plus rows of a full-width table that happen to
+ * fit the columns — its header row (cells in several columns, next to a spanning row) and short row labels caught
+ * between two spanning rows.
+ */
+export const markSpanningRows = (rows: Segment[][], columnOf: (s: Segment) => number | null): boolean[] => {
+  const spanning = rows.map((row) => row.some((s) => columnOf(s) === null));
+  const near = (a: Segment[] | undefined, b: Segment[] | undefined) => {
+    if (!a?.[0] || !b?.[0]) return false;
+    const gap = minOf(b.map((s) => s.top)) - maxOf(a.map((s) => s.bottom));
+    return gap < 1.5 * Math.max(a[0].fontSize, b[0].fontSize);
+  };
+  for (let pass = 0; pass < 2; pass++) {
+    rows.forEach((row, i) => {
+      if (spanning[i]) return;
+      const above = spanning[i - 1] === true && near(rows[i - 1], row);
+      const below = spanning[i + 1] === true && near(row, rows[i + 1]);
+      const columnsUsed = new Set(row.map(columnOf)).size;
+      const tableLike = row.length >= 3 && columnsUsed >= 2;
+      const shortLabels = row.every((s) => s.text.length <= 30);
+      if ((above || below) && tableLike) spanning[i] = true;
+      else if (above && below && shortLabels) spanning[i] = true;
+    });
+  }
+  return spanning;
+};

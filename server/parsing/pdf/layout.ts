@@ -1,0 +1,192 @@
+import { findColumns, markSpanningRows } from "./columns";
+import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
+
+/**
+ * Reading order of a page's horizontal text: runs are grouped into visual rows, rows into segments (split at wide
+ * gaps), segments into column regions (a detected gutter), and regions into lines, in the order a person reads.
+ */
+
+/** A gap wider than this many font sizes between two runs of a row separates segments (table cells, columns). */
+const SEGMENT_GAP_EM = 0.9;
+
+const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+
+/** Printers that fake bold by drawing a run twice, slightly offset, would otherwise double the text. */
+const dropDuplicates = (runs: Run[]): Run[] => {
+  const seen = new Set<string>();
+  return runs.filter((r) => {
+    const key = `${r.text}|${Math.round(r.left)}|${Math.round(r.baseline)}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+};
+
+/**
+ * Rows: runs whose boxes overlap vertically by half the smaller height. The row's band is its largest run's box, so
+ * superscripts and subscripts join their line instead of forming rows of their own.
+ */
+const groupRows = (runs: Run[]): Run[][] => {
+  const sorted = [...runs].sort((a, b) => (a.top + a.bottom) / 2 - (b.top + b.bottom) / 2);
+  const rows: { runs: Run[]; top: number; bottom: number; size: number }[] = [];
+  for (const run of sorted) {
+    const height = run.bottom - run.top;
+    // Only the last few rows can match: the runs are sorted by their vertical centre.
+    let target: (typeof rows)[number] | undefined;
+    for (let i = rows.length - 1; i >= Math.max(0, rows.length - 3); i--) {
+      const row = rows[i];
+      if (!row) continue;
+      const shared = overlap(run.top, run.bottom, row.top, row.bottom);
+      if (shared >= 0.5 * Math.min(height, row.bottom - row.top)) {
+        target = row;
+        break;
+      }
+    }
+    if (!target) {
+      rows.push({ runs: [run], top: run.top, bottom: run.bottom, size: run.fontSize });
+      continue;
+    }
+    target.runs.push(run);
+    if (run.fontSize > target.size) {
+      target.size = run.fontSize;
+      target.top = run.top;
+      target.bottom = run.bottom;
+    }
+  }
+  return rows.sort((a, b) => a.top - b.top).map((r) => r.runs);
+};
+
+const dominant = (runs: Run[]): { fontSize: number; fontName: string } => {
+  let best: Run | undefined;
+  let bestLength = -1;
+  const byFont = new Map<string, number>();
+  for (const r of runs) {
+    const key = `${r.fontName}|${r.fontSize.toFixed(1)}`;
+    const total = (byFont.get(key) ?? 0) + r.text.length;
+    byFont.set(key, total);
+    if (total > bestLength) {
+      bestLength = total;
+      best = r;
+    }
+  }
+  return { fontSize: best?.fontSize ?? 0, fontName: best?.fontName ?? "" };
+};
+
+/** Concatenate runs of one line, adding a space where the gap is wider than a thin space. */
+export const joinRuns = (runs: Run[]): string => {
+  let text = "";
+  let prev: Run | undefined;
+  for (const run of runs) {
+    if (prev) {
+      const gap = run.left - prev.right;
+      const needsSpace = gap > 0.15 * Math.min(run.fontSize, prev.fontSize) && !text.endsWith(" ") && !run.text.startsWith(" ");
+      if (needsSpace) text += " ";
+    }
+    text += run.text;
+    prev = run;
+  }
+  return text.replace(/\s+/g, " ").trim();
+};
+
+const toSegments = (rows: Run[][]): Segment[] => {
+  const segments: Segment[] = [];
+  rows.forEach((row, rowIndex) => {
+    const sorted = [...row].sort((a, b) => a.left - b.left);
+    let current: Run[] = [];
+    const flush = () => {
+      if (current.length === 0) return;
+      const text = joinRuns(current);
+      if (text) segments.push({ ...union(current), ...dominant(current), text, runs: current, row: rowIndex });
+      current = [];
+    };
+    for (const run of sorted) {
+      const last = current[current.length - 1];
+      if (last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize)) flush();
+      current.push(run);
+    }
+    flush();
+  });
+  return segments;
+};
+
+const toLine = (segments: Segment[]): Line => {
+  const sorted = [...segments].sort((a, b) => a.left - b.left);
+  const runs = sorted.flatMap((s) => s.runs);
+  return {
+    ...union(sorted),
+    ...dominant(runs),
+    text: sorted.map((s) => s.text).join(" "),
+    segments: sorted,
+    baseline: median(runs.map((r) => r.baseline)),
+  };
+};
+
+/** Lines of one region (a column between two full-width rows, or a full-width stretch), top to bottom. */
+export type Region = { lines: Line[]; column: number | null };
+
+export const layoutPage = ({ runs, pageHeight }: { runs: Run[]; pageHeight: number }): Region[] => {
+  const rows = groupRows(dropDuplicates(runs));
+  const segments = toSegments(rows);
+  if (segments.length === 0) return [];
+  const extent = { left: minOf(segments.map((s) => s.left)), right: maxOf(segments.map((s) => s.right)) };
+  const columns = findColumns(segments, extent, pageHeight, 0);
+  const byRow = new Map<number, Segment[]>();
+  for (const s of segments) {
+    const list = byRow.get(s.row);
+    if (list) list.push(s);
+    else byRow.set(s.row, [s]);
+  }
+  if (columns.length === 1) {
+    return [{ lines: [...byRow.values()].map(toLine), column: null }];
+  }
+
+  // A row with a segment across a gutter (title, full-width figure caption) is read whole, and ends the column
+  // stretch above it: everything in the columns above is read first, left column then right.
+  const columnOf = (s: Segment): number | null => {
+    const i = columns.findIndex((c) => s.left >= c.left - 2 && s.right <= c.right + 2);
+    return i >= 0 ? i : null;
+  };
+  const regions: Region[] = [];
+  let stretch: Segment[][] = columns.map(() => []);
+  const flushStretch = () => {
+    stretch.forEach((segs, column) => {
+      const lines = groupLines(segs);
+      if (lines.length > 0) regions.push({ lines, column });
+    });
+    stretch = columns.map(() => []);
+  };
+  const rowList = [...byRow.values()];
+  const spanning = markSpanningRows(rowList, columnOf);
+  rowList.forEach((rowSegments, index) => {
+    const placed = rowSegments.map(columnOf);
+    if (spanning[index]) {
+      flushStretch();
+      regions.push({ lines: [toLine(rowSegments)], column: null });
+      return;
+    }
+    rowSegments.forEach((s, i) => stretch[placed[i] ?? 0]?.push(s));
+  });
+  flushStretch();
+  return mergeFullWidth(regions);
+};
+
+const groupLines = (segments: Segment[]): Line[] => {
+  const byRow = new Map<number, Segment[]>();
+  for (const s of segments) {
+    const list = byRow.get(s.row);
+    if (list) list.push(s);
+    else byRow.set(s.row, [s]);
+  }
+  return [...byRow.entries()].sort((a, b) => a[0] - b[0]).map(([, segs]) => toLine(segs));
+};
+
+/** Consecutive full-width rows form one region, so a two-line title stays one block. */
+const mergeFullWidth = (regions: Region[]): Region[] => {
+  const out: Region[] = [];
+  for (const region of regions) {
+    const last = out[out.length - 1];
+    if (last && last.column === null && region.column === null) last.lines.push(...region.lines);
+    else out.push({ ...region, lines: [...region.lines] });
+  }
+  return out;
+};

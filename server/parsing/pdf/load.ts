@@ -1,0 +1,108 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { AppError, errorMessage } from "@/server/errors";
+import type { PageText, RotatedText, Run } from "./types";
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
+
+let pdfjsPromise: Promise<PdfJs> | null = null;
+
+/** Loaded on first use: most uploads are not PDFs, and pdfjs is a large module. */
+const loadPdfJs = (): Promise<PdfJs> => (pdfjsPromise ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+
+/**
+ * Where pdfjs keeps its CMaps (needed for CJK text with predefined encodings) and standard font data. Resolved from
+ * the installed package; if that fails (unusual bundling), text extraction still works for most files.
+ */
+const pdfjsAssetDir = (): string | null => {
+  try {
+    return path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
+  } catch {
+    return null;
+  }
+};
+
+const unprocessable = (message: string, cause?: unknown) => new AppError("UNPROCESSABLE", message, { cause });
+
+export const openPdf = async (bytes: Uint8Array): Promise<{ pdfjs: PdfJs; doc: PdfDocument }> => {
+  const pdfjs = await loadPdfJs();
+  const assets = pdfjsAssetDir();
+  // pdfjs takes ownership of (and detaches) the buffer it is given; hand it a copy.
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes),
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    verbosity: 0,
+    ...(assets
+      ? { cMapUrl: `${assets}/cmaps/`, cMapPacked: true, standardFontDataUrl: `${assets}/standard_fonts/` }
+      : {}),
+  });
+  try {
+    return { pdfjs, doc: await task.promise };
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    const name = error instanceof Error ? error.name : "";
+    if (name === "PasswordException") {
+      throw unprocessable("The PDF is password-protected; remove the password and upload it again", error);
+    }
+    throw unprocessable(`The file is not a readable PDF (${errorMessage(error)})`, error);
+  }
+};
+
+const ASCENT_DEFAULT = 0.8;
+const DESCENT_DEFAULT = -0.2;
+
+const cleanText = (text: string): string =>
+  // NFKC folds ligatures (ﬁ → fi) and full-width forms so search and embeddings see ordinary letters.
+  text.normalize("NFKC").replace(/[\u0000-\u001f\u007f\u00ad\u200b]/g, "");
+
+/**
+ * The text layer of one page as runs with boxes in top-left page coordinates. Text printed at an angle goes to
+ * `rotated`; the layout code reads horizontal text only.
+ */
+export const readPage = async ({ pdfjs, doc, pageNumber }: { pdfjs: PdfJs; doc: PdfDocument; pageNumber: number }): Promise<PageText> => {
+  const page = await doc.getPage(pageNumber);
+  try {
+    const viewport = page.getViewport({ scale: 1 });
+    const content = await page.getTextContent();
+    const runs: Run[] = [];
+    const rotated: RotatedText[] = [];
+    for (const item of content.items) {
+      if (!("str" in item)) continue;
+      const text = cleanText(item.str);
+      if (text.trim() === "") continue;
+      const tx = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
+      const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0] = tx;
+      const fontSize = Math.hypot(c, d);
+      if (!(fontSize > 0.5) || !Number.isFinite(e) || !Number.isFinite(f)) continue;
+      const style = content.styles[item.fontName];
+      const ascent = Math.min(Math.max(style?.ascent || ASCENT_DEFAULT, 0.5), 1.1);
+      const descent = Math.max(Math.min(style?.descent || DESCENT_DEFAULT, 0), -0.5);
+      // Unit vectors along the baseline and towards the glyph tops, in device space (y grows downwards).
+      const along = Math.hypot(a, b) || 1;
+      const [ux, uy] = [a / along, b / along];
+      const [vx, vy] = [c / fontSize, d / fontSize];
+      const width = Math.max(item.width, 0);
+      const corners = [
+        [e + vx * descent * fontSize, f + vy * descent * fontSize],
+        [e + vx * ascent * fontSize, f + vy * ascent * fontSize],
+        [e + ux * width + vx * descent * fontSize, f + uy * width + vy * descent * fontSize],
+        [e + ux * width + vx * ascent * fontSize, f + uy * width + vy * ascent * fontSize],
+      ];
+      const xs = corners.map((p) => p[0] ?? e);
+      const ys = corners.map((p) => p[1] ?? f);
+      const box = { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+      const horizontal = ux > 0.98 && Math.abs(uy) < 0.2;
+      if (horizontal) {
+        runs.push({ ...box, text, fontSize, fontName: item.fontName, mono: style?.fontFamily === "monospace", baseline: f });
+      } else {
+        rotated.push({ ...box, text, fontSize });
+      }
+    }
+    return { pageNumber, width: viewport.width, height: viewport.height, runs, rotated };
+  } finally {
+    page.cleanup();
+  }
+};

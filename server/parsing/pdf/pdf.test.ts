@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from ".";
+import { buildBlankPdf, buildEncryptedPdf, buildReportPdf, buildTablePdf, buildTwoColumnPdf, PAGE } from "./test-fixtures";
+
+describe("pdf text layer", () => {
+  it("types, pages, boxes and page layout of a three-page report", async () => {
+    const { elements, totalPages, warnings } = await partitionPdf({ bytes: await buildReportPdf() });
+    expect(totalPages).toBe(3);
+    expect(warnings).toEqual([]);
+    const page1 = elements.filter((e) => e.pageNumber === 1);
+    expect(page1.map((e) => e.type)).toEqual(["Header", "Title", "NarrativeText", "NarrativeText", "NarrativeText", "PageNumber"]);
+    expect(page1[1]?.text).toBe("Document Ingestion Report");
+    expect(page1[2]?.text).toMatch(/^Paragraph 1 of page 1\. Quarry parses uploaded documents .* that page\.$/);
+
+    const page2 = elements.filter((e) => e.pageNumber === 2);
+    expect(page2.find((e) => e.type === "Title")?.text).toBe("Results and Findings");
+    expect(page2.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "First finding about parsing speed",
+      "Second finding about chunk sizes",
+    ]);
+    expect(elements.filter((e) => e.type === "PageNumber").map((e) => [e.pageNumber, e.text])).toEqual([
+      [1, "1"],
+      [2, "2"],
+      [3, "3"],
+    ]);
+    expect(elements.filter((e) => e.type === "Header")).toHaveLength(3);
+
+    for (const e of elements) {
+      expect(e.pageLayout).toEqual({ width: PAGE.width, height: PAGE.height });
+      const box = e.boundingBox;
+      expect(box).toBeTruthy();
+      if (!box) continue;
+      expect(box.left).toBeGreaterThanOrEqual(0);
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.left + box.width).toBeLessThanOrEqual(PAGE.width);
+      expect(box.top + box.height).toBeLessThanOrEqual(PAGE.height);
+    }
+    // Top-left origin: the title was drawn 90pt below the top edge, the page number near the bottom.
+    const title = page1[1]?.boundingBox;
+    expect(title?.left).toBeCloseTo(72, 0);
+    expect(title?.top).toBeGreaterThan(85);
+    expect(title?.top).toBeLessThan(100);
+    expect(title?.height).toBeGreaterThan(18);
+    expect(page1[5]?.boundingBox?.top).toBeGreaterThan(740);
+  });
+
+  it("reads the left column before the right one", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildTwoColumnPdf() });
+    expect(elements[0]).toMatchObject({ type: "Title", text: "A Study of Column Layouts" });
+    const body = elements.slice(1).map((e) => e.text).join(" ");
+    expect(body.indexOf("LEFT column begins")).toBeLessThan(body.indexOf("LEFT column ends"));
+    expect(body.indexOf("LEFT column ends")).toBeLessThan(body.indexOf("RIGHT column begins"));
+    expect(body).not.toMatch(/LEFT.*RIGHT.*LEFT/s);
+    expect(elements[2]?.boundingBox?.left).toBeGreaterThan(300);
+  });
+
+  it("recovers aligned rows as a table", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildTablePdf() });
+    expect(elements.map((e) => e.type)).toEqual(["NarrativeText", "Table", "NarrativeText"]);
+    const table = elements[1];
+    expect(table?.text).toBe("Format Parser Pages\nPDF pdfjs text layer yes\nHTML cheerio no\nCSV papaparse no");
+    expect(table?.html).toContain("<th>Format</th><th>Parser</th><th>Pages</th>");
+    expect(table?.html).toContain("<td>pdfjs text layer</td>");
+  });
+
+  it("warns about pages without a text layer instead of guessing", async () => {
+    const result = await partitionPdf({ bytes: await buildBlankPdf() });
+    expect(result.elements).toEqual([]);
+    expect(result.warnings).toEqual(["Page 1 has no text layer (scanned?); use method balanced or accurate for OCR"]);
+  });
+
+  it("refuses password-protected files with a clear message", async () => {
+    await expect(partitionPdf({ bytes: await buildEncryptedPdf() })).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: "The PDF is password-protected; remove the password and upload it again",
+    });
+  });
+});

@@ -1,0 +1,65 @@
+import { median, weightedMode, type Line, type Run } from "./types";
+
+/** What "ordinary text" looks like in this document, to tell headings, margins and paragraph breaks apart. */
+export type DocStats = {
+  bodySize: number;
+  bodyFont: string;
+  /** Usual baseline-to-baseline distance for a font size (the document's leading). */
+  pitch: (fontSize: number) => number;
+};
+
+const sizeKey = (size: number) => Math.round(size * 2) / 2;
+
+export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
+  const bodySize = weightedMode(runs.map((r): [number, number] => [sizeKey(r.fontSize), r.text.length])) ?? 10;
+  const bodyFont = weightedMode(runs.map((r): [string, number] => [r.fontName, r.text.length])) ?? "";
+  const pitches = new Map<number, number[]>();
+  for (const lines of lineGroups) {
+    for (let i = 1; i < lines.length; i++) {
+      const a = lines[i - 1];
+      const b = lines[i];
+      if (!a || !b || sizeKey(a.fontSize) !== sizeKey(b.fontSize)) continue;
+      const pitch = b.baseline - a.baseline;
+      if (pitch <= 0 || pitch > 2 * a.fontSize) continue;
+      const key = sizeKey(a.fontSize);
+      const list = pitches.get(key);
+      if (list) list.push(pitch);
+      else pitches.set(key, [pitch]);
+    }
+  }
+  const typical = new Map<number, number>();
+  for (const [key, values] of pitches) if (values.length >= 3) typical.set(key, median(values));
+  return {
+    bodySize,
+    bodyFont,
+    pitch: (fontSize) => typical.get(sizeKey(fontSize)) ?? 1.2 * fontSize,
+  };
+};
+
+/** Share of a line's characters set in its dominant font: 1 for a line wholly in one font. */
+export const fontShare = (line: Line): number => {
+  let total = 0;
+  let same = 0;
+  for (const s of line.segments) {
+    for (const r of s.runs) {
+      total += r.text.length;
+      if (r.fontName === line.fontName) same += r.text.length;
+    }
+  }
+  return total === 0 ? 0 : same / total;
+};
+
+/** Share of characters set in a monospace font, over some lines. */
+export const monoShare = (lines: Line[]): number => {
+  let total = 0;
+  let mono = 0;
+  for (const line of lines) {
+    for (const s of line.segments) {
+      for (const r of s.runs) {
+        total += r.text.length;
+        if (r.mono) mono += r.text.length;
+      }
+    }
+  }
+  return total === 0 ? 0 : mono / total;
+};

@@ -1,0 +1,64 @@
+/**
+ * What every parser produces. Field names follow the public Element (contract §2.4) in camelCase; the mapper that
+ * stores elements adds ids, positions and file metadata.
+ */
+
+export const ELEMENT_TYPES = [
+  "Title",
+  "NarrativeText",
+  "TextBlock",
+  "ListItem",
+  "Table",
+  "TableRow",
+  "Image",
+  "Footer",
+  "Formula",
+  "CompositeElement",
+  "FigureCaption",
+  "PageBreak",
+  "Address",
+  "EmailAddress",
+  "PageNumber",
+  "CodeSnippet",
+  "Header",
+  "FormKeysValues",
+  "Link",
+  "UncategorizedText",
+  "Abstract",
+  "AsideText",
+  "Reference",
+  "ReferenceContent",
+  "Chart",
+  "Seal",
+  "FormulaNumber",
+] as const;
+
+export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+export const isElementType = (value: string): value is ElementType =>
+  (ELEMENT_TYPES as readonly string[]).includes(value);
+
+/** Page coordinates in PDF points, origin at the top-left corner of the (rotated) page as a reader sees it. */
+export type BoundingBox = { left: number; top: number; width: number; height: number };
+
+export type PageLayout = { width: number; height: number };
+
+export type ParsedElement = {
+  type: ElementType;
+  text: string;
+  markdown?: string | null;
+  html?: string | null;
+  /** 1-based; null for formats without pages (txt, md, html, csv). */
+  pageNumber: number | null;
+  boundingBox?: BoundingBox | null;
+  pageLayout?: PageLayout | null;
+  metadata?: Record<string, unknown>;
+};
+
+export type PartitionResult = {
+  elements: ParsedElement[];
+  /** Page count of paged formats (PDF), null otherwise. */
+  totalPages: number | null;
+  /** Things a person should know about this parse (skipped pages, truncation); never fatal. */
+  warnings: string[];
+};
