@@ -89,7 +89,7 @@ export const env: Env = new Proxy({} as Env, {
 
 /** Set a variable the launcher learns at run time (and that child processes inherit), then re-read the env. */
 export const setRuntimeEnv = (key: keyof Env, value: string) => {
-  process.env[key] = value;
+  (process.env as Record<string, string>)[key] = value;
   cached = undefined;
 };
 

@@ -1,0 +1,6 @@
+import { handlePublic, notAllowed, readJson } from "@/server/public-api/public-route";
+
+export const dynamic = "force-dynamic";
+
+export const POST = (req: Request) => handlePublic(req, async (api) => api.sources.prebuiltRag(await readJson(req)));
+export const { GET, PUT, PATCH, DELETE } = notAllowed;

@@ -1,0 +1,47 @@
+import { NonRetriableError } from "inngest";
+import { inngest } from "../client";
+import { sourceBuildRequested } from "../events";
+import { AppError } from "@/server/errors";
+import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
+import { chunkBuild, embedBuild, finalizeBuild, indexBuild } from "@/server/ingestion/indexing";
+
+/** A document that cannot be parsed fails at once; retrying would only fail again, later. */
+const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError && error.code === "UNPROCESSABLE") throw new NonRetriableError(error.message);
+    throw error;
+  }
+};
+
+/**
+ * Parses, chunks, embeds and indexes one source build. Each step calls one domain function that writes its
+ * results and the build's status; a step that fails after its retries marks the build failed.
+ * Step ids are stable: renaming one changes its identity for runs in flight.
+ */
+export const processSourceBuild = inngest.createFunction(
+  {
+    id: "process-source-build",
+    name: "Process source build",
+    retries: 3,
+    triggers: [sourceBuildRequested],
+  },
+  async ({ event, step }) => {
+    const { buildId } = event.data;
+    try {
+      const build = await step.run("load", () => loadBuild(buildId));
+      if (!build) return { buildId, status: "cancelled" };
+      await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
+      if (build.indexing !== "none") {
+        await step.run("chunk", () => chunkBuild(buildId));
+        await step.run("embed", () => embedBuild(buildId));
+      }
+      await step.run("index", () => indexBuild(buildId));
+      return { buildId, ...(await step.run("finalize", () => finalizeBuild(buildId))) };
+    } catch (error) {
+      const failed = await step.run("mark-failed", () => failBuild(buildId, error));
+      return { buildId, status: "failed", ...failed };
+    }
+  },
+);

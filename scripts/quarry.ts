@@ -1,0 +1,67 @@
+/**
+ * `npm run quarry -- <command>`: administration that uses the same services as the app.
+ *   token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
+ *       creates the project if needed; prints only the new token on stdout
+ *   token revoke <token>
+ * Works whether or not Quarry is running: it reaches the running embedded database through its lock file, or opens
+ * the data directory itself when nothing runs (or uses DATABASE_URL).
+ */
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+process.chdir(path.resolve(import.meta.dirname, ".."));
+if (existsSync(".env")) process.loadEnvFile(".env");
+process.env.LOG_LEVEL ??= "warn";
+
+const USAGE = `Usage:
+  npm run quarry -- token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
+  npm run quarry -- token revoke <token>`;
+
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+};
+
+const main = async () => {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { project: { type: "string" }, name: { type: "string" }, permissions: { type: "string" } },
+  });
+  const [area, action, arg] = positionals;
+  if (area !== "token" || (action !== "create" && action !== "revoke")) fail(USAGE);
+
+  const { setRuntimeEnv } = await import("../server/env");
+  const { connectDatabase } = await import("../server/db/connect");
+  const { applyMigrations } = await import("../server/db/migrate");
+  const database = await connectDatabase();
+  setRuntimeEnv("DATABASE_URL", database.url);
+  try {
+    await applyMigrations({ url: database.url });
+    const tokens = await import("../server/auth/api-tokens");
+    if (action === "create") {
+      if (!values.project) fail(`--project is required\n${USAGE}`);
+      const permissions = values.permissions?.split(",").map((p) => p.trim()) ?? tokens.ALL_PERMISSIONS;
+      const unknown = permissions.filter((p) => !(tokens.ALL_PERMISSIONS as string[]).includes(p));
+      if (unknown.length) fail(`Unknown permission(s): ${unknown.join(", ")}. Valid: ${tokens.ALL_PERMISSIONS.join(", ")}`);
+      const { ensureProject } = await import("../server/projects/service");
+      const project = await ensureProject(values.project!);
+      const { token } = await tokens.createApiToken({
+        projectId: project.id,
+        name: values.name ?? "CLI token",
+        permissions: permissions as typeof tokens.ALL_PERMISSIONS,
+      });
+      process.stdout.write(`${token}\n`);
+    } else {
+      if (!arg) fail(`token revoke needs the token\n${USAGE}`);
+      if (!(await tokens.revokeApiToken(arg!))) fail("No active token matches");
+      process.stderr.write("Token revoked\n");
+    }
+  } finally {
+    const { disconnectDb } = await import("../server/db");
+    await disconnectDb();
+    await database.stop();
+  }
+};
+
+main().catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));

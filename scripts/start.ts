@@ -1,0 +1,109 @@
+/**
+ * `npm start`: Quarry in one process. Embedded Postgres (unless DATABASE_URL is set), migrations, first-start
+ * bootstrap, a production build when needed, the Next.js server, and the in-process job runner (unless an Inngest
+ * server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every build.
+ */
+import { existsSync } from "node:fs";
+import { createServer } from "node:http";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+process.chdir(root);
+if (existsSync(".env")) process.loadEnvFile(".env");
+process.env.NEXT_TELEMETRY_DISABLED = "1";
+(process.env as Record<string, string>).NODE_ENV = "production";
+
+const main = async () => {
+  const { env, jobRunner, setRuntimeEnv } = await import("../server/env");
+  const { logger } = await import("../server/logger");
+  const { connectDatabase } = await import("../server/db/connect");
+  const { applyMigrations } = await import("../server/db/migrate");
+
+  if (!env.DATABASE_URL && env.HOST !== "127.0.0.1" && env.HOST !== "localhost") {
+    throw new Error("The embedded mode serves loopback only (no browser sign-in yet): unset HOST or set it to 127.0.0.1");
+  }
+
+  const database = await connectDatabase();
+  setRuntimeEnv("DATABASE_URL", database.url);
+  const applied = await applyMigrations({ url: database.url });
+  if (applied.length) logger.info({ applied }, "migrations applied");
+
+  const { ensureNextBuild } = await import("../server/runtime/next-build");
+  ensureNextBuild(root);
+
+  const port = env.PORT;
+  const origin = `http://127.0.0.1:${port}`;
+  const runner = jobRunner();
+  const jobs = await import("../server/runtime/job-runner");
+  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
+
+  const { bootstrap } = await import("../server/bootstrap");
+  const boot = await bootstrap();
+
+  const next = (await import("next")).default;
+  const app = next({ dev: false, dir: root, hostname: env.HOST, port });
+  await app.prepare();
+  const handle = app.getRequestHandler();
+
+  const { markJobRunnerReady } = await import("../server/health");
+  const { toWebRequest, sendWebResponse } = await import("../server/runtime/http");
+  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
+
+  const server = createServer((req, res) => {
+    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
+      const request = toWebRequest(req, origin);
+      const url = new URL(request.url);
+      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
+      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
+      return;
+    }
+    void handle(req, res);
+  });
+  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
+  await new Promise<void>((resolve) => server.listen(port, env.HOST, resolve));
+
+  if (runner === "local") {
+    const { startLocalExecutor } = await import("../server/jobs/local-executor");
+    const { functions } = await import("../inngest/index");
+    executor = await startLocalExecutor({
+      serveUrl: `${origin}/api/inngest`,
+      functions,
+      concurrency: env.QUARRY_JOB_CONCURRENCY,
+      signingKey: env.INNGEST_SIGNING_KEY,
+    });
+  }
+  markJobRunnerReady(true);
+  await jobs.resumeUnfinishedBuilds();
+
+  const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
+  logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");
+  if (boot.kind === "first-start") {
+    process.stdout.write(
+      `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
+        `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    markJobRunnerReady(false);
+    await executor?.stop();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const { disconnectDb } = await import("../server/db");
+    await disconnectDb();
+    await database.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Quarry could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  if (process.env.LOG_LEVEL === "debug" && error instanceof Error) process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+/**
+ * `npm test`: every suite (unit, integration, browser), after making sure what they need is here: the Prisma
+ * client, a production build of the app (integration and browser tests run the real server), and a Chromium
+ * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root).
+ */
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+process.chdir(root);
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+
+const run = (label: string, command: string, args: string[], extraEnv: Record<string, string> = {}) => {
+  process.stdout.write(`\n== ${label} ==\n`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  process.stdout.write(`== ${label}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ==\n`);
+  return result.status === 0;
+};
+
+const SYSTEM_CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"];
+
+const findChromium = async (): Promise<string | null> => {
+  try {
+    const { chromium } = await import("@playwright/test");
+    const own = chromium.executablePath();
+    if (own && existsSync(own)) return own;
+  } catch {
+    // Playwright's browsers are not installed; fall back to the system's.
+  }
+  return SYSTEM_CHROMIUM.find((p) => existsSync(p)) ?? null;
+};
+
+const ensureChromium = async (): Promise<string> => {
+  const found = await findChromium();
+  if (found) return found;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync("/usr/bin/apt-get")) {
+    process.stdout.write("Installing Debian's chromium for the browser tests (apt-get)...\n");
+    execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
+    execFileSync("apt-get", ["install", "-y", "-qq", "--no-install-recommends", "chromium"], {
+      stdio: "inherit",
+      env: { ...env, DEBIAN_FRONTEND: "noninteractive" },
+    });
+    const installed = await findChromium();
+    if (installed) return installed;
+  }
+  process.stderr.write(
+    "The browser tests need Chromium. Install one of: `npx playwright install chromium`, " +
+      "or your system's package (Debian/Ubuntu: `sudo apt-get install chromium`), then run `npm test` again.\n",
+  );
+  process.exit(1);
+};
+
+const main = async () => {
+  const chromium = await ensureChromium();
+  const steps: [string, () => boolean][] = [
+    ["prisma generate", () => run("prisma generate", process.execPath, ["scripts/prisma-generate.mjs"])],
+    ["build", () => run("next build (when sources changed)", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build.ts"])],
+    ["unit + integration (vitest)", () => run("vitest", process.execPath, ["node_modules/vitest/vitest.mjs", "run"])],
+    [
+      "browser (playwright)",
+      () => run("playwright", process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { CHROMIUM_PATH: chromium }),
+    ],
+  ];
+  const failed: string[] = [];
+  for (const [name, step] of steps) {
+    if (!step()) {
+      failed.push(name);
+      if (name === "prisma generate" || name === "build") break; // nothing after these can pass
+    }
+  }
+  if (failed.length) {
+    process.stderr.write(`\nFailed: ${failed.join(", ")}\n`);
+    process.exit(1);
+  }
+  process.stdout.write("\nAll test suites passed.\n");
+};
+
+void main();

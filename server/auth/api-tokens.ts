@@ -1,0 +1,89 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { db } from "../db";
+import { env } from "../env";
+import type { Permission } from "../generated/prisma/enums";
+
+export const ALL_PERMISSIONS: Permission[] = ["read", "write", "delete", "deploy"];
+export const TOKEN_PREFIX = "qry_";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const TOKEN_BODY_LENGTH = 43; // 43 base62 chars ≈ 256 bits: no brute force, so a plain sha256 is a safe hash.
+
+/** A fresh `qry_` token. Rejection sampling keeps every base62 character equally likely. */
+export const generateToken = (): string => {
+  let body = "";
+  while (body.length < TOKEN_BODY_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && body.length < TOKEN_BODY_LENGTH) body += BASE62[byte % 62];
+    }
+  }
+  return TOKEN_PREFIX + body;
+};
+
+export const hashToken = (token: string): string =>
+  createHash("sha256").update(env.QUARRY_TOKEN_PEPPER).update(token).digest("hex");
+
+export const isWellFormedToken = (token: string): boolean => /^qry_[0-9A-Za-z]{40,}$/.test(token);
+
+const displayPrefix = (token: string) => `${token.slice(0, 8)}…${token.slice(-4)}`;
+
+export type TokenAuth = { tokenId: string; projectId: string; permissions: Permission[] };
+
+export const createApiToken = async ({
+  projectId,
+  name = "API token",
+  permissions = ALL_PERMISSIONS,
+  token = generateToken(),
+}: {
+  projectId: string;
+  name?: string;
+  permissions?: Permission[];
+  /** Supplied only by the headless bootstrap (QUARRY_INIT_TOKEN); otherwise generated. */
+  token?: string;
+}) => {
+  const record = await db.apiToken.create({
+    data: { projectId, name, permissions, hashedToken: hashToken(token), displayPrefix: displayPrefix(token) },
+  });
+  return { token, record };
+};
+
+/** Resolves a presented token to its project and permissions, or null when unknown, revoked or expired. */
+export const verifyApiToken = async (token: string): Promise<TokenAuth | null> => {
+  if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
+  const hashed = hashToken(token);
+  const row = await db.apiToken.findUnique({
+    where: { hashedToken: hashed },
+    select: { id: true, projectId: true, permissions: true, revokedAt: true, expiresAt: true, hashedToken: true },
+  });
+  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) return null;
+  // The lookup is by hash already; the constant-time compare guards against a future non-unique lookup path.
+  if (!timingSafeEqual(Buffer.from(row.hashedToken), Buffer.from(hashed))) return null;
+  return { tokenId: row.id, projectId: row.projectId, permissions: row.permissions };
+};
+
+export const touchApiToken = async (tokenId: string) => {
+  await db.apiToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+};
+
+/** Revokes by token value. Returns false when no active token matches. */
+export const revokeApiToken = async (token: string): Promise<boolean> => {
+  const { count } = await db.apiToken.updateMany({
+    where: { hashedToken: hashToken(token), revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+};
+
+export const listApiTokens = (projectId: string) =>
+  db.apiToken.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
+
+export const revokeApiTokenById = async ({ projectId, tokenId }: { projectId: string; tokenId: string }) => {
+  const { count } = await db.apiToken.updateMany({
+    where: { id: tokenId, projectId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+};
+
+export const hasPermission = (auth: Pick<TokenAuth, "permissions">, permission: Permission) =>
+  auth.permissions.includes(permission);

@@ -1,0 +1,33 @@
+import { createApiToken, hashToken } from "./auth/api-tokens";
+import { db } from "./db";
+import { env } from "./env";
+import { ensureProject, listProjects } from "./projects/service";
+
+export type BootstrapResult =
+  | { kind: "init-token"; projectName: string; created: boolean }
+  | { kind: "first-start"; projectName: string; token: string }
+  | { kind: "existing" };
+
+/**
+ * First start. With QUARRY_INIT_TOKEN, that token (all permissions) and its project exist afterwards, so scripts
+ * can call the API at once; without it, an empty database gets a default project and a fresh token, shown once.
+ */
+export const bootstrap = async (): Promise<BootstrapResult> => {
+  const initToken = env.QUARRY_INIT_TOKEN;
+  if (initToken) {
+    if (!/^qry_[0-9A-Za-z]{20,}$/.test(initToken)) {
+      throw new Error("QUARRY_INIT_TOKEN must look like qry_ followed by at least 20 letters or digits");
+    }
+    const project = await ensureProject(env.QUARRY_INIT_PROJECT);
+    const existing = await db.apiToken.findUnique({ where: { hashedToken: hashToken(initToken) } });
+    if (existing && existing.projectId !== project.id) {
+      throw new Error("QUARRY_INIT_TOKEN already belongs to another project");
+    }
+    if (!existing) await createApiToken({ projectId: project.id, name: "init token", token: initToken });
+    return { kind: "init-token", projectName: project.name, created: !existing };
+  }
+  if ((await listProjects()).length > 0) return { kind: "existing" };
+  const project = await ensureProject(env.QUARRY_INIT_PROJECT);
+  const { token } = await createApiToken({ projectId: project.id, name: "first-start token" });
+  return { kind: "first-start", projectName: project.name, token };
+};

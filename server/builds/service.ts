@@ -1,0 +1,51 @@
+import { db } from "../db";
+import type { BuildStatus } from "../generated/prisma/enums";
+import { isUuid } from "../ids";
+import type { PublicBuildStatus } from "../sources/sources.schema";
+
+export const ACTIVE_BUILD_STATUSES: BuildStatus[] = ["Pending", "Processing"];
+export const SUCCESSFUL_BUILD_STATUSES: BuildStatus[] = ["Completed", "CompletedWithErrors"];
+
+const PUBLIC_STATUS: Record<BuildStatus, PublicBuildStatus> = {
+  Pending: "Pending",
+  Processing: "Processing",
+  Completed: "Completed",
+  CompletedWithErrors: "Completed with errors",
+  ProcessingFailed: "Processing failed",
+};
+
+export const publicBuildStatus = (status: BuildStatus): PublicBuildStatus => PUBLIC_STATUS[status];
+
+/** A build of the project, with its source's name; null when unknown or in another project. */
+export const findBuild = async ({ projectId, buildId }: { projectId: string; buildId: string }) => {
+  if (!isUuid(buildId)) return null;
+  return db.build.findFirst({
+    where: { id: buildId, projectId },
+    include: { source: { select: { fileName: true } } },
+  });
+};
+
+/**
+ * True when the id names a build of another project. Such a build is "not found" as a 404 (contract §1), while an
+ * id that names no build at all is reported with status not_found (contract §5.1).
+ */
+export const buildExistsInAnotherProject = async ({ projectId, buildId }: { projectId: string; buildId: string }) =>
+  isUuid(buildId) && (await db.build.count({ where: { id: buildId, projectId: { not: projectId } } })) > 0;
+
+/** The build whose elements a source currently shows: its newest successful one. */
+export const latestSuccessfulBuild = ({ projectId, sourceId }: { projectId: string; sourceId: string }) =>
+  db.build.findFirst({
+    where: { projectId, sourceId, status: { in: SUCCESSFUL_BUILD_STATUSES } },
+    orderBy: { createdAt: "desc" },
+  });
+
+export const hasActiveBuild = async ({ projectId, sourceId }: { projectId: string; sourceId: string }) =>
+  (await db.build.count({ where: { projectId, sourceId, status: { in: ACTIVE_BUILD_STATUSES } } })) > 0;
+
+/** Builds left Pending or Processing, e.g. by a crash; the launcher re-requests them on start. */
+export const listUnfinishedBuilds = () =>
+  db.build.findMany({
+    where: { status: { in: ACTIVE_BUILD_STATUSES } },
+    select: { id: true, projectId: true, sourceId: true },
+    orderBy: { createdAt: "asc" },
+  });

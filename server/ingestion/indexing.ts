@@ -1,0 +1,128 @@
+import { chunkElements } from "../chunking/chunk";
+import { db } from "../db";
+import { getEmbedder } from "../embedding";
+import { errorMessage } from "../errors";
+import type { ParsedElement } from "../parsing/types";
+import { logger } from "../logger";
+import { ensureEmbeddingIndex, toVectorLiteral } from "../retrieval/embedding-index";
+import { progressOf } from "./progress";
+
+/** Chunking used by the build pipeline (flows bring their own chunking nodes). */
+export const PIPELINE_CHUNKING = {
+  splitter: "title",
+  chunkSize: 1000,
+  chunkOverlap: 200,
+  chunkSeparator: "\n\n",
+  elementsToRemove: ["Header", "Footer", "PageNumber"],
+} as const;
+
+const EMBED_BATCH = 64;
+const CHUNK_INSERT_BATCH = 500;
+
+/** Splits the build's elements into chunks (no vectors yet). */
+export const chunkBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
+  const rows = await db.element.findMany({ where: { buildId }, orderBy: { position: "asc" } });
+  const elements: ParsedElement[] = rows.map((r) => ({
+    type: r.elementType as ParsedElement["type"],
+    text: r.text,
+    html: r.html,
+    pageNumber: r.pageNumber,
+  }));
+  const chunks = chunkElements({ elements, options: { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] } });
+  await db.chunk.deleteMany({ where: { buildId } });
+  const data = chunks.map((chunk, position) => {
+    const first = rows[chunk.elementIndexes[0] ?? -1];
+    return {
+      projectId: build.projectId,
+      sourceId: build.sourceId,
+      buildId,
+      position,
+      text: chunk.text,
+      pageNumber: chunk.pageNumber,
+      elementIds: chunk.elementIndexes.map((i) => rows[i]?.elementId).filter((id): id is string => Boolean(id)),
+      metadata: { ...chunk.metadata, element_type: first?.elementType ?? null },
+    };
+  });
+  for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
+    await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
+  }
+  await db.build.update({ where: { id: buildId }, data: { progress: progressOf("chunk") } });
+  return { chunks: data.length };
+};
+
+/**
+ * Embeds the build's chunks that have no vector yet, batch by batch, so a retried step resumes where it stopped.
+ * A batch the provider keeps refusing is counted, not fatal: the build ends "Completed with errors".
+ */
+export const embedBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  await db.build.update({ where: { id: buildId }, data: { step: "embed" } });
+  const embedder = getEmbedder();
+  const index = await ensureEmbeddingIndex(embedder);
+  const pending = await db.$queryRaw<{ id: string; text: string }[]>`
+    SELECT id::text, text FROM chunks WHERE build_id = ${buildId}::uuid AND embedding IS NULL ORDER BY position`;
+  let failedBatches = 0;
+  let lastError: string | null = null;
+  for (let i = 0; i < pending.length; i += EMBED_BATCH) {
+    const batch = pending.slice(i, i + EMBED_BATCH);
+    try {
+      const vectors = await embedder.embed(batch.map((c) => c.text));
+      const values = batch.map((c, j) => [c.id, toVectorLiteral(vectors[j]!)] as const);
+      await db.$executeRaw`
+        UPDATE chunks AS c SET embedding = v.vec::vector, embedding_index_id = ${index.id}::uuid
+        FROM (SELECT unnest(${values.map((v) => v[0])}::uuid[]) AS id, unnest(${values.map((v) => v[1])}::text[]) AS vec) AS v
+        WHERE c.id = v.id`;
+    } catch (error) {
+      failedBatches += 1;
+      lastError = errorMessage(error);
+      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
+    }
+  }
+  const batches = Math.ceil(pending.length / EMBED_BATCH);
+  if (batches > 0 && failedBatches === batches) {
+    throw new Error(`Embedding failed for every batch: ${lastError}`);
+  }
+  await db.build.update({
+    where: { id: buildId },
+    data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, progress: progressOf("embed") },
+  });
+  return { embedded: pending.length, failedBatches };
+};
+
+/**
+ * Makes this build the searchable one (or, with indexing "none", makes the source unsearchable) and drops the chunks
+ * of every other build of the source, in one transaction.
+ */
+export const indexBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  const indexed = build.indexing !== "none";
+  await db.$transaction([
+    db.source.update({ where: { id: build.sourceId }, data: { indexedBuildId: indexed ? buildId : null } }),
+    db.chunk.deleteMany({
+      where: { sourceId: build.sourceId, ...(indexed ? { buildId: { not: buildId } } : {}) },
+    }),
+    db.build.update({ where: { id: buildId }, data: { step: "index", progress: progressOf("index") } }),
+  ]);
+  return { indexed };
+};
+
+/** The build is done: older builds' elements go, statuses are written. */
+export const finalizeBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  await db.$transaction([
+    db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: buildId } } }),
+    db.build.update({
+      where: { id: buildId },
+      data: { status, step: "finalize", progress: progressOf("finalize"), finishedAt: new Date(), error: null },
+    }),
+    db.source.update({ where: { id: build.sourceId }, data: { status: "Completed", method: build.method } }),
+  ]);
+  return { status };
+};

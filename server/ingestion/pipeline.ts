@@ -1,0 +1,105 @@
+import { db } from "../db";
+import { AppError, errorMessage } from "../errors";
+import { elementIdFor } from "../ids";
+import type { InternalMethod } from "../parsing/methods";
+import { partitionDocument } from "../parsing/partition";
+import type { ParsedElement } from "../parsing/types";
+import { fileStore } from "../storage";
+import { PARTITION_TIMEOUT_MS, withTimeout } from "./limits";
+import { progressOf } from "./progress";
+
+/**
+ * The steps of a source build, each an idempotent function of the build id: a retried or resumed step first clears
+ * what an earlier attempt of the same step wrote. The Inngest function (inngest/functions/process-source-build.ts)
+ * only orders them; state lives in the database, so step results stay small.
+ */
+
+const ELEMENT_BATCH = 500;
+
+/** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */
+const activeBuild = (buildId: string) =>
+  db.build.findUnique({ where: { id: buildId }, include: { source: true } });
+
+export type LoadedBuild = {
+  buildId: string;
+  projectId: string;
+  sourceId: string;
+  indexing: string;
+  kind: string;
+};
+
+export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> => {
+  const build = await activeBuild(buildId);
+  if (!build) return null;
+  await db.$transaction([
+    db.build.update({
+      where: { id: buildId },
+      data: { status: "Processing", step: "load", progress: progressOf("load"), startedAt: build.startedAt ?? new Date() },
+    }),
+    db.source.update({ where: { id: build.sourceId }, data: { status: "Processing" } }),
+  ]);
+  return { buildId, projectId: build.projectId, sourceId: build.sourceId, indexing: build.indexing, kind: build.kind };
+};
+
+const toElementRow = (buildId: string, ids: { projectId: string; sourceId: string }) =>
+  (el: ParsedElement, position: number) => ({
+    ...ids,
+    buildId,
+    position,
+    elementId: elementIdFor(buildId, position),
+    elementType: el.type,
+    text: el.text,
+    markdown: el.markdown ?? null,
+    html: el.html ?? null,
+    pageNumber: el.pageNumber,
+    boundingBox: el.boundingBox ?? undefined,
+    pageLayout: el.pageLayout ?? undefined,
+    metadata: (el.metadata ?? {}) as object,
+  });
+
+/** Parses the original file into elements of this build. */
+export const partitionBuild = async (buildId: string) => {
+  const build = await activeBuild(buildId);
+  if (!build) return null;
+  const { source } = build;
+  await db.build.update({ where: { id: buildId }, data: { step: "partition" } });
+  if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
+  const bytes = await fileStore().read(source.storageKey);
+  const result = await withTimeout(
+    partitionDocument({ bytes, fileName: source.fileName, fileType: source.fileType, method: build.method as InternalMethod }),
+    PARTITION_TIMEOUT_MS,
+    `Parsing took longer than ${PARTITION_TIMEOUT_MS / 1000} s and was stopped`,
+  );
+  const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
+  await db.element.deleteMany({ where: { buildId } });
+  for (let i = 0; i < result.elements.length; i += ELEMENT_BATCH) {
+    await db.element.createMany({
+      data: result.elements.slice(i, i + ELEMENT_BATCH).map((el, j) => toRow(el, i + j)),
+    });
+  }
+  await db.build.update({
+    where: { id: buildId },
+    data: {
+      totalPartitions: result.elements.length,
+      totalPages: result.totalPages,
+      warnings: result.warnings,
+      progress: progressOf("partition"),
+    },
+  });
+  return { elements: result.elements.length, pages: result.totalPages, warnings: result.warnings.length };
+};
+
+/** Marks the build failed with a message a person can act on, and the source with it. */
+export const failBuild = async (buildId: string, error: unknown) => {
+  const message = errorMessage(error) || "Processing failed";
+  const build = await db.build.findUnique({ where: { id: buildId }, select: { sourceId: true } });
+  if (!build) return null;
+  await db.$transaction([
+    db.build.update({
+      where: { id: buildId },
+      data: { status: "ProcessingFailed", error: message, finishedAt: new Date() },
+    }),
+    db.source.update({ where: { id: build.sourceId }, data: { status: "Failed" } }),
+  ]);
+  return { error: message };
+};

@@ -1,0 +1,41 @@
+import { TRPCError } from "@trpc/server";
+import { ZodError } from "zod";
+import { AppError } from "../errors";
+import type { Logger } from "../logger";
+
+/** Exact `detail` strings of the contract that several endpoints share. */
+export const DETAIL = {
+  unauthorized: "Invalid authentication credentials",
+  forbidden: "Permission denied",
+  invalidJson: "Invalid JSON body",
+  notFound: "Not Found",
+  methodNotAllowed: "Method Not Allowed",
+  internal: "Internal server error",
+} as const;
+
+export const detailResponse = (status: number, detail: string, headers?: HeadersInit): Response => {
+  const response = Response.json({ detail }, { status, headers });
+  if (status === 401) response.headers.set("WWW-Authenticate", "Bearer");
+  return response;
+};
+
+/** A zod failure becomes one plain sentence: the first issue's message (schemas carry the contract's texts). */
+const zodDetail = (error: ZodError): string => {
+  const issue = error.issues[0];
+  if (!issue) return "Invalid input";
+  const path = issue.path.join(".");
+  // Our schemas write full sentences; zod's built-in messages get the field name in front.
+  return issue.message.startsWith("Invalid input:") || /^[A-Z]/.test(issue.message) || !path
+    ? issue.message
+    : `Invalid input: ${path}: ${issue.message}`;
+};
+
+/** Maps anything a procedure throws to the contract's `{detail}` body and status. */
+export const errorResponse = (error: unknown, log: Logger, fallbackDetail: string = DETAIL.internal): Response => {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof AppError) return detailResponse(cause.status, cause.message);
+  if (cause instanceof ZodError) return detailResponse(400, zodDetail(cause));
+  if (error instanceof TRPCError && error.code === "BAD_REQUEST") return detailResponse(400, error.message);
+  log.error({ err: cause }, "public API request failed");
+  return detailResponse(500, fallbackDetail);
+};

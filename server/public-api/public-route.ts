@@ -1,0 +1,65 @@
+import "server-only";
+import { after } from "next/server";
+import { touchApiToken } from "../auth/api-tokens";
+import { AppError } from "../errors";
+import { createCaller } from "../trpc/root";
+import { createTokenContext } from "../trpc/context";
+import { DETAIL, detailResponse, errorResponse } from "./errors";
+
+type PublicApi = ReturnType<typeof createCaller>["publicApi"];
+
+/**
+ * The one wrapper every public REST route uses: Bearer token → tRPC context → the procedure → JSON, and any error
+ * → the contract's status with `{detail}`. Auth, permissions and validation live in the procedures.
+ */
+export const handlePublic = async (
+  req: Request,
+  call: (api: PublicApi) => Promise<unknown>,
+  options: { failureDetail?: string; headers?: HeadersInit } = {},
+): Promise<Response> => {
+  const ctx = await createTokenContext(req);
+  try {
+    const result = await call(createCaller(ctx).publicApi);
+    if (ctx.auth.kind === "token") {
+      const tokenId = ctx.auth.tokenId;
+      after(() => touchApiToken(tokenId));
+    }
+    return Response.json(result, { headers: options.headers });
+  } catch (error) {
+    return errorResponse(error, ctx.logger, options.failureDetail);
+  }
+};
+
+/**
+ * Request data before validation. Typed loosely on purpose: the procedure's zod schema is what checks it, and it
+ * answers with the contract's 400 texts.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type UntrustedInput = any;
+
+/** Query string as a plain record; a repeated key becomes an array (the schemas also accept comma lists). */
+export const readQuery = (req: Request): UntrustedInput => {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of new URL(req.url).searchParams) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+};
+
+/** JSON body; an empty body counts as `{}` so required-field errors name the missing field. */
+export const readJson = async (req: Request): Promise<UntrustedInput> => {
+  const text = await req.text();
+  if (!text.trim()) return {};
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as UntrustedInput;
+  } catch {
+    // fall through
+  }
+  throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
+};
+
+/** Route handlers for methods a path does not support. */
+const methodNotAllowed = async () => detailResponse(405, DETAIL.methodNotAllowed);
+export const notAllowed = { GET: methodNotAllowed, POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };

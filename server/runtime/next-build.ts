@@ -1,0 +1,40 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { logger } from "../logger";
+
+/** Folders and files whose change makes a production build stale. */
+const SOURCES = ["app", "components", "server", "inngest", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
+const SKIP = new Set(["node_modules", "generated", ".next"]);
+
+const newestMtime = (entry: string): number => {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(entry)) {
+    if (!SKIP.has(name)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  }
+  return newest;
+};
+
+/** True when there is no production build, or a source file changed after it was made. */
+export const buildIsStale = (root: string): boolean => {
+  const marker = path.join(root, ".next", "BUILD_ID");
+  if (!existsSync(marker)) return true;
+  const builtAt = statSync(marker).mtimeMs;
+  return SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt);
+};
+
+/** `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`. */
+export const ensureNextBuild = (root: string) => {
+  if (!buildIsStale(root)) return;
+  logger.info("building the app (first start or changed sources); this takes a minute");
+  const result = spawnSync(process.execPath, [createRequire(import.meta.url).resolve("next/dist/bin/next"), "build"], {
+    cwd: root,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error(`next build failed with exit code ${result.status}`);
+};

@@ -1,0 +1,134 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { ACTIVE_BUILD_STATUSES } from "../builds/service";
+import { db } from "../db";
+import { AppError } from "../errors";
+import { isUuid } from "../ids";
+import { requestBuild } from "../builds/schedule";
+import { logger } from "../logger";
+import { fileStore, originalFileKey, sourceFolder } from "../storage";
+import { extensionOf, isAllowedExtension, type Enrichment, type Indexing } from "./sources.schema";
+
+export type BuildOptions = { method: string; enrichment: Enrichment; indexing: Indexing };
+
+export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds?: string[] }) =>
+  db.source.findMany({
+    where: { projectId, ...(fileIds ? { id: { in: fileIds.filter(isUuid) } } : {}) },
+    orderBy: { createdAt: "asc" },
+  });
+
+export const findSource = async ({ projectId, fileId }: { projectId: string; fileId: string }) =>
+  isUuid(fileId) ? db.source.findFirst({ where: { id: fileId, projectId } }) : null;
+
+/**
+ * Resolves the deprecated name-based lookup. Names are not unique (duplicates are allowed), so an ambiguous name
+ * is refused rather than guessed.
+ */
+export const findSourceByName = async ({ projectId, fileName }: { projectId: string; fileName: string }) => {
+  const matches = await db.source.findMany({ where: { projectId, fileName }, take: 2 });
+  if (matches.length > 1) throw new AppError("BAD_REQUEST", `Multiple sources named '${fileName}'; use file_id`);
+  return matches[0] ?? null;
+};
+
+/** Refuses names the pipeline cannot take, before any byte is stored. */
+export const checkUploadFileName = (fileName: string) => {
+  const ext = extensionOf(fileName);
+  if (!fileName || !ext) throw new AppError("BAD_REQUEST", "File must have a filename with an extension");
+  if (!isAllowedExtension(ext)) throw new AppError("BAD_REQUEST", `Unsupported file type: .${ext}`);
+};
+
+/** Streams an upload into the file store under a fresh source id; the caller creates the source afterwards. */
+export const storeUpload = async ({
+  projectId,
+  fileName,
+  stream,
+  maxBytes,
+}: {
+  projectId: string;
+  fileName: string;
+  stream: Readable;
+  maxBytes: number;
+}) => {
+  const sourceId = randomUUID();
+  const fileType = extensionOf(fileName);
+  const storageKey = originalFileKey({ projectId, sourceId }, fileType);
+  const { size } = await fileStore().put(storageKey, stream, { maxBytes });
+  return { sourceId, fileName, fileType, storageKey, size };
+};
+
+export type StoredUpload = Awaited<ReturnType<typeof storeUpload>>;
+
+export const discardUpload = (upload: StoredUpload) => fileStore().delete(upload.storageKey);
+
+/** Creates the source (status New) and its first build (Pending) in one statement, then schedules the build. */
+export const createSourceFromUpload = async ({
+  projectId,
+  upload,
+  options,
+}: {
+  projectId: string;
+  upload: StoredUpload;
+  options: BuildOptions;
+}) => {
+  const buildId = randomUUID();
+  await db.source.create({
+    data: {
+      id: upload.sourceId,
+      projectId,
+      fileName: upload.fileName,
+      fileType: upload.fileType,
+      fileSize: upload.size,
+      fileSource: "local file",
+      storageKey: upload.storageKey,
+      method: options.method,
+      lastBuildId: buildId,
+      builds: { create: { id: buildId, projectId, kind: "ingest", ...options } },
+    },
+  });
+  await requestBuild({ buildId, projectId, sourceId: upload.sourceId });
+  return { buildId };
+};
+
+/** A new build of an existing source (same file_id). One build per source at a time. */
+export const reprocessSource = async ({
+  projectId,
+  fileId,
+  options,
+}: {
+  projectId: string;
+  fileId: string;
+  options: BuildOptions;
+}) => {
+  const source = await findSource({ projectId, fileId });
+  if (!source) throw new AppError("NOT_FOUND", "Source node not found");
+  const buildId = randomUUID();
+  // The row lock on the source serialises concurrent reprocess calls, so at most one of them sees no active build.
+  await db.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM sources WHERE id = ${source.id}::uuid AND project_id = ${projectId}::uuid FOR UPDATE`;
+    const active = await tx.build.count({
+      where: { projectId, sourceId: source.id, status: { in: ACTIVE_BUILD_STATUSES } },
+    });
+    if (active > 0) throw new AppError("CONFLICT", "A build is already running for this source");
+    await tx.build.create({ data: { id: buildId, projectId, sourceId: source.id, kind: "reprocess", ...options } });
+    await tx.source.update({
+      where: { id: source.id },
+      data: { lastBuildId: buildId, method: options.method, status: "Processing" },
+    });
+  });
+  await requestBuild({ buildId, projectId, sourceId: source.id });
+  return { buildId };
+};
+
+/**
+ * Deletes a source for good: rows (builds, elements, chunks with their embeddings) go in one transaction through
+ * the foreign keys' cascades; the stored files follow once that committed.
+ */
+export const deleteSource = async ({ projectId, fileId }: { projectId: string; fileId: string }) => {
+  const source = await findSource({ projectId, fileId });
+  if (!source) throw new AppError("NOT_FOUND", "Source not found");
+  await db.source.delete({ where: { id: source.id } });
+  await fileStore()
+    .deletePrefix(sourceFolder({ projectId, sourceId: source.id }))
+    .catch((err: unknown) => logger.warn({ err, sourceId: source.id }, "source files could not be removed"));
+  return source;
+};

@@ -1,0 +1,24 @@
+import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
+import { IngestFileFields } from "../public-api/schemas/sources.schema";
+import { resolveBuildOptions } from "./build-options";
+import { checkUploadFileName, createSourceFromUpload, discardUpload, storeUpload } from "./service";
+
+/**
+ * A multipart upload becomes a source and its first build. The file is streamed to storage as it arrives; when a
+ * form field turns out invalid afterwards, the stored bytes are removed again.
+ */
+export const ingestMultipartUpload = async ({ projectId, upload }: { projectId: string; upload: UploadRequest }) => {
+  const { fields, file } = await readMultipartUpload({
+    upload,
+    checkFileName: checkUploadFileName,
+    receiveFile: (fileName, stream) => storeUpload({ projectId, fileName, stream, maxBytes: MAX_UPLOAD_BYTES }),
+  });
+  try {
+    const parsed = IngestFileFields.parse(fields);
+    const options = resolveBuildOptions({ ...parsed, method: parsed.method ?? parsed.partition_method });
+    return await createSourceFromUpload({ projectId, upload: file.received, options });
+  } catch (error) {
+    await discardUpload(file.received);
+    throw error;
+  }
+};

@@ -1,0 +1,133 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+/**
+ * Runs the real app (`scripts/start.ts`: embedded Postgres, migrations, Next, the in-process job runner) as a child
+ * process on a fresh data directory and a free port, for integration tests over real HTTP.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export const newToken = () => {
+  const chars = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  return `qry_${[...randomBytes(40)].map((b) => chars[b % 62]).join("")}`;
+};
+
+export type QuarryProcess = {
+  url: string;
+  token: string;
+  dataDir: string;
+  output: () => string;
+  /** Starts the app again on the same data dir and port (after a kill). */
+  restart: () => Promise<void>;
+  kill: (signal?: NodeJS.Signals) => Promise<void>;
+  /** Stops the app and removes its data dir. */
+  dispose: () => Promise<void>;
+};
+
+export const startQuarry = async ({
+  env = {},
+  startTimeoutMs = 240_000,
+}: { env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<QuarryProcess> => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), "quarry-test-"));
+  const port = await freePort();
+  const token = newToken();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | null = null;
+  let log = "";
+
+  const launch = async () => {
+    log += `\n--- start ---\n`;
+    child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        QUARRY_DATA_DIR: dataDir,
+        QUARRY_INIT_TOKEN: token,
+        LOG_LEVEL: process.env.QUARRY_TEST_LOG_LEVEL ?? "warn",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: false,
+    });
+    child.stdout?.on("data", (d: Buffer) => (log += d.toString()));
+    child.stderr?.on("data", (d: Buffer) => (log += d.toString()));
+    const deadline = Date.now() + startTimeoutMs;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`Quarry exited with ${child.exitCode} during start:\n${log}`);
+      const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+      if (ok) return;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error(`Quarry did not become healthy in ${startTimeoutMs} ms:\n${log}`);
+  };
+
+  const kill = async (signal: NodeJS.Signals = "SIGTERM") => {
+    const proc = child;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((resolve) => proc.once("exit", resolve));
+    proc.kill(signal);
+    await exited;
+  };
+
+  await launch();
+  return {
+    url,
+    token,
+    dataDir,
+    output: () => log,
+    restart: launch,
+    kill,
+    dispose: async () => {
+      await kill("SIGTERM");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+};
+
+/** fetch against the app with the test token. */
+export const apiClient = (quarry: Pick<QuarryProcess, "url" | "token">, token: string = quarry.token) => {
+  const base = `${quarry.url}/api/public/v1/sources`;
+  const auth = { Authorization: `Bearer ${token}` };
+  return {
+    base,
+    get: (p: string) => fetch(`${base}${p}`, { headers: auth }),
+    post: (p: string, body: unknown) =>
+      fetch(`${base}${p}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+    del: (body: unknown) =>
+      fetch(`${base}/delete`, { method: "DELETE", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+    upload: (fileName: string, content: Buffer | string, fields: Record<string, string> = {}) => {
+      const form = new FormData();
+      for (const [k, v] of Object.entries(fields)) form.set(k, v);
+      form.set("file", new Blob([typeof content === "string" ? Buffer.from(content) : new Uint8Array(content)]), fileName);
+      return fetch(`${base}/ingest-file`, { method: "POST", headers: auth, body: form });
+    },
+    /** Polls a build until it leaves Pending/Processing. */
+    waitForBuild: async (buildId: string, timeoutMs = 120_000) => {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const res = await fetch(`${base}/builds/${buildId}?suppress_elements=true`, { headers: auth });
+        const body = (await res.json()) as { status: string; error: string | null };
+        if (!["Pending", "Processing", "not_found"].includes(body.status)) return body;
+        if (Date.now() > deadline) throw new Error(`build ${buildId} still ${body.status}`);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    },
+  };
+};

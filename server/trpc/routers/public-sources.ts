@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { buildExistsInAnotherProject, findBuild, latestSuccessfulBuild } from "@/server/builds/service";
+import { AppError } from "@/server/errors";
+import { isUuid } from "@/server/ids";
+import { V2_METHODS } from "@/server/parsing/methods";
+import { getProject } from "@/server/projects/service";
+import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
+import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
+import {
+  DeleteSourceInput,
+  GetBuildInput,
+  GetElementsInput,
+  ListSourcesInput,
+  PrebuiltRagInput,
+  ReprocessInput,
+} from "@/server/public-api/schemas/sources.schema";
+import { retrieveChunks } from "@/server/retrieval/service";
+import { indexingOptions, resolveBuildOptions } from "@/server/sources/build-options";
+import { listElements } from "@/server/sources/elements";
+import { deleteSource, findSource, findSourceByName, listSources, reprocessSource } from "@/server/sources/service";
+import { ingestMultipartUpload } from "@/server/sources/upload";
+import { ALLOWED_EXTENSIONS, ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
+import { apiProcedure, router } from "../init";
+
+/** Pagination is on when either `page` or `page_size` is given; the missing one defaults (contract §11.22). */
+const paginationOf = (page?: number, pageSize?: number) =>
+  page === undefined && pageSize === undefined ? null : { page: page ?? 1, pageSize: pageSize ?? 20 };
+
+const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });
+
+/** Contract §5: the current sources endpoints. Every procedure here is one public REST operation. */
+export const publicSourcesRouter = router({
+  config: apiProcedure("read").query(() => ({
+    indexing_options: indexingOptions(),
+    enrichment_options: [...ENRICHMENT_OPTIONS],
+    methods: [...V2_METHODS],
+    default_method: "fast",
+    max_file_size_bytes: MAX_UPLOAD_BYTES,
+    allowed_extensions: [...ALLOWED_EXTENSIONS],
+  })),
+
+  list: apiProcedure("read")
+    .input(ListSourcesInput)
+    .query(async ({ ctx, input }) => {
+      const project = await getProject(ctx.projectId);
+      const sources = await listSources({ projectId: ctx.projectId, fileIds: input.file_ids });
+      return sources.map((s) => toSourceDto(s, project));
+    }),
+
+  ingestFile: apiProcedure("write")
+    .input(z.object({ upload: z.custom<UploadRequest>() }))
+    .mutation(async ({ ctx, input }) =>
+      ingestResponse(await ingestMultipartUpload({ projectId: ctx.projectId, upload: input.upload })),
+    ),
+
+  getBuild: apiProcedure("read")
+    .input(GetBuildInput)
+    .query(async ({ ctx, input }) => {
+      if (!isUuid(input.build_id)) throw new AppError("NOT_FOUND", "Build not found");
+      const build = await findBuild({ projectId: ctx.projectId, buildId: input.build_id });
+      if (!build) {
+        if (await buildExistsInAnotherProject({ projectId: ctx.projectId, buildId: input.build_id })) {
+          throw new AppError("NOT_FOUND", "Build not found");
+        }
+        return notFoundBuildDto(input.build_id);
+      }
+      const dto = toBuildStatusDto(build);
+      if (input.suppress_elements) return dto;
+      const pagination = paginationOf(input.page, input.page_size);
+      const paging = { page: pagination?.page ?? null, page_size: pagination?.pageSize ?? null };
+      if (!dto.success) return { ...dto, elements: null, total_elements: null, ...paging, total_pages_elements: null };
+      const { items, total, totalPages } = await listElements({
+        projectId: ctx.projectId,
+        buildId: build.id,
+        pagination,
+        withImages: !input.suppress_img_base64,
+      });
+      const source = { id: build.sourceId, fileName: build.source.fileName };
+      return {
+        ...dto,
+        elements: items.map((e) => toElementDto(e, source)),
+        total_elements: total,
+        ...paging,
+        total_pages_elements: totalPages,
+      };
+    }),
+
+  getElements: apiProcedure("read")
+    .input(GetElementsInput)
+    .query(async ({ ctx, input }) => {
+      const source = await findSource({ projectId: ctx.projectId, fileId: input.file_id });
+      if (!source) throw new AppError("NOT_FOUND", "Source not found");
+      const pagination = input.page !== undefined && input.page_size !== undefined
+        ? { page: input.page, pageSize: input.page_size }
+        : null;
+      const build = await latestSuccessfulBuild({ projectId: ctx.projectId, sourceId: source.id });
+      const { items, total, totalPages } = build
+        ? await listElements({
+            projectId: ctx.projectId,
+            buildId: build.id,
+            filters: {
+              type: input.type,
+              pageNumbers: input.page_numbers,
+              elementIds: input.element_ids,
+              elementsToRemove: input.elementsToRemove,
+            },
+            pagination,
+            withImages: !input.suppress_img_base64,
+          })
+        : { items: [], total: 0, totalPages: pagination ? 0 : null };
+      return {
+        items: items.map((e) => toElementDto(e, source)),
+        total,
+        page: pagination?.page ?? null,
+        page_size: pagination?.pageSize ?? null,
+        total_pages: totalPages,
+      };
+    }),
+
+  reprocess: apiProcedure("write")
+    .input(ReprocessInput)
+    .mutation(async ({ ctx, input }) => {
+      const options = resolveBuildOptions({ ...input, method: input.method ?? input.partition_method });
+      return ingestResponse(await reprocessSource({ projectId: ctx.projectId, fileId: input.file_id, options }));
+    }),
+
+  delete: apiProcedure("delete")
+    .input(DeleteSourceInput)
+    .mutation(async ({ ctx, input }) => {
+      const fileId = input.file_id?.trim()
+        ? input.file_id.trim()
+        : (await findSourceByName({ projectId: ctx.projectId, fileName: input.file_name!.trim() }))?.id;
+      if (!fileId) throw new AppError("NOT_FOUND", "Source not found");
+      const source = await deleteSource({ projectId: ctx.projectId, fileId });
+      const project = await getProject(ctx.projectId);
+      return {
+        status: "success",
+        message: "Source deleted successfully",
+        file_id: source.id,
+        file_name: source.fileName,
+        project_id: project.id,
+        project_name: project.name,
+      };
+    }),
+
+  prebuiltRag: apiProcedure("write")
+    .input(PrebuiltRagInput)
+    .mutation(async ({ ctx, input }) => {
+      const result = await retrieveChunks({
+        projectId: ctx.projectId,
+        query: input.query,
+        fileIds: input.file_ids ?? undefined,
+        fileNames: input.file_names ?? undefined,
+      });
+      return { query: input.query, ...result };
+    }),
+});
