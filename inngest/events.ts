@@ -1,0 +1,19 @@
+import { eventType } from "inngest";
+import { z } from "zod";
+
+/**
+ * Every event Quarry sends, with its payload schema. The `eventType` values are used both as function triggers
+ * (`triggers: [sourceBuildRequested]`, which types `event.data` in the handler and validates it before the first step)
+ * and to build events to send (`inngest.send(sourceBuildRequested.create({ ... }))`, validated before sending).
+ */
+
+export const SOURCE_BUILD_REQUESTED = "source/build.requested" as const;
+
+export const SourceBuildRequestedData = z.object({
+  buildId: z.uuid(),
+  projectId: z.uuid(),
+  sourceId: z.uuid(),
+});
+export type SourceBuildRequestedData = z.infer<typeof SourceBuildRequestedData>;
+
+export const sourceBuildRequested = eventType(SOURCE_BUILD_REQUESTED, { schema: SourceBuildRequestedData });
