@@ -1,0 +1,5 @@
+import { ProjectList } from "@/components/projects/project-list";
+
+const HomePage = () => <ProjectList />;
+
+export default HomePage;

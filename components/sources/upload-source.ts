@@ -1,0 +1,36 @@
+/**
+ * Uploads one file to the dashboard's upload route. XMLHttpRequest rather than fetch: fetch cannot report upload
+ * progress. The browser sets Content-Length for FormData bodies, which the route requires.
+ */
+export const uploadSource = ({
+  projectId,
+  file,
+  method,
+  onProgress,
+}: {
+  projectId: string;
+  file: File;
+  method: string;
+  /** Fraction sent, 0..1. */
+  onProgress: (fraction: number) => void;
+}): Promise<{ buildId: string }> =>
+  new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/api/projects/${encodeURIComponent(projectId)}/upload`);
+    xhr.responseType = "json";
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    xhr.onload = () => {
+      const body = xhr.response as { buildId?: string; detail?: string } | null;
+      if (xhr.status >= 200 && xhr.status < 300 && body?.buildId) resolve({ buildId: body.buildId });
+      else reject(new Error(body?.detail ?? `Upload failed (HTTP ${xhr.status})`));
+    };
+    xhr.onerror = () => reject(new Error("Upload failed: the server could not be reached"));
+    xhr.onabort = () => reject(new Error("Upload was cancelled"));
+
+    const form = new FormData();
+    form.append("method", method);
+    form.append("file", file);
+    xhr.send(form);
+  });

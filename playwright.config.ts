@@ -1,0 +1,67 @@
+import { randomInt } from "node:crypto";
+import { existsSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const PORT = 3107;
+const externalBaseURL = process.env.E2E_BASE_URL;
+const baseURL = externalBaseURL ?? `http://localhost:${PORT}`;
+
+// The browser `npm test` picked (CHROMIUM_PATH), else Debian's Chromium when installed (TOOLCHAIN §7), else the one
+// `npx playwright install` fetched.
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+const executablePath = process.env.CHROMIUM_PATH || (existsSync(SYSTEM_CHROMIUM) ? SYSTEM_CHROMIUM : undefined);
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const randomToken = () => `qry_${Array.from({ length: 40 }, () => BASE62[randomInt(BASE62.length)]).join("")}`;
+
+// Playwright evaluates this file in the runner and again in each worker. Values put in process.env by the runner are
+// inherited by the workers, so every process agrees on this run's data dir and token.
+process.env.E2E_DATA_DIR ??= path.join(os.tmpdir(), `quarry-e2e-${Date.now()}`);
+process.env.E2E_API_TOKEN ??= randomToken();
+
+export default defineConfig({
+  testDir: "e2e",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  // Against an external deployment (E2E_BASE_URL) nothing is started; otherwise the real app, as `npm start` runs it,
+  // on a fresh data directory (embedded Postgres, local job runner).
+  webServer: externalBaseURL
+    ? undefined
+    : {
+        command: "npx tsx scripts/start.ts",
+        url: `http://localhost:${PORT}/api/health`,
+        // The first start runs `next build`.
+        timeout: 300_000,
+        reuseExistingServer: false,
+        stdout: "ignore",
+        stderr: "pipe",
+        // SIGTERM lets the launcher stop the job runner and the embedded database cleanly.
+        gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
+        env: {
+          PORT: String(PORT),
+          QUARRY_DATA_DIR: process.env.E2E_DATA_DIR,
+          QUARRY_INIT_TOKEN: process.env.E2E_API_TOKEN,
+          LOG_LEVEL: "warn",
+        },
+      },
+});
