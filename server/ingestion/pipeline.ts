@@ -1,7 +1,7 @@
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import { elementIdFor } from "../ids";
-import type { InternalMethod } from "../parsing/methods";
+import type { InternalMethod } from "../parsing/methods.schema";
 import { partitionDocument } from "../parsing/partition";
 import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INTERNAL_METHODS, internalToV2, methodDisplayName, normalizeLegacyMethod, V2_METHODS, v2ToInternal } from "./methods";
+import { INTERNAL_METHODS, internalToV2, methodDisplayName, normalizeLegacyMethod, V2_METHODS, v2ToInternal } from "./methods.schema";
 import { ELEMENT_TYPES, isElementType } from "./types";
 
 describe("partition method tables", () => {

@@ -2,7 +2,7 @@ import { AppError } from "@/server/errors";
 import { partitionDelimited } from "./delimited";
 import { partitionHtml } from "./html";
 import { partitionMarkdown } from "./markdown";
-import { methodDisplayName, type InternalMethod } from "./methods";
+import { methodDisplayName, type InternalMethod } from "./methods.schema";
 import { partitionPdf } from "./pdf";
 import { partitionText } from "./text";
 import type { PartitionResult } from "./types";

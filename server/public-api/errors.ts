@@ -19,15 +19,17 @@ export const detailResponse = (status: number, detail: string, headers?: Headers
   return response;
 };
 
-/** A zod failure becomes one plain sentence: the first issue's message (schemas carry the contract's texts). */
+/**
+ * A zod failure becomes one plain sentence. Our schemas carry the contract's texts (custom issues, or messages that
+ * name their field); zod's own messages get the field put in front.
+ */
 const zodDetail = (error: ZodError): string => {
   const issue = error.issues[0];
   if (!issue) return "Invalid input";
   const path = issue.path.join(".");
-  // Our schemas write full sentences; zod's built-in messages get the field name in front.
-  return issue.message.startsWith("Invalid input:") || /^[A-Z]/.test(issue.message) || !path
-    ? issue.message
-    : `Invalid input: ${path}: ${issue.message}`;
+  const field = String(issue.path.at(-1) ?? "");
+  if (!path || issue.code === "custom" || (field && issue.message.includes(field))) return issue.message;
+  return `Invalid input: ${path}: ${issue.message.replace(/^Invalid input:\s*/, "")}`;
 };
 
 /** Maps anything a procedure throws to the contract's `{detail}` body and status. */

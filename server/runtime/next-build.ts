@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { logger } from "../logger";
@@ -14,7 +14,7 @@ const newestMtime = (entry: string): number => {
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
   for (const name of readdirSync(entry)) {
-    if (!SKIP.has(name)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+    if (!SKIP.has(name) && !name.endsWith(".test.ts")) newest = Math.max(newest, newestMtime(path.join(entry, name)));
   }
   return newest;
 };
@@ -27,9 +27,47 @@ export const buildIsStale = (root: string): boolean => {
   return SOURCES.some((s) => newestMtime(path.join(root, s)) > builtAt);
 };
 
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** One build at a time per checkout: test suites and launchers started together wait for the first one's build. */
+const withBuildLock = (root: string, work: () => void) => {
+  const lock = path.join(root, ".next-build.lock");
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, "pid"), String(process.pid));
+      break;
+    } catch {
+      const pid = Number(readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }) || 0);
+      const abandoned = pid ? !isAlive(pid) : Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000;
+      if (abandoned) rmSync(lock, { recursive: true, force: true });
+      else sleepSync(500);
+    }
+  }
+  try {
+    work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+};
+
 /** `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`. */
 export const ensureNextBuild = (root: string) => {
   if (!buildIsStale(root)) return;
+  withBuildLock(root, () => runNextBuild(root));
+};
+
+const runNextBuild = (root: string) => {
+  if (!buildIsStale(root)) return; // another process built it while we waited
   logger.info("building the app (first start or changed sources); this takes a minute");
   const result = spawnSync(process.execPath, [createRequire(import.meta.url).resolve("next/dist/bin/next"), "build"], {
     cwd: root,

@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { AppError } from "../errors";
-import { v2ToInternal, type V2Method } from "../parsing/methods";
+import { v2ToInternal, type V2Method } from "../parsing/methods.schema";
 import type { Enrichment, Indexing } from "./sources.schema";
 import type { BuildOptions } from "./service";
 

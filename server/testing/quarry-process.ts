@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ensureNextBuild } from "../runtime/next-build";
 
 /**
  * Runs the real app (`scripts/start.ts`: embedded Postgres, migrations, Next, the in-process job runner) as a child
@@ -43,6 +44,7 @@ export const startQuarry = async ({
   env = {},
   startTimeoutMs = 240_000,
 }: { env?: Record<string, string>; startTimeoutMs?: number } = {}): Promise<QuarryProcess> => {
+  ensureNextBuild(ROOT);
   const dataDir = mkdtempSync(path.join(tmpdir(), "quarry-test-"));
   const port = await freePort();
   const token = newToken();

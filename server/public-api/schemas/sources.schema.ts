@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isV2Method, V2_METHODS } from "@/server/parsing/methods";
+import { isV2Method, V2_METHODS } from "@/server/parsing/methods.schema";
 import { ENRICHMENT_OPTIONS, INDEXING_OPTIONS } from "@/server/sources/sources.schema";
 import { PAGE, PAGE_SIZE, queryArray, queryBool, requiredString } from "./query";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { latestSuccessfulBuild, publicBuildStatus } from "@/server/builds/service";
 import { db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import { methodDisplayName, isInternalMethod } from "@/server/parsing/methods";
+import { methodDisplayName, isInternalMethod } from "@/server/parsing/methods.schema";
 import { listProjects } from "@/server/projects/service";
 import type { UploadRequest } from "@/server/public-api/multipart";
 import { listElements } from "@/server/sources/elements";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { buildExistsInAnotherProject, findBuild, latestSuccessfulBuild } from "@/server/builds/service";
 import { AppError } from "@/server/errors";
 import { isUuid } from "@/server/ids";
-import { V2_METHODS } from "@/server/parsing/methods";
+import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { getProject } from "@/server/projects/service";
 import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
 import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
