@@ -60,6 +60,9 @@ const main = async () => {
     void handle(req, res);
   });
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
+  // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve) => server.listen(port, env.HOST, resolve));
 
   if (runner === "local") {

@@ -10,7 +10,7 @@ import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-pr
 let quarry: QuarryProcess | undefined;
 afterAll(async () => quarry?.dispose());
 
-it("resumes every build after kill -9 mid-ingest", async () => {
+it("resumes every build after kill -9 mid-ingest", { timeout: 300_000 }, async () => {
   quarry = await startQuarry({ env: { QUARRY_JOB_CONCURRENCY: "1" } });
   const api = apiClient(quarry);
   const uploads = [
