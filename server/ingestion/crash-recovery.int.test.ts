@@ -1,3 +1,5 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { pdfDoc, textDoc } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
@@ -49,4 +51,20 @@ it("resumes every build after kill -9 mid-ingest", { timeout: 300_000 }, async (
   const rag = (await (await api.post("/prebuilt-rag", { query: "marble paragraph 17 fossils" })).json()) as { chunks: { text: string }[] };
   expect(rag.chunks.length).toBeGreaterThan(0);
   expect(new Set(rag.chunks.map((c) => c.text)).size).toBe(rag.chunks.length);
+});
+
+it("creates and revokes tokens from the CLI while Quarry is stopped", { timeout: 120_000 }, async () => {
+  if (!quarry) throw new Error("the previous test starts Quarry");
+  await quarry.kill("SIGTERM");
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/quarry.ts", ...args], {
+      env: { ...process.env, QUARRY_DATA_DIR: quarry!.dataDir, LOG_LEVEL: "warn" },
+      encoding: "utf8",
+    }).trim();
+  const kept = cli("token", "create", "--project", "offline");
+  const revoked = cli("token", "create", "--project", "offline");
+  cli("token", "revoke", revoked);
+  await quarry.restart();
+  expect((await apiClient(quarry, kept).get("/config")).status).toBe(200);
+  expect((await apiClient(quarry, revoked).get("/config")).status).toBe(401);
 });

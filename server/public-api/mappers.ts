@@ -90,8 +90,10 @@ export const toBuildStatusDto = (build: Build & { source: Pick<Source, "fileName
     document_annotation: build.documentAnnotation,
     failed_batches_count: build.status === "CompletedWithErrors" ? build.failedBatchesCount : null,
     has_failed_batches: (build.failedBatchesCount ?? 0) > 0,
-    // Quarry's own progress fields, for clients that show long builds (unknown fields are ignored by clients).
+    // Quarry's own fields (clients ignore unknown fields): progress for long builds, and what a person should
+    // know about a finished one (e.g. pages without a text layer, which fast parsing never OCRs).
     step: build.step,
     progress: build.progress,
+    warnings: build.warnings,
   };
 };
