@@ -1,0 +1,70 @@
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { env } from "@/server/env";
+import { PrismaClient } from "@/server/generated/prisma/client";
+import { logger } from "@/server/logger";
+
+/**
+ * The Prisma client, created on first use. DATABASE_URL must be set by then: the launcher (or a CLI) calls
+ * connectDatabase() and setRuntimeEnv("DATABASE_URL", url) first, because the embedded database's port is only
+ * known at run time. Importing this module needs no database (`next build` imports every route).
+ *
+ * With the embedded Postgres every connection shares one backend session, so never pass PrismaPg a
+ * `statementNameGenerator` (named prepared statements collide across connections) and keep interactive
+ * transactions short (they block every other connection until they end).
+ */
+
+const createClient = () => {
+  const connectionString = env.DATABASE_URL;
+  if (!connectionString) {
+    throw new Error(
+      "DATABASE_URL is not set. Start Quarry through its launcher, which starts the embedded database, " +
+        "or set DATABASE_URL to a Postgres with pgvector.",
+    );
+  }
+  const pool = new pg.Pool({ connectionString, max: 8 });
+  const adapter = new PrismaPg(pool, {
+    // $disconnect() ends the pool; the client re-creates one from the same options if it is used again.
+    disposeExternalPool: true,
+    onPoolError: (err) => logger.warn({ err }, "idle database connection failed"),
+  });
+  const client = new PrismaClient({
+    adapter,
+    // Token hashes leave the database only where a query asks for them explicitly.
+    omit: { apiToken: { hashedToken: true } },
+    // As events, so they go through pino instead of Prisma's own console output.
+    log: [
+      { emit: "event", level: "warn" },
+      { emit: "event", level: "error" },
+    ],
+  });
+  client.$on("warn", (e) => logger.warn({ target: e.target }, e.message));
+  client.$on("error", (e) => logger.error({ target: e.target }, e.message));
+  return client;
+};
+
+export type Db = ReturnType<typeof createClient>;
+
+// Next's dev server re-evaluates modules on every change; keep one client (and one pool) per process.
+const globalForDb = globalThis as unknown as { quarryDb?: Db };
+
+let client: Db | undefined;
+
+const getClient = (): Db => {
+  if (client) return client;
+  client = globalForDb.quarryDb ?? createClient();
+  if (env.NODE_ENV !== "production") globalForDb.quarryDb = client;
+  return client;
+};
+
+export const db: Db = new Proxy({} as Db, {
+  get: (_target, prop) => {
+    const target = getClient();
+    const value: unknown = Reflect.get(target, prop, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  },
+});
+
+export const disconnectDb = async (): Promise<void> => {
+  await client?.$disconnect();
+};

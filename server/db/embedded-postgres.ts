@@ -1,0 +1,231 @@
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { logger } from "@/server/logger";
+import { patchPgliteSocketServer } from "./pglite-socket-patch";
+
+/**
+ * Quarry's embedded Postgres: PGlite (Postgres compiled to wasm) with pgvector, served over TCP on loopback by
+ * pglite-socket, so the app's pg pool, the job runner, CLIs and psql all reach it like a normal server.
+ *
+ * Two things PGlite does not do for us:
+ * - It does not lock its data directory. Two processes on one directory silently lose each other's writes, so a pid
+ *   lock file guards it. The lock also records the port, which lets a CLI find the running server.
+ * - All socket connections share ONE backend session: transactions are serialized across connections, and session
+ *   state (SET, temp tables, advisory locks, named prepared statements) is shared. Keep transactions short.
+ */
+
+export type EmbeddedPostgres = {
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+};
+
+export type DataDirLock = { pid: number; port: number | null };
+
+export class DataDirLockedError extends Error {
+  readonly pid: number;
+  readonly dataDir: string;
+
+  constructor({ pid, dataDir }: { pid: number; dataDir: string }) {
+    super(
+      `The data directory ${dataDir} is in use by another Quarry process (pid ${pid}). ` +
+        `Stop that process first. If no such process is running, delete ${lockPath(dataDir)}.`,
+    );
+    this.name = "DataDirLockedError";
+    this.pid = pid;
+    this.dataDir = dataDir;
+  }
+}
+
+/** Sized above the sum of every pool that shares the server; one more connection is refused with a bare reset. */
+const MAX_CONNECTIONS = 64;
+
+export const lockPath = (dataDir: string) => path.join(dataDir, "pgdata.lock");
+
+export const embeddedUrl = ({ port, host = "127.0.0.1" }: { port: number; host?: string }) =>
+  `postgresql://postgres@${host}:${port}/postgres`;
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else. It still holds the directory.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+const parseLock = (text: string): DataDirLock | undefined => {
+  try {
+    const value = JSON.parse(text) as Partial<DataDirLock>;
+    if (typeof value.pid !== "number" || !Number.isInteger(value.pid) || value.pid <= 0) return undefined;
+    return { pid: value.pid, port: typeof value.port === "number" && value.port > 0 ? value.port : null };
+  } catch {
+    return undefined;
+  }
+};
+
+/** The lock of a live process, or undefined when the directory is free (no lock, unreadable lock, or dead owner). */
+export const readDataDirLock = (dataDir: string): DataDirLock | undefined => {
+  let text: string;
+  try {
+    text = readFileSync(lockPath(dataDir), "utf8");
+  } catch {
+    return undefined;
+  }
+  const lock = parseLock(text);
+  return lock && isAlive(lock.pid) ? lock : undefined;
+};
+
+const writeLock = (dataDir: string, lock: DataDirLock, flag: "wx" | "w") =>
+  writeFileSync(lockPath(dataDir), JSON.stringify(lock), { flag });
+
+/**
+ * Take the lock or throw DataDirLockedError. A lock left by a dead process (kill -9, crash) is taken over.
+ * Not race-free against two processes taking over the same stale lock in the same millisecond; good enough for
+ * one Quarry per data directory.
+ */
+const acquireLock = (dataDir: string): void => {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeLock(dataDir, { pid: process.pid, port: null }, "wx");
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    const holder = readDataDirLock(dataDir);
+    if (holder) throw new DataDirLockedError({ pid: holder.pid, dataDir });
+    logger.warn({ dataDir }, "taking over a stale embedded Postgres lock");
+    rmSync(lockPath(dataDir), { force: true });
+  }
+  throw new Error(`Could not take the lock ${lockPath(dataDir)}`);
+};
+
+const releaseLock = (dataDir: string): void => {
+  try {
+    if (parseLock(readFileSync(lockPath(dataDir), "utf8"))?.pid === process.pid) rmSync(lockPath(dataDir));
+  } catch {
+    // Already gone.
+  }
+};
+
+/**
+ * initdb is most of a first start (3-6 s on two cores). A dump of a freshly initialized cluster loads in under a
+ * second, so the first initdb saves one per PGlite version, and later fresh databases (first start of a data dir,
+ * every in-memory test or shadow database) start from it. It lives in node_modules/.cache (like other tools'
+ * caches): private to the installation, unlike a world-writable temp dir where anyone could plant a cluster.
+ * Any problem with the template falls back to a plain initdb.
+ */
+const templatePath = (): string | undefined => {
+  try {
+    const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite"); // <node_modules>/@electric-sql/pglite/dist/index.cjs
+    const packageDir = path.resolve(path.dirname(entry), "..");
+    const { version } = JSON.parse(readFileSync(path.join(packageDir, "package.json"), "utf8")) as { version?: string };
+    if (!version) return undefined;
+    const cacheDir = path.resolve(packageDir, "..", "..", ".cache", "quarry");
+    mkdirSync(cacheDir, { recursive: true });
+    return path.join(cacheDir, `pglite-${version}-template.tar`);
+  } catch {
+    return undefined;
+  }
+};
+
+const saveTemplate = async (pg: PGlite, file: string) => {
+  try {
+    const dump = await pg.dumpDataDir("none");
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    renameSync(tmp, file); // atomic: concurrent first starts never read a half-written template
+  } catch (error) {
+    logger.debug({ err: error }, "could not save the PGlite template");
+  }
+};
+
+const createPglite = async (pgdata: string | undefined): Promise<PGlite> => {
+  const extensions = { vector };
+  const fresh = !pgdata || !existsSync(path.join(pgdata, "PG_VERSION"));
+  const template = fresh ? templatePath() : undefined;
+  if (template && existsSync(template)) {
+    try {
+      const loadDataDir = new Blob([readFileSync(template)]);
+      return await PGlite.create({ dataDir: pgdata, extensions, loadDataDir });
+    } catch (error) {
+      logger.warn({ err: error, template }, "PGlite template unusable; running initdb");
+      rmSync(template, { force: true });
+      if (pgdata) rmSync(pgdata, { recursive: true, force: true }); // it was fresh: nothing of value is lost
+    }
+  }
+  const pg = await PGlite.create({ dataDir: pgdata, extensions });
+  if (template) await saveTemplate(pg, template);
+  return pg;
+};
+
+const listen = async (server: PGLiteSocketServer): Promise<number> => {
+  let port: number | undefined;
+  // With port 0 the OS picks the port; the server reports it in its "listening" event.
+  server.addEventListener("listening", (event) => {
+    port = (event as CustomEvent<{ port?: number }>).detail.port;
+  });
+  await server.start();
+  if (!port) throw new Error("The embedded Postgres socket server did not report its port");
+  return port;
+};
+
+/**
+ * Start PGlite + pgvector and serve it on `host:port`.
+ * `dataDir` undefined keeps the database in memory (tests, shadow databases); otherwise the files live in
+ * `<dataDir>/pgdata` behind `<dataDir>/pgdata.lock`. The first start runs initdb (a few seconds); later starts
+ * take well under a second.
+ */
+export const startEmbeddedPostgres = async ({
+  dataDir,
+  port = 0,
+  host = "127.0.0.1",
+}: { dataDir?: string; port?: number; host?: string } = {}): Promise<EmbeddedPostgres> => {
+  const dir = dataDir === undefined ? undefined : path.resolve(dataDir);
+  const startedAt = performance.now();
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    acquireLock(dir);
+  }
+  const onExit = () => dir && releaseLock(dir);
+  process.on("exit", onExit);
+
+  let pg: PGlite | undefined;
+  try {
+    pg = await createPglite(dir ? path.join(dir, "pgdata") : undefined);
+    await pg.exec("CREATE EXTENSION IF NOT EXISTS vector");
+
+    const server = new PGLiteSocketServer({ db: pg, port, host, maxConnections: MAX_CONNECTIONS });
+    patchPgliteSocketServer(server);
+    const actualPort = await listen(server);
+    if (dir) writeLock(dir, { pid: process.pid, port: actualPort }, "w");
+    logger.info(
+      { dataDir: dir ?? "(memory)", port: actualPort, ms: Math.round(performance.now() - startedAt) },
+      "embedded Postgres started",
+    );
+
+    const db = pg;
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        try {
+          await server.stop();
+          await db.close();
+        } finally {
+          process.off("exit", onExit);
+          onExit();
+        }
+      })());
+    return { url: embeddedUrl({ port: actualPort, host }), port: actualPort, stop };
+  } catch (error) {
+    await pg?.close().catch(() => undefined);
+    process.off("exit", onExit);
+    onExit();
+    throw error;
+  }
+};

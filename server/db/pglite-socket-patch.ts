@@ -1,0 +1,116 @@
+import type { PGlite } from "@electric-sql/pglite";
+import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+/**
+ * Fix for the query queue of @electric-sql/pglite-socket 0.2.17 when maxConnections > 1.
+ *
+ * PGlite has one backend session. The stock queue hands it one protocol message at a time and picks the next
+ * message from any connection, so the Parse/Bind/Describe/Execute of one client interleave with another's, and
+ * around BEGIN/COMMIT queries fail ("unnamed prepared statement does not exist") or hang. An exception also left
+ * `processing` set, which stalled the queue for good.
+ *
+ * After the patch, an extended-protocol batch stays on its connection until its Sync, and so does a transaction
+ * until it ends. Verified with 1000 concurrent queries through pg Pools of 10 and 20 (see embedded-postgres.int.test.ts).
+ *
+ * The patch replaces private members, so it checks their shape first: an upgraded package fails loudly here
+ * instead of silently running unpatched.
+ */
+
+/** Parse, Bind, Describe, Execute, Close, Flush: the client is mid-batch until it sends Sync. */
+const EXTENDED_PROTOCOL_MESSAGES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+
+type QueuedMessage = {
+  handlerId: number;
+  message: Uint8Array;
+  onData: (data: Uint8Array) => void;
+  resolve: (bytes: number) => void;
+  reject: (error: unknown) => void;
+};
+
+/** The private parts of pglite-socket's QueryQueueManager that the patch touches. */
+type QueryQueueInternals = {
+  queue: QueuedMessage[];
+  processing: boolean;
+  lastHandlerId: number | null;
+  db: PGlite;
+  processQueue: () => Promise<void>;
+  clearQueueForHandler: (handlerId: number) => void;
+  /** Added by the patch: the last message processed was part of an unfinished extended-protocol batch. */
+  midBatch?: boolean;
+  patched?: boolean;
+};
+
+const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
+  const queue = (server as unknown as { queryQueue?: Partial<QueryQueueInternals> }).queryQueue;
+  const looksRight =
+    !!queue &&
+    Array.isArray(queue.queue) &&
+    typeof queue.processQueue === "function" &&
+    typeof queue.clearQueueForHandler === "function" &&
+    typeof queue.db?.isInTransaction === "function";
+  if (!looksRight) {
+    throw new Error(
+      "pglite-socket's query queue no longer has the shape the queue patch expects (written for 0.2.17). " +
+        "Check server/db/pglite-socket-patch.ts against the installed version.",
+    );
+  }
+  return queue as QueryQueueInternals;
+};
+
+const nextMessage = (q: QueryQueueInternals): QueuedMessage | undefined => {
+  const pinned = (q.midBatch || q.db.isInTransaction()) && q.lastHandlerId !== null;
+  if (!pinned) return q.queue.shift();
+  const index = q.queue.findIndex((m) => m.handlerId === q.lastHandlerId);
+  // Nothing from the pinned connection yet: stop; its next message re-enters processQueue through enqueue.
+  return index < 0 ? undefined : q.queue.splice(index, 1)[0];
+};
+
+const processQueue = async (q: QueryQueueInternals): Promise<void> => {
+  if (q.processing || q.queue.length === 0) return;
+  q.processing = true;
+  try {
+    for (let message = nextMessage(q); message; message = nextMessage(q)) {
+      const current = message;
+      let bytes = 0;
+      try {
+        await q.db.runExclusive(() =>
+          q.db.execProtocolRawStream(current.message, {
+            onRawData: (data) => {
+              bytes += data.length;
+              current.onData(data);
+            },
+          }),
+        );
+      } catch (error) {
+        // The failing connection is torn down by its handler; the queue must keep serving the others.
+        q.midBatch = false;
+        current.reject(error);
+        continue;
+      }
+      q.midBatch = EXTENDED_PROTOCOL_MESSAGES.has(current.message[0] ?? 0);
+      q.lastHandlerId = current.handlerId;
+      current.resolve(bytes);
+    }
+  } finally {
+    q.processing = false;
+  }
+};
+
+/** Apply before `server.start()`. Idempotent. */
+export const patchPgliteSocketServer = (server: PGLiteSocketServer): void => {
+  const q = queueOf(server);
+  if (q.patched) return;
+  q.patched = true;
+  q.midBatch = false;
+  q.processQueue = () => processQueue(q);
+
+  const clearQueueForHandler = q.clearQueueForHandler.bind(q);
+  q.clearQueueForHandler = (handlerId) => {
+    clearQueueForHandler(handlerId);
+    // A client that disconnects mid-batch would otherwise pin the queue to a connection that will never speak again.
+    if (q.lastHandlerId === handlerId && q.midBatch) {
+      q.midBatch = false;
+      queueMicrotask(() => void q.processQueue());
+    }
+  };
+};
