@@ -1,7 +1,14 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Parsers and the database driver stay plain Node modules: they load wasm, workers and native addons at run time.
-  serverExternalPackages: ["pdfjs-dist", "unpdf", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pino", "busboy"],
+  serverExternalPackages: [
+    "pdfjs-dist",
+    "unpdf",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pino",
+    "busboy",
+  ],
   poweredByHeader: false,
   // The public API takes paths with or without a trailing slash (contract §0); a redirect would break POST clients.
   skipTrailingSlashRedirect: true,

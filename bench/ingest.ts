@@ -20,7 +20,12 @@ const corpusPdfs = async (): Promise<Pdf[]> => {
   const pdfs: Pdf[] = [];
   for (const name of files) {
     const bytes = readFileSync(path.join(CORPUS, name));
-    const { totalPages, elements } = await partitionDocument({ bytes, fileName: name, fileType: "pdf", method: "basic" });
+    const { totalPages, elements } = await partitionDocument({
+      bytes,
+      fileName: name,
+      fileType: "pdf",
+      method: "basic",
+    });
     // Image-only PDFs have no text layer: fast parsing skips them by design, so they are not a throughput figure.
     if (elements.length > 0) pdfs.push({ name, bytes, pages: totalPages ?? 0 });
   }
@@ -30,7 +35,12 @@ const corpusPdfs = async (): Promise<Pdf[]> => {
 const repeatTo = (pdfs: Pdf[], minPages: number) => {
   const out: Pdf[] = [];
   let pages = 0;
-  while (pages < minPages) for (const pdf of pdfs) (out.push(pdf), (pages += pdf.pages));
+  while (pages < minPages) {
+    for (const pdf of pdfs) {
+      out.push(pdf);
+      pages += pdf.pages;
+    }
+  }
   return { files: out, pages };
 };
 
@@ -40,13 +50,15 @@ export const benchIngest = async (quarry: QuarryProcess) => {
   const { files, pages } = repeatTo(pdfs, MIN_PAGES);
 
   const [, parseMs] = await time(async () => {
-    for (const f of files) await partitionDocument({ bytes: f.bytes, fileName: f.name, fileType: "pdf", method: "basic" });
+    for (const f of files)
+      await partitionDocument({ bytes: f.bytes, fileName: f.name, fileType: "pdf", method: "basic" });
   });
 
   let pdftotextMs = NaN;
   if (spawnSync("pdftotext", ["-v"]).status === 0) {
     [, pdftotextMs] = await time(async () => {
-      for (const f of files) spawnSync("pdftotext", ["-layout", path.join(CORPUS, f.name), "-"], { maxBuffer: 64 << 20 });
+      for (const f of files)
+        spawnSync("pdftotext", ["-layout", path.join(CORPUS, f.name), "-"], { maxBuffer: 64 << 20 });
     });
   }
 

@@ -4,8 +4,16 @@ import { toOrTsQuery } from "@/server/retrieval/vector-search";
  * The hybrid candidate query of server/retrieval/vector-search.ts as plain SQL text, to time Postgres alone.
  * Keep it in step with hybridCandidates.
  */
-export const rawHybridSql = ({ projectId, index, vector, query }: {
-  projectId: string; index: { id: string; dimension: number }; vector: string; query: string;
+export const rawHybridSql = ({
+  projectId,
+  index,
+  vector,
+  query,
+}: {
+  projectId: string;
+  index: { id: string; dimension: number };
+  vector: string;
+  query: string;
 }) => {
   const d = index.dimension;
   const scope = `c.project_id = $1::uuid AND c.build_id IN (SELECT s.indexed_build_id FROM sources s

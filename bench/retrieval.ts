@@ -22,7 +22,11 @@ const loadDocs = (): { docs: Doc[]; queries: { id: string; text: string }[]; qre
       id: String(i),
       text: Array.from({ length: 60 }, (_, j) => words[(i * 7 + j * 13) % words.length]).join(" "),
     }));
-    return { docs, queries: docs.slice(0, QUERIES).map((d) => ({ id: d.id, text: d.text.slice(0, 60) })), qrels: new Map() };
+    return {
+      docs,
+      queries: docs.slice(0, QUERIES).map((d) => ({ id: d.id, text: d.text.slice(0, 60) })),
+      qrels: new Map(),
+    };
   }
   const lines = (f: string) => readFileSync(path.join(SCIFACT, f), "utf8").split("\n").filter(Boolean);
   const docs = lines("corpus.jsonl").map((l) => {
@@ -43,16 +47,36 @@ const loadDocs = (): { docs: Doc[]; queries: { id: string; text: string }[]; qre
 };
 
 /** Fills the project with `total` chunks (one indexed source) written straight to the database. */
-const seed = async ({ client, projectId, docs, total, indexId, vectors }: {
-  client: pg.Client; projectId: string; docs: Doc[]; total: number; indexId: string; vectors: string[];
+const seed = async ({
+  client,
+  projectId,
+  docs,
+  total,
+  indexId,
+  vectors,
+}: {
+  client: pg.Client;
+  projectId: string;
+  docs: Doc[];
+  total: number;
+  indexId: string;
+  vectors: string[];
 }) => {
   await client.query("DELETE FROM sources WHERE project_id = $1", [projectId]);
-  const { rows: [source] } = await client.query(
+  const {
+    rows: [source],
+  } = await client.query(
     `INSERT INTO sources (id, project_id, file_name, file_type, file_size, file_source, status, updated_at)
-     VALUES (gen_random_uuid(), $1, 'bench.jsonl', 'txt', 0, 'local file', 'Completed', now()) RETURNING id`, [projectId]);
-  const { rows: [build] } = await client.query(
+     VALUES (gen_random_uuid(), $1, 'bench.jsonl', 'txt', 0, 'local file', 'Completed', now()) RETURNING id`,
+    [projectId],
+  );
+  const {
+    rows: [build],
+  } = await client.query(
     `INSERT INTO builds (id, project_id, source_id, method, status, embedding_index_id, updated_at)
-     VALUES (gen_random_uuid(), $1, $2, 'basic', 'Completed', $3, now()) RETURNING id`, [projectId, source.id, indexId]);
+     VALUES (gen_random_uuid(), $1, $2, 'basic', 'Completed', $3, now()) RETURNING id`,
+    [projectId, source.id, indexId],
+  );
   for (let start = 0; start < total; start += 2000) {
     const n = Math.min(2000, total - start);
     const idx = Array.from({ length: n }, (_, i) => (start + i) % docs.length);
@@ -60,8 +84,16 @@ const seed = async ({ client, projectId, docs, total, indexId, vectors }: {
       `INSERT INTO chunks (id, project_id, source_id, build_id, position, text, element_ids, metadata, embedding_index_id, embedding)
        SELECT gen_random_uuid(), $1, $2, $3, p, t, '{}', jsonb_build_object('doc_id', d), $4, v::vector
        FROM unnest($5::int[], $6::text[], $7::text[], $8::text[]) AS x(p, t, d, v)`,
-      [projectId, source.id, build.id, indexId, idx.map((_, i) => start + i), idx.map((i) => docs[i]!.text),
-        idx.map((i) => docs[i]!.id), idx.map((i) => vectors[i]!)],
+      [
+        projectId,
+        source.id,
+        build.id,
+        indexId,
+        idx.map((_, i) => start + i),
+        idx.map((i) => docs[i]!.text),
+        idx.map((i) => docs[i]!.id),
+        idx.map((i) => vectors[i]!),
+      ],
     );
   }
   await client.query("UPDATE sources SET indexed_build_id = $1 WHERE id = $2", [build.id, source.id]);
@@ -70,7 +102,10 @@ const seed = async ({ client, projectId, docs, total, indexId, vectors }: {
 
 const ndcgAt10 = (ranked: string[], relevant: Set<string>) => {
   const dcg = ranked.slice(0, 10).reduce((s, id, i) => s + (relevant.has(id) ? 1 / Math.log2(i + 2) : 0), 0);
-  const ideal = Array.from({ length: Math.min(10, relevant.size) }, (_, i) => 1 / Math.log2(i + 2)).reduce((a, b) => a + b, 0);
+  const ideal = Array.from({ length: Math.min(10, relevant.size) }, (_, i) => 1 / Math.log2(i + 2)).reduce(
+    (a, b) => a + b,
+    0,
+  );
   return ideal ? dcg / ideal : 0;
 };
 
@@ -81,18 +116,28 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
   const embedder = getEmbedder();
   const index = await ensureEmbeddingIndex(embedder);
   const { docs, queries, qrels } = loadDocs();
-  const [vectors, embedMs] = await time(async () => (await embedder.embed(docs.map((d) => d.text))).map(toVectorLiteral));
+  const [vectors, embedMs] = await time(async () =>
+    (await embedder.embed(docs.map((d) => d.text))).map(toVectorLiteral),
+  );
 
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  const { rows: [project] } = await client.query("SELECT id FROM projects WHERE name = 'default'");
+  const {
+    rows: [project],
+  } = await client.query("SELECT id FROM projects WHERE name = 'default'");
   const api = apiClient(quarry);
   const sample = queries.slice(0, QUERIES);
-  const out = [`Embedding ${docs.length} texts with ${embedder.model}: ${fmt(embedMs / 1000, 2)} s (${fmt(docs.reduce((s, d) => s + d.text.length, 0) / (embedMs / 1000) / 1e6, 2)} M chars/s)`];
-  const rows: (string | number)[][] = [["chunks", "seed s", "api p50 ms", "api p95 ms", "raw SQL p50 ms", "raw SQL p95 ms", "p50 ratio"]];
+  const out = [
+    `Embedding ${docs.length} texts with ${embedder.model}: ${fmt(embedMs / 1000, 2)} s (${fmt(docs.reduce((s, d) => s + d.text.length, 0) / (embedMs / 1000) / 1e6, 2)} M chars/s)`,
+  ];
+  const rows: (string | number)[][] = [
+    ["chunks", "seed s", "api p50 ms", "api p95 ms", "raw SQL p50 ms", "raw SQL p95 ms", "p50 ratio"],
+  ];
 
   for (const total of [10_000, 100_000]) {
-    const [, seedMs] = await time(() => seed({ client, projectId: project.id, docs, total, indexId: index.id, vectors }));
+    const [, seedMs] = await time(() =>
+      seed({ client, projectId: project.id, docs, total, indexId: index.id, vectors }),
+    );
     const apiMs: number[] = [];
     const sqlMs: number[] = [];
     let ndcg = 0;
@@ -111,9 +156,19 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
       const ranked = (res as { chunks: { metadata: { doc_id: string } }[] }).chunks.map((c) => c.metadata.doc_id);
       ndcg += ndcgAt10([...new Set(ranked)], qrels.get(q.id) ?? new Set());
     }
-    rows.push([total, fmt(seedMs / 1000), fmt(percentile(apiMs, 50)), fmt(percentile(apiMs, 95)),
-      fmt(percentile(sqlMs, 50)), fmt(percentile(sqlMs, 95)), fmt(percentile(apiMs, 50) / percentile(sqlMs, 50), 2)]);
-    if (total === 10_000 && qrels.size) out.push(`SciFact nDCG@10 over ${sample.length} train queries (corpus repeated to 10k chunks, duplicates collapsed): ${fmt(ndcg / sample.length, 3)}`);
+    rows.push([
+      total,
+      fmt(seedMs / 1000),
+      fmt(percentile(apiMs, 50)),
+      fmt(percentile(apiMs, 95)),
+      fmt(percentile(sqlMs, 50)),
+      fmt(percentile(sqlMs, 95)),
+      fmt(percentile(apiMs, 50) / percentile(sqlMs, 50), 2),
+    ]);
+    if (total === 10_000 && qrels.size)
+      out.push(
+        `SciFact nDCG@10 over ${sample.length} train queries (corpus repeated to 10k chunks, duplicates collapsed): ${fmt(ndcg / sample.length, 3)}`,
+      );
   }
   await client.end();
   out.push(`prebuilt-rag latency (${sample.length} queries each; ratio = API p50 / raw SQL p50)`, table(rows));

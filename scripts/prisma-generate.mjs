@@ -6,6 +6,10 @@ import { createRequire } from "node:module";
 const prismaCli = createRequire(import.meta.url).resolve("prisma/build/index.js");
 const result = spawnSync(process.execPath, [prismaCli, "generate"], {
   stdio: ["ignore", "ignore", "inherit"],
-  env: { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "/bin/false", PRISMA_HIDE_UPDATE_MESSAGE: "1" },
+  env: {
+    ...process.env,
+    PRISMA_SCHEMA_ENGINE_BINARY: process.env.PRISMA_SCHEMA_ENGINE_BINARY ?? "/bin/false",
+    PRISMA_HIDE_UPDATE_MESSAGE: "1",
+  },
 });
 process.exit(result.status ?? 1);

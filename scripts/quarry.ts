@@ -43,7 +43,8 @@ const main = async () => {
       if (!values.project) fail(`--project is required\n${USAGE}`);
       const permissions = values.permissions?.split(",").map((p) => p.trim()) ?? tokens.ALL_PERMISSIONS;
       const unknown = permissions.filter((p) => !(tokens.ALL_PERMISSIONS as string[]).includes(p));
-      if (unknown.length) fail(`Unknown permission(s): ${unknown.join(", ")}. Valid: ${tokens.ALL_PERMISSIONS.join(", ")}`);
+      if (unknown.length)
+        fail(`Unknown permission(s): ${unknown.join(", ")}. Valid: ${tokens.ALL_PERMISSIONS.join(", ")}`);
       const { ensureProject } = await import("../server/projects/service");
       const project = await ensureProject(values.project!);
       const { token } = await tokens.createApiToken({

@@ -20,7 +20,9 @@ const main = async () => {
   const { applyMigrations } = await import("../server/db/migrate");
 
   if (!env.DATABASE_URL && env.HOST !== "127.0.0.1" && env.HOST !== "localhost") {
-    throw new Error("The embedded mode serves loopback only (no browser sign-in yet): unset HOST or set it to 127.0.0.1");
+    throw new Error(
+      "The embedded mode serves loopback only (no browser sign-in yet): unset HOST or set it to 127.0.0.1",
+    );
   }
 
   const database = await connectDatabase();

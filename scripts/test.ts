@@ -4,7 +4,7 @@
  * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root).
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -15,7 +15,9 @@ const run = (label: string, command: string, args: string[], extraEnv: Record<st
   process.stdout.write(`\n== ${label} ==\n`);
   const started = Date.now();
   const result = spawnSync(command, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
-  process.stdout.write(`== ${label}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ==\n`);
+  process.stdout.write(
+    `== ${label}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(1)} s ==\n`,
+  );
   return result.status === 0;
 };
 
@@ -53,15 +55,54 @@ const ensureChromium = async (): Promise<string> => {
   process.exit(1);
 };
 
+const VITEST_REPORT = "test-results/vitest.json";
+const PLAYWRIGHT_REPORT = "test-results/playwright.json";
+
+/** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
+const counts = () => {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- report shapes of two external tools
+  const read = (file: string) =>
+    existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, any>) : null;
+  const vitest = read(VITEST_REPORT);
+  const playwright = read(PLAYWRIGHT_REPORT)?.stats;
+  const passed = (vitest?.numPassedTests ?? 0) + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
+  const failed =
+    (vitest ? vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0) : 1) + (playwright ? playwright.unexpected : 1);
+  return { passed, failed };
+};
+
 const main = async () => {
+  rmSync(VITEST_REPORT, { force: true });
+  rmSync(PLAYWRIGHT_REPORT, { force: true });
   const chromium = await ensureChromium();
   const steps: [string, () => boolean][] = [
     ["prisma generate", () => run("prisma generate", process.execPath, ["scripts/prisma-generate.mjs"])],
-    ["build", () => run("next build (when sources changed)", process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/build.ts"])],
-    ["unit + integration (vitest)", () => run("vitest", process.execPath, ["node_modules/vitest/vitest.mjs", "run"])],
+    [
+      "build",
+      () =>
+        run("next build (when sources changed)", process.execPath, [
+          "node_modules/tsx/dist/cli.mjs",
+          "scripts/build.ts",
+        ]),
+    ],
+    [
+      "unit + integration (vitest)",
+      () =>
+        run("vitest", process.execPath, [
+          "node_modules/vitest/vitest.mjs",
+          "run",
+          "--reporter=default",
+          "--reporter=json",
+          `--outputFile.json=${VITEST_REPORT}`,
+        ]),
+    ],
     [
       "browser (playwright)",
-      () => run("playwright", process.execPath, ["node_modules/@playwright/test/cli.js", "test"], { CHROMIUM_PATH: chromium }),
+      () =>
+        run("playwright", process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], {
+          CHROMIUM_PATH: chromium,
+          PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
+        }),
     ],
   ];
   const failed: string[] = [];
@@ -71,11 +112,10 @@ const main = async () => {
       if (name === "prisma generate" || name === "build") break; // nothing after these can pass
     }
   }
-  if (failed.length) {
-    process.stderr.write(`\nFailed: ${failed.join(", ")}\n`);
-    process.exit(1);
-  }
-  process.stdout.write("\nAll test suites passed.\n");
+  const total = counts();
+  if (failed.length) process.stderr.write(`\nFailed: ${failed.join(", ")}\n`);
+  process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed\n`);
+  process.exit(failed.length || total.failed ? 1 : 0);
 };
 
 void main();

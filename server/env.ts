@@ -9,11 +9,6 @@ import { z } from "zod";
 
 const emptyAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyAsUndefined, z.string().optional());
-const bool = (fallback: boolean) =>
-  z.preprocess(
-    (v) => (emptyAsUndefined(v) === undefined ? fallback : /^(1|true|yes|on)$/i.test(String(v))),
-    z.boolean(),
-  );
 const int = (fallback: number) => z.preprocess((v) => emptyAsUndefined(v) ?? fallback, z.coerce.number().int());
 
 const schema = z.object({
@@ -21,7 +16,10 @@ const schema = z.object({
   PORT: int(3000).pipe(z.number().min(0).max(65535)),
   /** Interface the HTTP server binds to. The embedded mode forces loopback until browser sign-in exists. */
   HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
-  LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info")),
+  LOG_LEVEL: z.preprocess(
+    emptyAsUndefined,
+    z.enum(["trace", "debug", "info", "warn", "error", "silent"]).default("info"),
+  ),
 
   /** Everything the embedded mode writes: database, uploaded files, runtime info. */
   QUARRY_DATA_DIR: z.preprocess(emptyAsUndefined, z.string().default("./.quarry")),

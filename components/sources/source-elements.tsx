@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -25,17 +25,17 @@ export const SourceElements = ({ projectId, sourceId }: { projectId: string; sou
         // Keep the current page on screen while the next one loads, instead of flashing a loading state.
         placeholderData: keepPreviousData,
         // A source opened while it is still processing fills in by itself.
-        refetchInterval: (query) => (query.state.data && isSourceBusy(query.state.data.source.status) ? POLL_MS : false),
+        refetchInterval: (query) =>
+          query.state.data && isSourceBusy(query.state.data.source.status) ? POLL_MS : false,
       },
     ),
   );
   const data = elements.data;
   const totalPages = data?.totalPages ?? 0;
 
-  // A re-processed source can come back shorter than the page we were on.
-  useEffect(() => {
-    if (totalPages > 0 && page > totalPages) setPage(totalPages);
-  }, [page, totalPages]);
+  // A re-processed source can come back shorter than the page we were on. Adjusting state during render (React's
+  // pattern for state derived from new data) avoids an effect and its extra render pass.
+  if (totalPages > 0 && page > totalPages) setPage(totalPages);
 
   const goTo = (next: number) => {
     setPage(next);
@@ -75,7 +75,10 @@ export const SourceElements = ({ projectId, sourceId }: { projectId: string; sou
                   : "This source has no elements."}
             </p>
           ) : (
-            <ol aria-label="Elements" className={`divide-y divide-slate-100 ${elements.isPlaceholderData ? "opacity-60" : ""}`}>
+            <ol
+              aria-label="Elements"
+              className={`divide-y divide-slate-100 ${elements.isPlaceholderData ? "opacity-60" : ""}`}
+            >
               {data.items.map((element) => (
                 <ElementCard key={element.elementId} element={element} />
               ))}

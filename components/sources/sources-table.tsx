@@ -73,13 +73,27 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
         <caption className="sr-only">Sources</caption>
         <thead className="border-b border-slate-200 bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-5 py-3">File</th>
-            <th scope="col" className="px-3 py-3">Type</th>
-            <th scope="col" className="px-3 py-3 text-right">Size</th>
-            <th scope="col" className="px-3 py-3">Status</th>
-            <th scope="col" className="px-3 py-3">Method</th>
-            <th scope="col" className="px-3 py-3">Build</th>
-            <th scope="col" className="px-5 py-3">Uploaded</th>
+            <th scope="col" className="px-5 py-3">
+              File
+            </th>
+            <th scope="col" className="px-3 py-3">
+              Type
+            </th>
+            <th scope="col" className="px-3 py-3 text-right">
+              Size
+            </th>
+            <th scope="col" className="px-3 py-3">
+              Status
+            </th>
+            <th scope="col" className="px-3 py-3">
+              Method
+            </th>
+            <th scope="col" className="px-3 py-3">
+              Build
+            </th>
+            <th scope="col" className="px-5 py-3">
+              Uploaded
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

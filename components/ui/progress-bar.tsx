@@ -10,7 +10,10 @@ export const ProgressBar = ({ label, value, className = "" }: { label: string; v
       aria-valuenow={percent}
       className={`h-2 w-full overflow-hidden rounded-full bg-slate-200 ${className}`}
     >
-      <div className="h-full rounded-full bg-indigo-600 transition-[width] duration-300" style={{ width: `${percent}%` }} />
+      <div
+        className="h-full rounded-full bg-indigo-600 transition-[width] duration-300"
+        style={{ width: `${percent}%` }}
+      />
     </div>
   );
 };

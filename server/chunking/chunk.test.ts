@@ -4,7 +4,12 @@ import { chunkElements } from "./chunk";
 import { tokenLength } from "./text-splitter";
 import type { Chunk } from "./types";
 
-const el = (text: string, type: ElementType = "NarrativeText", pageNumber: number | null = null, html?: string): ParsedElement => ({
+const el = (
+  text: string,
+  type: ElementType = "NarrativeText",
+  pageNumber: number | null = null,
+  html?: string,
+): ParsedElement => ({
   type,
   text,
   pageNumber,
@@ -12,7 +17,8 @@ const el = (text: string, type: ElementType = "NarrativeText", pageNumber: numbe
 });
 
 const sentence = (i: number) => `Sentence number ${i} talks about document retrieval and chunking.`;
-const paragraph = (i: number, sentences = 3) => Array.from({ length: sentences }, (_, j) => sentence(i * 10 + j)).join(" ");
+const paragraph = (i: number, sentences = 3) =>
+  Array.from({ length: sentences }, (_, j) => sentence(i * 10 + j)).join(" ");
 
 /** The longest suffix of `a` that is also a prefix of `b`. */
 const overlapOf = (a: string, b: string): string => {
@@ -54,7 +60,10 @@ describe("character splitter", () => {
   it("splits a long element at sentence and word boundaries, never inside a word", () => {
     const long = Array.from({ length: 40 }, (_, i) => sentence(i)).join(" ");
     const words = new Set(long.split(/\s+/));
-    const pieces = chunkElements({ elements: [el(long)], options: { splitter: "character", chunkSize: 300, chunkOverlap: 50 } });
+    const pieces = chunkElements({
+      elements: [el(long)],
+      options: { splitter: "character", chunkSize: 300, chunkOverlap: 50 },
+    });
     expect(pieces.length).toBeGreaterThan(5);
     for (const p of pieces) {
       expect(p.text.length).toBeLessThanOrEqual(300);
@@ -62,17 +71,26 @@ describe("character splitter", () => {
       expect(p.elementIndexes).toEqual([0]);
       expect(p.metadata.split_element).toBe(true);
     }
-    for (let i = 1; i < pieces.length; i++) expect(overlapOf(pieces[i - 1]?.text ?? "", pieces[i]?.text ?? "").length).toBeLessThanOrEqual(50);
+    for (let i = 1; i < pieces.length; i++)
+      expect(overlapOf(pieces[i - 1]?.text ?? "", pieces[i]?.text ?? "").length).toBeLessThanOrEqual(50);
   });
 
   it("cuts a word only when it alone is longer than the size", () => {
-    const pieces = chunkElements({ elements: [el(`short ${"x".repeat(250)} words`)], options: { splitter: "character", chunkSize: 100, chunkOverlap: 0 } });
+    const pieces = chunkElements({
+      elements: [el(`short ${"x".repeat(250)} words`)],
+      options: { splitter: "character", chunkSize: 100, chunkOverlap: 0 },
+    });
     for (const p of pieces) expect(p.text.length).toBeLessThanOrEqual(100);
     expect(pieces.map((p) => p.text).join("")).toContain("x".repeat(100));
   });
 
   it("keeps a table whole when it fits, with its HTML", () => {
-    const table = el("h1 h2\n" + Array.from({ length: 20 }, (_, i) => `row${i} ${i}`).join("\n"), "Table", null, "<table></table>");
+    const table = el(
+      "h1 h2\n" + Array.from({ length: 20 }, (_, i) => `row${i} ${i}`).join("\n"),
+      "Table",
+      null,
+      "<table></table>",
+    );
     const parts = chunkElements({
       elements: [el(paragraph(1)), table, el(paragraph(2))],
       options: { splitter: "character", chunkSize: 300, chunkOverlap: 0 },
@@ -84,7 +102,12 @@ describe("character splitter", () => {
 
   it("does not mix pages, and keeps a heading at a page foot with the next page", () => {
     const parts = chunkElements({
-      elements: [el("Page one text.", "NarrativeText", 1), el("Next Section", "Title", 1), el("Page two text.", "NarrativeText", 2), el("More.", "NarrativeText", 2)],
+      elements: [
+        el("Page one text.", "NarrativeText", 1),
+        el("Next Section", "Title", 1),
+        el("Page two text.", "NarrativeText", 2),
+        el("More.", "NarrativeText", 2),
+      ],
       options: { splitter: "character", chunkSize: 1000, chunkOverlap: 0 },
     });
     expect(parts.map((c) => [c.pageNumber, c.elementIndexes])).toEqual([
@@ -102,9 +125,15 @@ describe("character splitter", () => {
   });
 
   it("uses the contract defaults and the separator between elements", () => {
-    const parts = chunkElements({ elements: [el("a"), el("b")], options: { splitter: "character", chunkSeparator: " | " } });
+    const parts = chunkElements({
+      elements: [el("a"), el("b")],
+      options: { splitter: "character", chunkSeparator: " | " },
+    });
     expect(parts.map((c) => c.text)).toEqual(["a | b"]);
-    const defaults = chunkElements({ elements: Array.from({ length: 30 }, (_, i) => el(paragraph(i))), options: { splitter: "character" } });
+    const defaults = chunkElements({
+      elements: Array.from({ length: 30 }, (_, i) => el(paragraph(i))),
+      options: { splitter: "character" },
+    });
     for (const c of defaults) expect(c.text.length).toBeLessThanOrEqual(1000);
   });
 });
@@ -134,7 +163,11 @@ describe("other splitters", () => {
     expect(parts[0]?.elementIndexes).toEqual([0]);
     const usage = parts.filter((p) => p.elementIndexes.includes(4));
     expect(usage).toHaveLength(1);
-    expect(usage[0]).toMatchObject({ text: "Usage\n\nShort usage note.", elementIndexes: [4, 5], metadata: { section_title: "Usage" } });
+    expect(usage[0]).toMatchObject({
+      text: "Usage\n\nShort usage note.",
+      elementIndexes: [4, 5],
+      metadata: { section_title: "Usage" },
+    });
     for (const p of parts.filter((q) => q.elementIndexes.some((i) => i >= 1 && i <= 3))) {
       expect(p.metadata.section_title).toBe("Installation");
       expect(p.elementIndexes.every((i) => i >= 1 && i <= 3)).toBe(true);

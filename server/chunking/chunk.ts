@@ -115,7 +115,13 @@ const packGroup = (group: Group, settings: Settings): Chunk[] => {
     const size = length(unit.text);
     if (size > chunkSize) {
       flush();
-      const pieces = splitText({ text: unit.text, chunkSize, chunkOverlap, length, separators: defaultSeparators(chunkSeparator) });
+      const pieces = splitText({
+        text: unit.text,
+        chunkSize,
+        chunkOverlap,
+        length,
+        separators: defaultSeparators(chunkSeparator),
+      });
       for (const piece of pieces) chunks.push(makeChunk([unit], piece, settings, group.section, pieces.length > 1));
       const last = pieces[pieces.length - 1];
       previous = last ? { text: last, unit } : previous;

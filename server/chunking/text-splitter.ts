@@ -38,7 +38,11 @@ const joinerOf = (separator: Separator): string => (separator === SENTENCE ? " "
 type Options = { chunkSize: number; chunkOverlap: number; length: LengthFn };
 
 /** Pack pieces up to the size; each new chunk starts with the previous chunk's last pieces that fit the overlap. */
-export const mergePieces = (pieces: string[], joiner: string, { chunkSize, chunkOverlap, length }: Options): string[] => {
+export const mergePieces = (
+  pieces: string[],
+  joiner: string,
+  { chunkSize, chunkOverlap, length }: Options,
+): string[] => {
   const out: string[] = [];
   const sepLength = length(joiner);
   const lengths = pieces.map(length);
@@ -87,7 +91,9 @@ export const splitText = ({
   const rest = separators.slice(index + 1);
   const out: string[] = [];
   let fitting: string[] = [];
-  for (const piece of splitOn(trimmed, separator).map((p) => p.trim()).filter(Boolean)) {
+  for (const piece of splitOn(trimmed, separator)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     if (options.length(piece) <= options.chunkSize) {
       fitting.push(piece);
       continue;

@@ -10,7 +10,13 @@ let cached: { key: string; embedder: Embedder } | null = null;
 
 /** The embedder the environment configures (EMBEDDING_*), built once and reused while the configuration holds. */
 export const getEmbedder = (): Embedder => {
-  const key = [env.EMBEDDING_PROVIDER, env.EMBEDDING_BASE_URL, env.EMBEDDING_MODEL, env.EMBEDDING_DIMENSIONS, env.EMBEDDING_API_KEY ?? ""].join("|");
+  const key = [
+    env.EMBEDDING_PROVIDER,
+    env.EMBEDDING_BASE_URL,
+    env.EMBEDDING_MODEL,
+    env.EMBEDDING_DIMENSIONS,
+    env.EMBEDDING_API_KEY ?? "",
+  ].join("|");
   if (cached?.key === key) return cached.embedder;
   const embedder =
     env.EMBEDDING_PROVIDER === "openai"

@@ -10,7 +10,11 @@ describe("local embedder", () => {
   it("is deterministic, 256-dimensional and unit length", async () => {
     const embedder = createLocalEmbedder();
     expect(embedder).toMatchObject({ provider: "local", model: LOCAL_EMBEDDING_MODEL, dimension: 256 });
-    const [a, b, empty] = await embedder.embed(["Hybrid retrieval over parsed documents.", "Hybrid retrieval over parsed documents.", ""]);
+    const [a, b, empty] = await embedder.embed([
+      "Hybrid retrieval over parsed documents.",
+      "Hybrid retrieval over parsed documents.",
+      "",
+    ]);
     expect(a).toHaveLength(LOCAL_EMBEDDING_DIMENSION);
     expect(a).toEqual(b);
     for (const v of [a, empty]) expect(Math.hypot(...(v ?? []))).toBeCloseTo(1, 6);
@@ -18,10 +22,26 @@ describe("local embedder", () => {
 
   it("scores related sentences above unrelated ones", () => {
     const pairs: [string, string, string][] = [
-      ["How do I reset my account password?", "To reset a forgotten password, open account settings.", "The recipe needs two cups of flour and an egg."],
-      ["Dense passage retrieval for question answering", "Retrieving passages to answer open-domain questions", "Quarterly revenue grew in the European market."],
-      ["The cat sat on the warm windowsill.", "A cat was sitting on the windowsill in the sun.", "Interest rates were raised by the central bank."],
-      ["Invoice total due in thirty days", "Payment of the invoice is due within 30 days", "Mountain hiking trails closed after snowfall"],
+      [
+        "How do I reset my account password?",
+        "To reset a forgotten password, open account settings.",
+        "The recipe needs two cups of flour and an egg.",
+      ],
+      [
+        "Dense passage retrieval for question answering",
+        "Retrieving passages to answer open-domain questions",
+        "Quarterly revenue grew in the European market.",
+      ],
+      [
+        "The cat sat on the warm windowsill.",
+        "A cat was sitting on the windowsill in the sun.",
+        "Interest rates were raised by the central bank.",
+      ],
+      [
+        "Invoice total due in thirty days",
+        "Payment of the invoice is due within 30 days",
+        "Mountain hiking trails closed after snowfall",
+      ],
     ];
     for (const [query, related, unrelated] of pairs) {
       const q = embedLocal(query);
@@ -44,7 +64,8 @@ describe("local embedder", () => {
   });
 
   it("embeds about a megabyte of text per second or better", () => {
-    const text = "Quarry parses uploaded documents into typed elements and indexes the chunks for hybrid retrieval. ".repeat(2000);
+    const text =
+      "Quarry parses uploaded documents into typed elements and indexes the chunks for hybrid retrieval. ".repeat(2000);
     const started = performance.now();
     embedLocal(text);
     const ms = performance.now() - started;

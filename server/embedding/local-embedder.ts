@@ -63,10 +63,7 @@ const SEED_BIGRAM = 0x02;
 const SEED_CHAR = 0x03;
 
 export const normalizeForEmbedding = (text: string): string =>
-  text
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase();
+  text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
 
 const count = (map: Map<number, number>, key: number) => map.set(key, (map.get(key) ?? 0) + 1);
 

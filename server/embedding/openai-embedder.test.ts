@@ -33,8 +33,14 @@ beforeAll(async () => {
     }
     const dim = body.dimensions ?? 8;
     // Reversed order on purpose: clients must sort by `index`.
-    const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: Array.from({ length: dim }, (_, k) => (k === 0 ? text.length : index)) }));
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ object: "list", data: data.reverse(), model: body.model }));
+    const data = body.input.map((text, index) => ({
+      object: "embedding",
+      index,
+      embedding: Array.from({ length: dim }, (_, k) => (k === 0 ? text.length : index)),
+    }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ object: "list", data: data.reverse(), model: body.model }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/`;
@@ -53,8 +59,14 @@ describe("OpenAI-compatible embedder", () => {
     expect(embedder.dimension).toBe(0);
     const texts = Array.from({ length: 200 }, (_, i) => "x".repeat(i + 1));
     const vectors = await embedder.embed(texts);
-    expect(calls.map((c) => c.body.input.length)).toEqual([MAX_BATCH_INPUTS, MAX_BATCH_INPUTS, 200 - 2 * MAX_BATCH_INPUTS]);
-    expect(calls.every((c) => c.auth === "Bearer sk-test" && c.body.model === "my-model" && c.body.dimensions === undefined)).toBe(true);
+    expect(calls.map((c) => c.body.input.length)).toEqual([
+      MAX_BATCH_INPUTS,
+      MAX_BATCH_INPUTS,
+      200 - 2 * MAX_BATCH_INPUTS,
+    ]);
+    expect(
+      calls.every((c) => c.auth === "Bearer sk-test" && c.body.model === "my-model" && c.body.dimensions === undefined),
+    ).toBe(true);
     expect(vectors.map((v) => v[0])).toEqual(texts.map((t) => t.length));
     expect(embedder.dimension).toBe(8);
   });
@@ -69,7 +81,13 @@ describe("OpenAI-compatible embedder", () => {
 
   it("retries a 429 and then succeeds", async () => {
     failures = [{ status: 429, body: '{"error":{"message":"Rate limit reached"}}', headers: { "retry-after": "0" } }];
-    const embedder = createOpenAIEmbedder({ baseUrl, apiKey: "k", model: "text-embedding-3-small", dimensions: 4, retryDelayMs: 1 });
+    const embedder = createOpenAIEmbedder({
+      baseUrl,
+      apiKey: "k",
+      model: "text-embedding-3-small",
+      dimensions: 4,
+      retryDelayMs: 1,
+    });
     expect(embedder.dimension).toBe(4);
     const vectors = await embedder.embed(["hello", ""]);
     expect(calls).toHaveLength(2);

@@ -80,7 +80,12 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       let response: Response;
       try {
-        response = await doFetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        response = await doFetch(url, {
+          method: "POST",
+          headers,
+          body,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
       } catch (error) {
         // Network failures and timeouts are as transient as a 503.
         lastError = `request to ${url} failed (${error instanceof Error ? error.message : String(error)})`;
@@ -100,7 +105,9 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
   const parse = (json: unknown, expected: number): number[][] => {
     const data = (json as EmbeddingsResponse)?.data;
     if (!Array.isArray(data) || data.length !== expected) {
-      throw new Error(`Embedding response from ${url} has ${Array.isArray(data) ? data.length : "no"} vectors for ${expected} inputs`);
+      throw new Error(
+        `Embedding response from ${url} has ${Array.isArray(data) ? data.length : "no"} vectors for ${expected} inputs`,
+      );
     }
     const ordered = [...data].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
     return ordered.map(({ embedding }) => {
@@ -109,7 +116,9 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
       }
       if (dimension === 0) dimension = embedding.length;
       if (embedding.length !== dimension) {
-        throw new Error(`Embedding model ${options.model} returned ${embedding.length} dimensions, expected ${dimension}`);
+        throw new Error(
+          `Embedding model ${options.model} returned ${embedding.length} dimensions, expected ${dimension}`,
+        );
       }
       return embedding as number[];
     });

@@ -30,7 +30,9 @@ it("resumes every build after kill -9 mid-ingest", { timeout: 300_000 }, async (
 
   // Wait until the first build is mid-flight, then pull the plug.
   for (let i = 0; i < 200; i++) {
-    const status = ((await (await api.get(`/builds/${buildIds[0]}?suppress_elements=true`)).json()) as { status: string }).status;
+    const status = (
+      (await (await api.get(`/builds/${buildIds[0]}?suppress_elements=true`)).json()) as { status: string }
+    ).status;
     if (status === "Processing") break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -44,11 +46,18 @@ it("resumes every build after kill -9 mid-ingest", { timeout: 300_000 }, async (
 
   // Exactly one set of elements per source: positions 0..n-1 without duplicates.
   for (const buildId of buildIds) {
-    const { file_id } = (await (await api.get(`/builds/${buildId}?suppress_elements=true`)).json()) as { file_id: string };
-    const elements = (await (await api.get(`/get-elements?file_id=${file_id}`)).json()) as { items: { position: number }[]; total: number };
+    const { file_id } = (await (await api.get(`/builds/${buildId}?suppress_elements=true`)).json()) as {
+      file_id: string;
+    };
+    const elements = (await (await api.get(`/get-elements?file_id=${file_id}`)).json()) as {
+      items: { position: number }[];
+      total: number;
+    };
     expect(elements.items.map((e) => e.position)).toEqual(Array.from({ length: elements.total }, (_, i) => i));
   }
-  const rag = (await (await api.post("/prebuilt-rag", { query: "marble paragraph 17 fossils" })).json()) as { chunks: { text: string }[] };
+  const rag = (await (await api.post("/prebuilt-rag", { query: "marble paragraph 17 fossils" })).json()) as {
+    chunks: { text: string }[];
+  };
   expect(rag.chunks.length).toBeGreaterThan(0);
   expect(new Set(rag.chunks.map((c) => c.text)).size).toBe(rag.chunks.length);
 });

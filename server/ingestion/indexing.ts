@@ -31,7 +31,10 @@ export const chunkBuild = async (buildId: string) => {
     html: r.html,
     pageNumber: r.pageNumber,
   }));
-  const chunks = chunkElements({ elements, options: { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] } });
+  const chunks = chunkElements({
+    elements,
+    options: { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] },
+  });
   await db.chunk.deleteMany({ where: { buildId } });
   const data = chunks.map((chunk, position) => {
     const first = rows[chunk.elementIndexes[0] ?? -1];

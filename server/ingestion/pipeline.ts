@@ -17,8 +17,7 @@ import { progressOf } from "./progress";
 const ELEMENT_BATCH = 500;
 
 /** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */
-const activeBuild = (buildId: string) =>
-  db.build.findUnique({ where: { id: buildId }, include: { source: true } });
+const activeBuild = (buildId: string) => db.build.findUnique({ where: { id: buildId }, include: { source: true } });
 
 export type LoadedBuild = {
   buildId: string;
@@ -34,15 +33,20 @@ export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> =>
   await db.$transaction([
     db.build.update({
       where: { id: buildId },
-      data: { status: "Processing", step: "load", progress: progressOf("load"), startedAt: build.startedAt ?? new Date() },
+      data: {
+        status: "Processing",
+        step: "load",
+        progress: progressOf("load"),
+        startedAt: build.startedAt ?? new Date(),
+      },
     }),
     db.source.update({ where: { id: build.sourceId }, data: { status: "Processing" } }),
   ]);
   return { buildId, projectId: build.projectId, sourceId: build.sourceId, indexing: build.indexing, kind: build.kind };
 };
 
-const toElementRow = (buildId: string, ids: { projectId: string; sourceId: string }) =>
-  (el: ParsedElement, position: number) => ({
+const toElementRow =
+  (buildId: string, ids: { projectId: string; sourceId: string }) => (el: ParsedElement, position: number) => ({
     ...ids,
     buildId,
     position,
@@ -66,7 +70,12 @@ export const partitionBuild = async (buildId: string) => {
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
   const bytes = await fileStore().read(source.storageKey);
   const result = await withTimeout(
-    partitionDocument({ bytes, fileName: source.fileName, fileType: source.fileType, method: build.method as InternalMethod }),
+    partitionDocument({
+      bytes,
+      fileName: source.fileName,
+      fileType: source.fileType,
+      method: build.method as InternalMethod,
+    }),
     PARTITION_TIMEOUT_MS,
     `Parsing took longer than ${PARTITION_TIMEOUT_MS / 1000} s and was stopped`,
   );

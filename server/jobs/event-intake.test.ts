@@ -23,7 +23,9 @@ describe("event ids", () => {
 describe("parseEvents", () => {
   it("takes one event or a list and refuses what Inngest refuses", () => {
     expect(parseEvents({ name: "a/b" })).toEqual([{ name: "a/b", data: {} }]);
-    expect(parseEvents([{ name: "a/b", data: { x: 1 }, id: "i", ts: 5 }])).toEqual([{ name: "a/b", data: { x: 1 }, id: "i", ts: 5 }]);
+    expect(parseEvents([{ name: "a/b", data: { x: 1 }, id: "i", ts: 5 }])).toEqual([
+      { name: "a/b", data: { x: 1 }, id: "i", ts: 5 },
+    ]);
     expect(() => parseEvents([])).toThrow();
     expect(() => parseEvents({ data: {} })).toThrow(/name/);
     expect(() => parseEvents({ name: "inngest/function.failed" })).toThrow(/reserved/);
@@ -44,6 +46,8 @@ describe("handleEventRequest", () => {
     expect((await handleEventRequest(post("/e/k", "{not json"), { eventKey: "k", ingest })).status).toBe(400);
     expect((await handleEventRequest(new Request("http://x/e/k"), { eventKey: "k", ingest })).status).toBe(405);
     const broken = async () => Promise.reject(new Error("database down"));
-    expect((await handleEventRequest(post("/e/k", '{"name":"a/b"}'), { eventKey: "k", ingest: broken })).status).toBe(500);
+    expect((await handleEventRequest(post("/e/k", '{"name":"a/b"}'), { eventKey: "k", ingest: broken })).status).toBe(
+      500,
+    );
   });
 });

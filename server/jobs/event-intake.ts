@@ -22,7 +22,8 @@ const base32 = (value: bigint, length: number) => {
 
 /** A ULID, the id format Inngest gives events: 48 bits of milliseconds, 80 bits of entropy. */
 export const ulid = (timeMs = Date.now(), entropy: Uint8Array = randomBytes(10)) =>
-  base32(BigInt(timeMs), 10) + base32(BigInt(`0x${Buffer.from(entropy).toString("hex") || "0"}`) & ((1n << 80n) - 1n), 16);
+  base32(BigInt(timeMs), 10) +
+  base32(BigInt(`0x${Buffer.from(entropy).toString("hex") || "0"}`) & ((1n << 80n) - 1n), 16);
 
 /**
  * `inngest.send()` retries a failed POST, and sends `x-inngest-event-id-seed: <ms>,<base64 entropy>` so the server
@@ -32,7 +33,8 @@ export const seededIds = (seed: string | null, count: number): (string | undefin
   const [ms, b64] = (seed ?? "").split(",");
   const time = Number(ms);
   const entropy = b64 ? Buffer.from(b64, "base64") : undefined;
-  if (!Number.isSafeInteger(time) || !entropy || entropy.length !== 10) return Array.from({ length: count }, () => undefined);
+  if (!Number.isSafeInteger(time) || !entropy || entropy.length !== 10)
+    return Array.from({ length: count }, () => undefined);
   const base = BigInt(`0x${entropy.toString("hex")}`);
   return Array.from({ length: count }, (_, i) => {
     const bytes = Buffer.from(((base + BigInt(i)) & ((1n << 80n) - 1n)).toString(16).padStart(20, "0"), "hex");
@@ -70,9 +72,12 @@ export const parseEvents = (body: unknown): EventInput[] => {
     const { name, data, id, ts, v } = raw;
     if (typeof name !== "string" || !name.trim()) throw new BadEvent(`event ${i} has no name`);
     if (name.startsWith("inngest/")) throw new BadEvent(`event ${i}: the "inngest/" prefix is reserved`);
-    if (data !== undefined && data !== null && !isRecord(data)) throw new BadEvent(`event ${i}: data must be an object`);
-    if (id !== undefined && id !== null && typeof id !== "string") throw new BadEvent(`event ${i}: id must be a string`);
-    if (ts !== undefined && ts !== null && typeof ts !== "number") throw new BadEvent(`event ${i}: ts must be a number`);
+    if (data !== undefined && data !== null && !isRecord(data))
+      throw new BadEvent(`event ${i}: data must be an object`);
+    if (id !== undefined && id !== null && typeof id !== "string")
+      throw new BadEvent(`event ${i}: id must be a string`);
+    if (ts !== undefined && ts !== null && typeof ts !== "number")
+      throw new BadEvent(`event ${i}: ts must be a number`);
     return {
       name,
       data: (data as Record<string, unknown> | null | undefined) ?? {},

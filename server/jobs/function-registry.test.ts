@@ -15,7 +15,13 @@ describe("buildRegistry", () => {
   const registry = buildRegistry(fns, "http://127.0.0.1:3000/api/inngest");
 
   it("uses the ids serve() routes on, and retries + 1 attempts", () => {
-    expect([...registry.functions.keys()]).toEqual(["app-plain", "app-wild", "app-guarded", "app-limited", "app-limited-failure"]);
+    expect([...registry.functions.keys()]).toEqual([
+      "app-plain",
+      "app-wild",
+      "app-guarded",
+      "app-limited",
+      "app-limited-failure",
+    ]);
     expect(registry.functions.get("app-plain")!.maxAttempts).toBe(4);
     expect(registry.functions.get("app-wild")!.maxAttempts).toBe(1);
     expect(registry.functions.get("app-limited-failure")!.maxAttempts).toBe(2);

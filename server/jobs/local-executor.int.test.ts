@@ -34,8 +34,9 @@ const start = async (options: Partial<LocalExecutorOptions> = {}) => {
   return executor;
 };
 
-const runsOf = (ids: string[]) => testDb.db.jobRun.findMany({ where: { id: { in: ids } }, orderBy: { createdAt: "asc" } });
-const runOf = async (id: string) => (await testDb.db.jobRun.findUniqueOrThrow({ where: { id } }));
+const runsOf = (ids: string[]) =>
+  testDb.db.jobRun.findMany({ where: { id: { in: ids } }, orderBy: { createdAt: "asc" } });
+const runOf = async (id: string) => await testDb.db.jobRun.findUniqueOrThrow({ where: { id } });
 const key = () => randomUUID();
 
 beforeAll(async () => {
@@ -114,7 +115,9 @@ describe("local executor", () => {
     expect(run.error).toBe("always broken");
     expect(count(k, "broken")).toBe(2); // retries: 1
     expect(seen.failures.get(k)).toBe("always broken");
-    const handler = await testDb.db.jobRun.findFirstOrThrow({ where: { functionId: "jobs-test-broken-failure", event: { path: ["data", "run_id"], equals: runId! } } });
+    const handler = await testDb.db.jobRun.findFirstOrThrow({
+      where: { functionId: "jobs-test-broken-failure", event: { path: ["data", "run_id"], equals: runId! } },
+    });
     expect(handler.status).toBe("completed");
   });
 
@@ -149,7 +152,9 @@ describe("local executor", () => {
   it("drives at most `concurrency` runs at once", async () => {
     const executor = await start({ concurrency: 2 });
     seen.overlap.max = 0;
-    const ids = (await Promise.all(Array.from({ length: 5 }, () => executor.ingestEvent({ name: "test/overlap", data: {} })))).flat();
+    const ids = (
+      await Promise.all(Array.from({ length: 5 }, () => executor.ingestEvent({ name: "test/overlap", data: {} })))
+    ).flat();
     expect(ids).toHaveLength(5);
     await executor.drain();
     expect((await runsOf(ids)).map((r) => r.status)).toEqual(Array(5).fill("completed"));
@@ -170,9 +175,14 @@ describe("local executor", () => {
       await executor.drain();
       const runs = await testDb.db.jobRun.findMany({ where: { event: { path: ["id"], equals: ids[0]! } } });
       expect(runs).toHaveLength(1);
-      expect(runs[0]).toMatchObject({ functionId: "jobs-test-typed", status: "completed", output: { buildId: data.buildId } });
+      expect(runs[0]).toMatchObject({
+        functionId: "jobs-test-typed",
+        status: "completed",
+        output: { buildId: data.buildId },
+      });
 
-      const post = (path: string, body: unknown) => fetch(`${endpoint.url}${path}`, { method: "POST", body: JSON.stringify(body) });
+      const post = (path: string, body: unknown) =>
+        fetch(`${endpoint.url}${path}`, { method: "POST", body: JSON.stringify(body) });
       expect((await post("/e/wrong-key", { name: "test/sequential", data: {} })).status).toBe(401);
       expect((await post(`/e/${eventKey}`, { name: "inngest/function.failed", data: {} })).status).toBe(400);
       expect((await post(`/e/${eventKey}`, { data: {} })).status).toBe(400);
@@ -187,18 +197,25 @@ describe("local executor", () => {
     setRuntimeEnv("INNGEST_SIGNING_KEY", signingKey);
     const { inngest } = await import("@/inngest/client");
     const { serve } = await import("inngest/next");
-    const viaNext = inngest.createFunction({ id: "jobs-test-next", triggers: [{ event: "test/next" }] }, async ({ step }) => {
-      const a = await step.run("a", () => 20);
-      const b = await step.run("b", () => 22);
-      return { answer: a + b };
-    });
+    const viaNext = inngest.createFunction(
+      { id: "jobs-test-next", triggers: [{ event: "test/next" }] },
+      async ({ step }) => {
+        const a = await step.run("a", () => 20);
+        const b = await step.run("b", () => 22);
+        return { answer: a + b };
+      },
+    );
     const { POST } = serve({ client: inngest, functions: [viaNext] });
     const route = await startEventServer({ handle: (req) => (POST as (r: Request) => Promise<Response>)(req) });
     try {
       const executor = await start({ serveUrl: `${route.url}/api/inngest`, functions: [viaNext] });
       const [runId] = await executor.ingestEvent({ name: "test/next", data: {} });
       await executor.drain();
-      expect(await runOf(runId!)).toMatchObject({ functionId: "quarry-jobs-test-next", status: "completed", output: { answer: 42 } });
+      expect(await runOf(runId!)).toMatchObject({
+        functionId: "quarry-jobs-test-next",
+        status: "completed",
+        output: { answer: 42 },
+      });
     } finally {
       setRuntimeEnv("INNGEST_SIGNING_KEY", "");
       await route.close();
@@ -206,7 +223,12 @@ describe("local executor", () => {
   });
 
   it("serve() refuses calls that are not signed with the signing key", async () => {
-    const body = canonicalJson({ version: 2, event: { name: "test/sequential", data: {} }, steps: {}, ctx: { run_id: "x", attempt: 0 } });
+    const body = canonicalJson({
+      version: 2,
+      event: { name: "test/sequential", data: {} },
+      steps: {},
+      ctx: { run_id: "x", attempt: 0 },
+    });
     const url = `${app.serveUrl}?fnId=jobs-test-sequential&stepId=step`;
     const unsigned = await fetch(url, { method: "POST", body, headers: { "content-type": "application/json" } });
     expect(unsigned.status).toBe(401);
@@ -220,7 +242,11 @@ describe("local executor", () => {
 
   it("keeps retrying while the serve endpoint is down or restarting", async () => {
     let calls = 0;
-    const flaky = await startServeApp({ client, functions, gate: () => (++calls <= 2 ? "drop" : calls <= 4 ? "503" : "up") });
+    const flaky = await startServeApp({
+      client,
+      functions,
+      gate: () => (++calls <= 2 ? "drop" : calls <= 4 ? "503" : "up"),
+    });
     try {
       const executor = await start({ serveUrl: flaky.serveUrl });
       const [runId] = await executor.ingestEvent({ name: "test/sequential", data: { key: key() } });

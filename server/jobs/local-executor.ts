@@ -173,7 +173,12 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
     // Failures of handlers for failures start nothing: a catch-all handler must not feed on its own failures.
     onFailed: async (run, error) => {
       if (run.event.name === FUNCTION_FAILED) return;
-      const data = { function_id: run.fn.id, run_id: run.id, error: { name: "Error", message: errorText(error), ...error }, event: run.event };
+      const data = {
+        function_id: run.fn.id,
+        run_id: run.id,
+        error: { name: "Error", message: errorText(error), ...error },
+        event: run.event,
+      };
       await ingestMany([{ input: { name: FUNCTION_FAILED, data } }]);
     },
   };
@@ -231,9 +236,12 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
 
   const poll = setInterval(() => void pump(), pollIntervalMs);
   poll.unref();
-  const heartbeat = setInterval(() => {
-    if (active.size) renewLeases(db, { me, leaseMs }).catch((err) => log.error({ err }, "could not renew leases"));
-  }, Math.max(50, Math.floor(leaseMs / 3)));
+  const heartbeat = setInterval(
+    () => {
+      if (active.size) renewLeases(db, { me, leaseMs }).catch((err) => log.error({ err }, "could not renew leases"));
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
   heartbeat.unref();
   await pump();
   log.info({ functions: registry.functions.size, concurrency }, "local job executor started");

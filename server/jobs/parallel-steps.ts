@@ -29,11 +29,15 @@ const runBranch = async (deps: DriverDeps, run: RunState, op: OutgoingOp): Promi
       const error = ran.error ?? { name: "Error", message: "step failed" };
       const final = ran.op === OpCode.StepFailed || attempt + 1 >= run.fn.maxAttempts;
       if (ran.op === OpCode.StepRun || final) {
-        const value: MemoizedStep = ran.op === OpCode.StepRun ? { type: "data", data: ran.data ?? null } : { type: "error", error };
+        const value: MemoizedStep =
+          ran.op === OpCode.StepRun ? { type: "data", data: ran.data ?? null } : { type: "error", error };
         return (await memoize(deps, run, op.id, value, false)) ? "done" : "lost";
       }
       attempt += 1;
-      run.log.warn({ stepId: op.id, step: op.displayName, error: errorText(error), attempt }, "parallel step errored; retrying");
+      run.log.warn(
+        { stepId: op.id, step: op.displayName, error: errorText(error), attempt },
+        "parallel step errored; retrying",
+      );
       delay = backoffMs(attempt, deps.backoff);
     } else if (outcome.kind === "unavailable") {
       down += 1;

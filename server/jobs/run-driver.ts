@@ -43,9 +43,15 @@ const stopDriving = async (deps: DriverDeps, run: RunState) => {
 };
 
 /** Ends this claim; the run is picked up again, by any executor, once the delay is over. */
-const reschedule = async (deps: DriverDeps, run: RunState, next: { stepId: string; attempt: number }, delayMs: number) => {
+const reschedule = async (
+  deps: DriverDeps,
+  run: RunState,
+  next: { stepId: string; attempt: number },
+  delayMs: number,
+) => {
   const delay = Math.max(0, Math.round(delayMs));
-  if (!(await scheduleNext(deps.db, { runId: run.id, me: deps.me, next, delayMs: delay, release: true }))) return leaseLost(run);
+  if (!(await scheduleNext(deps.db, { runId: run.id, me: deps.me, next, delayMs: delay, release: true })))
+    return leaseLost(run);
   deps.wakeIn(delay);
   return false;
 };
@@ -58,7 +64,8 @@ const finish = async (deps: DriverDeps, run: RunState, output: unknown) => {
 
 const fail = async (deps: DriverDeps, run: RunState, error: SerializedError) => {
   const message = errorText(error);
-  if (!(await finishRun(deps.db, { runId: run.id, me: deps.me, status: "failed", error: message }))) return leaseLost(run);
+  if (!(await finishRun(deps.db, { runId: run.id, me: deps.me, status: "failed", error: message })))
+    return leaseLost(run);
   run.log.warn({ error: message, attempt: run.attempt }, "run failed");
   await deps.onFailed(run, error).catch((err) => run.log.error({ err }, "could not emit the function-failed event"));
   return false;
@@ -89,7 +96,8 @@ const wakeSleeps = async (deps: DriverDeps, run: RunState) => {
   const sleeps = decodeSleeps(run.next);
   const due = sleeps.filter(([, at]) => at <= now);
   const rest = sleeps.filter(([, at]) => at > now);
-  if (!due.length) return reschedule(deps, run, { stepId: run.next, attempt: 0 }, Math.min(...rest.map(([, at]) => at)) - now);
+  if (!due.length)
+    return reschedule(deps, run, { stepId: run.next, attempt: 0 }, Math.min(...rest.map(([, at]) => at)) - now);
   const next = { stepId: rest.length ? encodeSleeps(rest) : "step", attempt: 0 };
   for (const [id] of due) {
     const value: MemoizedStep = { type: "data", data: null };
@@ -102,7 +110,8 @@ const wakeSleeps = async (deps: DriverDeps, run: RunState) => {
 
 /** A step ran (the requested one, or the only new one, which the SDK runs at once). */
 const stepRan = async (deps: DriverDeps, run: RunState, op: OutgoingOp, retryAfterMs?: number) => {
-  if (op.op === OpCode.StepRun) return (await memoize(deps, run, op.id, { type: "data", data: op.data ?? null }, true)) || leaseLost(run);
+  if (op.op === OpCode.StepRun)
+    return (await memoize(deps, run, op.id, { type: "data", data: op.data ?? null }, true)) || leaseLost(run);
   const error = op.error ?? { name: "Error", message: "step failed" };
   const attempt = run.attempt + 1;
   if (op.op === OpCode.StepFailed || attempt >= run.fn.maxAttempts) {
@@ -117,7 +126,15 @@ const stepRan = async (deps: DriverDeps, run: RunState, op: OutgoingOp, retryAft
 const fanOut = async (deps: DriverDeps, run: RunState, planned: OutgoingOp[], sleeps: OutgoingOp[]) => {
   const now = Date.now();
   const next = sleeps.length ? encodeSleeps(sleeps.map((op) => [op.id, now + sleepDelayMs(op.name, now)])) : "step";
-  if (!(await scheduleNext(deps.db, { runId: run.id, me: deps.me, next: { stepId: next, attempt: 0 }, delayMs: 0, release: false }))) {
+  if (
+    !(await scheduleNext(deps.db, {
+      runId: run.id,
+      me: deps.me,
+      next: { stepId: next, attempt: 0 },
+      delayMs: 0,
+      release: false,
+    }))
+  ) {
     return leaseLost(run);
   }
   [run.next, run.attempt] = [next, 0];
@@ -134,7 +151,10 @@ const handleOps = async (deps: DriverDeps, run: RunState, ops: OutgoingOp[], ret
   const unsupported = ops.filter((op) => !KNOWN.has(op.op));
   if (unsupported.length) {
     const tools = [...new Set(unsupported.map((op) => TOOL_NAMES[op.op] ?? op.op))].join(", ");
-    return fail(deps, run, { name: "UnsupportedOperation", message: `${tools} is not supported by Quarry's local job executor` });
+    return fail(deps, run, {
+      name: "UnsupportedOperation",
+      message: `${tools} is not supported by Quarry's local job executor`,
+    });
   }
   const complete = ops.find((op) => op.op === OpCode.RunComplete);
   if (complete) return finish(deps, run, complete.data ?? null);
@@ -152,7 +172,10 @@ const handleOps = async (deps: DriverDeps, run: RunState, ops: OutgoingOp[], ret
     return true;
   }
   if (planned.length || sleeps.length) return fanOut(deps, run, planned, sleeps);
-  return retryCall(deps, run, { name: "Error", message: `no runnable op in response: ${ops.map((o) => o.op).join(", ") || "[]"}` });
+  return retryCall(deps, run, {
+    name: "Error",
+    message: `no runnable op in response: ${ops.map((o) => o.op).join(", ") || "[]"}`,
+  });
 };
 
 /** One step of the state machine; false when this claim on the run is over. */

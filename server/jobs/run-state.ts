@@ -78,7 +78,13 @@ export const remember = (run: RunState, id: string, value: MemoizedStep) => {
   if (!run.stack.includes(id)) run.stack.push(id);
 };
 
-export const memoize = async (deps: DriverDeps, run: RunState, id: string, value: MemoizedStep, advanceToStep: boolean) => {
+export const memoize = async (
+  deps: DriverDeps,
+  run: RunState,
+  id: string,
+  value: MemoizedStep,
+  advanceToStep: boolean,
+) => {
   const next = advanceToStep ? { stepId: "step", attempt: 0 } : undefined;
   if (!(await memoizeStep(deps.db, { runId: run.id, me: deps.me, stepId: id, value, next }))) return false;
   remember(run, id, value);
@@ -91,4 +97,3 @@ export const leaseLost = (run: RunState) => {
   run.log.warn("lease lost to another executor; leaving the run to it");
   return false;
 };
-

@@ -55,7 +55,9 @@ export const claimRuns = async (
     RETURNING r.id`;
   if (!claimed.length) return [];
   const rows = await db.jobRun.findMany({ where: { id: { in: claimed.map((c) => c.id) } } });
-  return rows.sort((a, b) => a.runAfter.getTime() - b.runAfter.getTime() || a.createdAt.getTime() - b.createdAt.getTime());
+  return rows.sort(
+    (a, b) => a.runAfter.getTime() - b.runAfter.getTime() || a.createdAt.getTime() - b.createdAt.getTime(),
+  );
 };
 
 type Next = { stepId: string; attempt: number };
@@ -103,7 +105,13 @@ export const scheduleNext = async (
 
 export const finishRun = async (
   db: JobsDb,
-  { runId, me, status, output, error }: { runId: string; me: string; status: "completed" | "failed"; output?: unknown; error?: string },
+  {
+    runId,
+    me,
+    status,
+    output,
+    error,
+  }: { runId: string; me: string; status: "completed" | "failed"; output?: unknown; error?: string },
 ) => {
   const json = output === undefined ? null : JSON.stringify(output);
   const count = await db.$executeRaw`

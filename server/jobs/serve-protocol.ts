@@ -87,7 +87,9 @@ export const canonicalJson = (value: unknown): string => {
 export const signBody = (canonicalBody: string, signingKey: string, now = Date.now()): string => {
   const ts = Math.round(now / 1000).toString();
   const key = signingKey.replace(/^signkey-[\w]+-/, "");
-  const mac = createHmac("sha256", key).update(canonicalBody + ts).digest("hex");
+  const mac = createHmac("sha256", key)
+    .update(canonicalBody + ts)
+    .digest("hex");
   return `t=${ts}&s=${mac}`;
 };
 
@@ -156,7 +158,8 @@ const UNAVAILABLE = new Set([401, 403, 404, 405, 408, 429, 502, 503, 504]);
 const classify = (res: RawResponse): CallOutcome => {
   // Streaming mode (INNGEST_STREAMING): 201, whitespace heartbeats, then {status, headers, body} of the real answer.
   if (res.status === 201) {
-    const wrapped = parseJson(res.body) as { status?: number; headers?: Record<string, string>; body?: string } | undefined;
+    const wrapped = parseJson(res.body) as
+      { status?: number; headers?: Record<string, string>; body?: string } | undefined;
     if (!wrapped || typeof wrapped.status !== "number") return { kind: "unavailable", reason: "malformed stream" };
     const headers = Object.fromEntries(Object.entries(wrapped.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
     return classify({ status: wrapped.status, headers, body: wrapped.body ?? "" });
@@ -182,7 +185,8 @@ const classify = (res: RawResponse): CallOutcome => {
   const error = asError(body);
   // A 5xx without a serialized error is the framework or a misconfigured serve() (e.g. cloud mode without a signing
   // key answers {"code":"internal_server_error"}), not the function: it must not use up the run's attempts.
-  if (!error && res.status >= 500) return { kind: "unavailable", reason: `HTTP ${res.status}: ${res.body.slice(0, 200)}` };
+  if (!error && res.status >= 500)
+    return { kind: "unavailable", reason: `HTTP ${res.status}: ${res.body.slice(0, 200)}` };
   const failure = error ?? { name: "Error", message: `HTTP ${res.status}` };
   if (header(res.headers, "x-inngest-no-retry") === "true") return { kind: "failed", error: failure };
   return { kind: "retry", error: failure, retryAfterMs: parseRetryAfter(res.headers["retry-after"]) };

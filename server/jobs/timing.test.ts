@@ -15,7 +15,11 @@ describe("sleepDelayMs", () => {
 describe("backoffMs", () => {
   it("doubles from the base, with at most 20 % jitter, and stops at the cap", () => {
     const b = { baseMs: 1000, maxMs: 10_000 };
-    for (const [n, low] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+    for (const [n, low] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+    ] as const) {
       const d = backoffMs(n, b);
       expect(d).toBeGreaterThanOrEqual(low);
       expect(d).toBeLessThanOrEqual(low * 1.2);

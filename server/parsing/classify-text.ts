@@ -61,7 +61,9 @@ export const hasLetters = (text: string): boolean => LETTER_RE.test(text.slice(0
 export const isPageNumberText = (text: string): boolean => {
   const t = text.trim();
   if (t.length > 20) return false;
-  return /^(?:page[ \t]*)?[-–—]?[ \t]*(?:\d{1,5}|[ivxlcdm]{1,7})[ \t]*[-–—]?(?:[ \t]*(?:of|\/)[ \t]*\d{1,5})?$/i.test(t);
+  return /^(?:page[ \t]*)?[-–—]?[ \t]*(?:\d{1,5}|[ivxlcdm]{1,7})[ \t]*[-–—]?(?:[ \t]*(?:of|\/)[ \t]*\d{1,5})?$/i.test(
+    t,
+  );
 };
 
 /** Short, no sentence ending, starts like a heading. Whether it is a title also depends on what follows. */
@@ -89,7 +91,13 @@ export const isSentenceLike = (text: string): boolean => {
  * Type of a paragraph of plain text that is not a list item. `hasFollowingText` lets a short line become a Title
  * only when something comes after it (a trailing short line is a fragment, not a heading).
  */
-export const classifyParagraph = ({ text, hasFollowingText }: { text: string; hasFollowingText: boolean }): ElementType => {
+export const classifyParagraph = ({
+  text,
+  hasFollowingText,
+}: {
+  text: string;
+  hasFollowingText: boolean;
+}): ElementType => {
   const t = text.trim();
   if (isEmailAddress(t)) return "EmailAddress";
   if (isAddress(t)) return "Address";

@@ -87,10 +87,17 @@ describe.runIf(existsSync(corpusDir))("developer corpus", () => {
   it("multi-column paper: 13 pages, abstract before the right column, sections as titles", async () => {
     const result = await parse("dpr-paper-multi-column-13p.pdf");
     expect(result.totalPages).toBe(13);
-    expect(new Set(result.elements.map((e) => e.pageNumber))).toEqual(new Set(Array.from({ length: 13 }, (_, i) => i + 1)));
+    expect(new Set(result.elements.map((e) => e.pageNumber))).toEqual(
+      new Set(Array.from({ length: 13 }, (_, i) => i + 1)),
+    );
     const page1 = result.elements.filter((e) => e.pageNumber === 1);
-    expect(page1[0]).toMatchObject({ type: "Title", text: "Dense Passage Retrieval for Open-Domain Question Answering" });
-    const abstract = page1.findIndex((e) => e.text.startsWith("Open-domain question answering relies on efficient passage retrieval"));
+    expect(page1[0]).toMatchObject({
+      type: "Title",
+      text: "Dense Passage Retrieval for Open-Domain Question Answering",
+    });
+    const abstract = page1.findIndex((e) =>
+      e.text.startsWith("Open-domain question answering relies on efficient passage retrieval"),
+    );
     const rightColumn = page1.findIndex((e) => e.text.startsWith("Retrieval in open-domain QA is usually implemented"));
     expect(abstract).toBeGreaterThan(0);
     expect(rightColumn).toBeGreaterThan(abstract);
@@ -127,7 +134,9 @@ describe.runIf(existsSync(corpusDir))("developer corpus", () => {
   });
 
   it.each(Object.entries(MEASURED_F1))("%s matches the peer output (token F1)", async (file, measured) => {
-    const expected = JSON.parse(readFileSync(path.join(corpusDir, `${file}.expected.json`), "utf8")) as { text?: string }[];
+    const expected = JSON.parse(readFileSync(path.join(corpusDir, `${file}.expected.json`), "utf8")) as {
+      text?: string;
+    }[];
     const f1 = tokenF1(allText(await parse(file)), expected.map((e) => e.text ?? "").join("\n"));
     console.info(`token F1 vs peer output, ${file}: ${f1.toFixed(3)}`);
     expect(f1).toBeGreaterThanOrEqual(measured - MARGIN);

@@ -25,7 +25,8 @@ export const partitionDelimited = ({ bytes, fileType }: { bytes: Uint8Array; fil
   const rows = parsed.data.map(trimRow).filter((r) => r.length > 0);
   // A one-column file has no delimiter to detect; that is not worth a warning.
   const errors = parsed.errors.filter((e) => e.code !== "UndetectableDelimiter");
-  const warnings = errors.length > 0 ? [`Some rows could not be read cleanly (${errors[0]?.message ?? "malformed quoting"})`] : [];
+  const warnings =
+    errors.length > 0 ? [`Some rows could not be read cleanly (${errors[0]?.message ?? "malformed quoting"})`] : [];
   if (rows.length === 0) return { elements: [], totalPages: null, warnings };
 
   const width = rows.reduce((n, r) => Math.max(n, r.length), 0);
@@ -42,7 +43,13 @@ export const partitionDelimited = ({ bytes, fileType }: { bytes: Uint8Array; fil
       text: rowsToText(slice),
       html: rowsToHtml({ rows: slice, headerRows: 1 }),
       pageNumber: null,
-      metadata: { encoding, delimiter, row_start: start + 1, row_end: start + slice.length - 1, header_repeated: start > 0 },
+      metadata: {
+        encoding,
+        delimiter,
+        row_start: start + 1,
+        row_end: start + slice.length - 1,
+        header_repeated: start > 0,
+      },
     });
   }
   return { elements, totalPages: null, warnings };

@@ -50,7 +50,7 @@ const utf16Guess = (sample: Uint8Array): string | null => {
  */
 export const normalizeEncodingName = (name: string): string | null => {
   const lower = name.trim().toLowerCase();
-  if (lower === "" ) return null;
+  if (lower === "") return null;
   if (["iso-8859-1", "latin1", "latin-1", "us-ascii", "ascii", "iso_8859-1", "l1", "cp819"].includes(lower)) {
     return "windows-1252";
   }
@@ -88,4 +88,7 @@ export const decodeText = ({ bytes, declared }: { bytes: Uint8Array; declared?: 
 
 /** Line endings to \n, and the characters that only confuse splitting (NUL, form feed kept as a break). */
 export const normalizeNewlines = (text: string): string =>
-  text.replace(/\r\n?/g, "\n").replace(/\u0000/g, "").replace(/\f/g, "\n\n");
+  text
+    .replace(/\r\n?/g, "\n")
+    .replace(/\u0000/g, "")
+    .replace(/\f/g, "\n\n");

@@ -12,8 +12,7 @@ export type DomNode = {
   parent?: DomNode | null;
 };
 
-export const isTag = (node: DomNode): boolean =>
-  node.type === "tag" || node.type === "script" || node.type === "style";
+export const isTag = (node: DomNode): boolean => node.type === "tag" || node.type === "script" || node.type === "style";
 
 export const tagName = (node: DomNode): string => (isTag(node) ? (node.name ?? "").toLowerCase() : "");
 

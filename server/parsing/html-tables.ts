@@ -23,7 +23,9 @@ export const isLayoutTable = (table: DomNode): boolean => {
   const role = attr(table, "role")?.toLowerCase();
   if (role === "presentation" || role === "none") return true;
   if (findAll(table, isTable).length > 0) return true;
-  const rows = tableRows(table).map(rowCells).filter((cells) => cells.length > 0);
+  const rows = tableRows(table)
+    .map(rowCells)
+    .filter((cells) => cells.length > 0);
   if (rows.length === 0) return true;
   const filled = rows.flat().filter((c) => collapsedText(c).length > 0);
   if (filled.length <= 1) return true;
@@ -31,7 +33,9 @@ export const isLayoutTable = (table: DomNode): boolean => {
   return filled.some((cell) => {
     const text = collapsedText(cell);
     if (text.length < 400) return false;
-    const blocks = findAll(cell, (n) => ["p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre"].includes(tagName(n)));
+    const blocks = findAll(cell, (n) =>
+      ["p", "div", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre"].includes(tagName(n)),
+    );
     return blocks.length > 0 || hasDoubleBreak(cell);
   });
 };

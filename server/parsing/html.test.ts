@@ -44,7 +44,9 @@ describe("html", () => {
       <tr><td colspan="2">Total 1</td></tr></table>`);
     expect(table?.type).toBe("Table");
     expect(table?.text).toBe("Team Cups\nBlues 1\nTotal 1");
-    expect(table?.html).toBe("<table><tr><th>Team</th><th>Cups</th></tr><tr><td>Blues</td><td>1</td></tr><tr><td colspan=\"2\">Total 1</td></tr></table>");
+    expect(table?.html).toBe(
+      '<table><tr><th>Team</th><th>Cups</th></tr><tr><td>Blues</td><td>1</td></tr><tr><td colspan="2">Total 1</td></tr></table>',
+    );
   });
 
   it("reads layout tables as paragraphs, splitting on double <br>", () => {
@@ -57,14 +59,22 @@ describe("html", () => {
 
   it("detects the charset from a meta tag or from the bytes", () => {
     const body = "<p>Grüße für 15 € – schön</p>";
-    const declared = iconv.encode(`<html><head><meta charset="windows-1252"></head><body>${body}</body></html>`, "win1252");
+    const declared = iconv.encode(
+      `<html><head><meta charset="windows-1252"></head><body>${body}</body></html>`,
+      "win1252",
+    );
     expect(partitionHtml({ bytes: declared }).elements[0]?.text).toBe("Grüße für 15 € – schön");
-    const sniffed = iconv.encode(`<html><body>${body}<p>Das Frühstück war köstlich und günstig.</p></body></html>`, "win1252");
+    const sniffed = iconv.encode(
+      `<html><body>${body}<p>Das Frühstück war köstlich und günstig.</p></body></html>`,
+      "win1252",
+    );
     expect(partitionHtml({ bytes: sniffed }).elements[0]?.text).toBe("Grüße für 15 € – schön");
   });
 
   it("takes a lone multi-line <code> for a listing, inline code for text", () => {
-    const elements = partitionHtmlText("<div><code>line one\nline two</code></div><p>Run <code>npm\ninstall</code> first.</p>");
+    const elements = partitionHtmlText(
+      "<div><code>line one\nline two</code></div><p>Run <code>npm\ninstall</code> first.</p>",
+    );
     expect(elements.map((e) => [e.type, e.text])).toEqual([
       ["CodeSnippet", "line one\nline two"],
       ["NarrativeText", "Run npm install first."],

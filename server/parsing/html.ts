@@ -7,15 +7,68 @@ import type { ElementType, ParsedElement, PartitionResult } from "./types";
 
 /** Boilerplate a reader skips: scripts, navigation, page chrome, forms. */
 const REMOVED_SELECTOR = [
-  "script", "style", "noscript", "template", "nav", "aside", "form", "iframe", "svg", "canvas", "object", "embed",
-  "map", "head", "button", "select", "input", "textarea", "dialog",
-  "[hidden]", '[aria-hidden="true"]', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]',
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "nav",
+  "aside",
+  "form",
+  "iframe",
+  "svg",
+  "canvas",
+  "object",
+  "embed",
+  "map",
+  "head",
+  "button",
+  "select",
+  "input",
+  "textarea",
+  "dialog",
+  "[hidden]",
+  '[aria-hidden="true"]',
+  '[role="navigation"]',
+  '[role="banner"]',
+  '[role="contentinfo"]',
 ].join(",");
 
 const BLOCK_TAGS = new Set([
-  "address", "article", "blockquote", "body", "caption", "center", "dd", "details", "dir", "div", "dl", "dt",
-  "fieldset", "figcaption", "figure", "footer", "header", "hgroup", "hr", "html", "legend", "li", "main", "menu",
-  "ol", "p", "section", "summary", "tbody", "td", "tfoot", "th", "thead", "tr", "ul",
+  "address",
+  "article",
+  "blockquote",
+  "body",
+  "caption",
+  "center",
+  "dd",
+  "details",
+  "dir",
+  "div",
+  "dl",
+  "dt",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "header",
+  "hgroup",
+  "hr",
+  "html",
+  "legend",
+  "li",
+  "main",
+  "menu",
+  "ol",
+  "p",
+  "section",
+  "summary",
+  "tbody",
+  "td",
+  "tfoot",
+  "th",
+  "thead",
+  "tr",
+  "ul",
 ]);
 const HEADINGS = new Set(["h1", "h2", "h3", "h4", "h5", "h6"]);
 const HIDDEN_STYLE_RE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)/i;
@@ -77,7 +130,13 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
     if (fallback !== "NarrativeText") return fallback;
     if (linkChars >= visible * 0.9) return "Link";
     // A short paragraph set entirely in bold is how many pages (EDGAR filings, CMS output) write headings.
-    if (boldChars >= visible * 0.9 && text.length <= 120 && wordCount(text) <= 15 && !/[.;,]$/.test(text) && !text.startsWith("(")) {
+    if (
+      boldChars >= visible * 0.9 &&
+      text.length <= 120 &&
+      wordCount(text) <= 15 &&
+      !/[.;,]$/.test(text) &&
+      !text.startsWith("(")
+    ) {
       return "Title";
     }
     return "NarrativeText";
@@ -115,7 +174,11 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
         }
         if (piece.bold) boldChars += visible;
       }
-      const text = raw.replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n").replace(/\n{2,}/g, "\n").trim();
+      const text = raw
+        .replace(/[ \t]+/g, " ")
+        .replace(/ ?\n ?/g, "\n")
+        .replace(/\n{2,}/g, "\n")
+        .trim();
       if (!text) continue;
       const type = classify(text, linkChars, boldChars, pieceCtx?.type ?? "NarrativeText");
       const metadata: Record<string, unknown> = {};
@@ -160,7 +223,11 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
     if (name === "pre" || (name === "code" && isStandaloneListing(node))) {
       flush();
       const text = rawText(node).replace(/\s+$/, "").replace(/^\n/, "");
-      const codeClass = attr(node, "class") ?? childrenOf(node).map((c) => attr(c, "class") ?? "").join(" ");
+      const codeClass =
+        attr(node, "class") ??
+        childrenOf(node)
+          .map((c) => attr(c, "class") ?? "")
+          .join(" ");
       const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,30})/.exec(codeClass)?.[1] ?? null;
       if (text.trim()) emit("CodeSnippet", text, { metadata: { language } });
       return;

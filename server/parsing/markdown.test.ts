@@ -57,6 +57,8 @@ describe("markdown", () => {
   it("renders tables as real HTML with a header row", () => {
     const table = elements[7];
     expect(table?.text).toBe("Item Price\nApples 1.99");
-    expect(table?.html).toBe("<table><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody><tr><td>Apples</td><td>1.99</td></tr></tbody></table>");
+    expect(table?.html).toBe(
+      "<table><thead><tr><th>Item</th><th>Price</th></tr></thead><tbody><tr><td>Apples</td><td>1.99</td></tr></tbody></table>",
+    );
   });
 });

@@ -32,7 +32,11 @@ const inlineText = (tokens: Token[] | undefined, fallback: string): string => {
   return out;
 };
 
-const clean = (text: string): string => text.replace(/[ \t]+/g, " ").replace(/ ?\n ?/g, "\n").trim();
+const clean = (text: string): string =>
+  text
+    .replace(/[ \t]+/g, " ")
+    .replace(/ ?\n ?/g, "\n")
+    .trim();
 
 /** A paragraph made of one kind of inline token only (ignoring whitespace) is that kind: a link or an image. */
 const soleInline = (tokens: Token[] | undefined): Token | null => {
@@ -54,7 +58,13 @@ const tableElement = (token: Tokens.Table): ParsedElement => {
   const header = token.header.map((c) => clean(inlineText(c.tokens, c.text)));
   const rows = token.rows.map((r) => r.map((c) => clean(inlineText(c.tokens, c.text))));
   const all = [header, ...rows];
-  return { type: "Table", text: rowsToText(all), html: rowsToHtml({ rows: all }), markdown: token.raw.trim(), pageNumber: null };
+  return {
+    type: "Table",
+    text: rowsToText(all),
+    html: rowsToHtml({ rows: all }),
+    markdown: token.raw.trim(),
+    pageNumber: null,
+  };
 };
 
 /** List items and their nested lists, depth-first, so document order is kept; depth 0 is the outermost list. */
@@ -62,7 +72,11 @@ const listElements = (token: Tokens.List, depth: number): ParsedElement[] => {
   const out: ParsedElement[] = [];
   for (const item of token.items) {
     const own = item.tokens.filter((t) => t.type !== "list");
-    const text = clean(own.map((t) => inlineText("tokens" in t ? (t.tokens as Token[]) : undefined, "text" in t ? String(t.text) : "")).join("\n"));
+    const text = clean(
+      own
+        .map((t) => inlineText("tokens" in t ? (t.tokens as Token[]) : undefined, "text" in t ? String(t.text) : ""))
+        .join("\n"),
+    );
     if (text) {
       const metadata: Record<string, unknown> = { category_depth: depth };
       if (item.task) metadata.checked = item.checked ?? false;
@@ -82,7 +96,14 @@ const blockElements = (tokens: Token[]): ParsedElement[] => {
       case "heading": {
         const t = token as Tokens.Heading;
         const text = clean(inlineText(t.tokens, t.text));
-        if (text) out.push({ type: "Title", text, markdown: t.raw.trim(), pageNumber: null, metadata: { category_depth: t.depth } });
+        if (text)
+          out.push({
+            type: "Title",
+            text,
+            markdown: t.raw.trim(),
+            pageNumber: null,
+            metadata: { category_depth: t.depth },
+          });
         break;
       }
       case "paragraph": {
@@ -96,7 +117,13 @@ const blockElements = (tokens: Token[]): ParsedElement[] => {
       case "code": {
         const t = token as Tokens.Code;
         if (t.text.trim()) {
-          out.push({ type: "CodeSnippet", text: t.text, markdown: t.raw.trim(), pageNumber: null, metadata: { language: t.lang?.trim() || null } });
+          out.push({
+            type: "CodeSnippet",
+            text: t.text,
+            markdown: t.raw.trim(),
+            pageNumber: null,
+            metadata: { language: t.lang?.trim() || null },
+          });
         }
         break;
       }
@@ -105,14 +132,26 @@ const blockElements = (tokens: Token[]): ParsedElement[] => {
         break;
       case "blockquote": {
         const t = token as Tokens.Blockquote;
-        const text = clean(blockElements(t.tokens).map((e) => e.text).join("\n"));
-        if (text) out.push({ type: "NarrativeText", text, markdown: t.raw.trim(), pageNumber: null, metadata: { blockquote: true } });
+        const text = clean(
+          blockElements(t.tokens)
+            .map((e) => e.text)
+            .join("\n"),
+        );
+        if (text)
+          out.push({
+            type: "NarrativeText",
+            text,
+            markdown: t.raw.trim(),
+            pageNumber: null,
+            metadata: { blockquote: true },
+          });
         break;
       }
       case "html": {
         const t = token as Tokens.HTML;
         const text = clean(decodeEntities(t.text.replace(/<[^>]{0,1000}>/g, " ")));
-        if (text) out.push({ type: "UncategorizedText", text, markdown: t.raw.trim(), html: t.text.trim(), pageNumber: null });
+        if (text)
+          out.push({ type: "UncategorizedText", text, markdown: t.raw.trim(), html: t.text.trim(), pageNumber: null });
         break;
       }
       case "text": {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { INTERNAL_METHODS, internalToV2, methodDisplayName, normalizeLegacyMethod, V2_METHODS, v2ToInternal } from "./methods.schema";
+import {
+  INTERNAL_METHODS,
+  internalToV2,
+  methodDisplayName,
+  normalizeLegacyMethod,
+  V2_METHODS,
+  v2ToInternal,
+} from "./methods.schema";
 import { ELEMENT_TYPES, isElementType } from "./types";
 
 describe("partition method tables", () => {

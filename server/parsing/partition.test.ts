@@ -11,7 +11,12 @@ describe("partitionDocument", () => {
       expect(result.elements).toHaveLength(2);
       expect(result.totalPages).toBeNull();
     }
-    const md = await partitionDocument({ bytes: Buffer.from("# T\n\ntext"), fileName: "a.MD", fileType: "MD", method: "basic" });
+    const md = await partitionDocument({
+      bytes: Buffer.from("# T\n\ntext"),
+      fileName: "a.MD",
+      fileType: "MD",
+      method: "basic",
+    });
     expect(md.elements[0]?.type).toBe("Title");
   });
 
@@ -25,17 +30,24 @@ describe("partitionDocument", () => {
 
   it("rejects PDF methods that need OCR or models, naming the v2 method", async () => {
     const pdf = Buffer.from("%PDF-1.4");
-    await expect(partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "hi_res" })).rejects.toThrow(
-      "Method 'balanced' is not supported yet for .pdf files; use fast",
-    );
-    await expect(partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "mai" })).rejects.toMatchObject({
+    await expect(
+      partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "hi_res" }),
+    ).rejects.toThrow("Method 'balanced' is not supported yet for .pdf files; use fast");
+    await expect(
+      partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "mai" }),
+    ).rejects.toMatchObject({
       code: "UNPROCESSABLE",
       message: "Method 'mai' is not supported yet for .pdf files; use fast",
     });
   });
 
   it("reports a corrupt PDF as unprocessable", async () => {
-    const run = partitionDocument({ bytes: Buffer.from("%PDF-1.7\nnot really a pdf"), fileName: "x.pdf", fileType: "pdf", method: "basic" });
+    const run = partitionDocument({
+      bytes: Buffer.from("%PDF-1.7\nnot really a pdf"),
+      fileName: "x.pdf",
+      fileType: "pdf",
+      method: "basic",
+    });
     await expect(run).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     await expect(run).rejects.toThrow(/not a readable PDF/);
   });

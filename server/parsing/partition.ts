@@ -15,7 +15,11 @@ export type PartitionInput = {
   method: InternalMethod;
 };
 
-type Parser = (input: { bytes: Uint8Array; fileType: string; method: InternalMethod }) => PartitionResult | Promise<PartitionResult>;
+type Parser = (input: {
+  bytes: Uint8Array;
+  fileType: string;
+  method: InternalMethod;
+}) => PartitionResult | Promise<PartitionResult>;
 
 /**
  * Text formats have no pages to OCR or lay out, so every method parses them the same way. PDF honours the method:
@@ -25,7 +29,10 @@ const PDF_TEXT_LAYER_METHODS: ReadonlySet<InternalMethod> = new Set(["basic", "a
 
 const parsePdf: Parser = ({ bytes, method }) => {
   if (!PDF_TEXT_LAYER_METHODS.has(method)) {
-    throw new AppError("UNPROCESSABLE", `Method '${methodDisplayName(method)}' is not supported yet for .pdf files; use fast`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `Method '${methodDisplayName(method)}' is not supported yet for .pdf files; use fast`,
+    );
   }
   return partitionPdf({ bytes });
 };

@@ -20,7 +20,10 @@ const splitBlock = (lines: string[]): Paragraph[] => {
   let current: { kind: "list" | "text"; lines: string[] } | null = null;
   const flush = () => {
     if (!current) return;
-    const text = current.kind === "list" ? joinLines([stripBullet(current.lines[0] ?? ""), ...current.lines.slice(1)]) : joinLines(current.lines);
+    const text =
+      current.kind === "list"
+        ? joinLines([stripBullet(current.lines[0] ?? ""), ...current.lines.slice(1)])
+        : joinLines(current.lines);
     if (text) out.push({ kind: current.kind, text });
     current = null;
   };
@@ -57,7 +60,8 @@ export const textToParagraphs = (text: string): Paragraph[] => {
 export const partitionPlainText = (text: string): ParsedElement[] => {
   const paragraphs = textToParagraphs(text);
   return paragraphs.map((p, i) => ({
-    type: p.kind === "list" ? "ListItem" : classifyParagraph({ text: p.text, hasFollowingText: i < paragraphs.length - 1 }),
+    type:
+      p.kind === "list" ? "ListItem" : classifyParagraph({ text: p.text, hasFollowingText: i < paragraphs.length - 1 }),
     text: p.text,
     pageNumber: null,
   }));

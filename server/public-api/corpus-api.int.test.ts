@@ -17,7 +17,10 @@ describe.runIf(existsSync(CORPUS))("corpus documents through the API", () => {
   afterAll(async () => quarry?.dispose());
 
   it("ingests the 13-page two-column paper and retrieves its passages", async () => {
-    const res = await api.upload("dpr-paper-multi-column-13p.pdf", readFileSync(path.join(CORPUS, "dpr-paper-multi-column-13p.pdf")));
+    const res = await api.upload(
+      "dpr-paper-multi-column-13p.pdf",
+      readFileSync(path.join(CORPUS, "dpr-paper-multi-column-13p.pdf")),
+    );
     const { build_id } = (await res.json()) as { build_id: string };
     const build = await api.waitForBuild(build_id);
     expect(build).toMatchObject({ status: "Completed", error: null });
@@ -38,7 +41,9 @@ describe.runIf(existsSync(CORPUS))("corpus documents through the API", () => {
     }
     expect(seen).toBe(status.total_partitions);
 
-    const rag = await (await api.post("/prebuilt-rag", { query: "How does the dual encoder score passages for a question?" })).json();
+    const rag = await (
+      await api.post("/prebuilt-rag", { query: "How does the dual encoder score passages for a question?" })
+    ).json();
     expect(rag.total).toBeGreaterThan(0);
     expect(rag.chunks.every((c: { score: number }) => c.score >= 0 && c.score <= 1)).toBe(true);
     expect(rag.chunks.map((c: { text: string }) => c.text).join(" ")).toMatch(/encoder/i);

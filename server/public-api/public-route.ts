@@ -62,4 +62,10 @@ export const readJson = async (req: Request): Promise<UntrustedInput> => {
 
 /** Route handlers for methods a path does not support. */
 const methodNotAllowed = async () => detailResponse(405, DETAIL.methodNotAllowed);
-export const notAllowed = { GET: methodNotAllowed, POST: methodNotAllowed, PUT: methodNotAllowed, PATCH: methodNotAllowed, DELETE: methodNotAllowed };
+export const notAllowed = {
+  GET: methodNotAllowed,
+  POST: methodNotAllowed,
+  PUT: methodNotAllowed,
+  PATCH: methodNotAllowed,
+  DELETE: methodNotAllowed,
+};

@@ -36,7 +36,10 @@ afterAll(async () => quarry?.dispose());
 
 describe("auth", () => {
   it("answers 401 with WWW-Authenticate for a missing or unknown token", async () => {
-    for (const headers of [{}, { Authorization: "Bearer qry_nope" }, { Authorization: "Basic abc" }] as Record<string, string>[]) {
+    for (const headers of [{}, { Authorization: "Bearer qry_nope" }, { Authorization: "Basic abc" }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${api.base}/config`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toBe("Bearer");
@@ -66,7 +69,12 @@ describe("ingest → retrieve", () => {
     expect(build).toMatchObject({ status: "Completed", error: null });
 
     const full = await (await api.get(`/builds/${buildId}`)).json();
-    expect(full).toMatchObject({ success: true, file_name: "granite.md", method: "fast", message: "Build completed successfully" });
+    expect(full).toMatchObject({
+      success: true,
+      file_name: "granite.md",
+      method: "fast",
+      message: "Build completed successfully",
+    });
     expect(full.total_elements).toBeGreaterThan(3);
     expect(full.elements[0]).toMatchObject({ element_type: "Title", text: "Granite quarries", position: 0 });
     expect(full.elements[0].element_id).toMatch(/^[0-9a-f]{32}$/);
@@ -113,10 +121,14 @@ describe("ingest → retrieve", () => {
   it("parses txt, html and csv, and scopes retrieval with file_ids", async () => {
     const ids = {
       txt: await ingest("limestone.txt", textDoc(6)),
-      html: await ingest("page.html", "<html><body><h1>Marble</h1><p>Carrara marble is white.</p><script>x()</script></body></html>"),
+      html: await ingest(
+        "page.html",
+        "<html><body><h1>Marble</h1><p>Carrara marble is white.</p><script>x()</script></body></html>",
+      ),
       csv: await ingest("stones.csv", "stone,hardness\nmarble,3\ngranite,6\n"),
     };
-    for (const buildId of Object.values(ids)) expect(await api.waitForBuild(buildId)).toMatchObject({ status: "Completed" });
+    for (const buildId of Object.values(ids))
+      expect(await api.waitForBuild(buildId)).toMatchObject({ status: "Completed" });
     const htmlFile = await fileIdOf(ids.html);
     const html = await (await api.get(`/get-elements?file_id=${htmlFile}`)).json();
     expect(html.items.map((e: { text: string }) => e.text).join(" ")).not.toMatch(/x\(\)/);
@@ -164,7 +176,14 @@ describe("sources lifecycle", () => {
 
     const list = await (await api.get(`?file_ids=${fileId}`)).json();
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ file_id: fileId, file_name: "cycle.txt", file_source: "local file", status: "Completed", method: "fast", partition_method: "basic" });
+    expect(list[0]).toMatchObject({
+      file_id: fileId,
+      file_name: "cycle.txt",
+      file_source: "local file",
+      status: "Completed",
+      method: "fast",
+      partition_method: "basic",
+    });
 
     const again = await api.post("/reprocess", { file_id: fileId, method: "auto" });
     expect(again.status).toBe(200);
@@ -174,7 +193,13 @@ describe("sources lifecycle", () => {
     expect(await fileIdOf(rebuilt)).toBe(fileId);
 
     const del = await api.del({ file_id: fileId });
-    expect(await del.json()).toMatchObject({ status: "success", message: "Source deleted successfully", file_id: fileId, file_name: "cycle.txt", project_name: "default" });
+    expect(await del.json()).toMatchObject({
+      status: "success",
+      message: "Source deleted successfully",
+      file_id: fileId,
+      file_name: "cycle.txt",
+      project_name: "default",
+    });
     expect((await api.get(`/get-elements?file_id=${fileId}`)).status).toBe(404);
     expect((await (await api.get(`/builds/${rebuilt}`)).json()).status).toBe("not_found");
     expect((await api.post("/prebuilt-rag", { query: "chalk", file_ids: [fileId] })).status).toBe(404);
@@ -198,10 +223,22 @@ describe("errors", () => {
       400,
       "Invalid method 'vlm'. Valid values: auto, fast, balanced, accurate, agentic",
     );
-    await expectDetail(await api.upload("a.txt", "x", { enrichment: "some" }), 400, "Invalid enrichment 'some'. Valid values: full, none");
-    await expectDetail(await api.upload("a.txt", "x", { indexing: "half" }), 400, "Invalid indexing 'half'. Valid values: full, none");
     await expectDetail(
-      await fetch(`${api.base}/ingest-file`, { method: "POST", headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" }, body: "{}" }),
+      await api.upload("a.txt", "x", { enrichment: "some" }),
+      400,
+      "Invalid enrichment 'some'. Valid values: full, none",
+    );
+    await expectDetail(
+      await api.upload("a.txt", "x", { indexing: "half" }),
+      400,
+      "Invalid indexing 'half'. Valid values: full, none",
+    );
+    await expectDetail(
+      await fetch(`${api.base}/ingest-file`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" },
+        body: "{}",
+      }),
       400,
       "Expected multipart/form-data",
     );
@@ -210,11 +247,22 @@ describe("errors", () => {
   it("answers 411 without Content-Length and 413 past 100 MB, without reading the body", async () => {
     const raw = (headers: Record<string, string>) =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(`${api.base}/ingest-file`, { method: "POST", headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "multipart/form-data; boundary=x", ...headers } }, (res) => {
-          let body = "";
-          res.on("data", (d) => (body += d));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        });
+        const req = request(
+          `${api.base}/ingest-file`,
+          {
+            method: "POST",
+            headers: {
+              Authorization: `Bearer ${quarry.token}`,
+              "Content-Type": "multipart/form-data; boundary=x",
+              ...headers,
+            },
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (d) => (body += d));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+          },
+        );
         req.on("error", reject);
         if (headers["Transfer-Encoding"]) req.write("--x\r\n");
         req.end();
@@ -229,25 +277,50 @@ describe("errors", () => {
   it("validates builds, elements, reprocess, delete and retrieval input", async () => {
     await expectDetail(await api.get("/builds/not-a-uuid"), 404, "Build not found");
     const unknown = crypto.randomUUID();
-    expect(await (await api.get(`/builds/${unknown}`)).json()).toMatchObject({ build_id: unknown, status: "not_found", success: false, message: "No build found for this build_id" });
+    expect(await (await api.get(`/builds/${unknown}`)).json()).toMatchObject({
+      build_id: unknown,
+      status: "not_found",
+      success: false,
+      message: "No build found for this build_id",
+    });
     await expectDetail(await api.get("/get-elements"), 400, "Invalid input: file_id is required");
     await expectDetail(await api.get(`/get-elements?file_id=${unknown}`), 404, "Source not found");
-    await expectDetail(await api.get(`/get-elements?file_id=${unknown}&page=1&page_size=500`), 400, "page_size must be between 1 and 100");
+    await expectDetail(
+      await api.get(`/get-elements?file_id=${unknown}&page=1&page_size=500`),
+      400,
+      "page_size must be between 1 and 100",
+    );
     await expectDetail(await api.post("/reprocess", {}), 400, "Invalid input: file_id is required");
     await expectDetail(await api.post("/reprocess", { file_id: unknown }), 404, "Source node not found");
-    await expectDetail(await api.post("/reprocess", { file_id: unknown, method: "hi_res" }), 400, /^Invalid method 'hi_res'/);
+    await expectDetail(
+      await api.post("/reprocess", { file_id: unknown, method: "hi_res" }),
+      400,
+      /^Invalid method 'hi_res'/,
+    );
     await expectDetail(await api.del({}), 400, "Invalid input: file_id is required");
     await expectDetail(await api.post("/prebuilt-rag", { query: "  " }), 400, "Invalid input: query is required");
     await expectDetail(await api.post("/prebuilt-rag", { query: "x", file_ids: [unknown] }), 404, "Source not found");
-    const bad = await fetch(`${api.base}/prebuilt-rag`, { method: "POST", headers: { Authorization: `Bearer ${quarry.token}` }, body: "{oops" });
+    const bad = await fetch(`${api.base}/prebuilt-rag`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${quarry.token}` },
+      body: "{oops",
+    });
     await expectDetail(bad, 400, "Invalid JSON body");
   });
 
   it("answers unknown paths and methods in the contract's shape, with or without a trailing slash", async () => {
     await expectDetail(await api.get("/nope"), 404, "Not Found");
-    await expectDetail(await fetch(`${api.base}/config`, { method: "DELETE", headers: { Authorization: `Bearer ${quarry.token}` } }), 405, "Method Not Allowed");
+    await expectDetail(
+      await fetch(`${api.base}/config`, { method: "DELETE", headers: { Authorization: `Bearer ${quarry.token}` } }),
+      405,
+      "Method Not Allowed",
+    );
     const config = await (await api.get("/config/")).json();
-    expect(config).toMatchObject({ indexing_options: ["full", "none"], default_method: "fast", max_file_size_bytes: 104857600 });
+    expect(config).toMatchObject({
+      indexing_options: ["full", "none"],
+      default_method: "fast",
+      max_file_size_bytes: 104857600,
+    });
     expect(config.allowed_extensions).toHaveLength(31);
   });
 });

@@ -50,8 +50,12 @@ const resolveScope = async ({
   }
   if (fileNames?.length) {
     const wanted = [...new Set(fileNames)];
-    const found = await db.source.findMany({ where: { projectId, fileName: { in: wanted } }, select: { id: true, fileName: true } });
-    if (new Set(found.map((s) => s.fileName)).size !== wanted.length) throw new AppError("NOT_FOUND", "Source not found");
+    const found = await db.source.findMany({
+      where: { projectId, fileName: { in: wanted } },
+      select: { id: true, fileName: true },
+    });
+    if (new Set(found.map((s) => s.fileName)).size !== wanted.length)
+      throw new AppError("NOT_FOUND", "Source not found");
     found.forEach((s) => ids.add(s.id));
   }
   return [...ids];
@@ -97,7 +101,12 @@ export const retrieveChunks = async ({
   const rows = await loadChunks([...scores.keys()]);
   const ranked = rows
     .map((row) => ({ row, score: scores.get(row.id) ?? 0 }))
-    .sort((a, b) => b.score - a.score || a.row.source.fileName.localeCompare(b.row.source.fileName) || a.row.position - b.row.position)
+    .sort(
+      (a, b) =>
+        b.score - a.score ||
+        a.row.source.fileName.localeCompare(b.row.source.fileName) ||
+        a.row.position - b.row.position,
+    )
     .slice(0, limit);
 
   const chunks = ranked.map(({ row, score }) => ({

@@ -77,6 +77,14 @@ export const hybridCandidates = async ({
 export const loadChunks = (ids: string[]) =>
   db.chunk.findMany({
     where: { id: { in: ids } },
-    select: { id: true, text: true, pageNumber: true, position: true, metadata: true, sourceId: true, elementIds: true,
-      source: { select: { fileName: true } } },
+    select: {
+      id: true,
+      text: true,
+      pageNumber: true,
+      position: true,
+      metadata: true,
+      sourceId: true,
+      elementIds: true,
+      source: { select: { fileName: true } },
+    },
   });

@@ -5,7 +5,15 @@ import path from "node:path";
 import { logger } from "../logger";
 
 /** Folders and files whose change makes a production build stale. */
-const SOURCES = ["app", "components", "server", "inngest", "next.config.mjs", "postcss.config.mjs", "package-lock.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "server",
+  "inngest",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "package-lock.json",
+];
 const SKIP = new Set(["node_modules", "generated", ".next"]);
 
 const newestMtime = (entry: string): number => {
@@ -48,7 +56,9 @@ const withBuildLock = (root: string, work: () => void) => {
       break;
     } catch {
       const pid = Number(readFileSync(path.join(lock, "pid"), { encoding: "utf8", flag: "a+" }) || 0);
-      const abandoned = pid ? !isAlive(pid) : Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000;
+      const abandoned = pid
+        ? !isAlive(pid)
+        : Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 60_000;
       if (abandoned) rmSync(lock, { recursive: true, force: true });
       else sleepSync(500);
     }

@@ -6,7 +6,11 @@ import type { BuildOptions } from "./service";
 
 /** Indexing options this deployment offers (GET /config). */
 export const indexingOptions = (): Indexing[] =>
-  env.QUARRY_INDEXING_OPTIONS.split(",").map((s) => s.trim()).includes("none") ? ["full", "none"] : ["full"];
+  env.QUARRY_INDEXING_OPTIONS.split(",")
+    .map((s) => s.trim())
+    .includes("none")
+    ? ["full", "none"]
+    : ["full"];
 
 /** Defaults of contract §3/§5.2 (method fast, full enrichment and indexing) and the deployment's indexing rule. */
 export const resolveBuildOptions = ({

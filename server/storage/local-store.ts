@@ -24,7 +24,8 @@ export const createLocalFileStore = (root: string): FileStore => {
       const counter = new Transform({
         transform(chunk: Buffer, _enc, done) {
           size += chunk.length;
-          if (size > maxBytes) done(new AppError("PAYLOAD_TOO_LARGE", `File exceeds the maximum size of ${maxBytes / 1024 / 1024} MB`));
+          if (size > maxBytes)
+            done(new AppError("PAYLOAD_TOO_LARGE", `File exceeds the maximum size of ${maxBytes / 1024 / 1024} MB`));
           else done(null, chunk);
         },
       });
@@ -42,4 +43,3 @@ export const createLocalFileStore = (root: string): FileStore => {
     deletePrefix: (prefix) => rm(resolve(prefix), { recursive: true, force: true }),
   };
 };
-

@@ -31,7 +31,12 @@ export const pdfDoc = async ({ pages = 2, title = "Sandstone Report" } = {}) => 
     for (let i = 0; i < 3; i++) {
       const words = `Page ${p} paragraph ${i + 1}: sandstone porosity and cementation decide how the stone weathers.`;
       page.drawText(words, { x: 72, y, size: 11, font });
-      page.drawText("Quarry operators test each block for strength before it leaves the site.", { x: 72, y: y - 14, size: 11, font });
+      page.drawText("Quarry operators test each block for strength before it leaves the site.", {
+        x: 72,
+        y: y - 14,
+        size: 11,
+        font,
+      });
       y -= 48;
     }
     page.drawText(`${p}`, { x: 300, y: 30, size: 9, font });

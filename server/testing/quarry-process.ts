@@ -73,7 +73,10 @@ export const startQuarry = async ({
     const deadline = Date.now() + startTimeoutMs;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`Quarry exited with ${child.exitCode} during start:\n${log}`);
-      const ok = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) return;
       await new Promise((r) => setTimeout(r, 250));
     }
@@ -111,13 +114,25 @@ export const apiClient = (quarry: Pick<QuarryProcess, "url" | "token">, token: s
     base,
     get: (p: string) => fetch(`${base}${p}`, { headers: auth }),
     post: (p: string, body: unknown) =>
-      fetch(`${base}${p}`, { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      fetch(`${base}${p}`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
     del: (body: unknown) =>
-      fetch(`${base}/delete`, { method: "DELETE", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(body) }),
+      fetch(`${base}/delete`, {
+        method: "DELETE",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      }),
     upload: (fileName: string, content: Buffer | string, fields: Record<string, string> = {}) => {
       const form = new FormData();
       for (const [k, v] of Object.entries(fields)) form.set(k, v);
-      form.set("file", new Blob([typeof content === "string" ? Buffer.from(content) : new Uint8Array(content)]), fileName);
+      form.set(
+        "file",
+        new Blob([typeof content === "string" ? Buffer.from(content) : new Uint8Array(content)]),
+        fileName,
+      );
       return fetch(`${base}/ingest-file`, { method: "POST", headers: auth, body: form });
     },
     /** Polls a build until it leaves Pending/Processing. */

@@ -7,9 +7,7 @@ import { logger, type Logger } from "../logger";
  * (the embedded mode binds to loopback and there is no browser sign-in yet).
  */
 export type AuthContext =
-  | ({ kind: "token" } & TokenAuth)
-  | { kind: "local" }
-  | { kind: "anonymous"; reason: "missing" | "invalid" };
+  ({ kind: "token" } & TokenAuth) | { kind: "local" } | { kind: "anonymous"; reason: "missing" | "invalid" };
 
 export type Context = { auth: AuthContext; requestId: string; logger: Logger };
 

@@ -109,7 +109,8 @@ const tableRuns = (lines: Line[]): { start: number; end: number; block: Block }[
       continue;
     }
     let end = start;
-    while (end + 1 < lines.length && (multi(end + 1) || (multi(end + 2) && (lines[end + 1]?.text.length ?? 0) <= 40))) end++;
+    while (end + 1 < lines.length && (multi(end + 1) || (multi(end + 2) && (lines[end + 1]?.text.length ?? 0) <= 40)))
+      end++;
     if (end - start + 1 >= MIN_TABLE_ROWS) {
       const block = tableBlock(lines.slice(start, end + 1));
       if (block) found.push({ start, end, block });

@@ -62,7 +62,10 @@ const findGutter = (
     const rows = new Map<number, { left: number; right: number }>();
     for (const s of side) {
       const r = rows.get(s.row);
-      rows.set(s.row, r ? { left: Math.min(r.left, s.left), right: Math.max(r.right, s.right) } : { left: s.left, right: s.right });
+      rows.set(
+        s.row,
+        r ? { left: Math.min(r.left, s.left), right: Math.max(r.right, s.right) } : { left: s.left, right: s.right },
+      );
     }
     if (rows.size < 5) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
@@ -89,8 +92,18 @@ export const findColumns = (segments: Segment[], extent: Extent, pageHeight: num
   const left = { left: extent.left, right: mid };
   const right = { left: mid, right: extent.right };
   return [
-    ...findColumns(segments.filter((s) => s.right <= mid), left, pageHeight, depth + 1),
-    ...findColumns(segments.filter((s) => s.left >= mid), right, pageHeight, depth + 1),
+    ...findColumns(
+      segments.filter((s) => s.right <= mid),
+      left,
+      pageHeight,
+      depth + 1,
+    ),
+    ...findColumns(
+      segments.filter((s) => s.left >= mid),
+      right,
+      pageHeight,
+      depth + 1,
+    ),
   ];
 };
 

@@ -32,7 +32,11 @@ const groupRotated = (items: RotatedText[]): RotatedText[] => {
     const pad = item.fontSize * 0.5;
     const g = groups[groups.length - 1];
     const target =
-      g && item.left <= g.right + pad && item.right >= g.left - pad && item.top <= g.bottom + pad && item.bottom >= g.top - pad
+      g &&
+      item.left <= g.right + pad &&
+      item.right >= g.left - pad &&
+      item.top <= g.bottom + pad &&
+      item.bottom >= g.top - pad
         ? g
         : undefined;
     if (!target) {
@@ -82,7 +86,9 @@ export const partitionPdf = async ({ bytes }: { bytes: Uint8Array }): Promise<Pa
     warnings.push(`Page ${n} has no text layer (scanned?); use method balanced or accurate for OCR`);
   }
   if (textless.length > MAX_PAGE_WARNINGS) {
-    warnings.push(`${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`);
+    warnings.push(
+      `${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`,
+    );
   }
 
   const laidOut: { page: PageText; regions: Region[] }[] = pages.map((page) => ({

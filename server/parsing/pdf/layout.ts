@@ -79,7 +79,8 @@ export const joinRuns = (runs: Run[]): string => {
   for (const run of runs) {
     if (prev) {
       const gap = run.left - prev.right;
-      const needsSpace = gap > 0.15 * Math.min(run.fontSize, prev.fontSize) && !text.endsWith(" ") && !run.text.startsWith(" ");
+      const needsSpace =
+        gap > 0.15 * Math.min(run.fontSize, prev.fontSize) && !text.endsWith(" ") && !run.text.startsWith(" ");
       if (needsSpace) text += " ";
     }
     text += run.text;

@@ -62,7 +62,15 @@ const cleanText = (text: string): string =>
  * The text layer of one page as runs with boxes in top-left page coordinates. Text printed at an angle goes to
  * `rotated`; the layout code reads horizontal text only.
  */
-export const readPage = async ({ pdfjs, doc, pageNumber }: { pdfjs: PdfJs; doc: PdfDocument; pageNumber: number }): Promise<PageText> => {
+export const readPage = async ({
+  pdfjs,
+  doc,
+  pageNumber,
+}: {
+  pdfjs: PdfJs;
+  doc: PdfDocument;
+  pageNumber: number;
+}): Promise<PageText> => {
   const page = await doc.getPage(pageNumber);
   try {
     const viewport = page.getViewport({ scale: 1 });
@@ -96,7 +104,14 @@ export const readPage = async ({ pdfjs, doc, pageNumber }: { pdfjs: PdfJs; doc: 
       const box = { left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
       const horizontal = ux > 0.98 && Math.abs(uy) < 0.2;
       if (horizontal) {
-        runs.push({ ...box, text, fontSize, fontName: item.fontName, mono: style?.fontFamily === "monospace", baseline: f });
+        runs.push({
+          ...box,
+          text,
+          fontSize,
+          fontName: item.fontName,
+          mono: style?.fontFamily === "monospace",
+          baseline: f,
+        });
       } else {
         rotated.push({ ...box, text, fontSize });
       }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { buildBlankPdf, buildEncryptedPdf, buildReportPdf, buildTablePdf, buildTwoColumnPdf, PAGE } from "./test-fixtures";
+import {
+  buildBlankPdf,
+  buildEncryptedPdf,
+  buildReportPdf,
+  buildTablePdf,
+  buildTwoColumnPdf,
+  PAGE,
+} from "./test-fixtures";
 
 describe("pdf text layer", () => {
   it("types, pages, boxes and page layout of a three-page report", async () => {
@@ -8,7 +15,14 @@ describe("pdf text layer", () => {
     expect(totalPages).toBe(3);
     expect(warnings).toEqual([]);
     const page1 = elements.filter((e) => e.pageNumber === 1);
-    expect(page1.map((e) => e.type)).toEqual(["Header", "Title", "NarrativeText", "NarrativeText", "NarrativeText", "PageNumber"]);
+    expect(page1.map((e) => e.type)).toEqual([
+      "Header",
+      "Title",
+      "NarrativeText",
+      "NarrativeText",
+      "NarrativeText",
+      "PageNumber",
+    ]);
     expect(page1[1]?.text).toBe("Document Ingestion Report");
     expect(page1[2]?.text).toMatch(/^Paragraph 1 of page 1\. Quarry parses uploaded documents .* that page\.$/);
 
@@ -47,7 +61,10 @@ describe("pdf text layer", () => {
   it("reads the left column before the right one", async () => {
     const { elements } = await partitionPdf({ bytes: await buildTwoColumnPdf() });
     expect(elements[0]).toMatchObject({ type: "Title", text: "A Study of Column Layouts" });
-    const body = elements.slice(1).map((e) => e.text).join(" ");
+    const body = elements
+      .slice(1)
+      .map((e) => e.text)
+      .join(" ");
     expect(body.indexOf("LEFT column begins")).toBeLessThan(body.indexOf("LEFT column ends"));
     expect(body.indexOf("LEFT column ends")).toBeLessThan(body.indexOf("RIGHT column begins"));
     expect(body).not.toMatch(/LEFT.*RIGHT.*LEFT/s);

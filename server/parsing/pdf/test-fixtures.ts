@@ -9,8 +9,11 @@ export const PAGE = { width: 612, height: 792 } as const;
 
 type Fonts = { regular: PDFFont; bold: PDFFont };
 
-const draw = (page: PDFPage, text: string, { x, top, size, font }: { x: number; top: number; size: number; font: PDFFont }) =>
-  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+const draw = (
+  page: PDFPage,
+  text: string,
+  { x, top, size, font }: { x: number; top: number; size: number; font: PDFFont },
+) => page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
 /** Greedy word wrap to a width, the way a typesetter fills lines. */
 const wrap = (text: string, font: PDFFont, size: number, width: number): string[] => {
@@ -93,15 +96,27 @@ export const buildTablePdf = async (): Promise<Uint8Array> => {
   const doc = await PDFDocument.create();
   const { regular } = await embedFonts(doc);
   const page = doc.addPage([PAGE.width, PAGE.height]);
-  draw(page, "The table below lists the stored formats and their parsers.", { x: 72, top: 100, size: 11, font: regular });
+  draw(page, "The table below lists the stored formats and their parsers.", {
+    x: 72,
+    top: 100,
+    size: 11,
+    font: regular,
+  });
   const rows = [
     ["Format", "Parser", "Pages"],
     ["PDF", "pdfjs text layer", "yes"],
     ["HTML", "cheerio", "no"],
     ["CSV", "papaparse", "no"],
   ];
-  rows.forEach((row, i) => row.forEach((cell, j) => draw(page, cell, { x: 72 + j * 180, top: 140 + i * 16, size: 10, font: regular })));
-  draw(page, "Formats without pages report a null page number for every element.", { x: 72, top: 230, size: 11, font: regular });
+  rows.forEach((row, i) =>
+    row.forEach((cell, j) => draw(page, cell, { x: 72 + j * 180, top: 140 + i * 16, size: 10, font: regular })),
+  );
+  draw(page, "Formats without pages report a null page number for every element.", {
+    x: 72,
+    top: 230,
+    size: 11,
+    font: regular,
+  });
   return doc.save();
 };
 
@@ -122,9 +137,14 @@ export const buildEncryptedPdf = async (): Promise<Uint8Array> => {
   const { regular } = await embedFonts(doc);
   draw(doc.addPage([PAGE.width, PAGE.height]), "secret", { x: 72, top: 72, size: 12, font: regular });
   const { context } = doc;
-  const bytes32 = (seed: number) => PDFHexString.of(Array.from({ length: 32 }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, "0")).join(""));
+  const bytes32 = (seed: number) =>
+    PDFHexString.of(
+      Array.from({ length: 32 }, (_, i) => ((i * 37 + seed) % 256).toString(16).padStart(2, "0")).join(""),
+    );
   const encrypt = context.obj({ Filter: "Standard", V: 1, R: 2, Length: 40, P: -44, O: bytes32(7), U: bytes32(91) });
   context.trailerInfo.Encrypt = context.register(encrypt);
-  context.trailerInfo.ID = context.obj([bytes32(3).asString().slice(0, 32), bytes32(3).asString().slice(0, 32)].map((h) => PDFHexString.of(h)));
+  context.trailerInfo.ID = context.obj(
+    [bytes32(3).asString().slice(0, 32), bytes32(3).asString().slice(0, 32)].map((h) => PDFHexString.of(h)),
+  );
   return doc.save({ useObjectStreams: false });
 };

@@ -9,7 +9,12 @@ const asList = (value: unknown): unknown =>
   value === undefined
     ? undefined
     : (Array.isArray(value) ? value : [value]).flatMap((v) =>
-        typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : [v],
+        typeof v === "string"
+          ? v
+              .split(",")
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : [v],
       );
 
 export const queryArray = <T extends z.ZodType>(item: T) => z.preprocess(asList, z.array(item).optional());

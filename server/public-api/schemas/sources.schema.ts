@@ -21,7 +21,10 @@ export const METHOD = z
   .optional()
   .superRefine((v, ctx) => {
     if (v !== undefined && !(typeof v === "string" && isV2Method(v))) {
-      ctx.addIssue({ code: "custom", message: `Invalid method '${String(v)}'. Valid values: ${V2_METHODS.join(", ")}` });
+      ctx.addIssue({
+        code: "custom",
+        message: `Invalid method '${String(v)}'. Valid values: ${V2_METHODS.join(", ")}`,
+      });
     }
   })
   .transform((v) => v as (typeof V2_METHODS)[number] | undefined);

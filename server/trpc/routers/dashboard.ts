@@ -19,7 +19,10 @@ export const dashboardRouter = router({
   sources: projectProcedure.input(ProjectInput).query(async ({ ctx }) => {
     const sources = await listSources({ projectId: ctx.projectId });
     const builds = await db.build.findMany({
-      where: { projectId: ctx.projectId, id: { in: sources.map((s) => s.lastBuildId).filter((id): id is string => !!id) } },
+      where: {
+        projectId: ctx.projectId,
+        id: { in: sources.map((s) => s.lastBuildId).filter((id): id is string => !!id) },
+      },
     });
     const byId = new Map(builds.map((b) => [b.id, b]));
     return sources.map((s) => {
@@ -49,7 +52,13 @@ export const dashboardRouter = router({
   }),
 
   elements: projectProcedure
-    .input(ProjectInput.extend({ sourceId: z.uuid(), page: z.number().int().min(1), pageSize: z.number().int().min(1).max(100) }))
+    .input(
+      ProjectInput.extend({
+        sourceId: z.uuid(),
+        page: z.number().int().min(1),
+        pageSize: z.number().int().min(1).max(100),
+      }),
+    )
     .query(async ({ ctx, input }) => {
       const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
       if (!source) throw new AppError("NOT_FOUND", "Source not found");

@@ -90,9 +90,10 @@ export const publicSourcesRouter = router({
     .query(async ({ ctx, input }) => {
       const source = await findSource({ projectId: ctx.projectId, fileId: input.file_id });
       if (!source) throw new AppError("NOT_FOUND", "Source not found");
-      const pagination = input.page !== undefined && input.page_size !== undefined
-        ? { page: input.page, pageSize: input.page_size }
-        : null;
+      const pagination =
+        input.page !== undefined && input.page_size !== undefined
+          ? { page: input.page, pageSize: input.page_size }
+          : null;
       const build = await latestSuccessfulBuild({ projectId: ctx.projectId, sourceId: source.id });
       const { items, total, totalPages } = build
         ? await listElements({
