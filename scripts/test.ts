@@ -59,12 +59,15 @@ const VITEST_REPORT = "test-results/vitest.json";
 const PLAYWRIGHT_REPORT = "test-results/playwright.json";
 
 /** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
+type VitestReport = { numPassedTests: number; numFailedTests: number; numFailedTestSuites?: number };
+type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: number } };
+
+const readReport = <T>(file: string): T | null =>
+  existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
+
 const counts = () => {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- report shapes of two external tools
-  const read = (file: string) =>
-    existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, any>) : null;
-  const vitest = read(VITEST_REPORT);
-  const playwright = read(PLAYWRIGHT_REPORT)?.stats;
+  const vitest = readReport<VitestReport>(VITEST_REPORT);
+  const playwright = readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.stats;
   const passed = (vitest?.numPassedTests ?? 0) + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
   const failed =
     (vitest ? vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0) : 1) + (playwright ? playwright.unexpected : 1);
