@@ -1,5 +1,5 @@
 /**
- * `npm test`: every suite (unit, integration, browser), after making sure what they need is here: the Prisma
+ * `npm test`: lint, then every suite (unit, integration, browser), after making sure what they need is here: the Prisma
  * client, a production build of the app (integration and browser tests run the real server), and a Chromium
  * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root).
  */
@@ -88,6 +88,7 @@ const main = async () => {
           "scripts/build.ts",
         ]),
     ],
+    ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
     [
       "unit + integration (vitest)",
       () =>
