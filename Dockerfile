@@ -6,7 +6,7 @@ COPY package.json package-lock.json ./
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
 COPY prisma prisma
 COPY prisma.config.ts ./
-RUN npm ci
+RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx next build
 EXPOSE 3000

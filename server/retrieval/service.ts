@@ -8,6 +8,10 @@ import { hybridCandidates, loadChunks, type Candidate } from "./vector-search";
 
 export const MAX_RETRIEVED_CHUNKS = 10;
 export const UNINDEXED_MESSAGE = "No indexed sources in scope; run POST /index or reprocess with indexing=full";
+const staleModelMessage = (count: number, model: string) =>
+  `${count} source(s) in scope were embedded with another model than ${model}; they are matched by full text ` +
+  "only until you reprocess them";
+
 /** Weight of vector similarity against full-text rank when both found something. */
 const VECTOR_WEIGHT = 0.5;
 
@@ -86,14 +90,12 @@ export const retrieveChunks = async ({
     where: { projectId, id: { in: indexed.map((s) => s.indexedBuildId!) } },
     select: { id: true, embeddingIndexId: true },
   });
-  const current = indexedBuilds.filter((b) => b.embeddingIndexId === index.id);
-  if (current.length < indexedBuilds.length) {
-    logger.warn(
-      { projectId, stale: indexedBuilds.length - current.length, model: embedder.model },
-      "some sources were embedded with another model; reprocess them to search them",
-    );
-  }
-  if (current.length === 0) return { chunks: [], total: 0, message: UNINDEXED_MESSAGE };
+  if (indexedBuilds.length === 0) return { chunks: [], total: 0, message: UNINDEXED_MESSAGE };
+  // Vectors of another model are never compared with this one's: such sources are found by full-text only, and
+  // the answer says so.
+  const stale = indexedBuilds.filter((b) => b.embeddingIndexId !== index.id).length;
+  if (stale > 0) logger.warn({ projectId, stale, model: embedder.model }, "sources embedded with another model");
+  const message = stale > 0 ? staleModelMessage(stale, embedder.model) : undefined;
 
   const [vector] = await embedder.embed([query]);
   const candidates = await hybridCandidates({ projectId, sourceIds, index, vector: vector!, query });
@@ -123,5 +125,5 @@ export const retrieveChunks = async ({
       element_id: row.elementIds[0] ?? null,
     },
   }));
-  return { chunks, total: chunks.length };
+  return { chunks, total: chunks.length, ...(message ? { message } : {}) };
 };

@@ -33,8 +33,8 @@ export type QuarryProcess = {
   token: string;
   dataDir: string;
   output: () => string;
-  /** Starts the app again on the same data dir and port (after a kill). */
-  restart: () => Promise<void>;
+  /** Starts the app again on the same data dir and port (after a kill), optionally with other variables. */
+  restart: (env?: Record<string, string>) => Promise<void>;
   kill: (signal?: NodeJS.Signals) => Promise<void>;
   /** Stops the app and removes its data dir. */
   dispose: () => Promise<void>;
@@ -52,7 +52,9 @@ export const startQuarry = async ({
   let child: ChildProcess | null = null;
   let log = "";
 
-  const launch = async () => {
+  let launchEnv = env;
+  const launch = async (overrides: Record<string, string> = {}) => {
+    launchEnv = { ...launchEnv, ...overrides };
     log += `\n--- start ---\n`;
     child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
       cwd: ROOT,
@@ -63,7 +65,7 @@ export const startQuarry = async ({
         QUARRY_DATA_DIR: dataDir,
         QUARRY_INIT_TOKEN: token,
         LOG_LEVEL: process.env.QUARRY_TEST_LOG_LEVEL ?? "warn",
-        ...env,
+        ...launchEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
       detached: false,
