@@ -12,6 +12,7 @@ const config = [
       "node_modules/**",
       "test-results/**",
       "playwright-report/**",
+      ".test-reports/**",
     ],
   },
   {

@@ -55,8 +55,8 @@ const ensureChromium = async (): Promise<string> => {
   process.exit(1);
 };
 
-const VITEST_REPORT = "test-results/vitest.json";
-const PLAYWRIGHT_REPORT = "test-results/playwright.json";
+const VITEST_REPORT = ".test-reports/vitest.json";
+const PLAYWRIGHT_REPORT = ".test-reports/playwright.json";
 
 /** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
 type VitestReport = { numPassedTests: number; numFailedTests: number; numFailedTestSuites?: number };
