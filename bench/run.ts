@@ -12,7 +12,8 @@ const main = async () => {
   const dir = mkdtempSync(path.join(tmpdir(), "quarry-bench-"));
   const { startEmbeddedPostgres } = await import("@/server/db/embedded-postgres");
   const pgServer = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: 0 });
-  process.env.DATABASE_URL = pgServer.url;
+  const { setRuntimeEnv } = await import("@/server/env");
+  setRuntimeEnv("DATABASE_URL", pgServer.url);
   const { applyMigrations } = await import("@/server/db/migrate");
   await applyMigrations({ url: pgServer.url });
 

@@ -5,6 +5,7 @@ import { errorMessage } from "../errors";
 import type { ParsedElement } from "../parsing/types";
 import { logger } from "../logger";
 import { ensureEmbeddingIndex, toVectorLiteral } from "../retrieval/embedding-index";
+import { refreshChunkStatistics } from "../retrieval/keyword-query";
 import { progressOf } from "./progress";
 
 /** Chunking used by the build pipeline (flows bring their own chunking nodes). */
@@ -111,6 +112,7 @@ export const indexBuild = async (buildId: string) => {
     }),
     db.build.update({ where: { id: buildId }, data: { step: "index", progress: progressOf("index") } }),
   ]);
+  await refreshChunkStatistics();
   return { indexed };
 };
 

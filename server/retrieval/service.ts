@@ -98,7 +98,8 @@ export const retrieveChunks = async ({
   const message = stale > 0 ? staleModelMessage(stale, embedder.model) : undefined;
 
   const [vector] = await embedder.embed([query]);
-  const candidates = await hybridCandidates({ projectId, sourceIds, index, vector: vector!, query });
+  const buildIds = indexedBuilds.map((b) => b.id);
+  const candidates = await hybridCandidates({ projectId, buildIds, index, vector: vector!, query });
   const scores = fuseScores(candidates);
   const rows = await loadChunks([...scores.keys()]);
   const ranked = rows

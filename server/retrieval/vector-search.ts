@@ -2,40 +2,33 @@ import { db } from "../db";
 import { Prisma } from "../generated/prisma/client";
 import type { EmbeddingIndexRef } from "./embedding-index";
 import { toVectorLiteral } from "./embedding-index";
+import { keywordTsQuery } from "./keyword-query";
 
 /**
- * All retrieval SQL. Every query is scoped by project_id and by the builds that are currently indexed (a source's
- * `indexed_build_id`), so half-written or superseded builds are never searched.
+ * All retrieval SQL. Every query is scoped by project_id and by the builds that are currently indexed (sources'
+ * `indexed_build_id`, resolved by the caller), so half-written or superseded builds are never searched.
  */
 
 export type Candidate = { id: string; similarity: number; keyword: number };
 
 const CANDIDATES = 50;
 
-/** Lexemes OR-ed together: natural-language questions rarely contain every word of the passage they want. */
-export const toOrTsQuery = (query: string): string | null => {
-  const words = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
-  return words.length ? words.join(" | ") : null;
-};
-
-const scopeSql = ({ projectId, sourceIds }: { projectId: string; sourceIds?: string[] }) =>
-  Prisma.sql`c.project_id = ${projectId}::uuid
-    AND c.build_id IN (SELECT s.indexed_build_id FROM sources s WHERE s.project_id = ${projectId}::uuid
-      AND s.indexed_build_id IS NOT NULL ${sourceIds ? Prisma.sql`AND s.id = ANY(${sourceIds}::uuid[])` : Prisma.empty})`;
-
 /**
  * Hybrid candidates: the nearest chunks by cosine distance (HNSW) and the best full-text matches, united, each with
- * both its vector similarity and its full-text rank (ts_rank_cd normalised to [0, 1) by rank/(rank+1)).
+ * both its vector similarity and its full-text rank (ts_rank normalised to [0, 1) by rank/(rank+1)).
+ *
+ * The scope is a plain `build_id = ANY(...)` filter: a join or sub-select there makes the planner sort every vector
+ * instead of walking the HNSW index (90 ms instead of 4 ms at 20k chunks).
  */
 export const hybridCandidates = async ({
   projectId,
-  sourceIds,
+  buildIds,
   index,
   vector,
   query,
 }: {
   projectId: string;
-  sourceIds?: string[];
+  buildIds: string[];
   index: EmbeddingIndexRef;
   vector: number[];
   query: string;
@@ -43,9 +36,9 @@ export const hybridCandidates = async ({
   const dim = Prisma.raw(String(index.dimension));
   const indexId = Prisma.raw(`'${index.id}'::uuid`); // literal, so the planner can use the partial HNSW index
   const vec = Prisma.sql`${toVectorLiteral(vector)}::vector(${dim})`;
-  const tsq = toOrTsQuery(query);
-  const tsQuery = tsq ? Prisma.sql`to_tsquery('english', ${tsq})` : Prisma.sql`NULL::tsquery`;
-  const scope = scopeSql({ projectId, sourceIds });
+  const tsq = await keywordTsQuery(query);
+  const tsQuery = tsq ? Prisma.sql`to_tsquery('simple', ${tsq})` : Prisma.sql`NULL::tsquery`;
+  const scope = Prisma.sql`c.project_id = ${projectId}::uuid AND c.build_id = ANY(${buildIds}::uuid[])`;
 
   return db.$transaction(async (tx) => {
     // Filtered HNSW scans keep going until enough rows pass the scope filter (pgvector >= 0.8).
@@ -61,13 +54,13 @@ export const hybridCandidates = async ({
       by_keyword AS (
         SELECT c.id FROM chunks c, q
         WHERE ${scope} AND q.tq IS NOT NULL AND c.tsv @@ q.tq
-        ORDER BY ts_rank_cd(c.tsv, q.tq, 32) DESC
+        ORDER BY ts_rank(c.tsv, q.tq, 32) DESC
         LIMIT ${CANDIDATES}
       )
       SELECT c.id::text AS id,
         CASE WHEN c.embedding_index_id = ${indexId}
           THEN (1 - (c.embedding::vector(${dim}) <=> ${vec}))::float8 ELSE 0 END AS similarity,
-        CASE WHEN q.tq IS NOT NULL AND c.tsv @@ q.tq THEN ts_rank_cd(c.tsv, q.tq, 32)::float8 ELSE 0 END AS keyword
+        CASE WHEN q.tq IS NOT NULL AND c.tsv @@ q.tq THEN ts_rank(c.tsv, q.tq, 32)::float8 ELSE 0 END AS keyword
       FROM chunks c, q
       WHERE c.id IN (SELECT id FROM by_vector UNION SELECT id FROM by_keyword)`;
     return rows.map((r) => ({ id: r.id, similarity: Number(r.similarity), keyword: Number(r.keyword) }));

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { setRuntimeEnv } from "@/server/env";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
+import { applyMigrations } from "../db/migrate";
+
+/** Common lexemes are left out of the full-text query once statistics exist; rare ones stay. */
+
+let server: EmbeddedPostgres;
+
+beforeAll(async () => {
+  server = await startEmbeddedPostgres({ port: 0 });
+  await applyMigrations({ url: server.url });
+  setRuntimeEnv("DATABASE_URL", server.url);
+});
+afterAll(async () => {
+  const { disconnectDb } = await import("../db");
+  await disconnectDb();
+  await server?.stop();
+});
+
+it("drops lexemes found in most chunks once ANALYZE has run, and keeps the rarest when all are common", async () => {
+  const { db } = await import("../db");
+  const { keywordTsQuery, refreshChunkStatistics } = await import("./keyword-query");
+  // Before any statistics every lexeme counts.
+  expect(await keywordTsQuery("quarry granite")).toBe("'granit' | 'quarri'"); // tsvector order: sorted
+  expect(await keywordTsQuery("the of and")).toBeNull();
+
+  const project = await db.project.create({ data: { name: "kw" } });
+  const source = await db.source.create({
+    data: { projectId: project.id, fileName: "a.txt", fileType: "txt", fileSize: 0, fileSource: "local file" },
+  });
+  const build = await db.build.create({ data: { projectId: project.id, sourceId: source.id, method: "basic" } });
+  await db.chunk.createMany({
+    data: Array.from({ length: 2500 }, (_, i) => ({
+      projectId: project.id,
+      sourceId: source.id,
+      buildId: build.id,
+      position: i,
+      text: `Quarry report ${i}: the quarry face was surveyed${i === 7 ? " and granite was found" : ""}.`,
+    })),
+  });
+  expect(await refreshChunkStatistics()).toBe(true);
+
+  expect(await keywordTsQuery("quarry granite")).toBe("'granit'");
+  expect(await keywordTsQuery("quarry report")).toMatch(/^'(quarri|report)'( \| '(quarri|report)')?$/);
+});

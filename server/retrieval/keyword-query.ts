@@ -1,0 +1,57 @@
+import { db } from "../db";
+
+/**
+ * The full-text side of retrieval. Questions are OR-ed word by word (they rarely contain every word of the passage
+ * they want), minus the lexemes found in more than COMMON_FREQUENCY of all chunks. Dropping those keeps the number
+ * of rows to rank small (240 ms → 13 ms at 20k chunks) and acts as a crude IDF, which ts_rank lacks.
+ * Frequencies come from the tsvector statistics ANALYZE keeps in pg_stats; without them nothing is dropped.
+ */
+
+const COMMON_FREQUENCY = 0.02;
+const STATS_TTL_MS = 5 * 60_000;
+/** Rows changed since the last ANALYZE before indexing refreshes the statistics. */
+const ANALYZE_AFTER_CHANGES = 2_000;
+
+let stats: { at: number; frequency: Map<string, number> } | null = null;
+
+const lexemeFrequencies = async (): Promise<Map<string, number>> => {
+  if (stats && Date.now() - stats.at < STATS_TTL_MS) return stats.frequency;
+  const rows = await db.$queryRaw<{ elems: string[] | null; freqs: number[] | null }[]>`
+    SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
+    FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'chunks' AND attname = 'tsv'`;
+  const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
+  const frequency = new Map((elems ?? []).map((lexeme, i) => [lexeme, freqs?.[i] ?? 0]));
+  // No statistics yet (a fresh database): ask again next time rather than going without them for minutes.
+  if (frequency.size > 0) stats = { at: Date.now(), frequency };
+  return frequency;
+};
+
+const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+
+/** A tsquery text for to_tsquery('simple', …), or null when the question has no searchable word. */
+export const keywordTsQuery = async (query: string): Promise<string | null> => {
+  const rows = await db.$queryRaw<{ lexeme: string }[]>`
+    SELECT unnest(tsvector_to_array(to_tsvector('english', ${query.slice(0, 2000)}))) AS lexeme`;
+  const lexemes = rows.map((r) => r.lexeme).slice(0, 32);
+  if (lexemes.length === 0) return null;
+  const frequency = await lexemeFrequencies();
+  const rare = lexemes.filter((l) => (frequency.get(l) ?? 0) <= COMMON_FREQUENCY);
+  // A question made only of common words keeps its rarest ones.
+  const kept = rare.length
+    ? rare
+    : [...lexemes].sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0)).slice(0, 3);
+  return kept.map(quoteLexeme).join(" | ");
+};
+
+/**
+ * Embedded Postgres has no autovacuum, so statistics are refreshed here, after a build changed the chunks, when
+ * enough rows changed since the last ANALYZE (a real Postgres' autovacuum usually got there first).
+ */
+export const refreshChunkStatistics = async () => {
+  const rows = await db.$queryRaw<{ changed: bigint | null }[]>`
+    SELECT n_mod_since_analyze AS changed FROM pg_stat_user_tables WHERE relname = 'chunks'`;
+  if (Number(rows[0]?.changed ?? 0) < ANALYZE_AFTER_CHANGES) return false;
+  await db.$executeRaw`ANALYZE chunks`;
+  stats = null;
+  return true;
+};
