@@ -1,6 +1,8 @@
 import { db } from "../db";
+import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import { isUuid } from "../ids";
+import { listElements, type Pagination } from "../sources/elements";
 import type { PublicBuildStatus } from "../sources/sources.schema";
 
 export const ACTIVE_BUILD_STATUSES: BuildStatus[] = ["Pending", "Processing"];
@@ -49,3 +51,27 @@ export const listUnfinishedBuilds = () =>
     select: { id: true, projectId: true, sourceId: true },
     orderBy: { createdAt: "asc" },
   });
+
+/**
+ * A build as GET /builds reports it: null for an id that names no build (reported as status not_found), a 404 for
+ * a malformed id or a build of another project, and the build's elements once it succeeded, when asked for.
+ */
+export const getBuildWithElements = async ({
+  projectId,
+  buildId,
+  elements,
+}: {
+  projectId: string;
+  buildId: string;
+  elements: { pagination: Pagination; withImages: boolean } | null;
+}) => {
+  if (!isUuid(buildId)) throw new AppError("NOT_FOUND", "Build not found");
+  const build = await findBuild({ projectId, buildId });
+  if (!build) {
+    if (await buildExistsInAnotherProject({ projectId, buildId })) throw new AppError("NOT_FOUND", "Build not found");
+    return null;
+  }
+  const succeeded = SUCCESSFUL_BUILD_STATUSES.includes(build.status);
+  const page = elements && succeeded ? await listElements({ projectId, buildId, ...elements }) : null;
+  return { build, elements: page };
+};

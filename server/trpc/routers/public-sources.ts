@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { buildExistsInAnotherProject, findBuild, latestSuccessfulBuild } from "@/server/builds/service";
+import { getBuildWithElements, latestSuccessfulBuild } from "@/server/builds/service";
 import { AppError } from "@/server/errors";
-import { isUuid } from "@/server/ids";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { getProject } from "@/server/projects/service";
 import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
@@ -56,32 +55,23 @@ export const publicSourcesRouter = router({
   getBuild: apiProcedure("read")
     .input(GetBuildInput)
     .query(async ({ ctx, input }) => {
-      if (!isUuid(input.build_id)) throw new AppError("NOT_FOUND", "Build not found");
-      const build = await findBuild({ projectId: ctx.projectId, buildId: input.build_id });
-      if (!build) {
-        if (await buildExistsInAnotherProject({ projectId: ctx.projectId, buildId: input.build_id })) {
-          throw new AppError("NOT_FOUND", "Build not found");
-        }
-        return notFoundBuildDto(input.build_id);
-      }
-      const dto = toBuildStatusDto(build);
-      if (input.suppress_elements) return dto;
       const pagination = paginationOf(input.page, input.page_size);
-      const paging = { page: pagination?.page ?? null, page_size: pagination?.pageSize ?? null };
-      if (!dto.success) return { ...dto, elements: null, total_elements: null, ...paging, total_pages_elements: null };
-      const { items, total, totalPages } = await listElements({
+      const found = await getBuildWithElements({
         projectId: ctx.projectId,
-        buildId: build.id,
-        pagination,
-        withImages: !input.suppress_img_base64,
+        buildId: input.build_id,
+        elements: input.suppress_elements ? null : { pagination, withImages: !input.suppress_img_base64 },
       });
-      const source = { id: build.sourceId, fileName: build.source.fileName };
+      if (!found) return notFoundBuildDto(input.build_id);
+      const dto = toBuildStatusDto(found.build);
+      if (input.suppress_elements) return dto;
+      const source = { id: found.build.sourceId, fileName: found.build.source.fileName };
       return {
         ...dto,
-        elements: items.map((e) => toElementDto(e, source)),
-        total_elements: total,
-        ...paging,
-        total_pages_elements: totalPages,
+        elements: found.elements?.items.map((e) => toElementDto(e, source)) ?? null,
+        total_elements: found.elements?.total ?? null,
+        page: pagination?.page ?? null,
+        page_size: pagination?.pageSize ?? null,
+        total_pages_elements: found.elements?.totalPages ?? null,
       };
     }),
 
