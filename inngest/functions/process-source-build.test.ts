@@ -1,0 +1,60 @@
+import { InngestTestEngine } from "@inngest/test";
+import { describe, expect, it } from "vitest";
+import { processSourceBuild } from "./process-source-build";
+
+/**
+ * The function's orchestration with every step mocked (the steps' domain functions have their own integration
+ * tests): the order of steps and what indexing=none skips. The failure path (a step fails → the build is marked
+ * failed) runs for real in server/public-api/sources-api.int.test.ts.
+ */
+
+const data = {
+  buildId: "0b7c5e59-8d7a-4b52-9a38-3f1c3c2f9d10",
+  projectId: "5d4a7a51-3a7e-4d0f-8e0c-9f5d0e8b1a22",
+  sourceId: "9a0e1f2b-3c4d-4e5f-8a6b-7c8d9e0f1a2b",
+};
+const event = { name: "source/build.requested", data };
+
+const steps = (indexing: string, overrides: Record<string, () => unknown> = {}) => {
+  const calls: string[] = [];
+  const handler = (id: string, result: unknown) => () => {
+    calls.push(id);
+    return overrides[id] ? overrides[id]() : result;
+  };
+  return {
+    calls,
+    steps: [
+      { id: "load", handler: handler("load", { ...data, indexing, kind: "ingest" }) },
+      { id: "partition", handler: handler("partition", { elements: 3, pages: 1, warnings: 0 }) },
+      { id: "chunk", handler: handler("chunk", { chunks: 2 }) },
+      { id: "embed", handler: handler("embed", { embedded: 2, failedBatches: 0 }) },
+      { id: "index", handler: handler("index", { indexed: indexing !== "none" }) },
+      { id: "finalize", handler: handler("finalize", { status: "Completed" }) },
+    ],
+  };
+};
+
+const run = (mocked: ReturnType<typeof steps>) =>
+  new InngestTestEngine({ function: processSourceBuild, events: [event], steps: mocked.steps }).execute();
+
+describe("process-source-build", () => {
+  it("runs load → partition → chunk → embed → index → finalize", async () => {
+    const mocked = steps("full");
+    const { result } = await run(mocked);
+    expect(mocked.calls).toEqual(["load", "partition", "chunk", "embed", "index", "finalize"]);
+    expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
+  });
+
+  it("skips chunking and embedding with indexing=none", async () => {
+    const mocked = steps("none");
+    await run(mocked);
+    expect(mocked.calls).toEqual(["load", "partition", "index", "finalize"]);
+  });
+
+  it("stops when the build was deleted before it started", async () => {
+    const mocked = steps("full", { load: () => null });
+    const { result } = await run(mocked);
+    expect(mocked.calls).toEqual(["load"]);
+    expect(result).toEqual({ buildId: data.buildId, status: "cancelled" });
+  });
+});
