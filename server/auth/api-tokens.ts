@@ -23,8 +23,6 @@ export const generateToken = (): string => {
 export const hashToken = (token: string): string =>
   createHash("sha256").update(env.QUARRY_TOKEN_PEPPER).update(token).digest("hex");
 
-export const isWellFormedToken = (token: string): boolean => /^qry_[0-9A-Za-z]{40,}$/.test(token);
-
 const displayPrefix = (token: string) => `${token.slice(0, 8)}…${token.slice(-4)}`;
 
 export type TokenAuth = { tokenId: string; projectId: string; permissions: Permission[] };
@@ -73,17 +71,3 @@ export const revokeApiToken = async (token: string): Promise<boolean> => {
   });
   return count > 0;
 };
-
-export const listApiTokens = (projectId: string) =>
-  db.apiToken.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
-
-export const revokeApiTokenById = async ({ projectId, tokenId }: { projectId: string; tokenId: string }) => {
-  const { count } = await db.apiToken.updateMany({
-    where: { id: tokenId, projectId, revokedAt: null },
-    data: { revokedAt: new Date() },
-  });
-  return count > 0;
-};
-
-export const hasPermission = (auth: Pick<TokenAuth, "permissions">, permission: Permission) =>
-  auth.permissions.includes(permission);

@@ -41,9 +41,6 @@ export const latestSuccessfulBuild = ({ projectId, sourceId }: { projectId: stri
     orderBy: { createdAt: "desc" },
   });
 
-export const hasActiveBuild = async ({ projectId, sourceId }: { projectId: string; sourceId: string }) =>
-  (await db.build.count({ where: { projectId, sourceId, status: { in: ACTIVE_BUILD_STATUSES } } })) > 0;
-
 /** Builds left Pending or Processing, e.g. by a crash; the launcher re-requests them on start. */
 export const listUnfinishedBuilds = () =>
   db.build.findMany({

@@ -12,8 +12,6 @@ export const assertProjectName = (name: string) => {
   }
 };
 
-export const findProjectByName = (name: string) => db.project.findUnique({ where: { name } });
-
 export const getProject = async (projectId: string) => {
   const project = await db.project.findUnique({ where: { id: projectId } });
   if (!project) throw new AppError("NOT_FOUND", "Project not found");

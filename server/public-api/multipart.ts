@@ -12,8 +12,6 @@ export type UploadRequest = { headers: Headers; body: ReadableStream<Uint8Array>
 
 export const uploadRequest = (req: Request): UploadRequest => ({ headers: req.headers, body: req.body });
 
-export type ReceivedFile = { fileName: string; size: number; result: unknown };
-
 /**
  * Streams a multipart body without buffering it: the first `file` part goes straight to `receiveFile`, other parts
  * are collected as text fields. Size is enforced twice: from Content-Length up front, and while streaming.

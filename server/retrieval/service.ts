@@ -101,7 +101,7 @@ export const retrieveChunks = async ({
   const buildIds = indexedBuilds.map((b) => b.id);
   const candidates = await hybridCandidates({ projectId, buildIds, index, vector: vector!, query });
   const scores = fuseScores(candidates);
-  const rows = await loadChunks([...scores.keys()]);
+  const rows = await loadChunks({ projectId, ids: [...scores.keys()] });
   const ranked = rows
     .map((row) => ({ row, score: scores.get(row.id) ?? 0 }))
     .sort(

@@ -67,9 +67,9 @@ export const hybridCandidates = async ({
   });
 };
 
-export const loadChunks = (ids: string[]) =>
+export const loadChunks = ({ projectId, ids }: { projectId: string; ids: string[] }) =>
   db.chunk.findMany({
-    where: { id: { in: ids } },
+    where: { projectId, id: { in: ids } },
     select: {
       id: true,
       text: true,

@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { listUnfinishedBuilds } from "../builds/service";
 import { requestBuild } from "../builds/schedule";
 import { db } from "../db";
 import { env, jobRunner, setRuntimeEnv } from "../env";
+import { generateEventKey, generateSigningKey } from "../jobs/keys";
 import { logger } from "../logger";
 
 /** Path of the local executor's event endpoint on the app's own HTTP server. */
@@ -15,8 +15,8 @@ export const LOCAL_EVENT_PATH = "/_quarry/inngest";
  */
 export const configureLocalJobs = ({ appOrigin }: { appOrigin: string }) => {
   setRuntimeEnv("QUARRY_JOB_RUNNER", "local");
-  if (!env.INNGEST_SIGNING_KEY) setRuntimeEnv("INNGEST_SIGNING_KEY", `signkey-prod-${randomBytes(32).toString("hex")}`);
-  if (!env.INNGEST_EVENT_KEY) setRuntimeEnv("INNGEST_EVENT_KEY", randomBytes(24).toString("hex"));
+  if (!env.INNGEST_SIGNING_KEY) setRuntimeEnv("INNGEST_SIGNING_KEY", generateSigningKey());
+  if (!env.INNGEST_EVENT_KEY) setRuntimeEnv("INNGEST_EVENT_KEY", generateEventKey());
   setRuntimeEnv("INNGEST_BASE_URL", `${appOrigin}${LOCAL_EVENT_PATH}`);
 };
 
