@@ -20,6 +20,8 @@ export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds
 export const findSource = async ({ projectId, fileId }: { projectId: string; fileId: string }) =>
   isUuid(fileId) ? db.source.findFirst({ where: { id: fileId, projectId } }) : null;
 
+export const sourceExists = async (sourceId: string) => (await db.source.count({ where: { id: sourceId } })) > 0;
+
 /**
  * Resolves the deprecated name-based lookup. Names are not unique (duplicates are allowed), so an ambiguous name
  * is refused rather than guessed.

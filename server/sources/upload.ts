@@ -1,7 +1,7 @@
 import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
 import { IngestFileFields } from "../public-api/schemas/sources.schema";
 import { resolveBuildOptions } from "./build-options";
-import { checkUploadFileName, createSourceFromUpload, discardUpload, storeUpload } from "./service";
+import { checkUploadFileName, createSourceFromUpload, discardUpload, sourceExists, storeUpload } from "./service";
 
 /**
  * A multipart upload becomes a source and its first build. The file is streamed to storage as it arrives; when a
@@ -18,7 +18,8 @@ export const ingestMultipartUpload = async ({ projectId, upload }: { projectId: 
     const options = resolveBuildOptions({ ...parsed, method: parsed.method ?? parsed.partition_method });
     return await createSourceFromUpload({ projectId, upload: file.received, options });
   } catch (error) {
-    await discardUpload(file.received);
+    // Once the source row exists it owns the file (a failed schedule leaves a Failed source to reprocess).
+    if (!(await sourceExists(file.received.sourceId))) await discardUpload(file.received);
     throw error;
   }
 };
