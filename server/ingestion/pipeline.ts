@@ -55,6 +55,7 @@ const toElementRow =
     text: el.text,
     markdown: el.markdown ?? null,
     html: el.html ?? null,
+    imgBase64: el.imgBase64 ?? null,
     pageNumber: el.pageNumber,
     boundingBox: el.boundingBox ?? undefined,
     pageLayout: el.pageLayout ?? undefined,

@@ -15,11 +15,15 @@ export type PartitionInput = {
   method: InternalMethod;
 };
 
-type Parser = (input: {
+export type ParserInput = {
   bytes: Uint8Array;
+  fileName: string;
+  /** Lower-case extension without the dot. */
   fileType: string;
   method: InternalMethod;
-}) => PartitionResult | Promise<PartitionResult>;
+};
+
+export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
 
 /**
  * Text formats have no pages to OCR or lay out, so every method parses them the same way. PDF honours the method:
@@ -50,12 +54,12 @@ const PARSERS: Record<string, Parser> = {
   pdf: parsePdf,
 };
 
-export const partitionDocument = async ({ bytes, fileType, method }: PartitionInput): Promise<PartitionResult> => {
+export const partitionDocument = async ({ bytes, fileName, fileType, method }: PartitionInput): Promise<PartitionResult> => {
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
   if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported yet`);
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  return parser({ bytes: view, fileType: ext, method });
+  return parser({ bytes: view, fileName, fileType: ext, method });
 };
 
 export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;

@@ -52,6 +52,8 @@ export type ParsedElement = {
   pageNumber: number | null;
   boundingBox?: BoundingBox | null;
   pageLayout?: PageLayout | null;
+  /** PNG (or the source's own image bytes), base64, for Image / figure elements. */
+  imgBase64?: string | null;
   metadata?: Record<string, unknown>;
 };
 
@@ -61,4 +63,9 @@ export type PartitionResult = {
   totalPages: number | null;
   /** Things a person should know about this parse (skipped pages, truncation); never fatal. */
   warnings: string[];
+  /**
+   * Which method read each page (1-based page number → v2 method name), for formats with pages. `auto` routes page
+   * by page, and a build reports the result so a user can see how each page was read.
+   */
+  pageMethods?: Record<number, string>;
 };
