@@ -56,6 +56,29 @@ const schema = z.object({
   EMBEDDING_MODEL: z.preprocess(emptyAsUndefined, z.string().default("text-embedding-3-small")),
   EMBEDDING_DIMENSIONS: int(0),
 
+  /**
+   * Chat model for enrichment and answers: "local" (model-free extractor) or "openai" (OpenAI, Groq, Ollama, vLLM:
+   * any OpenAI-compatible chat completions server).
+   */
+  LLM_PROVIDER: z.preprocess(emptyAsUndefined, z.enum(["local", "openai"]).default("local")),
+  LLM_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.openai.com/v1")),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: z.preprocess(emptyAsUndefined, z.string().default("gpt-4o-mini")),
+  /**
+   * Vision-capable chat model for the `agentic` method. Unset: agentic is refused with 400. Base URL and key
+   * default to the LLM ones.
+   */
+  VISION_MODEL: optionalString,
+  VISION_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  VISION_API_KEY: optionalString,
+  /**
+   * Speech-to-text for audio and video: an OpenAI- or Groq-compatible `/audio/transcriptions` API. Unset: subtitle
+   * tracks inside the file are used, otherwise the build fails saying a speech provider is needed.
+   */
+  SPEECH_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  SPEECH_API_KEY: optionalString,
+  SPEECH_MODEL: z.preprocess(emptyAsUndefined, z.string().default("whisper-1")),
+
   /** File storage: "local" (under QUARRY_DATA_DIR/files) or "s3" (any S3-compatible store). */
   STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).default("local")),
   S3_ENDPOINT: optionalString,
