@@ -52,7 +52,7 @@ const groupRotated = (items: RotatedText[]): RotatedText[] => {
   return groups;
 };
 
-const readPages = async (bytes: Uint8Array) => {
+const readPages = async (bytes: Uint8Array, only?: ReadonlySet<number>) => {
   const { pdfjs, doc } = await openPdf(bytes);
   const warnings: string[] = [];
   const pages: PageText[] = [];
@@ -62,6 +62,7 @@ const readPages = async (bytes: Uint8Array) => {
     if (total > limit) warnings.push(`Only the first ${limit} of ${total} pages were parsed`);
     const started = Date.now();
     for (let pageNumber = 1; pageNumber <= limit; pageNumber++) {
+      if (only && !only.has(pageNumber)) continue;
       if (Date.now() - started > TIME_BUDGET_MS) {
         warnings.push(`Stopped after page ${pageNumber - 1} of ${total}: the time limit for parsing was reached`);
         break;
@@ -78,8 +79,18 @@ const readPages = async (bytes: Uint8Array) => {
   }
 };
 
-export const partitionPdf = async ({ bytes }: { bytes: Uint8Array }): Promise<PartitionResult> => {
-  const { pages, warnings, total } = await readPages(bytes);
+/**
+ * The `fast` method: the text layer only, never OCR. `pages` (1-based) limits the parse to some pages, for `auto`,
+ * which routes page by page; repeated headers and footers are still found across the pages given.
+ */
+export const partitionPdf = async ({
+  bytes,
+  pages: only,
+}: {
+  bytes: Uint8Array;
+  pages?: readonly number[];
+}): Promise<PartitionResult> => {
+  const { pages, warnings, total } = await readPages(bytes, only ? new Set(only) : undefined);
 
   const textless = pages.filter((p) => p.runs.length === 0 && p.rotated.length === 0).map((p) => p.pageNumber);
   for (const n of textless.slice(0, MAX_PAGE_WARNINGS)) {
