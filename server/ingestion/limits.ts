@@ -1,16 +1,12 @@
-import { AppError } from "../errors";
+import { env } from "../env";
+import type { IsolationLimits } from "../parsing/isolated";
 
-/** A parse that runs longer than this fails the build instead of holding a job slot forever. */
-export const PARTITION_TIMEOUT_MS = 10 * 60 * 1000;
-
-export const withTimeout = async <T>(work: Promise<T>, ms: number, message: string): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError("UNPROCESSABLE", message)), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** Per-document bounds of the parse worker: a parse past them fails its build and the server keeps serving. */
+export const PARSE_LIMITS: IsolationLimits = {
+  get timeoutMs() {
+    return env.QUARRY_PARSE_TIMEOUT_S * 1000;
+  },
+  get maxRssMb() {
+    return env.QUARRY_PARSE_MAX_MEMORY_MB;
+  },
 };

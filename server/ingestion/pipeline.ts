@@ -2,10 +2,10 @@ import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import { elementIdFor } from "../ids";
 import type { InternalMethod } from "../parsing/methods.schema";
-import { partitionDocument } from "../parsing/partition";
+import { partitionIsolated } from "../parsing/isolated";
 import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";
-import { PARTITION_TIMEOUT_MS, withTimeout } from "./limits";
+import { PARSE_LIMITS } from "./limits";
 import { progressOf } from "./progress";
 
 /**
@@ -70,15 +70,9 @@ export const partitionBuild = async (buildId: string) => {
   await db.build.update({ where: { id: buildId }, data: { step: "partition" } });
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
   const bytes = await fileStore().read(source.storageKey);
-  const result = await withTimeout(
-    partitionDocument({
-      bytes,
-      fileName: source.fileName,
-      fileType: source.fileType,
-      method: build.method as InternalMethod,
-    }),
-    PARTITION_TIMEOUT_MS,
-    `Parsing took longer than ${PARTITION_TIMEOUT_MS / 1000} s and was stopped`,
+  const result = await partitionIsolated(
+    { bytes, fileName: source.fileName, fileType: source.fileType, method: build.method as InternalMethod },
+    PARSE_LIMITS,
   );
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
   await db.element.deleteMany({ where: { buildId } });

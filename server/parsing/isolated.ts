@@ -1,0 +1,126 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { AppError } from "@/server/errors";
+import type { InternalMethod } from "./methods.schema";
+import type { PartitionResult } from "./types";
+import type { WorkerJob, WorkerOutcome } from "./worker/protocol";
+
+/**
+ * Parsing runs in a child process, one per document. Parsers are large third-party code fed hostile input: one
+ * that loops, leaks or blows the heap must end its build as failed, not take the server (and every other build)
+ * down. The child gets a heap cap, its resident memory is watched, and it is killed at the time limit.
+ */
+
+export type IsolationLimits = {
+  timeoutMs: number;
+  /** Resident memory of the worker (JS heap, native buffers, wasm) before it is killed. */
+  maxRssMb: number;
+};
+
+export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 10 * 60_000, maxRssMb: 3072 };
+
+const RSS_POLL_MS = 250;
+
+const workerScript = () => {
+  const candidates = [
+    path.join(process.cwd(), "server/parsing/worker/main.ts"),
+    path.resolve(import.meta.dirname ?? ".", "worker/main.ts"),
+  ];
+  const found = candidates.find((file) => existsSync(file));
+  if (!found) throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
+  return found;
+};
+
+/** Resident set size of a process in MB, from /proc (Linux); null where that is not available. */
+const rssMb = async (pid: number): Promise<number | null> => {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+};
+
+export type IsolatedInput = { bytes: Uint8Array; fileName: string; fileType: string; method: InternalMethod };
+
+/** Parses the document in a worker process and returns its elements, or throws the error a person should read. */
+export const partitionIsolated = async (
+  input: IsolatedInput,
+  limits: IsolationLimits = DEFAULT_LIMITS,
+): Promise<PartitionResult> => {
+  const dir = await mkdtemp(path.join(tmpdir(), "quarry-parse-"));
+  try {
+    const job: WorkerJob = {
+      inputPath: path.join(dir, "input"),
+      outputPath: path.join(dir, "output.json"),
+      fileName: input.fileName,
+      fileType: input.fileType,
+      method: input.method,
+    };
+    await writeFile(job.inputPath, input.bytes);
+    const jobPath = path.join(dir, "job.json");
+    await writeFile(jobPath, JSON.stringify(job));
+    await runWorker(jobPath, dir, limits);
+    const outcome = JSON.parse(await readFile(job.outputPath, "utf8")) as WorkerOutcome;
+    if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+    return outcome.result;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+};
+
+const heapMb = (limits: IsolationLimits) => Math.max(256, Math.floor(limits.maxRssMb * 0.75));
+
+const runWorker = (jobPath: string, cwd: string, limits: IsolationLimits) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${heapMb(limits)}`, "--import", "tsx", workerScript(), jobPath],
+      // tsx and the `@/` alias resolve from the app's root; the worker's scratch files live in `cwd`.
+      { cwd: process.cwd(), env: { ...process.env, QUARRY_PARSE_SCRATCH: cwd }, stdio: ["ignore", "ignore", "pipe"] },
+    );
+    let stderr = "";
+    let stopped: string | null = null;
+    const stop = (reason: string) => {
+      stopped ??= reason;
+      child.kill("SIGKILL");
+    };
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (stderr.length < 20_000) stderr += chunk.toString("utf8");
+    });
+    const timer = setTimeout(
+      () => stop(`Parsing took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`),
+      limits.timeoutMs,
+    );
+    const watch = setInterval(async () => {
+      if (!child.pid) return;
+      const rss = await rssMb(child.pid);
+      if (rss !== null && rss > limits.maxRssMb) {
+        stop(`Parsing needed more than ${limits.maxRssMb} MB of memory and was stopped`);
+      }
+    }, RSS_POLL_MS);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      clearInterval(watch);
+      reject(new AppError("INTERNAL", `The parse worker could not start: ${error.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      clearInterval(watch);
+      if (stopped) return reject(new AppError("UNPROCESSABLE", stopped));
+      if (code === 0) return resolve();
+      if (/heap out of memory|Allocation failed/i.test(stderr)) {
+        return reject(
+          new AppError("UNPROCESSABLE", `Parsing needed more than ${heapMb(limits)} MB of memory and was stopped`),
+        );
+      }
+      const last = stderr.trim().split("\n").slice(-2).join(" ").slice(0, 300);
+      reject(
+        new AppError("UNPROCESSABLE", `The parser crashed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ""}`),
+      );
+    });
+  });
