@@ -87,6 +87,7 @@ export const partitionBuild = async (buildId: string) => {
       totalPartitions: result.elements.length,
       totalPages: result.totalPages,
       warnings: result.warnings,
+      pageMethods: result.pageMethods ?? undefined,
       progress: progressOf("partition"),
     },
   });

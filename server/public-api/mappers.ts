@@ -95,5 +95,7 @@ export const toBuildStatusDto = (build: Build & { source: Pick<Source, "fileName
     step: build.step,
     progress: build.progress,
     warnings: build.warnings,
+    /** Page number → method that read it (`auto` routes page by page); null for formats without pages. */
+    page_methods: (build.pageMethods as Record<string, string> | null) ?? null,
   };
 };
