@@ -1,6 +1,7 @@
 import { env } from "../env";
 import { AppError } from "../errors";
-import { v2ToInternal, type V2Method } from "../parsing/methods.schema";
+import { visionModel } from "../llm/chat";
+import { v2ToInternal, type InternalMethod, type V2Method } from "../parsing/methods.schema";
 import type { Enrichment, Indexing } from "./sources.schema";
 import type { BuildOptions } from "./service";
 
@@ -11,6 +12,16 @@ export const indexingOptions = (): Indexing[] =>
     .includes("none")
     ? ["full", "none"]
     : ["full"];
+
+/** Methods that need a model this deployment may not have. Checked when a build is requested, never faked later. */
+export const assertMethodAvailable = (method: InternalMethod) => {
+  if (method === "graphorlm" && !visionModel()) {
+    throw new AppError(
+      "BAD_REQUEST",
+      "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an OpenAI-compatible vision model",
+    );
+  }
+};
 
 /** Defaults of contract §3/§5.2 (method fast, full enrichment and indexing) and the deployment's indexing rule. */
 export const resolveBuildOptions = ({
@@ -25,5 +36,7 @@ export const resolveBuildOptions = ({
   if (indexing === "none" && !indexingOptions().includes("none")) {
     throw new AppError("BAD_REQUEST", "Indexing 'none' is not enabled. Valid values: full");
   }
-  return { method: v2ToInternal[method ?? "fast"], enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
+  const internal = v2ToInternal[method ?? "fast"];
+  assertMethodAvailable(internal);
+  return { method: internal, enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
 };
