@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: figures, not pass/fail. Starts its own Quarry on a temporary embedded Postgres, then prints
- * ingest throughput next to pdftotext and prebuilt-rag latency next to the raw SQL it runs.
+ * ingest throughput next to pdftotext, pages/s per partition method next to pdftotext and the tesseract CLI, peak
+ * memory while ingesting a 100 MB file, and prebuilt-rag latency next to the raw SQL it runs.
+ * BENCH_ONLY=ingest,methods,memory,retrieval picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,9 +23,15 @@ const main = async () => {
   const quarry = await startQuarry({ env: { DATABASE_URL: pgServer.url, QUARRY_JOB_CONCURRENCY: "2" } });
   try {
     const { benchIngest } = await import("./ingest");
+    const { benchMethods } = await import("./methods");
+    const { benchMemory } = await import("./memory");
     const { benchRetrieval } = await import("./retrieval");
-    process.stdout.write(`${await benchIngest(quarry)}\n\n`);
-    process.stdout.write(`${await benchRetrieval({ quarry, databaseUrl: pgServer.url })}\n`);
+    const only = process.env.BENCH_ONLY?.split(",");
+    const wanted = (name: string) => !only || only.includes(name);
+    if (wanted("ingest")) process.stdout.write(`${await benchIngest(quarry)}\n\n`);
+    if (wanted("methods")) process.stdout.write(`${await benchMethods()}\n\n`);
+    if (wanted("memory")) process.stdout.write(`${await benchMemory(quarry)}\n\n`);
+    if (wanted("retrieval")) process.stdout.write(`${await benchRetrieval({ quarry, databaseUrl: pgServer.url })}\n`);
   } finally {
     await quarry.dispose();
     const { disconnectDb } = await import("@/server/db");

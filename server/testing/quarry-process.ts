@@ -33,6 +33,8 @@ export type QuarryProcess = {
   token: string;
   dataDir: string;
   output: () => string;
+  /** Process id of the running app (its parse workers and tools are its descendants). */
+  pid: () => number | undefined;
   /** Starts the app again on the same data dir and port (after a kill), optionally with other variables. */
   restart: (env?: Record<string, string>) => Promise<void>;
   kill: (signal?: NodeJS.Signals) => Promise<void>;
@@ -99,6 +101,7 @@ export const startQuarry = async ({
     token,
     dataDir,
     output: () => log,
+    pid: () => child?.pid,
     restart: launch,
     kill,
     dispose: async () => {
