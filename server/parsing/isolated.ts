@@ -29,7 +29,7 @@ const workerScript = () => {
     path.join(process.cwd(), "server/parsing/worker/main.ts"),
     path.resolve(import.meta.dirname ?? ".", "worker/main.ts"),
   ];
-  const found = candidates.find((file) => existsSync(file));
+  const found = candidates.find((file) => existsSync(/*turbopackIgnore: true*/ file));
   if (!found) throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
   return found;
 };
@@ -37,7 +37,7 @@ const workerScript = () => {
 /** Resident set size of a process in MB, from /proc (Linux); null where that is not available. */
 const rssMb = async (pid: number): Promise<number | null> => {
   try {
-    const status = await readFile(`/proc/${pid}/status`, "utf8");
+    const status = await readFile(/*turbopackIgnore: true*/ `/proc/${pid}/status`, "utf8");
     const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
     return kb ? Number(kb) / 1024 : null;
   } catch {
@@ -61,11 +61,11 @@ export const partitionIsolated = async (
       fileType: input.fileType,
       method: input.method,
     };
-    await writeFile(job.inputPath, input.bytes);
+    await writeFile(/*turbopackIgnore: true*/ job.inputPath, input.bytes);
     const jobPath = path.join(dir, "job.json");
-    await writeFile(jobPath, JSON.stringify(job));
+    await writeFile(/*turbopackIgnore: true*/ jobPath, JSON.stringify(job));
     await runWorker(jobPath, dir, limits);
-    const outcome = JSON.parse(await readFile(job.outputPath, "utf8")) as WorkerOutcome;
+    const outcome = JSON.parse(await readFile(/*turbopackIgnore: true*/ job.outputPath, "utf8")) as WorkerOutcome;
     if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
     return outcome.result;
   } finally {
