@@ -1,84 +1,17 @@
+import type { Embedder } from "../embedding/types";
 import type { ParsedElement } from "../parsing/types";
-import { charLength, defaultSeparators, splitText, tailOf, tokenLength, type LengthFn } from "./text-splitter";
-import { CHUNK_DEFAULTS, type Chunk, type ChunkOptions, type Splitter } from "./types";
+import { semanticChunks } from "./semantic";
+import { defaultSeparators, splitText, tailOf } from "./text-splitter";
+import type { Chunk, ChunkOptions } from "./types";
+import { groupUnits, makeChunk, settingsOf, toUnits, type Group, type Settings, type Unit } from "./units";
 
 /**
  * Elements into chunks for embedding and search. Elements are the units: they are packed whole (tables stay whole
  * when they fit) and only an element longer than the size is split inside, by the recursive text splitter. A chunk
  * never mixes two pages (unless it holds only a heading, which belongs with what follows) nor, for the title
- * splitter, two sections. Overlap repeats the end of the previous chunk of the same page or section.
+ * splitter, two sections. Overlap repeats the end of the previous chunk of the same page or section. The semantic
+ * splitter (./semantic.ts) packs sentences instead and breaks where the topic changes.
  */
-
-type Unit = { text: string; index: number; element: ParsedElement };
-type Group = { units: Unit[]; section: string | null; titlesOnly: boolean };
-
-type Settings = {
-  splitter: Splitter;
-  chunkSize: number;
-  chunkOverlap: number;
-  chunkSeparator: string;
-  length: LengthFn;
-};
-
-const settingsOf = (options: ChunkOptions): Settings => {
-  const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? CHUNK_DEFAULTS.chunkSize));
-  const overlap = Math.floor(options.chunkOverlap ?? CHUNK_DEFAULTS.chunkOverlap);
-  return {
-    splitter: options.splitter,
-    chunkSize,
-    // The contract allows 0..chunkSize-1; anything else would make chunks that never advance.
-    chunkOverlap: Math.min(Math.max(0, overlap), chunkSize - 1),
-    chunkSeparator: options.chunkSeparator ?? CHUNK_DEFAULTS.chunkSeparator,
-    length: options.splitter === "token" ? tokenLength : charLength,
-  };
-};
-
-const isTitle = (u: Unit) => u.element.type === "Title";
-
-/**
- * Stretches that a chunk must not cross. Every splitter breaks at page changes; the title splitter also at every
- * Title. A heading at the foot of a page stays with the text after it.
- */
-const groupUnits = (units: Unit[], bySection: boolean): Group[] => {
-  const groups: Group[] = [];
-  let section: string | null = null;
-  const open = (first: Unit[]) => {
-    groups.push({ units: first, section: bySection ? section : null, titlesOnly: first.every(isTitle) });
-  };
-  for (const unit of units) {
-    const current: Group | undefined = groups[groups.length - 1];
-    const last = current?.units[current.units.length - 1];
-    const onlyTitles = current?.titlesOnly ?? false;
-    const pageChange = last !== undefined && unit.element.pageNumber !== last.element.pageNumber && !onlyTitles;
-    const sectionStart = bySection && isTitle(unit) && !onlyTitles;
-    if (bySection && isTitle(unit) && (sectionStart || !current)) section = unit.text;
-    if (current && pageChange && !sectionStart) {
-      // Headings at the foot of a page introduce what follows; they move to the next page's group.
-      const carried: Unit[] = [];
-      while (current.units.length > 1 && isTitle(current.units[current.units.length - 1] as Unit)) {
-        carried.unshift(current.units.pop() as Unit);
-      }
-      open([...carried, unit]);
-    } else if (!current || pageChange || sectionStart) {
-      open([unit]);
-    } else {
-      current.units.push(unit);
-      current.titlesOnly &&= isTitle(unit);
-    }
-  }
-  return groups;
-};
-
-const makeChunk = (parts: Unit[], text: string, settings: Settings, section: string | null, split: boolean): Chunk => {
-  const indexes = [...new Set(parts.map((u) => u.index))].sort((a, b) => a - b);
-  const types = [...new Set(parts.map((u) => u.element.type))];
-  const metadata: Record<string, unknown> = { splitter: settings.splitter, element_types: types };
-  if (section !== null) metadata.section_title = section;
-  if (split) metadata.split_element = true;
-  const only = parts.length === 1 ? parts[0]?.element : undefined;
-  if (only?.type === "Table" && only.html) metadata.text_as_html = only.html;
-  return { text, pageNumber: parts[0]?.element.pageNumber ?? null, elementIndexes: indexes, metadata };
-};
 
 /** Pack one group's units into chunks. */
 const packGroup = (group: Group, settings: Settings): Chunk[] => {
@@ -152,23 +85,33 @@ const elementChunks = (units: Unit[], settings: Settings): Chunk[] =>
     return pieces.map((piece) => makeChunk([unit], piece, settings, null, pieces.length > 1));
   });
 
-export const chunkElements = ({ elements, options }: { elements: ParsedElement[]; options: ChunkOptions }): Chunk[] => {
+/**
+ * Chunks for one set of elements. Async because the semantic splitter embeds sentences, with the given embedder or
+ * else the configured one; the other splitters need no embedder.
+ */
+export const chunkElements = async ({
+  elements,
+  options,
+  embedder,
+}: {
+  elements: ParsedElement[];
+  options: ChunkOptions;
+  embedder?: Embedder;
+}): Promise<Chunk[]> => {
   const settings = settingsOf(options);
-  const removed = new Set<string>(options.elementsToRemove ?? []);
-  const units: Unit[] = elements
-    .map((element, index) => ({ element, index, text: element.text.trim() }))
-    .filter((u) => u.text.length > 0 && !removed.has(u.element.type));
-
+  const units = toUnits(elements, options.elementsToRemove);
   switch (settings.splitter) {
     case "element":
       return elementChunks(units, settings);
     case "title":
-    // Semantic splitting (breaks where embeddings of neighbouring sentences diverge) is not built yet; sections
-    // are the closest structural stand-in until then.
-    case "semantic":
       return groupUnits(units, true).flatMap((g) => packGroup(g, settings));
+    case "semantic":
+      return semanticChunks({ units, settings, embedder: embedder ?? (await configuredEmbedder()) });
     case "character":
     case "token":
       return groupUnits(units, false).flatMap((g) => packGroup(g, settings));
   }
 };
+
+/** Loaded only when needed: the configured embedder reads the environment. */
+const configuredEmbedder = async () => (await import("../embedding")).getEmbedder();

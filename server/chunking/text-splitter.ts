@@ -1,3 +1,5 @@
+import { countTokens, sliceTokens } from "./tokens";
+
 /**
  * Recursive separator splitting: try the coarsest separator first (paragraphs), fall back to finer ones (lines,
  * sentences, words) only for pieces still too long, then pack pieces back up to the size with an overlap made of
@@ -10,17 +12,9 @@ export type LengthFn = (text: string) => number;
 export const SENTENCE = Symbol("sentence");
 export type Separator = string | typeof SENTENCE;
 
-// Words (letters, digits, underscore) and single punctuation marks; a stand-in for a model tokenizer.
-const TOKEN_RE = /[\p{L}\p{M}\p{N}_]+|[^\s\p{L}\p{M}\p{N}_]/gu;
-
-export const tokenize = (text: string): string[] => text.match(TOKEN_RE) ?? [];
 export const charLength: LengthFn = (text) => text.length;
-export const tokenLength: LengthFn = (text) => {
-  let count = 0;
-  TOKEN_RE.lastIndex = 0;
-  while (TOKEN_RE.exec(text)) count++;
-  return count;
-};
+/** cl100k_base tokens, as the embedding model counts them. */
+export const tokenLength: LengthFn = countTokens;
 
 export const defaultSeparators = (chunkSeparator: string): Separator[] => {
   const list: Separator[] = [chunkSeparator, "\n\n", "\n", SENTENCE, " "];
@@ -66,14 +60,9 @@ export const mergePieces = (
 
 /** Last resort for a single word longer than the size: cut it into size-long slices. */
 const hardSplit = (text: string, { chunkSize, length }: Options): string[] => {
-  if (length === charLength) {
-    const out: string[] = [];
-    for (let i = 0; i < text.length; i += chunkSize) out.push(text.slice(i, i + chunkSize));
-    return out;
-  }
-  const tokens = tokenize(text);
+  if (length === tokenLength) return sliceTokens(text, chunkSize);
   const out: string[] = [];
-  for (let i = 0; i < tokens.length; i += chunkSize) out.push(tokens.slice(i, i + chunkSize).join(" "));
+  for (let i = 0; i < text.length; i += chunkSize) out.push(text.slice(i, i + chunkSize));
   return out;
 };
 

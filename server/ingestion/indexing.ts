@@ -32,7 +32,7 @@ export const chunkBuild = async (buildId: string) => {
     html: r.html,
     pageNumber: r.pageNumber,
   }));
-  const chunks = chunkElements({
+  const chunks = await chunkElements({
     elements,
     options: { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] },
   });
