@@ -21,6 +21,8 @@ const nextConfig = {
     "busboy",
   ],
   poweredByHeader: false,
+  // `npm test` type-checks the whole repository (tests and scripts too) as its own step; the build need not repeat it.
+  typescript: { ignoreBuildErrors: true },
   // The public API takes paths with or without a trailing slash (contract §0); a redirect would break POST clients.
   skipTrailingSlashRedirect: true,
   rewrites: async () => [{ source: "/api/public/:path+/", destination: "/api/public/:path+" }],

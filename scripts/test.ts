@@ -88,6 +88,7 @@ const main = async () => {
           "scripts/build.ts",
         ]),
     ],
+    ["typecheck", () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])],
     ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
     [
       "unit + integration (vitest)",
