@@ -77,6 +77,7 @@ export const benchMemory = async (quarry: QuarryProcess) => {
   try {
     const [build, ms] = await time(async () => {
       const res = await api.upload("big-export.csv", bytes, { enrichment: "none" });
+      if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
       const { build_id } = (await res.json()) as { build_id: string };
       return api.waitForBuild(build_id, 3_600_000);
     });
