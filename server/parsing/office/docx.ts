@@ -1,0 +1,564 @@
+import * as cheerio from "cheerio";
+import type JSZip from "jszip";
+import mammoth from "mammoth";
+import { AppError } from "@/server/errors";
+import { isPageNumberText } from "../classify-text";
+import { attr as domAttr, childrenOf as domChildren, tagName, type DomNode } from "../html-dom";
+import { escapeHtml, rowsToText } from "../table-html";
+import type { ElementType, ParsedElement, PartitionResult } from "../types";
+import {
+  bulletGlyphLength,
+  isJunkText,
+  promoteLeadTitles,
+  cellsToHtml,
+  classifyDocParagraph,
+  cleanText,
+  collapse,
+  ImageBudget,
+  PageCounter,
+  rasterMime,
+  rowsToMarkdown,
+  safeHref,
+  spansToMarkdown,
+  type Span,
+  type TableCell,
+} from "./common";
+import {
+  asUnprocessable,
+  attr,
+  childrenOf,
+  loadZip,
+  MAX_XML_DEPTH,
+  nameOf,
+  readRelationships,
+  readZipText,
+  readZipXml,
+  textValue,
+  type XmlNode,
+} from "./xml";
+import { checkOfficeZip } from "./zip-limits";
+
+/**
+ * DOCX: mammoth turns the body into clean HTML (headings from styles, lists from numbering, tables with spans),
+ * which is walked into elements here. What mammoth leaves out is added around it: headers and footers (read from
+ * their own parts) and page numbers. Word does not store pages, so pages are counted from the breaks the file
+ * records: explicit page breaks, "page break before" paragraphs, and the breaks Word wrote when it last laid the
+ * document out (w:lastRenderedPageBreak). They reach the HTML as two private-use characters.
+ */
+
+const HARD_BREAK = "\uE000";
+const RENDERED_BREAK = "\uE001";
+const MARKERS_RE = /[\uE000\uE001]/;
+
+/** Paragraph styles mammoth does not map by default that are headings to a reader. */
+const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
+
+const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
+/** Nested tables deeper than this are kept as text in their cell. */
+const MAX_TABLE_NESTING = 8;
+
+/** Rewrites the main part so the page breaks survive mammoth (which drops them) as marker characters. */
+export const markPageBreaks = (xml: string): string => {
+  let out = xml
+    .replace(/[\uE000\uE001]/g, "")
+    .replace(/<w:br\b[^>]*\bw:type="page"[^>]*\/>/g, `<w:t>${HARD_BREAK}</w:t>`)
+    .replace(/<w:lastRenderedPageBreak\s*\/>/g, `<w:t>${RENDERED_BREAK}</w:t>`);
+  // <w:pageBreakBefore/> lives in the paragraph properties: a run with the marker goes right after them.
+  const inserts: number[] = [];
+  const re = /<w:pageBreakBefore\b([^>]*)\/>/g;
+  for (let m = re.exec(out); m; m = re.exec(out)) {
+    const val = /w:val="([^"]*)"/.exec(m[1] ?? "")?.[1];
+    if (val && ["0", "false", "off"].includes(val)) continue;
+    const end = out.indexOf("</w:pPr>", m.index);
+    if (end >= 0) inserts.push(end + "</w:pPr>".length);
+  }
+  for (const at of inserts.reverse()) {
+    out = `${out.slice(0, at)}<w:r><w:t>${HARD_BREAK}</w:t></w:r>${out.slice(at)}`;
+  }
+  return out;
+};
+
+type ImageRef = { bytes: Uint8Array; mime: string | null; alt: string };
+
+/** The zip "file" mammoth reads from (its documented inputs are paths and buffers; this one is its internal API). */
+const mammothFile = (zip: JSZip, mainPath: string, mainXml: string) => ({
+  exists: (name: string) => zip.file(name) !== null,
+  read: async (name: string, encoding?: string) => {
+    const file = zip.file(name);
+    if (!file) throw new Error(`The part ${name} is missing`);
+    if (encoding === "base64") return file.async("base64");
+    if (encoding) {
+      if (name === mainPath) return mainXml;
+      const text = await file.async("string");
+      if (/<!DOCTYPE/i.test(text)) throw new AppError("UNPROCESSABLE", `The part ${name} has a DOCTYPE declaration`);
+      return text;
+    }
+    return Buffer.from(await file.async("uint8array"));
+  },
+  write: () => undefined,
+  toArrayBuffer: () => zip.generateAsync({ type: "arraybuffer" }),
+});
+
+const mainDocumentPath = async (zip: JSZip): Promise<string> => {
+  const rels = await readRelationships(zip, "_rels/.rels").catch(() => new Map());
+  for (const rel of rels.values()) {
+    if (String(rel.type).endsWith("/officeDocument") && zip.file(rel.target)) return rel.target as string;
+  }
+  return "word/document.xml";
+};
+
+/** Walks mammoth's HTML in document order, counting pages at the markers. */
+class DocxWalker {
+  readonly elements: ParsedElement[] = [];
+  private readonly pages = new PageCounter();
+
+  constructor(
+    private readonly images: ImageRef[],
+    private readonly budget: ImageBudget,
+  ) {}
+
+  get page() {
+    return this.pages.page;
+  }
+
+  /** Text with the markers taken out, and the page its first visible character is on. */
+  private consume(text: string): { text: string; firstPage: number | null } {
+    if (!MARKERS_RE.test(text)) {
+      return { text, firstPage: this.pages.text(text) ? this.pages.page : null };
+    }
+    let out = "";
+    let firstPage: number | null = null;
+    for (const ch of text) {
+      if (ch === HARD_BREAK) this.pages.hardBreak();
+      else if (ch === RENDERED_BREAK) this.pages.renderedBreak();
+      else {
+        if (this.pages.text(ch)) firstPage ??= this.pages.page;
+        out += ch;
+      }
+    }
+    return { text: out, firstPage };
+  }
+
+  private push(element: Omit<ParsedElement, "pageNumber">, page: number | null) {
+    this.elements.push({ ...element, pageNumber: page ?? this.pages.page });
+  }
+
+  private emitImages(refs: number[], page: number | null) {
+    for (const index of refs) {
+      const image = this.images[index];
+      if (!image) continue;
+      const imgBase64 = image.mime ? this.budget.take(image.bytes) : null;
+      if (!imgBase64 && !image.alt) continue;
+      this.push(
+        {
+          type: "Image",
+          text: image.alt,
+          markdown: image.alt ? `![${image.alt.replace(/[[\]]/g, "")}]()` : null,
+          imgBase64,
+          metadata: { image_mime_type: image.mime, ...(imgBase64 ? {} : { image_omitted: true }) },
+        },
+        page,
+      );
+    }
+  }
+
+  /** Inline content of a block: spans for text/markdown, images referenced, page of the first visible text. */
+  private inline(nodes: DomNode[]) {
+    const spans: Span[] = [];
+    const images: number[] = [];
+    let firstPage: number | null = null;
+    const visit = (node: DomNode, fmt: Omit<Span, "text">, depth: number) => {
+      if (node.type === "text") {
+        const { text, firstPage: p } = this.consume(node.data ?? "");
+        firstPage ??= p;
+        if (text) spans.push({ text: text.replace(/\s*\n\s*/g, " "), ...fmt });
+        return;
+      }
+      const name = tagName(node);
+      if (!name || depth > MAX_XML_DEPTH) return;
+      if (name === "br") {
+        spans.push({ text: "\n" });
+        return;
+      }
+      if (name === "img") {
+        const index = /^quarry-image:(\d+)$/.exec(domAttr(node, "src") ?? "")?.[1];
+        if (index !== undefined) images.push(Number(index));
+        return;
+      }
+      const href = domAttr(node, "href") ?? "";
+      // Back-links from footnotes to their reference ("↑") are navigation, not text.
+      if (name === "a" && /^#(?:footnote|endnote|comment)-ref/.test(href)) return;
+      const next = {
+        bold: fmt.bold || name === "strong" || name === "b",
+        italic: fmt.italic || name === "em" || name === "i",
+        href: name === "a" ? (safeHref(href) ?? fmt.href ?? null) : (fmt.href ?? null),
+      };
+      for (const c of domChildren(node)) visit(c, next, depth + 1);
+    };
+    for (const node of nodes) visit(node, {}, 0);
+    return { spans, images, firstPage };
+  }
+
+  /** One paragraph-like block (p, heading, list item, note) becomes an element, plus its images. */
+  private block(nodes: DomNode[], kind: BlockKind) {
+    const { spans, images, firstPage } = this.inline(nodes);
+    const raw = spans.map((s) => s.text).join("");
+    let text = cleanText(raw);
+    let markdown = spansToMarkdown(spans);
+    if (text && !isJunkText(text)) {
+      const visible = text.replace(/\s/g, "").length;
+      const boldChars = spans.filter((s) => s.bold).reduce((n, s) => n + s.text.replace(/\s/g, "").length, 0);
+      let type: ElementType;
+      const metadata: Record<string, unknown> = {};
+      if (kind.kind === "heading") {
+        type = "Title";
+        metadata.heading_level = kind.level;
+        // Headings are bold by style; the markers would only repeat that.
+        const plainSpans = spans.map((s) => ({ ...s, bold: false }));
+        markdown = `${"#".repeat(kind.level)} ${spansToMarkdown(plainSpans).replace(/\n/g, " ")}`;
+      } else if (kind.kind === "list") {
+        type = "ListItem";
+        metadata.category_depth = kind.depth;
+        markdown = `${"  ".repeat(kind.depth)}${kind.ordered ? "1." : "-"} ${markdown}`;
+      } else if (kind.kind === "note") {
+        type = "NarrativeText";
+        metadata.note = kind.note;
+      } else {
+        type = classifyDocParagraph({ text, bold: boldChars >= visible * 0.9 });
+        const glyph = bulletGlyphLength(text);
+        if (type === "ListItem" && glyph > 0) {
+          text = text.slice(glyph).trim();
+          markdown = `- ${markdown.slice(bulletGlyphLength(markdown)).trim()}`;
+          metadata.category_depth = 0;
+        }
+      }
+      this.push({ type, text, markdown, metadata }, firstPage);
+    }
+    this.emitImages(images, firstPage);
+  }
+
+  /** Cells of this table (not of nested ones) as sanitised HTML and text, in document order. */
+  private tableCells(table: DomNode, nesting: number, images: number[], pages: (number | null)[]): TableCell[][] {
+    const rows: DomNode[] = [];
+    const collectRows = (node: DomNode) => {
+      for (const c of domChildren(node)) {
+        const name = tagName(c);
+        if (name === "tr") rows.push(c);
+        else if (name === "thead" || name === "tbody" || name === "tfoot") collectRows(c);
+      }
+    };
+    collectRows(table);
+    return rows.map((tr) =>
+      domChildren(tr)
+        .filter((c) => tagName(c) === "td" || tagName(c) === "th")
+        .map((cell) => {
+          const { html, text } = this.cellContent(cell, nesting, images, pages);
+          const span = (name: string) => {
+            const n = Number.parseInt(domAttr(cell, name) ?? "1", 10);
+            return Number.isFinite(n) && n > 1 ? Math.min(n, 1000) : 1;
+          };
+          return { html, text, colspan: span("colspan"), rowspan: span("rowspan"), header: tagName(cell) === "th" };
+        }),
+    );
+  }
+
+  /**
+   * A cell's content: paragraphs become lines (<br>), links and emphasis stay, a nested table stays a table (its
+   * text joins the cell text). Markers are consumed in order so pages keep counting through long tables.
+   */
+  private cellContent(cell: DomNode, nesting: number, images: number[], pages: (number | null)[]) {
+    const lines: string[] = [];
+    const texts: string[] = [];
+    let htmlLine = "";
+    let textLine = "";
+    const endLine = () => {
+      if (textLine.trim() || htmlLine.includes("<table>")) {
+        lines.push(htmlLine.trim());
+        texts.push(textLine.trim());
+      }
+      htmlLine = "";
+      textLine = "";
+    };
+    const visit = (node: DomNode, depth: number) => {
+      if (node.type === "text") {
+        const { text, firstPage } = this.consume(node.data ?? "");
+        pages.push(firstPage);
+        const clean = text.replace(/\s+/g, " ");
+        htmlLine += escapeHtml(clean);
+        textLine += clean;
+        return;
+      }
+      const name = tagName(node);
+      if (!name || depth > MAX_XML_DEPTH) return;
+      if (name === "br") {
+        endLine();
+        return;
+      }
+      if (name === "img") {
+        const index = /^quarry-image:(\d+)$/.exec(domAttr(node, "src") ?? "")?.[1];
+        if (index !== undefined) images.push(Number(index));
+        return;
+      }
+      if (name === "table") {
+        endLine();
+        if (nesting < MAX_TABLE_NESTING) {
+          const rows = this.tableCells(node, nesting + 1, images, pages);
+          htmlLine = cellsToHtml(rows);
+          textLine = rowsToText(rows.map((r) => r.map((c) => c.text))).replace(/\n/g, " ");
+        } else {
+          for (const c of domChildren(node)) visit(c, depth + 1);
+        }
+        endLine();
+        return;
+      }
+      const href = domAttr(node, "href") ?? "";
+      if (name === "a" && /^#(?:footnote|endnote|comment)-ref/.test(href)) return;
+      const block = ["p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "div"].includes(name);
+      if (block) endLine();
+      const wrapTag =
+        name === "a" && safeHref(href)
+          ? { open: `<a href="${escapeHtml(safeHref(href) ?? "")}">`, close: "</a>" }
+          : name === "strong" || name === "b"
+            ? { open: "<strong>", close: "</strong>" }
+            : name === "em" || name === "i"
+              ? { open: "<em>", close: "</em>" }
+              : null;
+      if (wrapTag) htmlLine += wrapTag.open;
+      for (const c of domChildren(node)) visit(c, depth + 1);
+      if (wrapTag) htmlLine += wrapTag.close;
+      if (block) endLine();
+    };
+    for (const c of domChildren(cell)) visit(c, 0);
+    endLine();
+    return { html: lines.join("<br>"), text: collapse(texts.join(" ")) };
+  }
+
+  private table(node: DomNode) {
+    const images: number[] = [];
+    const pages: (number | null)[] = [];
+    const startPage = this.pages.page;
+    const rows = this.tableCells(node, 0, images, pages).filter((r) => r.length > 0);
+    const texts = rows.map((r) => r.map((c) => c.text));
+    const text = rowsToText(texts);
+    const page = pages.find((p) => p !== null) ?? startPage;
+    if (text) {
+      this.push({ type: "Table", text, html: cellsToHtml(rows), markdown: rowsToMarkdown(texts) }, page);
+    }
+    this.emitImages(images, page);
+  }
+
+  private list(node: DomNode, depth: number, note: boolean) {
+    const ordered = tagName(node) === "ol";
+    for (const li of domChildren(node)) {
+      if (tagName(li) !== "li") {
+        this.walk([li], depth);
+        continue;
+      }
+      const id = domAttr(li, "id") ?? "";
+      const noteKind = /^(footnote|endnote|comment)-/.exec(id)?.[1];
+      const kind: BlockKind =
+        note || noteKind ? { kind: "note", note: noteKind ?? "footnote" } : { kind: "list", depth, ordered };
+      let pending: DomNode[] = [];
+      const flush = () => {
+        if (pending.length > 0) this.block(pending, kind);
+        pending = [];
+      };
+      for (const c of domChildren(li)) {
+        const name = tagName(c);
+        if (name === "ul" || name === "ol") {
+          flush();
+          this.list(c, depth + 1, !!noteKind);
+        } else if (name === "p" || HEADINGS[name] || name === "table") {
+          flush();
+          if (name === "table") this.table(c);
+          else this.block(domChildren(c), kind);
+        } else pending.push(c);
+      }
+      flush();
+    }
+  }
+
+  walk(nodes: DomNode[], listDepth = 0) {
+    let pending: DomNode[] = [];
+    const flush = () => {
+      if (pending.length > 0) this.block(pending, { kind: "p" });
+      pending = [];
+    };
+    for (const node of nodes) {
+      const name = tagName(node);
+      const level = HEADINGS[name];
+      if (
+        node.type === "text" ||
+        ["a", "strong", "em", "b", "i", "sup", "sub", "s", "span", "img", "br"].includes(name)
+      ) {
+        pending.push(node);
+        continue;
+      }
+      flush();
+      if (level) this.block(domChildren(node), { kind: "heading", level });
+      else if (name === "p") this.block(domChildren(node), { kind: "p" });
+      else if (name === "ul" || name === "ol") this.list(node, listDepth, false);
+      else if (name === "table") this.table(node);
+      else this.walk(domChildren(node), listDepth);
+    }
+    flush();
+  }
+}
+
+type BlockKind =
+  | { kind: "p" }
+  | { kind: "heading"; level: number }
+  | { kind: "list"; depth: number; ordered: boolean }
+  | { kind: "note"; note: string };
+
+const PAGE_FIELD_RE = /^\s*(?:PAGE|NUMPAGES|SECTIONPAGES)\b/i;
+
+/**
+ * Text of a header or footer part: paragraphs in order, tabs and breaks kept, page-number fields left out (their
+ * value is whatever page Word last showed). Of mc:AlternateContent only the first choice is read.
+ */
+export const wordPartText = (nodes: XmlNode[]): string => {
+  const paragraphs: string[] = [];
+  const fields: { instr: string; result: boolean }[] = [];
+  const inPageField = () => fields.some((f) => f.result && PAGE_FIELD_RE.test(f.instr));
+  const visit = (node: XmlNode, depth: number, out: { text: string }) => {
+    if (depth > MAX_XML_DEPTH) return;
+    const name = nameOf(node);
+    switch (name) {
+      case "w:t":
+        if (!inPageField()) out.text += childrenOf(node).map(textValue).join("");
+        return;
+      case "w:tab":
+        out.text += "\t";
+        return;
+      case "w:br":
+      case "w:cr":
+        out.text += "\n";
+        return;
+      case "w:instrText": {
+        const top = fields[fields.length - 1];
+        if (top) top.instr += childrenOf(node).map(textValue).join("");
+        return;
+      }
+      case "w:fldChar": {
+        const type = attr(node, "w:fldCharType");
+        if (type === "begin") fields.push({ instr: "", result: false });
+        else if (type === "separate") {
+          const top = fields[fields.length - 1];
+          if (top) top.result = true;
+        } else if (type === "end") fields.pop();
+        return;
+      }
+      case "w:fldSimple":
+        if (PAGE_FIELD_RE.test(attr(node, "w:instr") ?? "")) return;
+        break;
+      case "w:delText":
+      case "mc:Fallback":
+        return;
+      case "w:p": {
+        const inner = { text: "" };
+        for (const c of childrenOf(node)) visit(c, depth + 1, inner);
+        paragraphs.push(inner.text);
+        return;
+      }
+    }
+    for (const c of childrenOf(node)) visit(c, depth + 1, out);
+  };
+  const sink = { text: "" };
+  for (const node of nodes) visit(node, 0, sink);
+  return paragraphs
+    .map((p) => cleanText(p))
+    .filter((p) => p.length > 0)
+    .join("\n");
+};
+
+const HEADER_FOOTER_TYPES: Record<string, string> = { default: "primary", first: "first_page", even: "even_page" };
+
+/** Header and footer parts in the order the sections reference them, each once with its kind. */
+const readHeadersFooters = async (zip: JSZip, mainPath: string, mainXml: string) => {
+  const rels = await readRelationships(zip, mainPath);
+  const parts: { path: string; kind: "Header" | "Footer"; hfType: string }[] = [];
+  const seen = new Set<string>();
+  const re = /<w:(header|footer)Reference\b([^>]*)>/g;
+  for (let m = re.exec(mainXml); m; m = re.exec(mainXml)) {
+    const attrs = m[2] ?? "";
+    const id = /r:id="([^"]*)"/.exec(attrs)?.[1];
+    const rel = id ? rels.get(id) : undefined;
+    if (!rel || rel.external || seen.has(rel.target)) continue;
+    seen.add(rel.target);
+    const type = /w:type="([^"]*)"/.exec(attrs)?.[1] ?? "default";
+    parts.push({
+      path: rel.target,
+      kind: m[1] === "header" ? "Header" : "Footer",
+      hfType: HEADER_FOOTER_TYPES[type] ?? type,
+    });
+  }
+  const out: { kind: "Header" | "Footer"; text: string; hfType: string }[] = [];
+  const texts = new Set<string>();
+  for (const part of parts.slice(0, 50)) {
+    const nodes = await readZipXml(zip, part.path, `The ${part.kind.toLowerCase()} part ${part.path}`);
+    if (!nodes) continue;
+    const text = wordPartText(nodes);
+    const key = `${part.kind}:${text}`;
+    if (!text || isPageNumberText(text) || texts.has(key)) continue;
+    texts.add(key);
+    out.push({ kind: part.kind, text, hfType: part.hfType });
+  }
+  return out;
+};
+
+export const partitionDocx = async (bytes: Uint8Array, ext = "docx"): Promise<PartitionResult> => {
+  await checkOfficeZip(bytes, ext);
+  try {
+    const zip = await loadZip(bytes, ext);
+    const mainPath = await mainDocumentPath(zip);
+    const original = await readZipText(zip, mainPath);
+    if (original === null) {
+      throw new AppError("UNPROCESSABLE", `The .${ext} file is not a valid Word document (it has no ${mainPath})`);
+    }
+    if (/<!DOCTYPE/i.test(original)) {
+      throw new AppError("UNPROCESSABLE", `The .${ext} file's document part has a DOCTYPE declaration`);
+    }
+    const images: ImageRef[] = [];
+    const result = await mammoth.convertToHtml(
+      { file: mammothFile(zip, mainPath, markPageBreaks(original)) } as unknown as { buffer: Buffer },
+      {
+        styleMap: STYLE_MAP,
+        externalFileAccess: false,
+        convertImage: mammoth.images.imgElement(async (image) => {
+          const data = new Uint8Array(await image.read());
+          images.push({
+            bytes: data,
+            mime: rasterMime(data),
+            alt: collapse((image as { altText?: string }).altText ?? ""),
+          });
+          return { src: `quarry-image:${images.length - 1}` };
+        }),
+      },
+    );
+    const budget = new ImageBudget();
+    const walker = new DocxWalker(images, budget);
+    const $ = cheerio.load(result.value);
+    const body = ($("body")[0] ?? $.root()[0]) as unknown as DomNode;
+    walker.walk(domChildren(body));
+    promoteLeadTitles(walker.elements);
+
+    const lastPage = walker.page;
+    const headersFooters = await readHeadersFooters(zip, mainPath, original);
+    const element = (h: (typeof headersFooters)[number], page: number): ParsedElement => ({
+      type: h.kind,
+      text: h.text,
+      markdown: h.text,
+      pageNumber: page,
+      metadata: { header_footer_type: h.hfType },
+    });
+    const elements = [
+      ...headersFooters.filter((h) => h.kind === "Header").map((h) => element(h, 1)),
+      ...walker.elements,
+      ...headersFooters.filter((h) => h.kind === "Footer").map((h) => element(h, lastPage)),
+    ];
+    return { elements, totalPages: lastPage, warnings: budget.warnings() };
+  } catch (error) {
+    throw asUnprocessable(error, ext);
+  }
+};

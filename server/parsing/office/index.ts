@@ -1,0 +1,43 @@
+import { AppError } from "@/server/errors";
+import type { Parser } from "../partition";
+import type { PartitionResult } from "../types";
+import { convertWithSoffice } from "./convert";
+import { partitionDocx } from "./docx";
+import { partitionOdt } from "./odt";
+import { partitionPptx } from "./pptx";
+import { partitionXlsx } from "./xlsx";
+
+export { convertOfficeToPdf } from "./convert";
+
+/**
+ * Office documents. OOXML and ODT are read directly; the legacy binary formats (.doc, .ppt, .xls) are first
+ * converted by LibreOffice to their OOXML counterpart, whose output goes through the same ZIP limits and parser.
+ * Every method reads Office files the same way: their text is exact, there is nothing to OCR.
+ */
+
+const OOXML: Record<string, (bytes: Uint8Array, ext: string) => Promise<PartitionResult>> = {
+  docx: partitionDocx,
+  pptx: partitionPptx,
+  xlsx: partitionXlsx,
+  odt: partitionOdt,
+};
+
+const LEGACY: Record<string, "docx" | "pptx" | "xlsx"> = { doc: "docx", ppt: "pptx", xls: "xlsx" };
+
+export const OFFICE_FILE_TYPES = [...Object.keys(OOXML), ...Object.keys(LEGACY)];
+
+export const partitionOffice: Parser = async ({ bytes, fileType }) => {
+  const ext = fileType.toLowerCase().replace(/^\./, "");
+  const direct = OOXML[ext];
+  if (direct) return direct(bytes, ext);
+  const target = LEGACY[ext];
+  const parse = target ? OOXML[target] : undefined;
+  if (!target || !parse) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
+  const converted = await convertWithSoffice({ bytes, fromExt: ext, toExt: target });
+  // Messages name the file the user uploaded, not the intermediate one.
+  const result = await parse(converted, ext);
+  return {
+    ...result,
+    elements: result.elements.map((e) => ({ ...e, metadata: { ...e.metadata, converted_with: "libreoffice" } })),
+  };
+};
