@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
 import { AppError } from "@/server/errors";
-import { partitionImageAgentic, partitionPdfAgentic } from "./agentic";
+import { pageList, partitionImageAgentic, partitionPdfAgentic, readPagesWithVision } from "./agentic";
 import {
   buildMixedPdf,
   drawScannedPage,
@@ -123,5 +123,19 @@ describe("agentic (vision model) PDF parsing", () => {
       pageLayout: { width: 800, height: 1000 },
       boundingBox: { left: 80, top: 80, width: 416, height: 40 },
     });
+  });
+
+  it("reports the pages it had no time for instead of reading them", async () => {
+    const before = server.requests.length;
+    const png = drawScannedPage(400, 500);
+    const run = await readPagesWithVision(
+      { baseUrl: server.baseUrl, model: "fake-vision" },
+      [1, 2, 3, 5],
+      async (pageNumber) => ({ png, width: 400, height: 500, layout: { width: 400, height: 500 }, pageNumber }),
+      { onFailure: "continue", timeBudgetMs: -1 },
+    );
+    expect(run).toMatchObject({ read: [], failed: [], skipped: [1, 2, 3, 5], elements: [] });
+    expect(server.requests.length).toBe(before);
+    expect(pageList(run.skipped)).toBe("1–3, 5");
   });
 });

@@ -126,7 +126,8 @@ export const pageList = (pages: readonly number[]): string => {
 const timeLimitWarning = (skipped: readonly number[]) =>
   skipped.length > 0
     ? [
-        `Page${skipped.length > 1 ? "s" : ""} ${pageList(skipped)} not read: the time limit for the vision model was reached`,
+        `${skipped.length > 1 ? "Pages" : "Page"} ${pageList(skipped)} ${skipped.length > 1 ? "were" : "was"} not ` +
+          "read: the time limit for the vision model was reached",
       ]
     : [];
 
