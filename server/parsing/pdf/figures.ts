@@ -65,10 +65,7 @@ const subpaths = (data: ArrayLike<number>, ctm: Matrix): { points: [number, numb
   let current: { points: [number, number][]; closed: boolean } | null = null;
   for (let i = 0; i < data.length;) {
     const op = data[i++];
-    const take = (n: number) => {
-      const values = Array.from({ length: n }, () => Number(data[i++]));
-      return values;
-    };
+    const take = (n: number) => Array.from({ length: n }, () => Number(data[i++]));
     if (op === MOVE_TO) {
       const [x = 0, y = 0] = take(2);
       current = { points: [apply(ctm, x, y)], closed: false };
@@ -113,13 +110,18 @@ export const scanPageGraphics = async (pdfjs: PdfJs, page: PdfPage): Promise<Pag
   };
 
   const addPath = (paintOp: number, data: ArrayLike<number>) => {
-    const stroked = [OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke].includes(paintOp);
-    const filled = [OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke].includes(paintOp);
+    const closing = [OPS.closeStroke, OPS.closeFillStroke, OPS.closeEOFillStroke].includes(paintOp);
+    const filled =
+      [OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke].includes(paintOp) ||
+      (closing && paintOp !== OPS.closeStroke);
+    const stroked = closing || [OPS.stroke, OPS.fillStroke, OPS.eoFillStroke].includes(paintOp);
     if (!stroked && !filled) return; // endPath: a clipping path, nothing painted.
-    for (const { points, closed } of subpaths(data, ctm)) {
+    for (const { points, closed: closedPath } of subpaths(data, ctm)) {
+      const closed = closedPath || closing;
       if (points.length < 2) continue;
       const box = boundsOf(points);
-      if (filled && closed && box.bottom - box.top <= MAX_RULE_THICKNESS) {
+      // A fill closes its path implicitly, so a thin filled shape is a rule whether or not it says "close".
+      if (filled && box.bottom - box.top <= MAX_RULE_THICKNESS) {
         addRule(box.left, box.right, (box.top + box.bottom) / 2);
         continue;
       }
