@@ -1,10 +1,11 @@
 import { createCallerFactory, router } from "./init";
 import { dashboardRouter } from "./routers/dashboard";
+import { legacySourcesRouter } from "./routers/legacy-sources";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
-  publicApi: router({ sources: publicSourcesRouter }),
+  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter }),
   /** The dashboard's procedures (local operator). */
   dashboard: dashboardRouter,
 });

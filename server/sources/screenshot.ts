@@ -1,0 +1,139 @@
+import { Readable } from "node:stream";
+import sharp from "sharp";
+import type { Source } from "../generated/prisma/client";
+import { AppError } from "../errors";
+import { logger } from "../logger";
+import { decodeImage } from "../parsing/images/decode";
+import { convertOfficeToPdf } from "../parsing/office/convert";
+import { openPdf } from "../parsing/pdf/load";
+import { renderPage } from "../parsing/pdf/render";
+import { fileStore } from "../storage";
+import { findSource } from "./service";
+
+/** Page screenshots (contract §5.11): a PNG of one page of a stored source, for previews next to its elements. */
+
+export const SCREENSHOT_WIDTH = { default: 900, min: 300, max: 1600 } as const;
+
+/** Out-of-range widths are clamped, not refused (contract §5.11). */
+export const screenshotWidth = (maxWidth: number | undefined) =>
+  Math.min(SCREENSHOT_WIDTH.max, Math.max(SCREENSHOT_WIDTH.min, maxWidth ?? SCREENSHOT_WIDTH.default));
+
+type ScreenshotKind = "pdf" | "office" | "image";
+
+const KINDS: Record<string, ScreenshotKind> = {
+  pdf: "pdf",
+  png: "image",
+  jpg: "image",
+  jpeg: "image",
+  tiff: "image",
+  bmp: "image",
+  heic: "image",
+  doc: "office",
+  docx: "office",
+  ppt: "office",
+  pptx: "office",
+  odt: "office",
+};
+
+export const screenshotKind = (fileType: string): ScreenshotKind | null => KINDS[fileType.toLowerCase()] ?? null;
+
+export type PageImage = { png: Buffer; width: number; height: number };
+
+const outOfRange = (pageNumber: number) => new AppError("NOT_FOUND", `Page ${pageNumber} is out of range`);
+
+/** One PDF page at `width` pixels wide (pages are vector drawings: small ones are drawn larger). */
+const pdfPage = async (bytes: Uint8Array, pageNumber: number, width: number): Promise<PageImage> => {
+  const { doc } = await openPdf(bytes);
+  try {
+    if (pageNumber > doc.numPages) throw outOfRange(pageNumber);
+    const page = await renderPage(doc, pageNumber, { maxWidth: width });
+    return { png: page.png, width: page.width, height: page.height };
+  } finally {
+    await doc.destroy();
+  }
+};
+
+/**
+ * One page of an image file: page 1, or a later frame of a multi-page TIFF. Scaled down to `width`, never up (a
+ * small picture stays sharp at its own size).
+ */
+const imagePage = async (
+  bytes: Uint8Array,
+  fileType: string,
+  pageNumber: number,
+  width: number,
+): Promise<PageImage> => {
+  const { pages } = await decodeImage(bytes, fileType);
+  const page = pages[pageNumber - 1];
+  if (!page) throw outOfRange(pageNumber);
+  if (page.width <= width) return page;
+  const { data, info } = await sharp(page.png).resize({ width }).png().toBuffer({ resolveWithObject: true });
+  return { png: data, width: info.width, height: info.height };
+};
+
+/**
+ * Where an Office source's PDF rendition is kept: beside the original, in the source's folder, so deleting the
+ * source removes it too. The original never changes (reprocess re-reads the same bytes), so it never goes stale.
+ */
+export const convertedPdfKey = (storageKey: string) => storageKey.replace(/[^/]*$/, "converted.pdf");
+
+/** Conversions under way, so concurrent screenshots of one new document start LibreOffice once. */
+const converting = new Map<string, Promise<Uint8Array>>();
+
+const readCachedPdf = async (key: string): Promise<Uint8Array | null> => {
+  try {
+    return new Uint8Array(await fileStore().read(key));
+  } catch {
+    return null; // not converted yet
+  }
+};
+
+const convertAndCache = async (storageKey: string, fileType: string, key: string): Promise<Uint8Array> => {
+  const pdf = await convertOfficeToPdf(await fileStore().read(storageKey), fileType);
+  // A failed write only costs the next screenshot another conversion.
+  await fileStore()
+    .put(key, Readable.from([Buffer.from(pdf)]))
+    .catch((err: unknown) => logger.warn({ err, key }, "converted PDF could not be cached"));
+  return pdf;
+};
+
+/** The PDF rendition of an Office source: converted with LibreOffice on first use, then read from the store. */
+const officePdf = async (source: Pick<Source, "fileType"> & { storageKey: string }): Promise<Uint8Array> => {
+  const key = convertedPdfKey(source.storageKey);
+  const cached = await readCachedPdf(key);
+  if (cached) return cached;
+  let pending = converting.get(key);
+  if (!pending) {
+    pending = convertAndCache(source.storageKey, source.fileType, key).finally(() => converting.delete(key));
+    converting.set(key, pending);
+  }
+  return pending;
+};
+
+export const pageScreenshot = async ({
+  projectId,
+  fileId,
+  pageNumber,
+  maxWidth,
+}: {
+  projectId: string;
+  fileId: string;
+  pageNumber: number;
+  maxWidth?: number;
+}) => {
+  const source = await findSource({ projectId, fileId });
+  if (!source) throw new AppError("NOT_FOUND", "Source not found");
+  const kind = screenshotKind(source.fileType);
+  // Sources without stored bytes (web pages, repositories) have nothing to draw either.
+  if (!kind || !source.storageKey) {
+    throw new AppError("NOT_FOUND", "Screenshots are not supported for this file type");
+  }
+  if (pageNumber < 1) throw outOfRange(pageNumber);
+  const width = screenshotWidth(maxWidth);
+  const storageKey = source.storageKey;
+  if (kind === "image") {
+    return { source, ...(await imagePage(await fileStore().read(storageKey), source.fileType, pageNumber, width)) };
+  }
+  const pdf = kind === "office" ? await officePdf({ ...source, storageKey }) : await fileStore().read(storageKey);
+  return { source, ...(await pdfPage(pdf, pageNumber, width)) };
+};
