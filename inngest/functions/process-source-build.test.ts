@@ -15,7 +15,7 @@ const data = {
 };
 const event = { name: "source/build.requested", data };
 
-const steps = (indexing: string, overrides: Record<string, () => unknown> = {}) => {
+const steps = (indexing: string, overrides: Record<string, () => unknown> = {}, kind = "ingest") => {
   const calls: string[] = [];
   const handler = (id: string, result: unknown) => () => {
     calls.push(id);
@@ -24,8 +24,10 @@ const steps = (indexing: string, overrides: Record<string, () => unknown> = {}) 
   return {
     calls,
     steps: [
-      { id: "load", handler: handler("load", { ...data, indexing, kind: "ingest" }) },
+      { id: "load", handler: handler("load", { ...data, indexing, kind }) },
       { id: "partition", handler: handler("partition", { elements: 3, pages: 1, warnings: 0 }) },
+      { id: "enrich", handler: handler("enrich", { enriched: true, pages: 1, llmPages: 0 }) },
+      { id: "reuse-elements", handler: handler("reuse-elements", { elements: 3 }) },
       { id: "chunk", handler: handler("chunk", { chunks: 2 }) },
       { id: "embed", handler: handler("embed", { embedded: 2, failedBatches: 0 }) },
       { id: "index", handler: handler("index", { indexed: indexing !== "none" }) },
@@ -38,17 +40,24 @@ const run = (mocked: ReturnType<typeof steps>) =>
   new InngestTestEngine({ function: processSourceBuild, events: [event], steps: mocked.steps }).execute();
 
 describe("process-source-build", () => {
-  it("runs load → partition → chunk → embed → index → finalize", async () => {
+  it("runs load → partition → enrich → chunk → embed → index → finalize", async () => {
     const mocked = steps("full");
     const { result } = await run(mocked);
-    expect(mocked.calls).toEqual(["load", "partition", "chunk", "embed", "index", "finalize"]);
+    expect(mocked.calls).toEqual(["load", "partition", "enrich", "chunk", "embed", "index", "finalize"]);
     expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
   });
 
   it("skips chunking and embedding with indexing=none", async () => {
     const mocked = steps("none");
     await run(mocked);
-    expect(mocked.calls).toEqual(["load", "partition", "index", "finalize"]);
+    expect(mocked.calls).toEqual(["load", "partition", "enrich", "index", "finalize"]);
+  });
+
+  it("an index build re-uses its parent's elements instead of parsing and enriching again", async () => {
+    const mocked = steps("full", {}, "index");
+    const { result } = await run(mocked);
+    expect(mocked.calls).toEqual(["load", "reuse-elements", "chunk", "embed", "index", "finalize"]);
+    expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
   });
 
   it("stops when the build was deleted before it started", async () => {

@@ -3,7 +3,8 @@ import { inngest } from "../client";
 import { sourceBuildRequested } from "../events";
 import { AppError } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
-import { chunkBuild, embedBuild, finalizeBuild, indexBuild } from "@/server/ingestion/indexing";
+import { enrichBuild } from "@/server/enrichment/step";
+import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
 
 /** A document that cannot be parsed fails at once; retrying would only fail again, later. */
 const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -16,7 +17,7 @@ const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
 };
 
 /**
- * Parses, chunks, embeds and indexes one source build. Each step calls one domain function that writes its
+ * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each step calls one domain function that writes its
  * results and the build's status; a step that fails after its retries marks the build failed.
  * Step ids are stable: renaming one changes its identity for runs in flight.
  */
@@ -32,7 +33,14 @@ export const processSourceBuild = inngest.createFunction(
     try {
       const build = await step.run("load", () => loadBuild(buildId));
       if (!build) return { buildId, status: "cancelled" };
-      await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
+      if (build.kind === "index") {
+        // POST /index: the parent build's elements (parsed and enriched already) are re-used.
+        await step.run("reuse-elements", () => nonRetriable(() => reuseParentElements(buildId)));
+      } else {
+        await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
+        // Skips itself with enrichment=none; never fails the build.
+        await step.run("enrich", () => enrichBuild(buildId));
+      }
       if (build.indexing !== "none") {
         await step.run("chunk", () => chunkBuild(buildId));
         await step.run("embed", () => embedBuild(buildId));

@@ -50,6 +50,20 @@ export const listUnfinishedBuilds = () =>
   });
 
 /**
+ * Who wrote a build's enrichment, as the elements record it (`metadata.enrichment_model`): one name, or several
+ * joined when the model failed for some pages and the local extractor stood in. Null without enrichment.
+ */
+export const enrichmentModelOf = async (buildId: string): Promise<string | null> => {
+  const rows = await db.$queryRaw<{ model: string }[]>`
+    SELECT DISTINCT metadata->>'enrichment_model' AS model FROM elements
+    WHERE build_id = ${buildId}::uuid AND metadata ? 'enrichment_model'`;
+  const models = rows
+    .map((r) => r.model)
+    .sort((a, b) => Number(a.startsWith("quarry-")) - Number(b.startsWith("quarry-")));
+  return models.length > 0 ? models.join(", ") : null;
+};
+
+/**
  * A build as GET /builds reports it: null for an id that names no build (reported as status not_found), a 404 for
  * a malformed id or a build of another project, and the build's elements once it succeeded, when asked for.
  */
@@ -70,5 +84,6 @@ export const getBuildWithElements = async ({
   }
   const succeeded = SUCCESSFUL_BUILD_STATUSES.includes(build.status);
   const page = elements && succeeded ? await listElements({ projectId, buildId, ...elements }) : null;
-  return { build, elements: page };
+  const enrichmentModel = succeeded && build.enrichment === "full" ? await enrichmentModelOf(build.id) : null;
+  return { build: { ...build, enrichmentModel }, elements: page };
 };

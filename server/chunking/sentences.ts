@@ -1,6 +1,7 @@
 /**
  * Sentences of a text, by the Unicode sentence rules (Intl.Segmenter: CJK full stops, `?!`, line ends), with the
- * common abbreviations it stops at ("Dr.", "Fig.", "e.g.", "et al.") joined back to the sentence they open.
+ * common abbreviations it stops at ("Dr.", "Fig.", "e.g.", "et al.") joined back to the sentence they open, and a
+ * piece that opens in lowercase joined to the sentence before it.
  */
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
@@ -16,9 +17,22 @@ const ABBREVIATION = new RegExp(
 export const splitSentences = (text: string): string[] => {
   const out: string[] = [];
   let pending = "";
+  let endedLine = false;
   for (const { segment } of segmenter.segment(text)) {
     const trimmed = segment.trim();
-    if (!trimmed) continue;
+    if (!trimmed) {
+      endedLine ||= segment.includes("\n");
+      continue;
+    }
+    // A sentence that opens in lowercase continues the previous one (`"…!" replied the prince`), unless a line
+    // break stands between them (list items, headings).
+    const previous = out[out.length - 1];
+    const continues = !pending && previous !== undefined && !endedLine && /^\p{Ll}/u.test(trimmed);
+    endedLine = segment.includes("\n");
+    if (continues) {
+      out[out.length - 1] = `${previous} ${trimmed}`;
+      continue;
+    }
     pending = pending ? `${pending} ${trimmed}` : trimmed;
     // A line break ends a sentence even after an abbreviation-like word (headings, list items).
     if (ABBREVIATION.test(trimmed) && !/\n/.test(segment)) continue;

@@ -62,6 +62,7 @@ export const notFoundBuildDto = (buildId: string) => ({
   created_at: null,
   updated_at: null,
   document_annotation: null,
+  enrichment_model: null,
   failed_batches_count: null,
   has_failed_batches: false,
   elements: null,
@@ -71,7 +72,9 @@ export const notFoundBuildDto = (buildId: string) => ({
   total_pages_elements: null,
 });
 
-export const toBuildStatusDto = (build: Build & { source: Pick<Source, "fileName"> }) => {
+export const toBuildStatusDto = (
+  build: Build & { source: Pick<Source, "fileName">; enrichmentModel?: string | null },
+) => {
   const status = publicBuildStatus(build.status);
   const success = build.status === "Completed" || build.status === "CompletedWithErrors";
   return {
@@ -88,6 +91,9 @@ export const toBuildStatusDto = (build: Build & { source: Pick<Source, "fileName
     created_at: iso(build.createdAt),
     updated_at: iso(build.updatedAt),
     document_annotation: build.documentAnnotation,
+    // Quarry's own: who wrote page_annotation/page_keywords/page_topics and document_annotation (a model name, or
+    // quarry-local-extractor-v1), null without enrichment.
+    enrichment_model: build.enrichmentModel ?? null,
     failed_batches_count: build.status === "CompletedWithErrors" ? build.failedBatchesCount : null,
     has_failed_batches: (build.failedBatchesCount ?? 0) > 0,
     // Quarry's own fields (clients ignore unknown fields): progress for long builds, and what a person should

@@ -79,3 +79,14 @@ export const PrebuiltRagInput = z.object({
   file_ids: stringList("file_ids").nullish(),
   file_names: stringList("file_names").nullish(),
 });
+
+/** A non-blank string, else absent (so a number or "" counts as not given). */
+const optionalId = z
+  .unknown()
+  .optional()
+  .transform((v) => (typeof v === "string" && v.trim() ? v.trim() : undefined));
+
+/** POST /index: `build_id` wins when both are given. */
+export const IndexBuildInput = z
+  .object({ build_id: optionalId, file_id: optionalId })
+  .refine((v) => Boolean(v.build_id || v.file_id), { message: "Invalid input: build_id or file_id is required" });

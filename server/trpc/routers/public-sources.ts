@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { requestIndexBuild } from "@/server/builds/index-build";
 import { getBuildWithElements, latestSuccessfulBuild } from "@/server/builds/service";
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
@@ -9,6 +10,7 @@ import {
   DeleteSourceInput,
   GetBuildInput,
   GetElementsInput,
+  IndexBuildInput,
   ListSourcesInput,
   PrebuiltRagInput,
   ReprocessInput,
@@ -114,6 +116,17 @@ export const publicSourcesRouter = router({
       const options = resolveBuildOptions({ ...input, method: input.method ?? input.partition_method });
       return ingestResponse(await reprocessSource({ projectId: ctx.projectId, fileId: input.file_id, options }));
     }),
+
+  index: apiProcedure("write")
+    .input(IndexBuildInput)
+    .mutation(async ({ ctx, input }) =>
+      ingestResponse(
+        await requestIndexBuild({
+          projectId: ctx.projectId,
+          ...(input.build_id ? { buildId: input.build_id } : { fileId: input.file_id }),
+        }),
+      ),
+    ),
 
   delete: apiProcedure("delete")
     .input(DeleteSourceInput)

@@ -1,0 +1,7 @@
+import { handlePublic, notAllowed, readJson } from "@/server/public-api/public-route";
+
+export const dynamic = "force-dynamic";
+
+export const POST = (req: Request) =>
+  handlePublic(req, async (api) => api.sources.index(await readJson(req)), { failureDetail: "Failed to index build" });
+export const { GET, PUT, PATCH, DELETE } = notAllowed;

@@ -1,0 +1,87 @@
+import { db } from "../db";
+import { errorMessage } from "../errors";
+import { llmModel } from "../llm/chat";
+import { logger } from "../logger";
+import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "./enrich";
+
+/**
+ * The "enrich" step of a build (after partition, before chunk): page annotations, keywords and topics onto the
+ * build's elements, with `metadata.enrichment_model` naming who wrote them, and the document summary onto the build.
+ * Idempotent (a retry overwrites) and never fatal: whatever goes wrong becomes a build warning.
+ */
+
+/** Progress once enriched: between parsing (40) and chunking (50). */
+const ENRICH_PROGRESS = 45;
+/** Page groups written per statement. */
+const UPDATE_BATCH = 500;
+
+const writePages = async (buildId: string, pages: EnrichedPage[]) => {
+  for (let i = 0; i < pages.length; i += UPDATE_BATCH) {
+    const batch = pages.slice(i, i + UPDATE_BATCH);
+    await db.$executeRaw`
+      UPDATE elements AS e SET
+        page_annotation = v.annotation,
+        page_keywords = ARRAY(SELECT jsonb_array_elements_text(v.keywords::jsonb)),
+        page_topics = ARRAY(SELECT jsonb_array_elements_text(v.topics::jsonb)),
+        metadata = e.metadata || jsonb_build_object('enrichment_model', v.model)
+      FROM (
+        SELECT unnest(${batch.map((p) => p.first)}::int[]) AS first,
+               unnest(${batch.map((p) => p.last)}::int[]) AS last,
+               unnest(${batch.map((p) => p.summary)}::text[]) AS annotation,
+               unnest(${batch.map((p) => JSON.stringify(p.keywords))}::text[]) AS keywords,
+               unnest(${batch.map((p) => JSON.stringify(p.topics))}::text[]) AS topics,
+               unnest(${batch.map((p) => p.model)}::text[]) AS model
+      ) AS v
+      WHERE e.build_id = ${buildId}::uuid AND e.position BETWEEN v.first AND v.last`;
+  }
+};
+
+export const enrichBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({
+    where: { id: buildId },
+    include: { source: { select: { fileName: true } } },
+  });
+  if (!build) return null;
+  if (build.enrichment !== "full") return { enriched: false };
+  const started = performance.now();
+  const earlier = build.warnings.filter((w) => !w.startsWith(ENRICHMENT_WARNING_PREFIX));
+  try {
+    await db.build.update({ where: { id: buildId }, data: { step: "enrich" } });
+    const rows = await db.element.findMany({
+      where: { buildId },
+      orderBy: { position: "asc" },
+      select: { position: true, elementType: true, text: true, pageNumber: true },
+    });
+    const result = await enrichDocument({
+      fileName: build.source.fileName,
+      elements: rows.map((r) => ({
+        position: r.position,
+        type: r.elementType,
+        text: r.text,
+        pageNumber: r.pageNumber,
+      })),
+      llm: llmModel(),
+    });
+    await writePages(buildId, result.pages);
+    await db.build.update({
+      where: { id: buildId },
+      data: {
+        documentAnnotation: result.documentAnnotation,
+        warnings: [...earlier, ...result.warnings],
+        progress: ENRICH_PROGRESS,
+      },
+    });
+    const ms = Math.round(performance.now() - started);
+    logger.info({ buildId, pages: result.pages.length, llmPages: result.llmPages, ms }, "build enriched");
+    return { enriched: true, pages: result.pages.length, llmPages: result.llmPages, models: result.models, ms };
+  } catch (error) {
+    logger.error({ err: error, buildId }, "enrichment failed");
+    await db.build
+      .update({
+        where: { id: buildId },
+        data: { warnings: [...earlier, `${ENRICHMENT_WARNING_PREFIX} failed: ${errorMessage(error)}`] },
+      })
+      .catch(() => undefined);
+    return { enriched: false, error: errorMessage(error) };
+  }
+};
