@@ -23,8 +23,9 @@ describe("legacy partition_method", () => {
     expect(runs("auto")).toBe("auto");
     expect(runs("fast")).toBe("basic");
     expect(runs("agentic")).toBe("graphorlm");
-    expect(runs("mai")).toBe("graphorlm");
-    expect(runs("vlm")).toBe("graphorlm");
+    // No vision model is configured here: mai and vlm read pages with OCR instead.
+    expect(runs("mai")).toBe("hi_res");
+    expect(runs("vlm")).toBe("hi_res");
     expect(runs("ocr")).toBe("hi_res");
     expect(runs("yolox")).toBe("hi_res");
     expect(runs("advanced")).toBe("hi_res_ft");

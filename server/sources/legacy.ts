@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ACTIVE_BUILD_STATUSES, latestSuccessfulBuild } from "../builds/service";
 import { db } from "../db";
+import { visionModel } from "../llm/chat";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
 import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
 import { LegacyUploadFields } from "../public-api/schemas/legacy.schema";
+import { assertMethodAvailable } from "./build-options";
 import { listElements, type ElementFilters, type Pagination } from "./elements";
 import {
   checkUploadFileName,
@@ -27,11 +29,10 @@ import {
 /**
  * Legacy names that have no parser of their own run as the method that does their job, so the parsers only ever
  * see the five current methods: `mai` (VLM, text-first reading of manuscripts and handwriting) is the vision-model
- * reading of the agentic method; `ocr` (OCR + heuristic classification) and `yolox` (OCR + layout model) are what
+ * reading of the agentic method when a vision model is configured, else balanced's OCR; `ocr` (OCR + heuristic classification) and `yolox` (OCR + layout model) are what
  * balanced does; `advanced` (fine-tuned model) is accurate. The source reports the method that actually ran.
  */
 const RUNS_AS: Partial<Record<InternalMethod, InternalMethod>> = {
-  mai: "graphorlm",
   ocr: "hi_res",
   yolox: "hi_res",
   advanced: "hi_res_ft",
@@ -39,14 +40,16 @@ const RUNS_AS: Partial<Record<InternalMethod, InternalMethod>> = {
 
 export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => {
   const wanted = method ?? "basic"; // the legacy default (contract §3)
+  // Without a vision model, `mai` reads pages with OCR (balanced), and the source says so by its method.
+  if (wanted === "mai") return visionModel() ? "graphorlm" : "hi_res";
   return RUNS_AS[wanted] ?? wanted;
 };
 
-const legacyBuildOptions = (method: InternalMethod | undefined): BuildOptions => ({
-  method: buildMethodFor(method),
-  enrichment: "full",
-  indexing: "full",
-});
+const legacyBuildOptions = (method: InternalMethod | undefined): BuildOptions => {
+  const runAs = buildMethodFor(method);
+  assertMethodAvailable(runAs);
+  return { method: runAs, enrichment: "full", indexing: "full" };
+};
 
 /** Legacy calls wait this long for their build (contract §11.18); the build itself carries on afterwards. */
 export const LEGACY_WAIT_MS = 10 * 60 * 1000;
