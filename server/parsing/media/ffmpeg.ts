@@ -39,10 +39,15 @@ export const toolFailureDetail = (error: unknown, inputPath: string, fileName: s
     return `its content is ${format ? `a ${format} file` : "a format"} that Quarry does not read as media`;
   }
   const detail = /failed \([^)]*\): ([\s\S]*)$/.exec(message)?.[1] ?? message;
+  // runTool joins ffmpeg's last lines with spaces; its final line reads "<path>: <reason>".
   return detail
+    .split(`${inputPath}: `)
+    .join("; ")
     .split(inputPath)
     .join(fileName)
     .replace(/\[[^\]]+ @ 0x[0-9a-f]+\]\s*/gi, "")
+    .replace(/^[;\s]+/, "")
+    .replace(/\s+;/g, ";")
     .trim();
 };
 
