@@ -1,4 +1,11 @@
-import { classifyParagraph, hasLetters, isAddress, isEmailAddress, isTitleLike } from "../classify-text";
+import {
+  classifyParagraph,
+  hasLetters,
+  isAddress,
+  isEmailAddress,
+  isPageNumberText,
+  isTitleLike,
+} from "../classify-text";
 import { escapeHtml } from "../table-html";
 import type { ElementType, ParsedElement } from "../types";
 
@@ -253,3 +260,7 @@ export class PageCounter {
     return true;
   }
 }
+
+/** What is left of "Page {PAGE} of {NUMPAGES}" once the fields are gone, or a typed page number. */
+export const isPageChrome = (text: string): boolean =>
+  isPageNumberText(text) || /^(?:page|p\.|seite|página|pagina)?\s*(?:of|\/|de|von|sur)?\s*$/i.test(text.trim());

@@ -2,13 +2,13 @@ import * as cheerio from "cheerio";
 import type JSZip from "jszip";
 import mammoth from "mammoth";
 import { AppError } from "@/server/errors";
-import { isPageNumberText } from "../classify-text";
 import { attr as domAttr, childrenOf as domChildren, tagName, type DomNode } from "../html-dom";
 import { escapeHtml, rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
   bulletGlyphLength,
   isJunkText,
+  isPageChrome,
   promoteLeadTitles,
   cellsToHtml,
   classifyDocParagraph,
@@ -500,7 +500,7 @@ const readHeadersFooters = async (zip: JSZip, mainPath: string, mainXml: string)
     if (!nodes) continue;
     const text = wordPartText(nodes);
     const key = `${part.kind}:${text}`;
-    if (!text || isPageNumberText(text) || texts.has(key)) continue;
+    if (!text || isPageChrome(text) || texts.has(key)) continue;
     texts.add(key);
     out.push({ kind: part.kind, text, hfType: part.hfType });
   }

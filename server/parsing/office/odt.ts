@@ -1,10 +1,10 @@
 import { AppError } from "@/server/errors";
-import { isPageNumberText } from "../classify-text";
 import { rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
   bulletGlyphLength,
   isJunkText,
+  isPageChrome,
   promoteLeadTitles,
   cellsToHtml,
   classifyDocParagraph,
@@ -492,7 +492,7 @@ export const partitionOdt = async (bytes: Uint8Array, ext = "odt"): Promise<Part
           .filter((t) => t)
           .join("\n");
         const key = `${kind.kind}:${text}`;
-        if (!text || isPageNumberText(text) || seen.has(key)) continue;
+        if (!text || isPageChrome(text) || seen.has(key)) continue;
         seen.add(key);
         const element: ParsedElement = {
           type: kind.kind,

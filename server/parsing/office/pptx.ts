@@ -458,7 +458,9 @@ export const partitionPptx = async (bytes: Uint8Array, ext = "pptx"): Promise<Pa
     const rootRels = await readRelationships(zip, "_rels/.rels");
     const presPath = relOfType(rootRels, "/officeDocument")?.target ?? "ppt/presentation.xml";
     const pres = await readZipXml(zip, presPath, `The .${ext} file's presentation part`);
-    if (!pres) throw new AppError("UNPROCESSABLE", `The .${ext} file is not a valid presentation (no ${presPath})`);
+    if (!pres || !findFirst(pres, "p:presentation")) {
+      throw new AppError("UNPROCESSABLE", `The .${ext} file is not a valid presentation (no readable ${presPath})`);
+    }
     const size = findFirst(pres, "p:sldSz");
     const widthEmu = num(attr(size, "cx")) || 9_144_000;
     const heightEmu = num(attr(size, "cy")) || 6_858_000;
@@ -494,6 +496,10 @@ export const partitionPptx = async (bytes: Uint8Array, ext = "pptx"): Promise<Pa
       const master = layout ? await template(relOfType(layout.rels, "/slideMaster")?.target) : null;
       const ctx: SlideContext = { zip, rels, layout, master, budget };
       const root = findFirst(slide, "p:sld");
+      if (!root) {
+        warnings.push(`Slide ${pageNumber} could not be read (its part is not a slide)`);
+        continue;
+      }
       const hidden = attr(root, "show") === "0";
       const tree = findFirst(slide, "p:spTree");
       const items = readingOrder(await collectItems(tree ? childrenOf(tree) : [], identity, ctx, 0), heightEmu);

@@ -33,6 +33,7 @@ type Merge = { top: number; left: number; bottom: number; right: number };
 type Block = { top: number; left: number; bottom: number; right: number; numeric: boolean; multiCellRow: boolean };
 
 const DATE_TOKENS_RE = /[dmyhs]/i;
+const YEAR_RE = /^(?:19|20)\d\d$/;
 const NUMERIC_TEXT_RE = /^(?:[—–-]+|[(+\-]?[$€£¥]?\s?\d[\d.,\s]*%?\)?)$/;
 
 /** Whether a number format shows a date or time ("yyyy-mm-dd", "d/m/yy h:mm"); quoted text does not count. */
@@ -138,8 +139,9 @@ const readSheet = (ws: ExcelJS.Worksheet, date1904: boolean, budget: number): Sh
         row: rowNumber,
         col: colNumber,
         text: clean,
-        // Numbers typed as text ("1,234", "(12)") and dashes standing for zero are figures too.
-        numeric: numeric || NUMERIC_TEXT_RE.test(clean),
+        // Numbers typed as text ("1,234", "(12)") and dashes standing for zero are figures too; a year is
+        // usually a column heading, not a figure.
+        numeric: (numeric || NUMERIC_TEXT_RE.test(clean)) && !YEAR_RE.test(clean),
         bold: !!cell.font?.bold,
       });
     });
@@ -379,7 +381,11 @@ const sheetElements = (data: SheetData, page: number, sheetName: string): Parsed
   return out;
 };
 
-export const partitionXlsx = async (bytes: Uint8Array, ext = "xlsx"): Promise<PartitionResult> => {
+export const partitionXlsx = async (
+  bytes: Uint8Array,
+  ext = "xlsx",
+  { maxCells = MAX_CELLS }: { maxCells?: number } = {},
+): Promise<PartitionResult> => {
   const entries = await checkOfficeZip(bytes, ext);
   const sheetBytes = entries
     .filter((e) => /^xl\/(?:worksheets\/[^/]+\.xml|sharedStrings\.xml)$/i.test(e.name))
@@ -398,11 +404,11 @@ export const partitionXlsx = async (bytes: Uint8Array, ext = "xlsx"): Promise<Pa
     if (sheets.length === 0) throw new AppError("UNPROCESSABLE", `The .${ext} file has no worksheets`);
     const warnings: string[] = [];
     const elements: ParsedElement[] = [];
-    let budget = MAX_CELLS;
+    let budget = maxCells;
     for (const [index, ws] of sheets.entries()) {
       if (budget <= 0) {
         warnings.push(
-          `Sheet "${ws.name}" and the sheets after it were not read: the workbook has more than ${MAX_CELLS} cells`,
+          `Sheet "${ws.name}" and the sheets after it were not read: the workbook has more than ${maxCells.toLocaleString("en-US")} cells`,
         );
         break;
       }
@@ -410,7 +416,7 @@ export const partitionXlsx = async (bytes: Uint8Array, ext = "xlsx"): Promise<Pa
       budget -= data.used;
       if (data.truncated)
         warnings.push(
-          `Sheet "${ws.name}" was read up to its ${MAX_CELLS.toLocaleString("en-US")}th cell of the workbook; the rest was left out`,
+          `Sheet "${ws.name}" was read only in part: Quarry reads the first ${maxCells.toLocaleString("en-US")} cells of a workbook`,
         );
       const hidden = ws.state === "hidden" || ws.state === "veryHidden";
       for (const element of sheetElements(data, index + 1, ws.name)) {

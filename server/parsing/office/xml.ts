@@ -180,9 +180,10 @@ export const readRelationships = async (zip: JSZip, partPath: string): Promise<M
 };
 
 /** Errors a malformed package throws from deep inside a library become a message a person can act on. */
-export const asUnprocessable = (error: unknown, ext: string): AppError =>
-  isAppError(error)
-    ? error
-    : new AppError("UNPROCESSABLE", `The .${ext} file could not be read; it may be damaged (${errorMessage(error)})`, {
-        cause: error,
-      });
+export const asUnprocessable = (error: unknown, ext: string): AppError => {
+  if (isAppError(error)) return error;
+  const detail = errorMessage(error).replace(/\s+/g, " ").trim().slice(0, 200);
+  return new AppError("UNPROCESSABLE", `The .${ext} file could not be read; it may be damaged (${detail})`, {
+    cause: error,
+  });
+};
