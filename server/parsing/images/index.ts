@@ -1,0 +1,102 @@
+import { AppError, errorMessage } from "@/server/errors";
+import { methodDisplayName, type InternalMethod } from "../methods.schema";
+import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
+import { sharperSource } from "../ocr/reocr";
+import type { Parser } from "../partition";
+import type { PartitionResult } from "../types";
+import { decodeImage } from "./decode";
+
+/** Extensions this parser reads (the dispatch table maps them here). */
+export const IMAGE_FILE_TYPES = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "heic", "heif", "webp", "gif"] as const;
+
+/** A whole image file (up to 200 pages) gets this long; later pages are skipped with a warning. */
+const TIME_BUDGET_MS = 20 * 60_000;
+/** Second readings of unsure lines (accurate) stop this long after a page's first reading started. */
+const REOCR_BUDGET_MS = 60_000;
+
+type Mode = "fast" | "balanced" | "accurate";
+
+/** An image has no text layer: every method reads it with OCR. Accurate adds tables and second readings. */
+const modeOf = (method: InternalMethod): Mode => {
+  if (method === "basic") return "fast";
+  if (method === "hi_res_ft" || method === "advanced") return "accurate";
+  return "balanced";
+};
+
+/**
+ * Image files (PNG, JPEG, TIFF pages, BMP, HEIC, ...): each page is read with OCR and typed like a scanned page.
+ * Boxes and page layouts are in pixels of the image; `page_number` is the frame number.
+ */
+export const partitionImage: Parser = async ({ bytes, fileType, method }): Promise<PartitionResult> => {
+  const mode = modeOf(method);
+  const reported = mode === "fast" ? "fast" : mode;
+  const warnings: string[] = [];
+  if (mode === "fast") {
+    warnings.push(
+      "An image has no text layer, so the fast method read it with OCR too; use balanced for the same result or accurate for tables",
+    );
+  }
+  if (!["basic", "hi_res", "hi_res_ft", "advanced", "yolox"].includes(method)) {
+    // Agentic and the other methods have no image path of their own here; balanced is the closest.
+    warnings.push(`Method '${methodDisplayName(method)}' read this image like balanced`);
+  }
+
+  const decoded = await decodeImage(bytes, fileType);
+  const total = decoded.totalPages;
+  if (total > decoded.pages.length) {
+    warnings.push(`Only the first ${decoded.pages.length} of ${total} pages of the image were read (size limits)`);
+  }
+
+  const started = Date.now();
+  const pages: AnalyzedPage[] = [];
+  let firstError: unknown = null;
+  const frames = decoded.pages as ((typeof decoded.pages)[number] | null)[];
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i];
+    if (!frame) continue;
+    if (Date.now() - started > TIME_BUDGET_MS) {
+      warnings.push(`Stopped after page ${i} of ${frames.length}: the time limit for OCR was reached`);
+      break;
+    }
+    try {
+      pages.push(
+        await analyzePage({
+          pageNumber: i + 1,
+          png: frame.png,
+          width: frame.width,
+          height: frame.height,
+          enlargeSmallText: true,
+          tables: mode === "accurate",
+          reocr: mode === "accurate" ? { source: () => sharperSource(frame.png, 1), upscale: 2 } : null,
+          keepEmptyPage: "always",
+          deadline: Date.now() + REOCR_BUDGET_MS,
+        }),
+      );
+    } catch (error) {
+      firstError ??= error;
+      warnings.push(`Page ${i + 1} could not be read (${errorMessage(error)})`);
+    }
+    // Pages are read one at a time; a read page's pixels are not needed any more.
+    frames[i] = null;
+  }
+  if (pages.length === 0) {
+    if (firstError instanceof AppError) throw firstError;
+    throw new AppError("UNPROCESSABLE", `The image could not be read: ${errorMessage(firstError)}`, {
+      cause: firstError,
+    });
+  }
+
+  for (const page of pages) {
+    if (page.units.length === 0 && page.tables.length === 0) {
+      warnings.push(
+        total > 1
+          ? `OCR found no text on page ${page.pageNumber}; the page is kept as an image`
+          : "OCR found no text in the image; it is kept as an image",
+      );
+    }
+  }
+  const elements = pagesToElements(pages, { scale: () => 1, method: reported, stats: null });
+  const pageMethods: Record<number, string> = {};
+  for (const page of pages) pageMethods[page.pageNumber] = reported;
+  return { elements, totalPages: total, warnings, pageMethods };
+};

@@ -1,0 +1,260 @@
+import sharp from "sharp";
+import type { BoundingBox, ParsedElement } from "../types";
+import { recognize } from "./engine";
+import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
+import { findRulings, rulingOptionsFor } from "./rulings";
+import { countUnsureLines, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
+import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
+import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
+import { boxHeight, meanConfidence, median, type OcrPage, type PixelBox } from "./types";
+
+/**
+ * One page image through OCR and structure: the shared path of image files and of PDF pages read by the balanced
+ * and accurate methods. Pages are analysed one at a time (the caller drops the image afterwards) and turned into
+ * elements once all are read, so the body text size can be taken over the whole document.
+ */
+
+/** Tesseract reads best when a text line is 20–40 px tall; smaller text is enlarged to about this first. */
+const TARGET_LINE_HEIGHT = 30;
+const SMALL_LINE_HEIGHT = 20;
+const MAX_ENLARGE = 3;
+const MAX_ENLARGED_PIXELS = 40_000_000;
+/** Image elements of pages without text are kept at most this many pixels a side. */
+const IMAGE_SIDE = 1600;
+/** A page with less ink than this is blank, not a picture. */
+const BLANK_INK = 0.002;
+
+export type AnalyzeOptions = {
+  pageNumber: number;
+  png: Buffer;
+  width: number;
+  height: number;
+  /** Resolution of a rendered PDF page; unknown for image files. */
+  dpi?: number;
+  /** Enlarge pages whose text is too small for Tesseract (image files; PDF pages are rendered large enough). */
+  enlargeSmallText: boolean;
+  /** Recover table structure (accurate). */
+  tables: boolean;
+  /**
+   * Read unsure lines again from a sharper source (accurate). `upscale` enlarges each crop; `source` is called
+   * only when a page has unsure lines.
+   */
+  reocr: { source: () => Promise<SharperSource>; upscale: number; dpi?: number } | null;
+  /**
+   * What to keep of a page on which OCR finds no text: always an image (an image file must not come back empty),
+   * or only when something is printed on it (a blank PDF page is just blank).
+   */
+  keepEmptyPage: "always" | "inked";
+  /** Re-reading stops at this time (epoch ms); the page keeps its first reading. */
+  deadline: number;
+  timeoutMs?: number;
+};
+
+export type AnalyzedPage = {
+  pageNumber: number;
+  /** Pixel size of the page image. */
+  width: number;
+  height: number;
+  units: TextUnit[];
+  tables: RecoveredTable[];
+  /** Mean word confidence of the page, 0–100. */
+  confidence: number;
+  /** A small PNG of a page on which OCR found no text but something is printed. */
+  imagePng: Buffer | null;
+  blank: boolean;
+  reocr?: { tried: number; improved: number };
+};
+
+const scaleOcrPage = (page: OcrPage, k: number): OcrPage => {
+  const s = <T extends PixelBox>(b: T): T => ({
+    ...b,
+    left: b.left * k,
+    top: b.top * k,
+    right: b.right * k,
+    bottom: b.bottom * k,
+  });
+  return {
+    ...page,
+    width: Math.round(page.width * k),
+    height: Math.round(page.height * k),
+    blocks: page.blocks.map((b) => ({
+      ...s(b),
+      paragraphs: b.paragraphs.map((p) => ({
+        ...s(p),
+        lines: p.lines.map((l) => ({ ...s(l), rowHeight: l.rowHeight * k, words: l.words.map(s) })),
+      })),
+    })),
+  };
+};
+
+const allWords = (page: OcrPage) =>
+  page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
+
+export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage> => {
+  const { png, width, height } = options;
+  const gray = await toGray(png);
+
+  // Small text (low-resolution scans, screenshots) is enlarged before reading, and the boxes scaled back.
+  let enlarge = 1;
+  if (options.enlargeSmallText) {
+    const estimate = estimateLineHeight(gray);
+    if (estimate !== null && estimate < SMALL_LINE_HEIGHT) {
+      enlarge = Math.min(MAX_ENLARGE, TARGET_LINE_HEIGHT / estimate, Math.sqrt(MAX_ENLARGED_PIXELS / (width * height)));
+      if (enlarge < 1.2) enlarge = 1;
+    }
+  }
+  const estimated = estimateLineHeight(gray) ?? 20;
+  const rulings = findRulings(gray, rulingOptionsFor(gray, estimated));
+  const hasRulings = rulings.horizontal.length + rulings.vertical.length > 0;
+  const input = hasRulings ? await withoutRulings(gray, rulings) : png;
+  // Tesseract reads the resolution from the file or guesses it, often wrongly for screenshots; body text is
+  // about 13 pt from line to line, which gives a usable figure.
+  const dpi = options.dpi ?? Math.min(600, Math.max(70, Math.round((estimated * enlarge * 72) / 13)));
+  let ocr: OcrPage;
+  if (enlarge > 1) {
+    const w = Math.round(width * enlarge);
+    const h = Math.round(height * enlarge);
+    const big = await sharp(input, { limitInputPixels: false }).resize(w, h, { kernel: "lanczos3" }).png().toBuffer();
+    ocr = scaleOcrPage(
+      await recognize(big, { width: w, height: h }, { dpi, timeoutMs: options.timeoutMs }),
+      1 / enlarge,
+    );
+    ocr.width = width;
+    ocr.height = height;
+  } else {
+    ocr = await recognize(input, { width, height }, { dpi, timeoutMs: options.timeoutMs });
+  }
+
+  // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.
+  let sharper: Promise<SharperSource> | null = null;
+  const source = () => (sharper ??= (options.reocr as NonNullable<AnalyzeOptions["reocr"]>).source());
+  const upscale = (options.reocr?.upscale ?? 1) * enlarge;
+  let reocr: AnalyzedPage["reocr"];
+  if (options.reocr && Date.now() < options.deadline && countUnsureLines(ocr) > 0) {
+    reocr = await reocrUnsureLines({
+      page: ocr,
+      source: await source(),
+      upscale,
+      deadline: options.deadline,
+      dpi: options.reocr.dpi,
+    });
+  }
+
+  const words = allWords(ocr);
+  const lineHeight =
+    median(ocr.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.map(boxHeight)))) ||
+    estimateLineHeight(gray) ||
+    20;
+  const tables = options.tables && words.length > 0 ? findTables({ gray, words, lineHeight }) : [];
+  if (options.reocr && tables.some((t) => t.source === "grid") && Date.now() < options.deadline) {
+    const cells = await reocrTableCells({
+      tables,
+      source: await source(),
+      upscale,
+      deadline: options.deadline,
+      dpi: options.reocr.dpi,
+    });
+    reocr = { tried: (reocr?.tried ?? 0) + cells.tried, improved: (reocr?.improved ?? 0) + cells.improved };
+  }
+  const exclude = new Set(tables.flatMap((t) => [...t.words]));
+  const units = buildUnits(ocr, { exclude, gray });
+
+  const ink = pageInk(gray);
+  const empty = units.length === 0 && tables.length === 0;
+  let imagePng: Buffer | null = null;
+  if (empty && (options.keepEmptyPage === "always" || ink >= BLANK_INK)) {
+    imagePng =
+      Math.max(width, height) <= IMAGE_SIDE
+        ? png
+        : await sharp(png, { limitInputPixels: false })
+            .resize(IMAGE_SIDE, IMAGE_SIDE, { fit: "inside" })
+            .png()
+            .toBuffer();
+  }
+  return {
+    pageNumber: options.pageNumber,
+    width,
+    height,
+    units,
+    tables,
+    confidence: meanConfidence(words),
+    imagePng,
+    blank: empty && ink < BLANK_INK,
+    reocr,
+  };
+};
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+const toBox = (b: PixelBox, scale: number): BoundingBox => ({
+  left: round(b.left / scale),
+  top: round(b.top / scale),
+  width: round((b.right - b.left) / scale),
+  height: round((b.bottom - b.top) / scale),
+});
+
+const overlapsX = (a: PixelBox, b: PixelBox) => Math.min(a.right, b.right) > Math.max(a.left, b.left);
+
+/**
+ * Elements of analysed pages in reading order. `scale` is image pixels per output unit (1 for images, the render
+ * scale for PDF pages so boxes are in points). `stats` is the document's body text (PDF) or null to take each
+ * page's own (images whose frames differ in resolution).
+ */
+export const pagesToElements = (
+  pages: readonly AnalyzedPage[],
+  { scale, method, stats }: { scale: (page: AnalyzedPage) => number; method: string; stats: BodyStats | null },
+): ParsedElement[] => {
+  const elements: ParsedElement[] = [];
+  for (const page of pages) {
+    const k = scale(page);
+    const pageLayout = { width: round(page.width / k), height: round(page.height / k) };
+    const classified = classifyUnits(page.units, page, stats ?? bodyStats(page.units));
+    type Item = { box: PixelBox; element: ParsedElement };
+    const items: Item[] = classified.map(({ unit, type, text }) => ({
+      box: unit,
+      element: {
+        type,
+        text,
+        pageNumber: page.pageNumber,
+        boundingBox: toBox(unit, k),
+        pageLayout,
+        metadata: { ocr_confidence: round(unit.confidence / 100), method },
+      },
+    }));
+    for (const table of page.tables) {
+      const words = [...table.words];
+      const element: ParsedElement = {
+        type: "Table",
+        text: tableText(table),
+        html: tableHtml(table),
+        pageNumber: page.pageNumber,
+        boundingBox: toBox(table, k),
+        pageLayout,
+        metadata: {
+          ocr_confidence: round(meanConfidence(words) / 100),
+          method,
+          table_rows: table.rowCount,
+          table_columns: table.colCount,
+          table_source: table.source,
+        },
+      };
+      // Before the first text below the table's top edge in its column; otherwise after everything.
+      const at = items.findIndex((it) => it.box.top >= table.top - 2 && overlapsX(it.box, table));
+      if (at < 0) items.push({ box: table, element });
+      else items.splice(at, 0, { box: table, element });
+    }
+    if (items.length === 0 && page.imagePng) {
+      elements.push({
+        type: "Image",
+        text: "",
+        pageNumber: page.pageNumber,
+        boundingBox: toBox({ left: 0, top: 0, right: page.width, bottom: page.height }, k),
+        pageLayout,
+        imgBase64: page.imagePng.toString("base64"),
+        metadata: { method, ocr_confidence: 0 },
+      });
+    }
+    for (const it of items) elements.push(it.element);
+  }
+  return elements;
+};

@@ -1,0 +1,72 @@
+/**
+ * What the OCR engine reads off one image. Boxes are pixels of the image that was recognised, origin top-left;
+ * confidences are Tesseract's, 0–100.
+ */
+
+export type PixelBox = { left: number; top: number; right: number; bottom: number };
+
+export type OcrWord = PixelBox & { text: string; confidence: number };
+
+export type OcrLine = PixelBox & {
+  text: string;
+  confidence: number;
+  words: OcrWord[];
+  /** Tesseract's row height (x-height plus ascenders and descenders), a steadier size measure than the box. */
+  rowHeight: number;
+};
+
+export type OcrParagraph = PixelBox & { text: string; confidence: number; lines: OcrLine[] };
+
+export type OcrBlock = PixelBox & { text: string; confidence: number; paragraphs: OcrParagraph[] };
+
+export type OcrPage = {
+  /** Pixel size of the image. */
+  width: number;
+  height: number;
+  text: string;
+  confidence: number;
+  blocks: OcrBlock[];
+};
+
+export const boxWidth = (b: PixelBox) => b.right - b.left;
+export const boxHeight = (b: PixelBox) => b.bottom - b.top;
+
+export const unionBox = (boxes: readonly PixelBox[]): PixelBox => {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const b of boxes) {
+    if (b.left < left) left = b.left;
+    if (b.top < top) top = b.top;
+    if (b.right > right) right = b.right;
+    if (b.bottom > bottom) bottom = b.bottom;
+  }
+  return { left, top, right, bottom };
+};
+
+/** The centre of `inner` lies inside `outer` (how words are assigned to table cells and regions). */
+export const centreInside = (inner: PixelBox, outer: PixelBox, pad = 0): boolean => {
+  const cx = (inner.left + inner.right) / 2;
+  const cy = (inner.top + inner.bottom) / 2;
+  return cx >= outer.left - pad && cx <= outer.right + pad && cy >= outer.top - pad && cy <= outer.bottom + pad;
+};
+
+export const median = (values: readonly number[]): number => {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+/** Mean word confidence weighted by characters, so a long well-read word counts more than a stray mark. */
+export const meanConfidence = (words: readonly OcrWord[]): number => {
+  let total = 0;
+  let weight = 0;
+  for (const w of words) {
+    const n = Math.max(1, w.text.length);
+    total += w.confidence * n;
+    weight += n;
+  }
+  return weight === 0 ? 0 : total / weight;
+};
