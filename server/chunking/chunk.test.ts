@@ -1,11 +1,16 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ElementType, ParsedElement } from "../parsing/types";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
 import { createLocalEmbedder } from "../embedding/local-embedder";
+import { partitionDocument } from "../parsing/partition";
 import { chunkElements } from "./chunk";
 import { tokenLength } from "./text-splitter";
 import { SPLITTERS, type Chunk } from "./types";
+
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus");
 
 const el = (
   text: string,
@@ -348,4 +353,33 @@ describe("every splitter", () => {
       else expect(all).toContain(" | ");
     });
   }
+});
+
+describe.runIf(existsSync(CORPUS))("splitters on a real paper", () => {
+  it("semantic chunks of the DPR paper stay within the size, with no stray scraps", async () => {
+    const file = "dpr-paper-multi-column-13p.pdf";
+    const { elements } = await partitionDocument({
+      bytes: readFileSync(path.join(CORPUS, file)),
+      fileName: file,
+      fileType: "pdf",
+      method: "basic",
+    });
+    const options = { chunkSize: 1000, chunkOverlap: 100 } as const;
+    const started = performance.now();
+    const semantic = await chunkElements({
+      elements,
+      options: { splitter: "semantic", ...options },
+      embedder: createLocalEmbedder(),
+    });
+    const ms = performance.now() - started;
+    const lengths = semantic.map((c) => c.text.length);
+    console.log(
+      `semantic: ${semantic.length} chunks, ${Math.min(...lengths)}–${Math.max(...lengths)} chars, ${ms.toFixed(0)} ms`,
+    );
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(1000);
+    expect(Math.min(...lengths)).toBeGreaterThanOrEqual(50);
+    expect(new Set(semantic.map((c) => c.pageNumber))).toEqual(new Set(elements.map((e) => e.pageNumber)));
+    const title = await chunkElements({ elements, options: { splitter: "title", ...options } });
+    expect(semantic.map((c) => c.text)).not.toEqual(title.map((c) => c.text));
+  });
 });

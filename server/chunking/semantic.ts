@@ -18,6 +18,8 @@ const BLOCK = 2;
 const EMBED_BATCH = 64;
 /** Bounds the embedding work: past this many sentences, text is packed by size alone. */
 const MAX_EMBEDDED_SENTENCES = 20_000;
+/** A topic segment shorter than this (or a quarter of the chunk size) is merged into a neighbour. */
+const MIN_SEGMENT = 100;
 /** Kept whole as one "sentence" (split only when longer than the size). */
 const WHOLE_TYPES = new Set(["Table", "CodeSnippet", "Formula"]);
 
@@ -151,6 +153,22 @@ const packSegment = (segment: Sentence[], settings: Settings, sentenceCount: Map
   return chunks;
 };
 
+/**
+ * A segment too small to stand alone (a page number, a stray caption between two breaks) joins the segment
+ * before it, or the one after when it comes first; packing cuts the result to size if needed.
+ */
+const mergeSmall = (segments: Sentence[][], settings: Settings): Sentence[][] => {
+  const minimum = Math.min(MIN_SEGMENT, settings.chunkSize / 4);
+  const size = (segment: Sentence[]) => segment.reduce((n, s) => n + settings.length(s.text) + 1, 0);
+  const out: Sentence[][] = [];
+  for (const segment of segments) {
+    const previous = out[out.length - 1];
+    if (previous && (size(segment) < minimum || size(previous) < minimum)) previous.push(...segment);
+    else out.push([...segment]);
+  }
+  return out;
+};
+
 export const semanticChunks = async ({
   units,
   settings,
@@ -186,6 +204,6 @@ export const semanticChunks = async ({
       }
     }
     if (current.length > 0) segments.push(current);
-    return segments.flatMap((segment) => packSegment(segment, settings, sentenceCount));
+    return mergeSmall(segments, settings).flatMap((segment) => packSegment(segment, settings, sentenceCount));
   });
 };
