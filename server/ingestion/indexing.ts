@@ -64,7 +64,12 @@ export const chunkBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
   await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
-  const rows = await db.element.findMany({ where: { buildId }, orderBy: { position: "asc" } });
+  // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
+  const rows = await db.element.findMany({
+    where: { buildId },
+    orderBy: { position: "asc" },
+    select: { elementId: true, elementType: true, text: true, html: true, pageNumber: true },
+  });
   const elements: ParsedElement[] = rows.map((r) => ({
     type: r.elementType as ParsedElement["type"],
     text: r.text,
