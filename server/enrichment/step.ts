@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { errorMessage } from "../errors";
 import { llmModel } from "../llm/chat";
+import { progressOf } from "../ingestion/progress";
 import { logger } from "../logger";
 import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "./enrich";
 
@@ -10,8 +11,6 @@ import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "./
  * Idempotent (a retry overwrites) and never fatal: whatever goes wrong becomes a build warning.
  */
 
-/** Progress once enriched: between parsing (40) and chunking (50). */
-const ENRICH_PROGRESS = 45;
 /** Page groups written per statement. */
 const UPDATE_BATCH = 500;
 
@@ -68,7 +67,7 @@ export const enrichBuild = async (buildId: string) => {
       data: {
         documentAnnotation: result.documentAnnotation,
         warnings: [...earlier, ...result.warnings],
-        progress: ENRICH_PROGRESS,
+        progress: progressOf("enrich"),
       },
     });
     const ms = Math.round(performance.now() - started);

@@ -4,6 +4,7 @@ import type { PipelineStep } from "../sources/sources.schema";
 const DONE_AT: Record<PipelineStep, number> = {
   load: 5,
   partition: 40,
+  enrich: 45,
   chunk: 50,
   embed: 85,
   index: 95,
