@@ -25,12 +25,9 @@ import { checkOfficeZip } from "./zip-limits";
 export const MAX_CELLS = 1_000_000;
 /** Sheet XML past this is refused before exceljs builds its (much larger) object model of it. */
 const MAX_SHEET_XML_BYTES = 100 * 1024 * 1024;
-/** Beyond this many blocks on a sheet, overlapping ones are not merged (that check is quadratic). */
-const MAX_BLOCKS_TO_MERGE = 3000;
 
 type Cell = { row: number; col: number; text: string; numeric: boolean; bold: boolean };
 type Merge = { top: number; left: number; bottom: number; right: number };
-type Block = { top: number; left: number; bottom: number; right: number; numeric: boolean; multiCellRow: boolean };
 
 const DATE_TOKENS_RE = /[dmyhs]/i;
 const YEAR_RE = /^(?:19|20)\d\d$/;
@@ -98,13 +95,32 @@ const valueText = (
   return { text: "", numeric: false };
 };
 
-type SheetData = { cells: Map<string, Cell>; merges: Merge[]; truncated: boolean; used: number };
+type SheetData = {
+  cells: Map<number, Cell>;
+  /** Merged areas by the key of their (non-empty) first cell. */
+  merges: Map<number, Merge>;
+  /** The other cells of each merged area (clipped), pointing at their merge. */
+  covered: Map<number, Merge>;
+  truncated: boolean;
+  used: number;
+};
 
-const key = (row: number, col: number) => `${row},${col}`;
+/** A cell as one number (Excel has at most 16,384 columns): much faster in maps and sets than "row,col". */
+const COLS = 16_385;
+const key = (row: number, col: number) => row * COLS + col;
+
+/** A merged area is read up to this size: a merge over whole columns must not create a million cells. */
+const MERGE_CLIP_ROWS = 500;
+const MERGE_CLIP_COLS = 200;
+const MAX_COVERED_CELLS = 1_000_000;
+/** Tables whose grid (rows x columns) is larger than this are written row by row, without the empty cells. */
+const MAX_GRID_CELLS = 500_000;
+/** Comparisons allowed when joining blocks (the joins are pairwise). */
+const MAX_BLOCK_COMPARISONS = 20_000_000;
 
 const readSheet = (ws: ExcelJS.Worksheet, date1904: boolean, budget: number): SheetData => {
-  const cells = new Map<string, Cell>();
-  const mergeParts = new Map<string, Merge>();
+  const cells = new Map<number, Cell>();
+  const mergeParts = new Map<number, Merge>();
   let used = 0;
   let truncated = false;
   ws.eachRow({ includeEmpty: false }, (row, rowNumber) => {
@@ -118,7 +134,7 @@ const readSheet = (ws: ExcelJS.Worksheet, date1904: boolean, budget: number): Sh
       used++;
       if (cell.isMerged) {
         const master = cell.master;
-        const id = master.address;
+        const id = key(Number(master.row), Number(master.col));
         const m = mergeParts.get(id) ?? {
           top: Number(master.row),
           left: Number(master.col),
@@ -147,40 +163,95 @@ const readSheet = (ws: ExcelJS.Worksheet, date1904: boolean, budget: number): Sh
     });
   });
   // A merge whose first cell is empty (a blank banner, a picture's frame) joins nothing.
-  const merges = [...mergeParts.values()].filter(
-    (m) => cells.has(key(m.top, m.left)) && (m.bottom > m.top || m.right > m.left),
-  );
-  return { cells, merges, truncated, used };
-};
-
-/** Groups of touching cells (8-neighbourhood, merged areas filled), then groups whose boxes overlap are joined. */
-const findBlocks = (data: SheetData): Block[] => {
-  const occupied = new Map<string, Cell | null>();
-  for (const [k, c] of data.cells) occupied.set(k, c);
-  for (const m of data.merges) {
-    // Merged areas are clipped: a merge over a whole column must not create a million cells.
-    for (let r = m.top; r <= Math.min(m.bottom, m.top + 500); r++) {
-      for (let c = m.left; c <= Math.min(m.right, m.left + 200); c++)
-        if (!occupied.has(key(r, c))) occupied.set(key(r, c), null);
+  const merges = new Map<number, Merge>();
+  const covered = new Map<number, Merge>();
+  for (const [id, m] of mergeParts) {
+    if (!cells.has(id) || (m.bottom === m.top && m.right === m.left)) continue;
+    merges.set(id, m);
+    for (let r = m.top; r <= Math.min(m.bottom, m.top + MERGE_CLIP_ROWS); r++) {
+      for (let c = m.left; c <= Math.min(m.right, m.left + MERGE_CLIP_COLS); c++) {
+        if (covered.size >= MAX_COVERED_CELLS) break;
+        if (r !== m.top || c !== m.left) covered.set(key(r, c), m);
+      }
     }
   }
-  const seen = new Set<string>();
-  let blocks: Block[] = [];
-  for (const start of occupied.keys()) {
+  return { cells, merges, covered, truncated, used };
+};
+
+/** A group of touching cells; `parts` are the non-empty cells (lists, so joining blocks copies nothing). */
+type Block = {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+  numeric: boolean;
+  multiCellRow: boolean;
+  parts: Cell[][];
+};
+
+const rowsOf = (block: Block): { row: number; cells: Cell[] }[] => {
+  const byRow = new Map<number, Cell[]>();
+  for (const part of block.parts) {
+    for (const cell of part) {
+      const list = byRow.get(cell.row);
+      if (list) list.push(cell);
+      else byRow.set(cell.row, [cell]);
+    }
+  }
+  return [...byRow.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([row, cells]) => ({ row, cells: cells.sort((a, b) => a.col - b.col) }));
+};
+
+const hasMultiCellRow = (block: Block): boolean => {
+  const seen = new Set<number>();
+  for (const part of block.parts) {
+    for (const cell of part) {
+      if (seen.has(cell.row)) return true;
+      seen.add(cell.row);
+    }
+  }
+  return false;
+};
+
+/**
+ * Groups of touching cells (8-neighbourhood, merged areas filled), as unstructured cuts a sheet at empty rows and
+ * columns; then groups whose boxes overlap, spacer-separated column groups and header rows are joined.
+ */
+const findBlocks = (data: SheetData): Block[] => {
+  const occupied = new Set<number>([...data.cells.keys(), ...data.covered.keys()]);
+  const seen = new Set<number>();
+  const blocks: Block[] = [];
+  for (const start of occupied) {
     if (seen.has(start)) continue;
     seen.add(start);
-    const [r0 = 0, c0 = 0] = start.split(",").map(Number);
-    const block: Block = { top: r0, left: c0, bottom: r0, right: c0, numeric: false, multiCellRow: false };
+    const r0 = Math.floor(start / COLS);
+    const c0 = start % COLS;
+    const cells: Cell[] = [];
+    const block: Block = {
+      top: r0,
+      left: c0,
+      bottom: r0,
+      right: c0,
+      numeric: false,
+      multiCellRow: false,
+      parts: [cells],
+    };
     const stack = [start];
     while (stack.length > 0) {
       const k = stack.pop();
       if (k === undefined) break;
-      const [r = 0, c = 0] = k.split(",").map(Number);
+      const r = Math.floor(k / COLS);
+      const c = k % COLS;
       block.top = Math.min(block.top, r);
       block.bottom = Math.max(block.bottom, r);
       block.left = Math.min(block.left, c);
       block.right = Math.max(block.right, c);
-      if (occupied.get(k)?.numeric) block.numeric = true;
+      const cell = data.cells.get(k);
+      if (cell) {
+        cells.push(cell);
+        if (cell.numeric) block.numeric = true;
+      }
       for (let dr = -1; dr <= 1; dr++) {
         for (let dc = -1; dc <= 1; dc++) {
           const n = key(r + dr, c + dc);
@@ -201,21 +272,23 @@ const findBlocks = (data: SheetData): Block[] => {
     bottom: Math.max(a.bottom, b.bottom),
     right: Math.max(a.right, b.right),
     numeric: a.numeric || b.numeric,
-    multiCellRow: false,
+    multiCellRow: a.multiCellRow || b.multiCellRow,
+    parts: [...a.parts, ...b.parts],
   });
+  let comparisons = MAX_BLOCK_COMPARISONS;
   const mergeWhile = (should: (a: Block, b: Block) => boolean) => {
-    if (blocks.length > MAX_BLOCKS_TO_MERGE) return;
     for (let changed = true; changed;) {
       changed = false;
-      outer: for (let i = 0; i < blocks.length; i++) {
+      for (let i = 0; i < blocks.length; i++) {
         for (let j = i + 1; j < blocks.length; j++) {
+          if (--comparisons <= 0) return;
           const a = blocks[i];
           const b = blocks[j];
-          if (a && b && should(a, b)) {
-            blocks = [...blocks.filter((_, x) => x !== i && x !== j), join(a, b)];
-            changed = true;
-            break outer;
-          }
+          if (!a || !b || !should(a, b)) continue;
+          blocks[i] = join(a, b);
+          blocks.splice(j, 1);
+          changed = true;
+          j = i;
         }
       }
     }
@@ -226,54 +299,28 @@ const findBlocks = (data: SheetData): Block[] => {
   mergeWhile((a, b) => {
     const [l, r] = a.left < b.left ? [a, b] : [b, a];
     if (r.left !== l.right + 2) return false;
-    const top = Math.min(l.top, r.top);
-    const bottom = Math.max(l.bottom, r.bottom);
     const contained = (x: Block, y: Block) => x.top >= y.top && x.bottom <= y.bottom;
     if (!contained(l, r) && !contained(r, l)) return false;
-    for (let row = top; row <= bottom; row++) if (data.cells.has(key(row, l.right + 1))) return false;
+    const top = Math.min(l.top, r.top);
+    const bottom = Math.max(l.bottom, r.bottom);
+    for (let row = top; row <= bottom; row++) if (occupied.has(key(row, l.right + 1))) return false;
     return true;
   });
-  for (const b of blocks) b.multiCellRow = hasMultiCellRow(data, b);
+  for (const b of blocks) b.multiCellRow = hasMultiCellRow(b);
   // A header of text cells one blank row above numbers is that table's header, not a table of its own.
   mergeWhile((a, b) => {
     const [upper, lower] = a.top < b.top ? [a, b] : [b, a];
-    return (
-      lower.top === upper.bottom + 2 &&
-      upper.multiCellRow &&
-      !upper.numeric &&
-      lower.numeric &&
-      upper.left <= lower.right &&
-      lower.left <= upper.right &&
-      !rowHasCells(data, upper.bottom + 1, Math.min(upper.left, lower.left), Math.max(upper.right, lower.right))
-    );
+    if (lower.top !== upper.bottom + 2 || !upper.multiCellRow || upper.numeric || !lower.numeric) return false;
+    if (upper.left > lower.right || lower.left > upper.right) return false;
+    for (let c = Math.min(upper.left, lower.left); c <= Math.max(upper.right, lower.right); c++) {
+      if (occupied.has(key(upper.bottom + 1, c))) return false;
+    }
+    return true;
   });
   mergeWhile(overlaps);
-  for (const b of blocks) b.multiCellRow = hasMultiCellRow(data, b);
+  for (const b of blocks) b.multiCellRow = hasMultiCellRow(b);
   return blocks.sort((a, b) => a.top - b.top || a.left - b.left);
 };
-
-const rowHasCells = (data: SheetData, row: number, left: number, right: number) => {
-  for (let c = left; c <= right; c++) if (data.cells.has(key(row, c))) return true;
-  return false;
-};
-
-/** The cells that start in a row of a block (merged areas count once, at their first cell). */
-const anchors = (data: SheetData, b: Block, row: number): Cell[] => {
-  const out: Cell[] = [];
-  for (let c = b.left; c <= b.right; c++) {
-    const cell = data.cells.get(key(row, c));
-    if (cell) out.push(cell);
-  }
-  return out;
-};
-
-const hasMultiCellRow = (data: SheetData, b: Block) => {
-  for (let r = b.top; r <= b.bottom; r++) if (anchors(data, b, r).length > 1) return true;
-  return false;
-};
-
-const mergeAt = (merges: Merge[], row: number, col: number) =>
-  merges.find((m) => row >= m.top && row <= m.bottom && col >= m.left && col <= m.right);
 
 const columnName = (col: number): string => {
   let name = "";
@@ -281,68 +328,91 @@ const columnName = (col: number): string => {
   return name;
 };
 
-/** A block's rows as an HTML table: empty rows and columns dropped, merged areas as spans. */
-const blockTable = (data: SheetData, top: number, bottom: number, left: number, right: number) => {
-  const inBlock = (m: Merge) => m.top >= top && m.top <= bottom && m.left >= left && m.left <= right;
-  const merges = data.merges.filter(inBlock);
-  const covered = (r: number, c: number) => data.cells.has(key(r, c)) || !!mergeAt(merges, r, c);
-  const rows: number[] = [];
-  for (let r = top; r <= bottom; r++) {
-    let any = false;
-    for (let c = left; c <= right && !any; c++) any = covered(r, c);
-    if (any) rows.push(r);
-  }
-  const cols: number[] = [];
-  for (let c = left; c <= right; c++) if (rows.some((r) => covered(r, c))) cols.push(c);
-  const firstNumeric = rows.findIndex((r) => cols.some((c) => data.cells.get(key(r, c))?.numeric));
-  let headerRows = firstNumeric > 0 && firstNumeric <= 4 ? firstNumeric : 0;
-  if (firstNumeric === -1 && rows.length > 1) {
-    const allBold = (r: number) => cols.map((c) => data.cells.get(key(r, c))).every((cell) => !cell || cell.bold);
-    const first = rows[0];
-    if (first !== undefined && allBold(first) && rows.slice(1).some((r) => !allBold(r))) headerRows = 1;
-  }
-  const cells: TableCell[][] = rows.map((r, ri) => {
-    const out: TableCell[] = [];
-    for (const c of cols) {
-      const merge = mergeAt(merges, r, c);
-      if (merge && (merge.top !== r || merge.left !== c)) {
-        // Hidden by a span, unless the span started in a row or column that was dropped.
-        if (rows.includes(merge.top) && cols.includes(merge.left)) continue;
-      }
-      const text = data.cells.get(key(r, c))?.text ?? "";
-      const span = merge && merge.top === r && merge.left === c ? merge : null;
-      out.push({
-        html: escapeHtml(text),
-        text,
-        colspan: span ? cols.filter((x) => x >= span.left && x <= span.right).length : 1,
-        rowspan: span ? rows.filter((x) => x >= span.top && x <= span.bottom).length : 1,
-        header: ri < headerRows,
-      });
+/** How many of the sorted numbers lie in [lo, hi]. */
+const countInRange = (sorted: number[], lo: number, hi: number): number => {
+  const bound = (x: number) => {
+    let a = 0;
+    let b = sorted.length;
+    while (a < b) {
+      const mid = (a + b) >> 1;
+      if ((sorted[mid] ?? 0) < x) a = mid + 1;
+      else b = mid;
     }
-    return out;
-  });
+    return a;
+  };
+  return bound(hi + 1) - bound(lo);
+};
+
+/** Cells as an HTML table: empty rows and columns dropped, merged areas as spans, leading text rows as header. */
+const blockTable = (data: SheetData, anchorsByRow: { row: number; cells: Cell[] }[]) => {
+  const rowSet = new Set<number>();
+  const colSet = new Set<number>();
+  const anchorKeys = new Set<number>();
+  for (const { row, cells } of anchorsByRow) {
+    rowSet.add(row);
+    for (const cell of cells) {
+      anchorKeys.add(key(cell.row, cell.col));
+      colSet.add(cell.col);
+      const m = data.merges.get(key(cell.row, cell.col));
+      if (!m) continue;
+      for (let r = m.top; r <= Math.min(m.bottom, m.top + MERGE_CLIP_ROWS); r++) rowSet.add(r);
+      for (let c = m.left; c <= Math.min(m.right, m.left + MERGE_CLIP_COLS); c++) colSet.add(c);
+    }
+  }
+  const rows = [...rowSet].sort((a, b) => a - b);
+  const cols = [...colSet].sort((a, b) => a - b);
+  const range = `${columnName(cols[0] ?? 1)}${rows[0] ?? 1}:${columnName(cols[cols.length - 1] ?? 1)}${rows[rows.length - 1] ?? 1}`;
+  // Header rows: the text rows above the first row with a figure; without figures, a bold first row.
+  const firstNumeric = anchorsByRow.findIndex((r) => r.cells.some((c) => c.numeric));
+  let headerRows = firstNumeric > 0 && firstNumeric <= 4 ? (anchorsByRow[firstNumeric]?.row ?? 0) : 0;
+  if (firstNumeric === -1 && anchorsByRow.length > 1) {
+    const allBold = (cells: Cell[]) => cells.every((c) => c.bold);
+    const [first, ...rest] = anchorsByRow;
+    if (first && allBold(first.cells) && rest.some((r) => !allBold(r.cells))) headerRows = rest[0]?.row ?? 0;
+  }
+  let cells: TableCell[][];
+  if (rows.length * cols.length > MAX_GRID_CELLS) {
+    // Too sparse and large for a grid: each row lists its own cells.
+    cells = anchorsByRow.map(({ row, cells: rowCells }) =>
+      rowCells.map((c) => ({ html: escapeHtml(c.text), text: c.text, header: row < headerRows })),
+    );
+  } else {
+    cells = rows.map((r) => {
+      const out: TableCell[] = [];
+      for (const c of cols) {
+        const k = key(r, c);
+        const under = data.covered.get(k);
+        // Hidden by a span, unless the span starts outside this table.
+        if (under && anchorKeys.has(key(under.top, under.left))) continue;
+        const text = data.cells.get(k)?.text ?? "";
+        const span = data.merges.get(k);
+        out.push({
+          html: escapeHtml(text),
+          text,
+          colspan: span ? countInRange(cols, span.left, span.right) : 1,
+          rowspan: span ? countInRange(rows, span.top, span.bottom) : 1,
+          header: r < headerRows,
+        });
+      }
+      return out;
+    });
+  }
   const texts = cells.map((r) => r.map((c) => c.text));
-  const range = `${columnName(cols[0] ?? left)}${rows[0] ?? top}:${columnName(cols[cols.length - 1] ?? right)}${rows[rows.length - 1] ?? bottom}`;
   return { text: rowsToText(texts), html: cellsToHtml(cells), markdown: rowsToMarkdown(texts), range };
 };
 
 const sheetElements = (data: SheetData, page: number, sheetName: string): ParsedElement[] => {
   const out: ParsedElement[] = [];
-  const base = { pageNumber: page };
   const textElement = (cell: Cell, leading: boolean): ParsedElement => ({
-    ...base,
     type: leading && isTitleLike(cell.text) ? "Title" : classifyDocParagraph({ text: cell.text, bold: cell.bold }),
     text: cell.text,
     markdown: cell.text,
+    pageNumber: page,
     metadata: { sheet_name: sheetName, cell_range: `${columnName(cell.col)}${cell.row}` },
   });
+  const texts = (rows: { cells: Cell[] }[]) => rows.flatMap((r) => r.cells).filter((c) => !isJunkText(c.text));
   for (const block of findBlocks(data)) {
-    const rowAnchors: { row: number; cells: Cell[] }[] = [];
-    for (let r = block.top; r <= block.bottom; r++) {
-      const cells = anchors(data, block, r);
-      if (cells.length > 0) rowAnchors.push({ row: r, cells });
-    }
-    const texts = (rows: typeof rowAnchors) => rows.flatMap((r) => r.cells).filter((c) => !isJunkText(c.text));
+    const rowAnchors = rowsOf(block);
     if (!block.multiCellRow) {
       // A column of lone cells: a few lines or sentences (notes) are text; a long list of values is a table.
       const sentences = rowAnchors.filter((r) => isSentenceLike(r.cells[0]?.text ?? "")).length;
@@ -354,23 +424,22 @@ const sheetElements = (data: SheetData, page: number, sheetName: string): Parsed
     }
     let first = 0;
     let last = rowAnchors.length - 1;
+    // Lone text cells above a table are its titles, below it its notes.
     const loneText = (i: number) => rowAnchors[i]?.cells.length === 1 && !rowAnchors[i]?.cells[0]?.numeric;
     if (block.multiCellRow) {
       while (first <= last && loneText(first)) first++;
       while (last >= first && loneText(last)) last--;
     }
     for (const cell of texts(rowAnchors.slice(0, first))) out.push(textElement(cell, true));
-    const top = rowAnchors[first]?.row;
-    const bottom = rowAnchors[last]?.row;
-    if (top !== undefined && bottom !== undefined && first <= last) {
-      const table = blockTable(data, top, bottom, block.left, block.right);
+    if (first <= last) {
+      const table = blockTable(data, rowAnchors.slice(first, last + 1));
       if (table.text) {
         out.push({
-          ...base,
           type: "Table",
           text: table.text,
           html: table.html,
           markdown: table.markdown,
+          pageNumber: page,
           metadata: { sheet_name: sheetName, cell_range: table.range },
         });
       }
