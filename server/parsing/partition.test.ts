@@ -1,15 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
-import { partitionDocument } from "./partition";
+import { ALLOWED_EXTENSIONS } from "@/server/sources/sources.schema";
+import { buildDocx, wPara } from "./office/test-fixtures";
+import { isParsableFileType, mergeFigures, partitionDocument } from "./partition";
+import type { ParsedElement } from "./types";
 
 const bytes = Buffer.from("Hello world.\n\nSecond paragraph here.");
 
 describe("partitionDocument", () => {
-  it("dispatches by extension, whatever the method for text formats", async () => {
-    for (const method of ["basic", "hi_res", "graphorlm"] as const) {
+  it("has a parser for every extension the API accepts", () => {
+    expect(ALLOWED_EXTENSIONS.filter((ext) => !isParsableFileType(ext))).toEqual([]);
+    expect(isParsableFileType("vtt")).toBe(false);
+  });
+
+  it("reads text formats the same way with every method, and says so for page-image methods", async () => {
+    for (const method of ["basic", "auto", "hi_res", "hi_res_ft"] as const) {
       const result = await partitionDocument({ bytes, fileName: "a.txt", fileType: "txt", method });
       expect(result.elements).toHaveLength(2);
       expect(result.totalPages).toBeNull();
+      if (method === "basic" || method === "auto") expect(result.warnings).toEqual([]);
+      else
+        expect(result.warnings).toEqual([
+          expect.stringMatching(/^Method '(balanced|accurate)' applies to page images/),
+        ]);
     }
     const md = await partitionDocument({
       bytes: Buffer.from("# T\n\ntext"),
@@ -20,25 +33,17 @@ describe("partitionDocument", () => {
     expect(md.elements[0]?.type).toBe("Title");
   });
 
-  it("rejects formats that have no parser yet", async () => {
-    for (const ext of ["docx", "xlsx", "png", "mp3"]) {
-      const run = partitionDocument({ bytes, fileName: `a.${ext}`, fileType: ext, method: "basic" });
-      await expect(run).rejects.toThrow(`Parsing .${ext} files is not supported yet`);
-      await expect(run).rejects.toBeInstanceOf(AppError);
-    }
+  it("rejects an extension it has no parser for", async () => {
+    const run = partitionDocument({ bytes, fileName: "a.exe", fileType: "exe", method: "basic" });
+    await expect(run).rejects.toBeInstanceOf(AppError);
+    await expect(run).rejects.toThrow("Parsing .exe files is not supported");
   });
 
-  it("rejects PDF methods that need OCR or models, naming the v2 method", async () => {
+  it("refuses agentic without a vision model instead of faking a result", async () => {
     const pdf = Buffer.from("%PDF-1.4");
     await expect(
-      partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "hi_res" }),
-    ).rejects.toThrow("Method 'balanced' is not supported yet for .pdf files; use fast");
-    await expect(
-      partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "mai" }),
-    ).rejects.toMatchObject({
-      code: "UNPROCESSABLE",
-      message: "Method 'mai' is not supported yet for .pdf files; use fast",
-    });
+      partitionDocument({ bytes: pdf, fileName: "a.pdf", fileType: "pdf", method: "graphorlm" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("VISION_MODEL") });
   });
 
   it("reports a corrupt PDF as unprocessable", async () => {
@@ -50,5 +55,41 @@ describe("partitionDocument", () => {
     });
     await expect(run).rejects.toMatchObject({ code: "UNPROCESSABLE" });
     await expect(run).rejects.toThrow(/not a readable PDF/);
+  });
+
+  it("reads an Office file's pages through its PDF for page-image methods", { timeout: 120_000 }, async () => {
+    const docx = await buildDocx({ body: wPara("Granite survey") + wPara("The quarry face was mapped in spring.") });
+    const result = await partitionDocument({ bytes: docx, fileName: "a.docx", fileType: "docx", method: "hi_res" });
+    expect(result.warnings[0]).toMatch(/PDF that LibreOffice made/);
+    expect(result.pageMethods).toEqual({ 1: "balanced" });
+    const text = result.elements.map((e) => e.text).join(" ");
+    expect(text).toMatch(/quarry face was mapped/i);
+    expect(result.elements.every((e) => e.pageNumber === 1 && e.metadata?.converted_with === "libreoffice")).toBe(true);
+  });
+});
+
+describe("mergeFigures", () => {
+  const text = (page: number, top: number, left = 72): ParsedElement => ({
+    type: "NarrativeText",
+    text: `p${page} at ${top}`,
+    pageNumber: page,
+    boundingBox: { left, top, width: 200, height: 20 },
+  });
+  const figure = (page: number, top: number): ParsedElement => ({
+    type: "Image",
+    text: "",
+    pageNumber: page,
+    boundingBox: { left: 72, top, width: 300, height: 100 },
+  });
+
+  it("puts a figure before the first text below it on its page, else at the end of its page", () => {
+    const merged = mergeFigures([text(1, 100), text(1, 400), text(2, 100)], [figure(1, 200), figure(2, 500)]);
+    expect(merged.map((e) => (e.type === "Image" ? `fig${e.pageNumber}` : e.text))).toEqual([
+      "p1 at 100",
+      "fig1",
+      "p1 at 400",
+      "p2 at 100",
+      "fig2",
+    ]);
   });
 });

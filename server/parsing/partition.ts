@@ -1,11 +1,20 @@
 import { AppError } from "@/server/errors";
+import { visionModel } from "@/server/llm/chat";
 import { partitionDelimited } from "./delimited";
 import { partitionHtml } from "./html";
+import { partitionImage } from "./images";
+import { decodeImage } from "./images/decode";
 import { partitionMarkdown } from "./markdown";
+import { partitionMedia } from "./media";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
+import { convertOfficeToPdf, partitionOffice } from "./office";
 import { partitionPdf } from "./pdf";
+import { partitionImageAgentic, partitionPdfAgentic } from "./pdf/agentic";
+import { partitionPdfAuto } from "./pdf/auto";
+import { extractFigures } from "./pdf/figures";
+import { partitionPdfOcr } from "./pdf/ocr-method";
 import { partitionText } from "./text";
-import type { PartitionResult } from "./types";
+import type { ParsedElement, PartitionResult } from "./types";
 
 export type PartitionInput = {
   bytes: Buffer | Uint8Array;
@@ -26,38 +35,174 @@ export type ParserInput = {
 export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
 
 /**
- * Text formats have no pages to OCR or lay out, so every method parses them the same way. PDF honours the method:
- * only the text-layer parser exists so far, which `auto` also uses (text pages route to fast).
+ * What a method does with a document that has page images (PDF, images, Office through its PDF). Legacy names map
+ * to the method they stand for (contract §3); `mai` (manuscripts) reads pages with the vision model when there is
+ * one, else with OCR, and says so.
  */
-const PDF_TEXT_LAYER_METHODS: ReadonlySet<InternalMethod> = new Set(["basic", "auto"]);
+type PageMethod = "fast" | "balanced" | "accurate" | "agentic" | "auto";
 
-const parsePdf: Parser = ({ bytes, method }) => {
-  if (!PDF_TEXT_LAYER_METHODS.has(method)) {
-    throw new AppError(
-      "UNPROCESSABLE",
-      `Method '${methodDisplayName(method)}' is not supported yet for .pdf files; use fast`,
+const PAGE_METHOD: Record<InternalMethod, PageMethod> = {
+  basic: "fast",
+  hi_res: "balanced",
+  yolox: "balanced",
+  ocr: "balanced",
+  hi_res_ft: "accurate",
+  advanced: "accurate",
+  graphorlm: "agentic",
+  mai: "agentic",
+  auto: "auto",
+};
+
+const pageMethodOf = (method: InternalMethod): PageMethod => {
+  const wanted = PAGE_METHOD[method];
+  if (method === "mai" && !visionModel()) return "balanced";
+  return wanted;
+};
+
+/** Every page of a single-method parse read with that method. */
+const allPages = (result: PartitionResult, method: string): PartitionResult => ({
+  ...result,
+  pageMethods:
+    result.pageMethods ??
+    (result.totalPages
+      ? Object.fromEntries(Array.from({ length: result.totalPages }, (_, i) => [i + 1, method]))
+      : undefined),
+});
+
+/**
+ * Figures go into the fast parse's reading order: before the first element of the same page that starts below the
+ * figure's top and overlaps it horizontally; otherwise at the end of the page.
+ */
+export const mergeFigures = (elements: ParsedElement[], figures: ParsedElement[]): ParsedElement[] => {
+  if (figures.length === 0) return elements;
+  const out = [...elements];
+  for (const figure of figures) {
+    const box = figure.boundingBox;
+    const samePage = (e: ParsedElement) => e.pageNumber === figure.pageNumber;
+    let at = out.findIndex(
+      (e) =>
+        samePage(e) &&
+        box &&
+        e.boundingBox &&
+        e.boundingBox.top >= box.top &&
+        e.boundingBox.left < box.left + box.width &&
+        e.boundingBox.left + e.boundingBox.width > box.left,
     );
+    if (at < 0) {
+      const lastOfPage = out.findLastIndex((e) => e.pageNumber !== null && e.pageNumber <= (figure.pageNumber ?? 0));
+      at = lastOfPage + 1;
+    }
+    out.splice(at, 0, figure);
   }
-  return partitionPdf({ bytes });
+  return out;
 };
 
-/** One parser per extension. Formats that later milestones add (Office, images, media) plug in here. */
+const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
+  const pageMethod = pageMethodOf(method);
+  switch (pageMethod) {
+    case "fast": {
+      const text = await partitionPdf({ bytes });
+      const figures = await extractFigures(bytes, undefined, text.warnings);
+      return allPages({ ...text, elements: mergeFigures(text.elements, figures) }, "fast");
+    }
+    case "balanced":
+    case "accurate": {
+      const result = await partitionPdfOcr({ bytes, method: pageMethod });
+      if (method === "mai")
+        result.warnings.push("No vision model is configured (VISION_MODEL): mai read the pages with OCR");
+      return allPages(result, pageMethod);
+    }
+    case "agentic":
+      return allPages(await partitionPdfAgentic({ bytes }), "agentic");
+    case "auto":
+      return partitionPdfAuto({ bytes });
+  }
+};
+
+const parsePdf: Parser = ({ bytes, method }) => parsePdfBytes(bytes, method);
+
+const parseImage: Parser = async (input) => {
+  if (pageMethodOf(input.method) === "agentic") {
+    const { pages } = await decodeImage(input.bytes, input.fileType);
+    return allPages(await partitionImageAgentic(pages), "agentic");
+  }
+  const result = await partitionImage(input);
+  return allPages(
+    result,
+    pageMethodOf(input.method) === "fast" || input.method === "auto" ? "fast" : pageMethodOf(input.method),
+  );
+};
+
+/**
+ * Office files parse from their structure with fast (and auto, which is for PDFs). The page-image methods read the
+ * pages of the PDF LibreOffice makes of them: that is what OCR, table recovery and a vision model need.
+ */
+const parseOffice: Parser = async (input) => {
+  if (input.method === "basic" || input.method === "auto") return partitionOffice(input);
+  const pdf = await convertOfficeToPdf(input.bytes, input.fileType);
+  const result = await parsePdfBytes(pdf, input.method);
+  result.warnings.unshift(
+    `Method '${methodDisplayName(input.method)}' read the pages of the PDF that LibreOffice made of this .${input.fileType} file`,
+  );
+  for (const element of result.elements) element.metadata = { ...element.metadata, converted_with: "libreoffice" };
+  return result;
+};
+
+/** Text and media formats have no page images: every method reads them the same way, and a build says so. */
+const sameForEveryMethod =
+  (parser: Parser): Parser =>
+  async (input) => {
+    const result = await parser(input);
+    if (input.method !== "basic" && input.method !== "auto") {
+      result.warnings.push(
+        `Method '${methodDisplayName(input.method)}' applies to page images; .${input.fileType} files are read from their content, as with fast`,
+      );
+    }
+    return result;
+  };
+
+/** One parser per allowed extension (contract §5.2). */
 const PARSERS: Record<string, Parser> = {
-  txt: partitionText,
-  text: partitionText,
-  md: partitionMarkdown,
-  markdown: partitionMarkdown,
-  html: partitionHtml,
-  htm: partitionHtml,
-  csv: partitionDelimited,
-  tsv: partitionDelimited,
+  txt: sameForEveryMethod(partitionText),
+  text: sameForEveryMethod(partitionText),
+  md: sameForEveryMethod(partitionMarkdown),
+  markdown: sameForEveryMethod(partitionMarkdown),
+  html: sameForEveryMethod(partitionHtml),
+  htm: sameForEveryMethod(partitionHtml),
+  csv: sameForEveryMethod(partitionDelimited),
+  tsv: sameForEveryMethod(partitionDelimited),
   pdf: parsePdf,
+  doc: parseOffice,
+  docx: parseOffice,
+  odt: parseOffice,
+  ppt: parseOffice,
+  pptx: parseOffice,
+  xls: parseOffice,
+  xlsx: parseOffice,
+  png: parseImage,
+  jpg: parseImage,
+  jpeg: parseImage,
+  tiff: parseImage,
+  tif: parseImage,
+  bmp: parseImage,
+  heic: parseImage,
+  ...Object.fromEntries(
+    ["mp3", "wav", "m4a", "ogg", "flac", "mp4", "mov", "avi", "mkv", "webm"].map((ext) => [
+      ext,
+      sameForEveryMethod(partitionMedia),
+    ]),
+  ),
 };
 
-export const partitionDocument = async ({ bytes, fileName, fileType, method }: PartitionInput): Promise<PartitionResult> => {
+export const partitionDocument = async ({
+  bytes,
+  fileName,
+  fileType,
+  method,
+}: PartitionInput): Promise<PartitionResult> => {
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
-  if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported yet`);
+  if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
   const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
   return parser({ bytes: view, fileName, fileType: ext, method });
 };
