@@ -88,7 +88,7 @@ describe("partitionDocx", () => {
           [{ text: "Tall", vMerge: "restart" }, "b2", "c2"],
           [{ text: "", vMerge: "continue" }, "b3", "c3"],
         ]),
-        wPara("Between the tables."),
+        `<w:p>${wRun("See ")}${wHyperlink("rIdLink", "the guide")}${wRun(" for details on every table.")}</w:p>`,
         // A nested table sits inside a cell, next to a hyperlink.
         `<w:tbl><w:tr><w:tc><w:p>${wHyperlink("rIdLink", "Read the docs")}</w:p></w:tc><w:tc>${nested}<w:p/></w:tc></w:tr></w:tbl>`,
       ].join(""),
@@ -104,6 +104,9 @@ describe("partitionDocx", () => {
     expect(withNested?.html).toContain('<a href="https://example.com/docs">Read the docs</a>');
     expect(withNested?.html).toMatch(/<td><table><tbody><tr><td>e<\/td><td>f<\/td><\/tr>/);
     expect(withNested?.text).toBe("Read the docs e f g h");
+    const between = elements.find((e) => e.type === "NarrativeText");
+    expect(between?.text).toBe("See the guide for details on every table.");
+    expect(between?.markdown).toBe("See [the guide](https://example.com/docs) for details on every table.");
   });
 
   it("adds headers and footers, leaving page-number fields out", async () => {

@@ -7,20 +7,20 @@ import { escapeHtml, rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
   bulletGlyphLength,
-  isJunkText,
-  isPageChrome,
-  promoteLeadTitles,
   cellsToHtml,
   classifyDocParagraph,
   cleanText,
   collapse,
   ImageBudget,
+  isJunkText,
+  isPageChrome,
   PageCounter,
+  promoteLeadTitles,
   rasterMime,
   rowsToMarkdown,
   safeHref,
-  spansToMarkdown,
   type Span,
+  spansToMarkdown,
   type TableCell,
 } from "./common";
 import {

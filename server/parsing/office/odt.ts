@@ -3,21 +3,21 @@ import { rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
   bulletGlyphLength,
-  isJunkText,
-  isPageChrome,
-  promoteLeadTitles,
   cellsToHtml,
   classifyDocParagraph,
   cleanText,
   collapse,
   ImageBudget,
+  isJunkText,
+  isPageChrome,
   PageCounter,
+  promoteLeadTitles,
   rasterMime,
   rowsToMarkdown,
   safeHref,
+  type Span,
   spansToHtml,
   spansToMarkdown,
-  type Span,
   type TableCell,
 } from "./common";
 import {

@@ -12,9 +12,9 @@ import {
   rasterMime,
   rowsToMarkdown,
   safeHref,
+  type Span,
   spansToHtml,
   spansToMarkdown,
-  type Span,
   type TableCell,
 } from "./common";
 import {
