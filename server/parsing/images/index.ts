@@ -1,5 +1,6 @@
 import { AppError, errorMessage } from "@/server/errors";
 import { methodDisplayName, type InternalMethod } from "../methods.schema";
+import { ocrTimeBudgetMs } from "../ocr/limits";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import type { Parser } from "../partition";
@@ -9,8 +10,6 @@ import { decodeImage } from "./decode";
 /** Extensions this parser reads (the dispatch table maps them here). */
 export const IMAGE_FILE_TYPES = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "heic", "heif", "webp", "gif"] as const;
 
-/** A whole image file (up to 200 pages) gets this long; later pages are skipped with a warning. */
-const TIME_BUDGET_MS = 20 * 60_000;
 /** Second readings of unsure lines (accurate) stop this long after a page's first reading started. */
 const REOCR_BUDGET_MS = 60_000;
 
@@ -29,7 +28,6 @@ const modeOf = (method: InternalMethod): Mode => {
  */
 export const partitionImage: Parser = async ({ bytes, fileType, method }): Promise<PartitionResult> => {
   const mode = modeOf(method);
-  const reported = mode === "fast" ? "fast" : mode;
   const warnings: string[] = [];
   if (mode === "fast") {
     warnings.push(
@@ -48,13 +46,14 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
   }
 
   const started = Date.now();
+  const budget = ocrTimeBudgetMs();
   const pages: AnalyzedPage[] = [];
   let firstError: unknown = null;
   const frames = decoded.pages as ((typeof decoded.pages)[number] | null)[];
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
     if (!frame) continue;
-    if (Date.now() - started > TIME_BUDGET_MS) {
+    if (Date.now() - started > budget) {
       warnings.push(`Stopped after page ${i} of ${frames.length}: the time limit for OCR was reached`);
       break;
     }
@@ -69,7 +68,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
           tables: mode === "accurate",
           reocr: mode === "accurate" ? { source: () => sharperSource(frame.png, 1), upscale: 2 } : null,
           keepEmptyPage: "always",
-          deadline: Date.now() + REOCR_BUDGET_MS,
+          deadline: Math.min(Date.now() + REOCR_BUDGET_MS, started + budget),
         }),
       );
     } catch (error) {
@@ -95,8 +94,8 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
       );
     }
   }
-  const elements = pagesToElements(pages, { scale: () => 1, method: reported, stats: null });
+  const elements = pagesToElements(pages, { scale: () => 1, method: mode, stats: null });
   const pageMethods: Record<number, string> = {};
-  for (const page of pages) pageMethods[page.pageNumber] = reported;
+  for (const page of pages) pageMethods[page.pageNumber] = mode;
   return { elements, totalPages: total, warnings, pageMethods };
 };

@@ -38,9 +38,11 @@ export type RecognizeOptions = {
 const unprocessable = (message: string, cause?: unknown) => new AppError("UNPROCESSABLE", message, { cause });
 
 /** Where the installed English model lives: `<package>/4.0.0_best_int/eng.traineddata.gz`. */
-export const resolveLangPath = (): string => {
+export const resolveLangPath = (
+  bases: readonly string[] = [import.meta.url, path.join(process.cwd(), "package.json")],
+): string => {
   const candidates: string[] = [];
-  for (const base of [import.meta.url, path.join(process.cwd(), "package.json")]) {
+  for (const base of bases) {
     try {
       candidates.push(path.dirname(createRequire(base).resolve("@tesseract.js-data/eng/package.json")));
     } catch {
@@ -56,7 +58,7 @@ export const resolveLangPath = (): string => {
   );
 };
 
-type Engine = {
+export type Engine = {
   worker: Tesseract.Worker;
   thread: ThreadWorker | null;
   dead: boolean;
@@ -84,8 +86,11 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 };
 
-const startEngine = async (): Promise<Engine> => {
-  const langPath = resolveLangPath();
+/**
+ * A Tesseract worker reading `langPath`. Exported for tests: a directory without the model must end in an
+ * UNPROCESSABLE error, not a hang or a crash.
+ */
+export const openWorker = async (langPath: string): Promise<Engine> => {
   const { createWorker, OEM } = await loadTesseract();
   let initFailed: (error: Error) => void = () => undefined;
   const failure = new Promise<never>((_, reject) => {
@@ -126,6 +131,8 @@ const startEngine = async (): Promise<Engine> => {
   thread?.on("exit", (code) => die(new Error(`the OCR worker stopped (exit code ${code})`)));
   return state;
 };
+
+const startEngine = (): Promise<Engine> => openWorker(resolveLangPath());
 
 const getEngine = async (): Promise<Engine> => {
   if (engine) {

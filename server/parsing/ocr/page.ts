@@ -202,12 +202,24 @@ const overlapsX = (a: PixelBox, b: PixelBox) => Math.min(a.right, b.right) > Mat
  */
 export const pagesToElements = (
   pages: readonly AnalyzedPage[],
-  { scale, method, stats }: { scale: (page: AnalyzedPage) => number; method: string; stats: BodyStats | null },
+  {
+    scale,
+    layout,
+    method,
+    stats,
+  }: {
+    scale: (page: AnalyzedPage) => number;
+    /** The page size in output units when it is known exactly (PDF points); else pixels over `scale`. */
+    layout?: (page: AnalyzedPage) => { width: number; height: number };
+    method: string;
+    stats: BodyStats | null;
+  },
 ): ParsedElement[] => {
   const elements: ParsedElement[] = [];
   for (const page of pages) {
     const k = scale(page);
-    const pageLayout = { width: round(page.width / k), height: round(page.height / k) };
+    const size = layout?.(page) ?? { width: page.width / k, height: page.height / k };
+    const pageLayout = { width: round(size.width), height: round(size.height) };
     const classified = classifyUnits(page.units, page, stats ?? bodyStats(page.units));
     type Item = { box: PixelBox; element: ParsedElement };
     const items: Item[] = classified.map(({ unit, type, text }) => ({

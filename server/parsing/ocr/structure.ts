@@ -32,33 +32,8 @@ export type TextUnit = PixelBox & {
 
 export type BodyStats = { size: number; ink: number | null };
 
-/** Single characters Tesseract reads for bullet glyphs (•, ●, ▪ come back as e, o, ©, «, ...). */
-const OCR_BULLETS = new Set([
-  "•",
-  "·",
-  "●",
-  "○",
-  "◦",
-  "▪",
-  "■",
-  "□",
-  "►",
-  "➢",
-  "*",
-  "-",
-  "–",
-  "—",
-  "+",
-  "¢",
-  "©",
-  "®",
-  "°",
-  "«",
-  "»",
-  "e",
-  "o",
-  "O",
-]);
+/** What Tesseract reads for bullet glyphs: •, ● and ▪ come back as e, o, ©, ®, «, "e®" and the like. */
+const OCR_BULLET_RE = /^[•·●○◦▪■□►➢*+\-–—¢©®°«»eoO@]{1,2}$/u;
 
 const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
 const SECTION_RE = /^(?:\d{1,2}(?:\.\d{1,2}){0,3}\.?|[IVX]{1,5}\.|[A-Z]\.)\s+\p{Lu}/u;
@@ -85,7 +60,7 @@ const bulletOf = (line: OcrLine): { words: number } | null => {
   const centre = (first.top + first.bottom) / 2 - line.top;
   if (
     line.words.length >= 2 &&
-    OCR_BULLETS.has(first.text) &&
+    OCR_BULLET_RE.test(first.text) &&
     first.right - first.left <= h * 0.8 &&
     centre >= h * 0.3 &&
     centre <= h * 0.8

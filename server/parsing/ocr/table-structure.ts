@@ -122,17 +122,24 @@ const drawnShare = (
         : w.left <= p1 && w.right >= p0 && w.bottom >= from && w.top <= to,
     )
     .map((w): [number, number] => (axis === "h" ? [w.left, w.right] : [w.top, w.bottom]));
+  const dark = (t: number, p: number) => {
+    if (p < 0 || p >= (axis === "h" ? gray.height : gray.width)) return false;
+    const value = axis === "h" ? gray.data[p * gray.width + t] : gray.data[t * gray.width + p];
+    return (value ?? 255) < gray.darkBelow;
+  };
   let drawn = 0;
   let counted = 0;
   for (let t = from; t <= to; t++) {
     if (hiding.some(([s, e]) => t >= s && t <= e)) continue;
     counted++;
+    // A line is a thin dark run with paper on both sides; the stroke of a letter OCR missed, or a crossing
+    // line, runs on past it.
     for (let p = p0; p <= p1; p++) {
-      const value = axis === "h" ? gray.data[p * gray.width + t] : gray.data[t * gray.width + p];
-      if ((value ?? 255) < gray.darkBelow) {
-        drawn++;
-        break;
-      }
+      if (!dark(t, p)) continue;
+      let q = p;
+      while (q - p <= half * 2 && dark(t, q + 1)) q++;
+      if (q - p <= half * 2 && !dark(t, p - 2) && !dark(t, q + 2)) drawn++;
+      break;
     }
   }
   // All of it under text: nothing says a line is there.
@@ -281,7 +288,8 @@ const tableFromGrid = (
 
   const rowCount = ys.length - 1;
   const colCount = xs.length - 1;
-  if (rowCount < 1 || colCount < 1 || rowCount * colCount < 2) return null;
+  // One column between lines is a box around text (a note, a framed list), not a table.
+  if (rowCount < 1 || colCount < 2) return null;
 
   // Elementary cells, merged where the line between two neighbours is missing.
   const index = (r: number, c: number) => r * colCount + c;

@@ -1,4 +1,5 @@
 import { AppError, errorMessage } from "@/server/errors";
+import { ocrTimeBudgetMs } from "../ocr/limits";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import { bodyStats } from "../ocr/structure";
@@ -14,7 +15,6 @@ import { renderPage } from "./render";
  */
 
 export const MAX_OCR_PAGES = 500;
-const TIME_BUDGET_MS = 45 * 60_000;
 const PAGE_TIMEOUT_MS = 180_000;
 /** Second readings (accurate) stop this long after a page's first reading started. */
 const REOCR_BUDGET_MS = 60_000;
@@ -39,7 +39,7 @@ export const partitionPdfOcr = async ({
   const dpi = DPI[method];
   const warnings: string[] = [];
   const pageWarnings: string[] = [];
-  const analysed: { page: AnalyzedPage; scale: number }[] = [];
+  const analysed: { page: AnalyzedPage; scale: number; size: { width: number; height: number } }[] = [];
   let firstError: unknown = null;
 
   const { doc } = await openPdf(bytes);
@@ -53,8 +53,9 @@ export const partitionPdfOcr = async ({
       wanted = wanted.slice(0, MAX_OCR_PAGES);
     }
     const started = Date.now();
+    const budget = ocrTimeBudgetMs();
     for (const [i, pageNumber] of wanted.entries()) {
-      if (Date.now() - started > TIME_BUDGET_MS) {
+      if (Date.now() - started > budget) {
         warnings.push(
           `Stopped before page ${pageNumber}: the time limit for OCR was reached (${i} of ${wanted.length} pages read)`,
         );
@@ -81,10 +82,14 @@ export const partitionPdfOcr = async ({
               }
             : null,
           keepEmptyPage: "inked",
-          deadline: Date.now() + REOCR_BUDGET_MS,
-          timeoutMs: PAGE_TIMEOUT_MS,
+          deadline: Math.min(Date.now() + REOCR_BUDGET_MS, started + budget),
+          timeoutMs: Math.min(PAGE_TIMEOUT_MS, Math.max(10_000, started + budget - Date.now())),
         });
-        analysed.push({ page, scale: rendered.scale });
+        analysed.push({
+          page,
+          scale: rendered.scale,
+          size: { width: rendered.pageWidth, height: rendered.pageHeight },
+        });
         if (page.blank) pageWarnings.push(`Page ${pageNumber} is blank`);
         else if (page.units.length === 0 && page.tables.length === 0) {
           pageWarnings.push(`OCR found no text on page ${pageNumber}; it is kept as an image`);
@@ -112,11 +117,12 @@ export const partitionPdfOcr = async ({
   // capped), where pixel sizes do not compare.
   const scales = analysed.map((a) => a.scale);
   const uniform = scales.length > 0 && Math.max(...scales) / Math.min(...scales) < 1.05;
-  const scaleOf = new Map(analysed.map((a) => [a.page, a.scale]));
+  const byPage = new Map(analysed.map((a) => [a.page, a]));
   const elements = pagesToElements(
     analysed.map((a) => a.page),
     {
-      scale: (page) => scaleOf.get(page) ?? 1,
+      scale: (page) => byPage.get(page)?.scale ?? 1,
+      layout: (page) => byPage.get(page)?.size ?? { width: page.width, height: page.height },
       method,
       stats: uniform ? bodyStats(analysed.flatMap((a) => a.page.units)) : null,
     },
