@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { partitionIsolated } from "./isolated";
+import { pageImageIsolated, partitionIsolated } from "./isolated";
 
 const text = new TextEncoder().encode("Quarterly report\n\nRevenue grew in every region this quarter.\n");
 
@@ -34,5 +34,22 @@ describe("partitionIsolated", () => {
         { timeoutMs: 60_000, maxRssMb: 20 },
       ),
     ).rejects.toMatchObject({ message: expect.stringContaining("memory") });
+  });
+});
+
+describe("pageImageIsolated", () => {
+  it("draws a PDF page in a worker process at the width asked for", async () => {
+    const { PDFDocument } = await import("pdf-lib");
+    const doc = await PDFDocument.create();
+    doc.addPage([612, 792]).drawText("Granite", { x: 72, y: 700, size: 24 });
+    const bytes = await doc.save();
+    const page = await pageImageIsolated({ bytes, fileType: "pdf", pageNumber: 1, width: 400 });
+    expect(page.width).toBe(400);
+    expect(page.height).toBe(Math.ceil((792 * 400) / 612 - 1e-6));
+    expect(page.png.subarray(1, 4).toString()).toBe("PNG");
+    await expect(pageImageIsolated({ bytes, fileType: "pdf", pageNumber: 2, width: 400 })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+      message: "Page 2 is out of range",
+    });
   });
 });

@@ -6,7 +6,7 @@ import path from "node:path";
 import { AppError } from "@/server/errors";
 import type { InternalMethod } from "./methods.schema";
 import type { PartitionResult } from "./types";
-import type { WorkerJob, WorkerOutcome } from "./worker/protocol";
+import type { PageImageResult, WorkerJob, WorkerOutcome } from "./worker/protocol";
 
 /**
  * Parsing runs in a child process, one per document. Parsers are large third-party code fed hostile input: one
@@ -47,30 +47,49 @@ const rssMb = async (pid: number): Promise<number | null> => {
 
 export type IsolatedInput = { bytes: Uint8Array; fileName: string; fileType: string; method: InternalMethod };
 
-/** Parses the document in a worker process and returns its elements, or throws the error a person should read. */
-export const partitionIsolated = async (
-  input: IsolatedInput,
-  limits: IsolationLimits = DEFAULT_LIMITS,
-): Promise<PartitionResult> => {
+type JobFields = DistributiveOmit<WorkerJob, "inputPath" | "outputPath">;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Runs one job in a fresh worker process; returns its result or throws the error a person should read. */
+const inWorker = async <T>(bytes: Uint8Array, fields: JobFields, limits: IsolationLimits): Promise<T> => {
   const dir = await mkdtemp(path.join(tmpdir(), "quarry-parse-"));
   try {
-    const job: WorkerJob = {
+    const job = {
+      ...fields,
       inputPath: path.join(dir, "input"),
       outputPath: path.join(dir, "output.json"),
-      fileName: input.fileName,
-      fileType: input.fileType,
-      method: input.method,
-    };
-    await writeFile(/*turbopackIgnore: true*/ job.inputPath, input.bytes);
+    } as WorkerJob;
+    await writeFile(/*turbopackIgnore: true*/ job.inputPath, bytes);
     const jobPath = path.join(dir, "job.json");
     await writeFile(/*turbopackIgnore: true*/ jobPath, JSON.stringify(job));
     await runWorker(jobPath, dir, limits);
-    const outcome = JSON.parse(await readFile(/*turbopackIgnore: true*/ job.outputPath, "utf8")) as WorkerOutcome;
+    const outcome = JSON.parse(await readFile(/*turbopackIgnore: true*/ job.outputPath, "utf8")) as WorkerOutcome<T>;
     if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
     return outcome.result;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+};
+
+/** Parses the document in a worker process and returns its elements, or throws the error a person should read. */
+export const partitionIsolated = (
+  { bytes, fileName, fileType, method }: IsolatedInput,
+  limits: IsolationLimits = DEFAULT_LIMITS,
+): Promise<PartitionResult> => inWorker(bytes, { task: "partition", fileName, fileType, method }, limits);
+
+/** Page screenshots draw untrusted documents too: same isolation, tighter limits. */
+const PAGE_IMAGE_LIMITS: IsolationLimits = { timeoutMs: 60_000, maxRssMb: 1536 };
+
+/** One page as a PNG (`fileType` "pdf" or an image extension), drawn in a worker process. */
+export const pageImageIsolated = async (input: {
+  bytes: Uint8Array;
+  fileType: string;
+  pageNumber: number;
+  width: number;
+}): Promise<{ png: Buffer; width: number; height: number }> => {
+  const { bytes, ...fields } = input;
+  const result = await inWorker<PageImageResult>(bytes, { task: "page-image", ...fields }, PAGE_IMAGE_LIMITS);
+  return { png: Buffer.from(result.pngBase64, "base64"), width: result.width, height: result.height };
 };
 
 const heapMb = (limits: IsolationLimits) => Math.max(256, Math.floor(limits.maxRssMb * 0.75));
@@ -120,7 +139,10 @@ const runWorker = (jobPath: string, cwd: string, limits: IsolationLimits) =>
       }
       const last = stderr.trim().split("\n").slice(-2).join(" ").slice(0, 300);
       reject(
-        new AppError("UNPROCESSABLE", `The parser crashed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ""}`),
+        new AppError(
+          "UNPROCESSABLE",
+          `The parser crashed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ""}`,
+        ),
       );
     });
   });

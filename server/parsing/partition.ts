@@ -1,20 +1,42 @@
 import { AppError } from "@/server/errors";
 import { visionModel } from "@/server/llm/chat";
-import { partitionDelimited } from "./delimited";
-import { partitionHtml } from "./html";
-import { partitionImage } from "./images";
-import { decodeImage } from "./images/decode";
-import { partitionMarkdown } from "./markdown";
-import { partitionMedia } from "./media";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
-import { convertOfficeToPdf, partitionOffice } from "./office";
-import { partitionPdf } from "./pdf";
-import { partitionImageAgentic, partitionPdfAgentic } from "./pdf/agentic";
-import { partitionPdfAuto } from "./pdf/auto";
-import { extractFigures } from "./pdf/figures";
-import { partitionPdfOcr } from "./pdf/ocr-method";
-import { partitionText } from "./text";
 import type { ParsedElement, PartitionResult } from "./types";
+
+/**
+ * Parsers are loaded on first use: each build parses in a fresh worker process, and loading every format's
+ * libraries (OCR, canvas, spreadsheets) would cost two seconds for a text file.
+ */
+const pdf = () => import("./pdf");
+const office = () => import("./office");
+const images = () => import("./images");
+
+/** A parser whose module is imported when first called. */
+const lazy =
+  <M>(load: () => Promise<M>, pick: (module: M) => Parser): Parser =>
+  async (input) =>
+    pick(await load())(input);
+
+const partitionText = lazy(
+  () => import("./text"),
+  (m) => m.partitionText,
+);
+const partitionMarkdown = lazy(
+  () => import("./markdown"),
+  (m) => m.partitionMarkdown,
+);
+const partitionHtml = lazy(
+  () => import("./html"),
+  (m) => m.partitionHtml,
+);
+const partitionDelimited = lazy(
+  () => import("./delimited"),
+  (m) => m.partitionDelimited,
+);
+const partitionMedia = lazy(
+  () => import("./media"),
+  (m) => m.partitionMedia,
+);
 
 export type PartitionInput = {
   bytes: Buffer | Uint8Array;
@@ -101,21 +123,27 @@ const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise
   const pageMethod = pageMethodOf(method);
   switch (pageMethod) {
     case "fast": {
+      const [{ partitionPdf }, { extractFigures }] = await Promise.all([pdf(), import("./pdf/figures")]);
       const text = await partitionPdf({ bytes });
       const figures = await extractFigures(bytes, undefined, text.warnings);
       return allPages({ ...text, elements: mergeFigures(text.elements, figures) }, "fast");
     }
     case "balanced":
     case "accurate": {
+      const { partitionPdfOcr } = await import("./pdf/ocr-method");
       const result = await partitionPdfOcr({ bytes, method: pageMethod });
       if (method === "mai")
         result.warnings.push("No vision model is configured (VISION_MODEL): mai read the pages with OCR");
       return allPages(result, pageMethod);
     }
-    case "agentic":
+    case "agentic": {
+      const { partitionPdfAgentic } = await import("./pdf/agentic");
       return allPages(await partitionPdfAgentic({ bytes }), "agentic");
-    case "auto":
+    }
+    case "auto": {
+      const { partitionPdfAuto } = await import("./pdf/auto");
       return partitionPdfAuto({ bytes });
+    }
   }
 };
 
@@ -123,10 +151,14 @@ const parsePdf: Parser = ({ bytes, method }) => parsePdfBytes(bytes, method);
 
 const parseImage: Parser = async (input) => {
   if (pageMethodOf(input.method) === "agentic") {
+    const [{ decodeImage }, { partitionImageAgentic }] = await Promise.all([
+      import("./images/decode"),
+      import("./pdf/agentic"),
+    ]);
     const { pages } = await decodeImage(input.bytes, input.fileType);
     return allPages(await partitionImageAgentic(pages), "agentic");
   }
-  const result = await partitionImage(input);
+  const result = await (await images()).partitionImage(input);
   return allPages(
     result,
     pageMethodOf(input.method) === "fast" || input.method === "auto" ? "fast" : pageMethodOf(input.method),
@@ -138,9 +170,10 @@ const parseImage: Parser = async (input) => {
  * pages of the PDF LibreOffice makes of them: that is what OCR, table recovery and a vision model need.
  */
 const parseOffice: Parser = async (input) => {
+  const { convertOfficeToPdf, partitionOffice } = await office();
   if (input.method === "basic" || input.method === "auto") return partitionOffice(input);
-  const pdf = await convertOfficeToPdf(input.bytes, input.fileType);
-  const result = await parsePdfBytes(pdf, input.method);
+  const converted = await convertOfficeToPdf(input.bytes, input.fileType);
+  const result = await parsePdfBytes(converted, input.method);
   result.warnings.unshift(
     `Method '${methodDisplayName(input.method)}' read the pages of the PDF that LibreOffice made of this .${input.fileType} file`,
   );

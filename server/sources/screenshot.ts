@@ -1,12 +1,9 @@
 import { Readable } from "node:stream";
-import sharp from "sharp";
 import type { Source } from "../generated/prisma/client";
 import { AppError } from "../errors";
 import { logger } from "../logger";
-import { decodeImage } from "../parsing/images/decode";
 import { convertOfficeToPdf } from "../parsing/office/convert";
-import { openPdf } from "../parsing/pdf/load";
-import { renderPage } from "../parsing/pdf/render";
+import { pageImageIsolated } from "../parsing/isolated";
 import { fileStore } from "../storage";
 import { findSource } from "./service";
 
@@ -36,40 +33,6 @@ const KINDS: Record<string, ScreenshotKind> = {
 };
 
 export const screenshotKind = (fileType: string): ScreenshotKind | null => KINDS[fileType.toLowerCase()] ?? null;
-
-export type PageImage = { png: Buffer; width: number; height: number };
-
-const outOfRange = (pageNumber: number) => new AppError("NOT_FOUND", `Page ${pageNumber} is out of range`);
-
-/** One PDF page at `width` pixels wide (pages are vector drawings: small ones are drawn larger). */
-const pdfPage = async (bytes: Uint8Array, pageNumber: number, width: number): Promise<PageImage> => {
-  const { doc } = await openPdf(bytes);
-  try {
-    if (pageNumber > doc.numPages) throw outOfRange(pageNumber);
-    const page = await renderPage(doc, pageNumber, { maxWidth: width });
-    return { png: page.png, width: page.width, height: page.height };
-  } finally {
-    await doc.destroy();
-  }
-};
-
-/**
- * One page of an image file: page 1, or a later frame of a multi-page TIFF. Scaled down to `width`, never up (a
- * small picture stays sharp at its own size).
- */
-const imagePage = async (
-  bytes: Uint8Array,
-  fileType: string,
-  pageNumber: number,
-  width: number,
-): Promise<PageImage> => {
-  const { pages } = await decodeImage(bytes, fileType);
-  const page = pages[pageNumber - 1];
-  if (!page) throw outOfRange(pageNumber);
-  if (page.width <= width) return page;
-  const { data, info } = await sharp(page.png).resize({ width }).png().toBuffer({ resolveWithObject: true });
-  return { png: data, width: info.width, height: info.height };
-};
 
 /**
  * Where an Office source's PDF rendition is kept: beside the original, in the source's folder, so deleting the
@@ -128,12 +91,14 @@ export const pageScreenshot = async ({
   if (!kind || !source.storageKey) {
     throw new AppError("NOT_FOUND", "Screenshots are not supported for this file type");
   }
-  if (pageNumber < 1) throw outOfRange(pageNumber);
+  if (pageNumber < 1) throw new AppError("NOT_FOUND", `Page ${pageNumber} is out of range`);
   const width = screenshotWidth(maxWidth);
   const storageKey = source.storageKey;
+  // Documents are drawn in a worker process: a hostile file must not stall the server.
   if (kind === "image") {
-    return { source, ...(await imagePage(await fileStore().read(storageKey), source.fileType, pageNumber, width)) };
+    const bytes = new Uint8Array(await fileStore().read(storageKey));
+    return { source, ...(await pageImageIsolated({ bytes, fileType: source.fileType, pageNumber, width })) };
   }
   const pdf = kind === "office" ? await officePdf({ ...source, storageKey }) : await fileStore().read(storageKey);
-  return { source, ...(await pdfPage(pdf, pageNumber, width)) };
+  return { source, ...(await pageImageIsolated({ bytes: new Uint8Array(pdf), fileType: "pdf", pageNumber, width })) };
 };

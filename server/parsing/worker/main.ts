@@ -1,11 +1,28 @@
 /**
- * Entry point of the parse worker process (see ../isolated.ts). Reads a job file, parses the document, writes the
- * result (or the error a person should see) to the output file and exits. Run with `node --import tsx`.
+ * Entry point of the parse worker process (see ../isolated.ts). Reads a job file, parses the document (or draws one
+ * of its pages), writes the result (or the error a person should see) to the output file and exits. Run with
+ * `node --import tsx`.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { AppError, errorMessage } from "@/server/errors";
-import { partitionDocument } from "../partition";
-import type { WorkerJob, WorkerOutcome } from "./protocol";
+import type { PageImageResult, WorkerJob, WorkerOutcome } from "./protocol";
+
+const run = async (job: WorkerJob, bytes: Uint8Array): Promise<WorkerOutcome> => {
+  if (job.task === "partition") {
+    const { partitionDocument } = await import("../partition");
+    const result = await partitionDocument({
+      bytes,
+      fileName: job.fileName,
+      fileType: job.fileType,
+      method: job.method,
+    });
+    return { ok: true, result };
+  }
+  const { renderPageImage } = await import("../page-image");
+  const page = await renderPageImage({ bytes, fileType: job.fileType, pageNumber: job.pageNumber, width: job.width });
+  const result: PageImageResult = { pngBase64: page.png.toString("base64"), width: page.width, height: page.height };
+  return { ok: true, result };
+};
 
 const main = async () => {
   const jobPath = process.argv[2];
@@ -14,13 +31,7 @@ const main = async () => {
   let outcome: WorkerOutcome;
   try {
     const bytes = await readFile(job.inputPath);
-    const result = await partitionDocument({
-      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength),
-      fileName: job.fileName,
-      fileType: job.fileType,
-      method: job.method,
-    });
-    outcome = { ok: true, result };
+    outcome = await run(job, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   } catch (error) {
     outcome =
       error instanceof AppError

@@ -2,15 +2,13 @@ import type { AppErrorCode } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
 import type { PartitionResult } from "../types";
 
-/** What the parent hands the parse worker (as a JSON file; the document itself stays a file). */
-export type WorkerJob = {
-  inputPath: string;
-  outputPath: string;
-  fileName: string;
-  fileType: string;
-  method: InternalMethod;
-};
+/** What the parent hands the worker (as a JSON file; the document itself stays a file). */
+export type WorkerJob = { inputPath: string; outputPath: string } & (
+  | { task: "partition"; fileName: string; fileType: string; method: InternalMethod }
+  | { task: "page-image"; fileType: string; pageNumber: number; width: number }
+);
 
-export type WorkerOutcome =
-  | { ok: true; result: PartitionResult }
-  | { ok: false; code: AppErrorCode; message: string };
+export type PageImageResult = { pngBase64: string; width: number; height: number };
+
+export type WorkerOutcome<T = PartitionResult | PageImageResult> =
+  { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
