@@ -83,7 +83,8 @@ const decodeWithSharp = async (bytes: Uint8Array, ext: string): Promise<DecodedI
         page,
         pages: 1,
         limitInputPixels: MAX_PAGE_PIXELS,
-        failOn: "warning",
+        // Truncated data fails; slips many cameras and scanners make (stray bytes between markers) pass.
+        failOn: "truncated",
       })
         .rotate() // EXIF orientation: phone photos are often stored sideways
         .flatten({ background: "#ffffff" })

@@ -1,5 +1,5 @@
 import { AppError, errorMessage } from "@/server/errors";
-import { methodDisplayName, type InternalMethod } from "../methods.schema";
+import type { InternalMethod } from "../methods.schema";
 import { ocrTimeBudgetMs } from "../ocr/limits";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
@@ -15,7 +15,11 @@ const REOCR_BUDGET_MS = 60_000;
 
 type Mode = "fast" | "balanced" | "accurate";
 
-/** An image has no text layer: every method reads it with OCR. Accurate adds tables and second readings. */
+/**
+ * An image has no text layer: every method reads it with OCR. Accurate adds tables and second readings; methods
+ * without an image path of their own (agentic and the legacy ones, when the caller sends them here) read like
+ * balanced.
+ */
 const modeOf = (method: InternalMethod): Mode => {
   if (method === "basic") return "fast";
   if (method === "hi_res_ft" || method === "advanced") return "accurate";
@@ -34,11 +38,6 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
       "An image has no text layer, so the fast method read it with OCR too; use balanced for the same result or accurate for tables",
     );
   }
-  if (!["basic", "hi_res", "hi_res_ft", "advanced", "yolox"].includes(method)) {
-    // Agentic and the other methods have no image path of their own here; balanced is the closest.
-    warnings.push(`Method '${methodDisplayName(method)}' read this image like balanced`);
-  }
-
   const decoded = await decodeImage(bytes, fileType);
   const total = decoded.totalPages;
   if (total > decoded.pages.length) {

@@ -3,10 +3,11 @@ import type { BoundingBox, ParsedElement } from "../types";
 import { recognize } from "./engine";
 import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
-import { countUnsureLines, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
+import { findMissedText } from "./missed";
+import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
 import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
 import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
-import { boxHeight, meanConfidence, median, type OcrPage, type PixelBox } from "./types";
+import { boxHeight, meanConfidence, median, unionBox, type OcrPage, type OcrWord, type PixelBox } from "./types";
 
 /**
  * One page image through OCR and structure: the shared path of image files and of PDF pages read by the balanced
@@ -19,6 +20,7 @@ const TARGET_LINE_HEIGHT = 30;
 const SMALL_LINE_HEIGHT = 20;
 const MAX_ENLARGE = 3;
 const MAX_ENLARGED_PIXELS = 40_000_000;
+const MAX_OCR_PIXELS = 25_000_000;
 /** Image elements of pages without text are kept at most this many pixels a side. */
 const IMAGE_SIDE = 1600;
 /** A page with less ink than this is blank, not a picture. */
@@ -87,6 +89,18 @@ const scaleOcrPage = (page: OcrPage, k: number): OcrPage => {
   };
 };
 
+/** Words read apart from the page become a block of their own, placed in reading order by their top edge. */
+const addBlock = (page: OcrPage, words: OcrWord[]) => {
+  const box = unionBox(words);
+  const text = words.map((w) => w.text).join(" ");
+  const confidence = meanConfidence(words);
+  const line = { ...box, text, confidence, words, rowHeight: boxHeight(box) };
+  const block = { ...box, text, confidence, paragraphs: [{ ...box, text, confidence, lines: [line] }] };
+  const at = page.blocks.findIndex((b) => b.top > box.top);
+  if (at < 0) page.blocks.push(block);
+  else page.blocks.splice(at, 0, block);
+};
+
 const allWords = (page: OcrPage) =>
   page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
 
@@ -94,24 +108,27 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
   const { png, width, height } = options;
   const gray = await toGray(png);
 
-  // Small text (low-resolution scans, screenshots) is enlarged before reading, and the boxes scaled back.
+  // Small text (low-resolution scans, screenshots) is enlarged before reading, and the boxes scaled back. Huge
+  // images are reduced instead: past 25 megapixels (A4 at 600 dpi) text is large enough, and OCR time and the
+  // WebAssembly heap grow with the pixels.
+  const measured = estimateLineHeight(gray);
+  const estimated = measured ?? 20;
   let enlarge = 1;
-  if (options.enlargeSmallText) {
-    const estimate = estimateLineHeight(gray);
-    if (estimate !== null && estimate < SMALL_LINE_HEIGHT) {
-      enlarge = Math.min(MAX_ENLARGE, TARGET_LINE_HEIGHT / estimate, Math.sqrt(MAX_ENLARGED_PIXELS / (width * height)));
-      if (enlarge < 1.2) enlarge = 1;
-    }
+  if (width * height > MAX_OCR_PIXELS) {
+    enlarge = Math.sqrt(MAX_OCR_PIXELS / (width * height));
+  } else if (options.enlargeSmallText && measured !== null && measured < SMALL_LINE_HEIGHT) {
+    enlarge = Math.min(MAX_ENLARGE, TARGET_LINE_HEIGHT / measured, Math.sqrt(MAX_ENLARGED_PIXELS / (width * height)));
+    if (enlarge < 1.2) enlarge = 1;
   }
-  const estimated = estimateLineHeight(gray) ?? 20;
   const rulings = findRulings(gray, rulingOptionsFor(gray, estimated));
   const hasRulings = rulings.horizontal.length + rulings.vertical.length > 0;
   const input = hasRulings ? await withoutRulings(gray, rulings) : png;
   // Tesseract reads the resolution from the file or guesses it, often wrongly for screenshots; body text is
-  // about 13 pt from line to line, which gives a usable figure.
-  const dpi = options.dpi ?? Math.min(600, Math.max(70, Math.round((estimated * enlarge * 72) / 13)));
+  // about 13 pt from line to line, which gives a usable figure when the resolution is not known.
+  const baseDpi = options.dpi ?? (estimated * 72) / 13;
+  const dpi = Math.min(1200, Math.max(70, Math.round(baseDpi * enlarge)));
   let ocr: OcrPage;
-  if (enlarge > 1) {
+  if (enlarge !== 1) {
     const w = Math.round(width * enlarge);
     const h = Math.round(height * enlarge);
     const big = await sharp(input, { limitInputPixels: false }).resize(w, h, { kernel: "lanczos3" }).png().toBuffer();
@@ -123,6 +140,30 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     ocr.height = height;
   } else {
     ocr = await recognize(input, { width, height }, { dpi, timeoutMs: options.timeoutMs });
+  }
+
+  // Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own.
+  const missed = findMissedText({ gray, words: allWords(ocr), rulings, lineHeight: estimated });
+  if (missed.length > 0 && Date.now() < options.deadline) {
+    const own: SharperSource = {
+      gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
+      width: gray.width,
+      height: gray.height,
+      factor: 1,
+    };
+    const upscale = Math.min(3, Math.max(1, TARGET_LINE_HEIGHT / estimated));
+    for (const patch of missed) {
+      if (Date.now() > options.deadline) break;
+      const read = await readAgain(own, patch, {
+        pad: Math.round(estimated * 0.3),
+        upscale,
+        layout: boxHeight(patch) > estimated * 1.6 ? "block" : "line",
+        dpi: Math.round(baseDpi * upscale),
+      });
+      const words = read?.words.filter((w) => w.confidence >= 60 && /[\p{L}\p{N}]/u.test(w.text)) ?? [];
+      if (!read || words.length === 0 || read.confidence < 65) continue;
+      addBlock(ocr, words);
+    }
   }
 
   // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.
@@ -146,7 +187,7 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     estimateLineHeight(gray) ||
     20;
   const tables = options.tables && words.length > 0 ? findTables({ gray, words, lineHeight }) : [];
-  if (options.reocr && tables.some((t) => t.source === "grid") && Date.now() < options.deadline) {
+  if (options.reocr && tables.length > 0 && Date.now() < options.deadline) {
     const cells = await reocrTableCells({
       tables,
       source: await source(),

@@ -80,7 +80,7 @@ export const reocrUnsureLines = async ({
  * Cuts `box` (page-image pixels, grown by `pad`, or shrunk when `pad` is negative) out of the sharper source,
  * enlarges it and reads it; words come back in page-image pixels. Null when the crop is empty or unreadable.
  */
-const readAgain = async (
+export const readAgain = async (
   source: SharperSource,
   box: PixelBox,
   { pad, upscale, layout, dpi }: { pad: number; upscale: number; layout: OcrLayout; dpi?: number },
@@ -124,8 +124,8 @@ const CELL_REOCR_BELOW = 85;
 const MAX_CELLS = 150;
 
 /**
- * Reads the unsure cells of ruled tables again, each cut out on its own (inside its lines, so the rules are not
- * read as letters) from the sharper source. Empty cells with ink in them are tried too.
+ * Reads unsure table cells again, each cut out on its own from the sharper source (ruled cells inside their lines,
+ * so the rules are not read as letters). Empty ruled cells are tried too: OCR may have missed their text.
  */
 export const reocrTableCells = async ({
   tables,
@@ -143,17 +143,15 @@ export const reocrTableCells = async ({
   let tried = 0;
   let improved = 0;
   const cells = tables
-    .filter((t) => t.source === "grid")
-    .flatMap((t) => t.cells)
-    .filter((c) => (c.confidence ?? 0) < CELL_REOCR_BELOW)
+    .flatMap((t) => t.cells.map((cell) => ({ cell, ruled: t.source === "grid" })))
+    .filter(({ cell, ruled }) => (ruled || cell.confidence !== null) && (cell.confidence ?? 0) < CELL_REOCR_BELOW)
     .slice(0, MAX_CELLS);
-  for (const cell of cells) {
+  for (const { cell, ruled } of cells) {
     if (Date.now() > deadline) break;
-    const inset = Math.max(
-      3,
-      Math.round(Math.min(cell.box.right - cell.box.left, cell.box.bottom - cell.box.top) * 0.04),
-    );
-    const read = await readAgain(source, cell.box, { pad: -inset, upscale, layout: "block", dpi });
+    const short = Math.min(cell.box.right - cell.box.left, cell.box.bottom - cell.box.top);
+    // Ruled cells are cut inside their lines; other cells are the box of their words, with a margin.
+    const pad = ruled ? -Math.max(3, Math.round(short * 0.04)) : Math.max(2, Math.round(short * 0.25));
+    const read = await readAgain(source, cell.box, { pad, upscale, layout: "block", dpi });
     if (!read) continue;
     tried++;
     const text = read.words

@@ -133,6 +133,35 @@ describe("table structure", () => {
     expect(html).toContain("<tr><td>PRImA</td><td>M</td><td>Scanned magazines</td></tr>");
   });
 
+  it("verticals only after the first column and at the edge: the other columns come from the words", async () => {
+    const lines: Line[] = [
+      [100, 100, 700, 100],
+      [100, 170, 700, 170],
+      [100, 300, 700, 300],
+      [220, 100, 220, 300],
+      [700, 100, 700, 300],
+    ];
+    const gray = await page(lines);
+    const words = [
+      word("Loss", 110, 110),
+      ...phrase("Retrieval accuracy", 335, 110), // centred over the three columns below it
+      ...["Top-1", "Top-5", "Top-20"].map((t, i) => word(t, 250 + i * 160, 140)),
+      ...[
+        ["NLL", "44.9", "66.8", "78.1"],
+        ["Triplet", "41.6", "65.0", "77.2"],
+        ["L2", "43.5", "64.7", "76.1"],
+      ].flatMap((row, r) => [
+        word(row[0]!, 110, 190 + r * 36),
+        ...row.slice(1).map((v, i) => word(v, 250 + i * 160, 190 + r * 36)),
+      ]),
+    ];
+    const [table] = findTables({ gray, words, lineHeight: 20 });
+    expect([table?.source, table?.rowCount, table?.colCount]).toEqual(["grid", 5, 4]);
+    const html = tableHtml(table!);
+    expect(html).toContain('<th colspan="3">Retrieval accuracy</th>');
+    expect(html).toContain("<tr><td>Triplet</td><td>41.6</td><td>65.0</td><td>77.2</td></tr>");
+  });
+
   it("horizontal rules only (a typeset table): columns from the gaps between words", async () => {
     const gray = await page([
       [100, 100, 700, 100],

@@ -209,22 +209,32 @@ const cellContent = (words: OcrWord[], box: PixelBox, taken: Set<OcrWord>) => {
  * columns (tables ruled only around the header and the body). A band where one cell wraps onto a second line
  * while the others hold one is a single row.
  */
-const subRowBoundaries = (words: OcrWord[], band: PixelBox, xs: number[]): number[] => {
+const subRowBoundaries = (words: OcrWord[], band: PixelBox, xs: number[], header: boolean): number[] => {
   const inside = words.filter((w) => centreInside(w, band));
   const rows = groupRows(inside);
   if (rows.length < 2) return [];
   const columns = xs.slice(0, -1).map((x, c) => [x, xs[c + 1] ?? x] as const);
+  const colsOf = (row: OcrWord[]) =>
+    new Set(
+      columns
+        .map(([x0, x1], c) => (row.some((w) => (w.left + w.right) / 2 >= x0 && (w.left + w.right) / 2 < x1) ? c : -1))
+        .filter((c) => c >= 0),
+    );
   let filled = 0;
   let multi = 0;
-  for (const [x0, x1] of columns) {
-    const rowsHere = rows.filter((row) =>
-      row.some((w) => (w.left + w.right) / 2 >= x0 && (w.left + w.right) / 2 < x1),
-    ).length;
+  for (let c = 0; c < columns.length; c++) {
+    const rowsHere = rows.filter((row) => colsOf(row).has(c)).length;
     if (rowsHere === 0) continue;
     filled++;
     if (rowsHere >= Math.max(2, Math.ceil(rows.length * 0.6))) multi++;
   }
-  if (filled === 0 || multi / filled < 0.6) return [];
+  // A header of two levels: a heading over several columns, their own headings below it. The lower row fills
+  // columns nothing above it fills (a row that only continues the cells above it is wrapped text).
+  const last = rows[rows.length - 1] ?? [];
+  const above = new Set(rows.slice(0, -1).flatMap((row) => [...colsOf(row)]));
+  const lastCols = colsOf(last);
+  const levels = header && lastCols.size >= 2 && [...lastCols].some((c) => !above.has(c));
+  if (!levels && (filled === 0 || multi / filled < 0.6)) return [];
   const cuts: number[] = [];
   for (let i = 1; i < rows.length; i++) {
     const above = Math.max(...(rows[i - 1] ?? []).map((w) => w.bottom));
@@ -232,6 +242,19 @@ const subRowBoundaries = (words: OcrWord[], band: PixelBox, xs: number[]): numbe
     cuts.push((above + below) / 2);
   }
   return cuts;
+};
+
+/** Some phrase (words at ordinary spacing) in `band` runs across x. */
+const runsAcross = (words: OcrWord[], x: number, band: PixelBox): boolean => {
+  const inside = words.filter((w) => centreInside(w, band));
+  if (inside.length === 0) return false;
+  const gap = median(inside.map(boxHeight));
+  return groupRows(inside).some((row) =>
+    segmentsOf(row, gap).some((seg) => {
+      const [a, b] = span(seg);
+      return a < x - 2 && b > x + 2;
+    }),
+  );
 };
 
 const tableFromGrid = (
@@ -271,6 +294,28 @@ const tableFromGrid = (
   if (ys[ys.length - 1] !== undefined && bottom > (ys[ys.length - 1] ?? 0) + lineHeight) ys = [...ys, bottom];
   if (ys.length < 2 || xs.length < 2) return null;
 
+  // Columns of text between two verticals that line up down the table are columns of their own: typeset tables
+  // often rule off only the first column.
+  const drawnV = new Set<number>(xs);
+  const splitX: number[] = [];
+  for (let c = 0; c + 1 < xs.length; c++) {
+    const x0 = xs[c] ?? 0;
+    const x1 = xs[c + 1] ?? 0;
+    splitX.push(x0);
+    const band = { left: x0, right: x1, top: ys[0] ?? 0, bottom: ys[ys.length - 1] ?? 0 };
+    const layout = layoutColumns(
+      words.filter((w) => centreInside(w, band)),
+      1.0,
+    );
+    if (layout && layout.multiShare >= 0.5) {
+      for (let i = 1; i < layout.columns.length; i++) {
+        splitX.push(((layout.columns[i - 1]?.[1] ?? 0) + (layout.columns[i]?.[0] ?? 0)) / 2);
+      }
+    }
+  }
+  splitX.push(xs[xs.length - 1] ?? 0);
+  xs = splitX;
+
   // Rows of text between two rules that line up across the columns are rows of their own, ruled or not.
   const drawnH = new Set<number>();
   const refined: number[] = [];
@@ -280,7 +325,9 @@ const tableFromGrid = (
     refined.push(y0);
     drawnH.add(y0);
     const band = { left: xs[0] ?? 0, right: xs[xs.length - 1] ?? 0, top: y0, bottom: y1 };
-    refined.push(...subRowBoundaries(words, band, xs));
+    // Only a header not already split by a partial line can hold two levels of headings in one band.
+    const levels = r === 0 && drawnShare(gray, "h", y1, xs[0] ?? 0, xs[xs.length - 1] ?? 0, half, words) >= 0.9;
+    refined.push(...subRowBoundaries(words, band, xs, levels));
   }
   refined.push(ys[ys.length - 1] ?? 0);
   drawnH.add(ys[ys.length - 1] ?? 0);
@@ -300,9 +347,13 @@ const tableFromGrid = (
       const y1 = ys[r + 1] ?? 0;
       const x0 = xs[c] ?? 0;
       const x1 = xs[c + 1] ?? 0;
-      if (c + 1 < colCount && drawnShare(gray, "v", xs[c + 1] ?? 0, y0, y1, half, words) < 0.6) {
-        uf.union(index(r, c), index(r, c + 1));
-      }
+      const xNext = xs[c + 1] ?? 0;
+      // A column boundary found in the text (no line) separates unless a word runs across it (a heading over
+      // the columns below it).
+      const joined = drawnV.has(xNext)
+        ? drawnShare(gray, "v", xNext, y0, y1, half, words) < 0.6
+        : runsAcross(words, xNext, { left: xs[0] ?? 0, right: xs[xs.length - 1] ?? 0, top: y0, bottom: y1 });
+      if (c + 1 < colCount && joined) uf.union(index(r, c), index(r, c + 1));
       const yNext = ys[r + 1] ?? 0;
       // Boundaries added between text rows stand for a line that is not drawn: they always separate.
       if (r + 1 < rowCount && drawnH.has(yNext) && drawnShare(gray, "h", yNext, x0, x1, half, words) < 0.6) {
