@@ -1,5 +1,6 @@
 import { AppError, errorMessage } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
+import { DEFAULT_OCR_TIMEOUT_MS } from "../ocr/engine";
 import { ocrTimeBudgetMs } from "../ocr/limits";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
@@ -12,6 +13,9 @@ export const IMAGE_FILE_TYPES = ["png", "jpg", "jpeg", "tif", "tiff", "bmp", "he
 
 /** Second readings of unsure lines (accurate) stop this long after a page's first reading started. */
 const REOCR_BUDGET_MS = 60_000;
+
+/** Past this many, pages that could not be read are summarised in one warning. */
+const MAX_PAGE_WARNINGS = 20;
 
 type Mode = "fast" | "balanced" | "accurate";
 
@@ -48,6 +52,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
   const budget = ocrTimeBudgetMs();
   const pages: AnalyzedPage[] = [];
   let firstError: unknown = null;
+  let failed = 0;
   const frames = decoded.pages as ((typeof decoded.pages)[number] | null)[];
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
@@ -68,15 +73,17 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
           reocr: mode === "accurate" ? { source: () => sharperSource(frame.png, 1), upscale: 2 } : null,
           keepEmptyPage: "always",
           deadline: Math.min(Date.now() + REOCR_BUDGET_MS, started + budget),
+          timeoutMs: Math.min(DEFAULT_OCR_TIMEOUT_MS, Math.max(10_000, started + budget - Date.now())),
         }),
       );
     } catch (error) {
       firstError ??= error;
-      warnings.push(`Page ${i + 1} could not be read (${errorMessage(error)})`);
+      if (++failed <= MAX_PAGE_WARNINGS) warnings.push(`Page ${i + 1} could not be read (${errorMessage(error)})`);
     }
     // Pages are read one at a time; a read page's pixels are not needed any more.
     frames[i] = null;
   }
+  if (failed > MAX_PAGE_WARNINGS) warnings.push(`${failed - MAX_PAGE_WARNINGS} more pages could not be read`);
   if (pages.length === 0) {
     if (firstError instanceof AppError) throw firstError;
     throw new AppError("UNPROCESSABLE", `The image could not be read: ${errorMessage(firstError)}`, {
