@@ -131,8 +131,14 @@ describe("POST /upload", () => {
   });
 
   it("runs legacy-only methods as the method that does their job", async () => {
+    // No vision model is configured here: mai reads pages with OCR (balanced), and the source says so.
     const vlm = await uploaded("manuscript.txt", textDoc(1, "chert"), { partition_method: "mai" });
-    expect(vlm).toMatchObject({ status: "Completed", method: "agentic", partition_method: "graphorlm" });
+    expect(vlm).toMatchObject({ status: "Completed", method: "balanced", partition_method: "hi_res" });
+    await expectDetail(
+      await legacyUpload("a.txt", "x", { partition_method: "graphorlm" }),
+      400,
+      "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an OpenAI-compatible vision model",
+    );
     const v2 = await uploaded("v2-name.txt", textDoc(1, "chert"), { partition_method: "accurate" });
     expect(v2).toMatchObject({ status: "Completed", method: "accurate", partition_method: "hi_res_ft" });
   });

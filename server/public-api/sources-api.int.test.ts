@@ -155,11 +155,11 @@ describe("ingest → retrieve", () => {
     });
   });
 
-  it("accepts a format that is not parsed yet and fails its build with a clear error", async () => {
+  it("accepts a file that turns out broken and fails its build with a clear error", async () => {
     const buildId = await ingest("notes.docx", Buffer.from("PK\u0003\u0004 not really a docx"));
     const build = await api.waitForBuild(buildId);
     expect(build.status).toBe("Processing failed");
-    expect(build.error).toMatch(/not supported yet/);
+    expect(build.error).toMatch(/not a valid Office document/);
     const sources = await (await api.get(`?file_ids=${await fileIdOf(buildId)}`)).json();
     expect(sources[0]).toMatchObject({ status: "Failed", message: "Source processing failed", file_type: "docx" });
   });
