@@ -25,7 +25,8 @@ type Mode = "fast" | "balanced" | "accurate";
  * balanced.
  */
 const modeOf = (method: InternalMethod): Mode => {
-  if (method === "basic") return "fast";
+  // Auto routes pages for PDFs only; other files fall back to fast (contract §3).
+  if (method === "basic" || method === "auto") return "fast";
   if (method === "hi_res_ft" || method === "advanced") return "accurate";
   return "balanced";
 };
@@ -37,7 +38,7 @@ const modeOf = (method: InternalMethod): Mode => {
 export const partitionImage: Parser = async ({ bytes, fileType, method }): Promise<PartitionResult> => {
   const mode = modeOf(method);
   const warnings: string[] = [];
-  if (mode === "fast") {
+  if (method === "basic") {
     warnings.push(
       "An image has no text layer, so the fast method read it with OCR too; use balanced for the same result or accurate for tables",
     );
