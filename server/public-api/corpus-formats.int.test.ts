@@ -210,6 +210,7 @@ describe.runIf(existsSync(CORPUS))("every corpus document with every method that
       return ((await res.json()) as { build_id: string }).build_id;
     };
     for (const c of documents) started.push({ c, buildId: await submit(c) });
+    for (const { buildId } of started) await api.waitForBuild(buildId, 1_500_000);
     const finished: { c: Case; buildId: string }[] = [...started];
     for (const c of media) {
       speech.reset();

@@ -13,6 +13,20 @@ const MAX_OUTPUT_BYTES = 256 * 1024 * 1024;
 /** Each soffice process takes a core and ~200 MB; more at once only makes every conversion slower. */
 const MAX_CONCURRENT = 2;
 
+/**
+ * The import filter for each format, named explicitly: left to guess, LibreOffice opens a damaged file as plain text
+ * and "converts" its noise instead of failing.
+ */
+const IMPORT_FILTERS: Record<string, string> = {
+  doc: "MS Word 97",
+  docx: "MS Word 2007 XML",
+  odt: "writer8",
+  ppt: "MS PowerPoint 97",
+  pptx: "Impress MS PowerPoint 2007 XML",
+  xls: "MS Excel 97",
+  xlsx: "Calc MS Excel 2007 XML",
+};
+
 let running = 0;
 const waiting: (() => void)[] = [];
 
@@ -60,6 +74,7 @@ export const convertWithSoffice = async ({
           "--nolockcheck",
           "--nofirststartwizard",
           `-env:UserInstallation=${pathToFileURL(path.join(dir, "profile")).href}`,
+          ...(IMPORT_FILTERS[fromExt] ? [`--infilter=${IMPORT_FILTERS[fromExt]}`] : []),
           "--convert-to",
           toExt,
           "--outdir",
