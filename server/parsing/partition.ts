@@ -38,14 +38,6 @@ const partitionMedia = lazy(
   (m) => m.partitionMedia,
 );
 
-export type PartitionInput = {
-  bytes: Buffer | Uint8Array;
-  fileName: string;
-  /** Lower-case extension without the dot, e.g. "pdf". */
-  fileType: string;
-  method: InternalMethod;
-};
-
 export type ParserInput = {
   bytes: Uint8Array;
   fileName: string;
@@ -53,6 +45,9 @@ export type ParserInput = {
   fileType: string;
   method: InternalMethod;
 };
+
+/** What partitionDocument takes; Buffers are Uint8Arrays. The extension may come in any case, with or without a dot. */
+export type PartitionInput = ParserInput;
 
 export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
 
@@ -236,8 +231,7 @@ export const partitionDocument = async ({
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
   if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
-  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
-  return parser({ bytes: view, fileName, fileType: ext, method });
+  return parser({ bytes, fileName, fileType: ext, method });
 };
 
 export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;
