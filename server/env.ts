@@ -37,7 +37,7 @@ const schema = z.object({
   /** Builds processed at once by the in-process job runner. */
   QUARRY_JOB_CONCURRENCY: int(2).pipe(z.number().min(1).max(32)),
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
-  QUARRY_PARSE_TIMEOUT_S: int(600).pipe(z.number().min(1)),
+  QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),
   /** Indexing options offered by GET /config: "full" or "full,none". */
   QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),

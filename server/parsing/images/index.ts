@@ -1,7 +1,7 @@
 import { AppError, errorMessage } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
 import { DEFAULT_OCR_TIMEOUT_MS } from "../ocr/engine";
-import { ocrTimeBudgetMs } from "../ocr/limits";
+import { parseTimeBudgetMs } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import type { Parser } from "../partition";
@@ -50,7 +50,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
   }
 
   const started = Date.now();
-  const budget = ocrTimeBudgetMs();
+  const budget = parseTimeBudgetMs();
   const pages: AnalyzedPage[] = [];
   let firstError: unknown = null;
   let failed = 0;

@@ -4,11 +4,10 @@ import type { ParsedElement, PartitionResult } from "../types";
 import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../vision/read-page";
 import { openPdf } from "./load";
 import { renderPage } from "./render";
+import { parseTimeBudgetMs } from "../time-budget";
 
 /** A vision model reads a page in seconds to a minute: more pages than this would outlast any build. */
 export const MAX_AGENTIC_PAGES = 300;
-/** Stop asking before the parse worker's own time limit (10 min) kills the parse and loses every page read. */
-export const AGENTIC_TIME_BUDGET_MS = 8 * 60_000;
 /** 150 dpi keeps small print legible; vision APIs downscale larger images anyway. */
 const RENDER_DPI = 150;
 /** Model calls in flight at once (rendering stays one page at a time). */
@@ -49,7 +48,7 @@ export const readPagesWithVision = async (
   model: ChatModel,
   pageNumbers: readonly number[],
   load: (pageNumber: number) => Promise<VisionPage>,
-  { onFailure, timeBudgetMs = AGENTIC_TIME_BUDGET_MS, pageTimeoutMs = VISION_PAGE_TIMEOUT_MS }: VisionRunOptions,
+  { onFailure, timeBudgetMs = parseTimeBudgetMs(), pageTimeoutMs = VISION_PAGE_TIMEOUT_MS }: VisionRunOptions,
 ): Promise<VisionRun> => {
   const started = Date.now();
   const results = new Map<number, ParsedElement[]>();

@@ -1,5 +1,5 @@
 import { AppError, errorMessage } from "@/server/errors";
-import { ocrTimeBudgetMs } from "../ocr/limits";
+import { parseTimeBudgetMs } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import { bodyStats } from "../ocr/structure";
@@ -53,7 +53,7 @@ export const partitionPdfOcr = async ({
       wanted = wanted.slice(0, MAX_OCR_PAGES);
     }
     const started = Date.now();
-    const budget = ocrTimeBudgetMs();
+    const budget = parseTimeBudgetMs();
     for (const [i, pageNumber] of wanted.entries()) {
       if (Date.now() - started > budget) {
         warnings.push(
