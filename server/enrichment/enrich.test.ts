@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { enrichDocument, type EnrichmentInputElement } from "./enrich";
-import { quotedText, startFakeChatServer, type ChatRequestBody, type FakeChatServer } from "./fake-chat-server";
+import {
+  quotedText,
+  startFakeChatServer,
+  type ChatRequestBody,
+  type FakeChatServer,
+} from "../testing/fake-chat-server";
 import { PAGE_TEXT_CHARS } from "./llm-annotator";
 import { LOCAL_ENRICHMENT_MODEL } from "./local-extractor";
 

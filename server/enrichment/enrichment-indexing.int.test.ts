@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pdfDoc, textDoc } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
-import { startFakeChatServer, type FakeChatServer } from "./fake-chat-server";
+import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { LOCAL_ENRICHMENT_MODEL } from "./local-extractor";
 
 /**

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseWebVtt } from "../parsing/media/subtitles";
 import { peerText, textSimilarity } from "../parsing/text-similarity";
 import { startFakeVisionServer, visionAnswer, type FakeVisionServer } from "../parsing/vision/test-fixtures";
-import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "../speech/fake-transcription-server";
+import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "../testing/fake-transcription-server";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 
 /**

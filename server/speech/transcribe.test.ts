@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeMedia } from "@/server/parsing/media/test-fixtures";
-import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "./fake-transcription-server";
+import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "../testing/fake-transcription-server";
 import { normalizeLanguage } from "./language";
 import { transcribeAudio } from "./transcribe";
 

@@ -11,7 +11,7 @@ import {
   startFakeTranscriptionServer,
   type FakeCue,
   type FakeTranscriptionServer,
-} from "@/server/speech/fake-transcription-server";
+} from "@/server/testing/fake-transcription-server";
 import { extractAudioChunks } from "./audio";
 import { partitionMedia, partitionMediaWith, type MediaOptions } from "./index";
 import { parseWebVtt } from "./subtitles";
