@@ -6,19 +6,23 @@ import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipelin
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
 
-/** A document that cannot be parsed fails at once; retrying would only fail again, later. */
+/**
+ * A document that cannot be parsed (or a method this deployment cannot run) fails at once; retrying would only fail
+ * again, later. Internal errors (database, worker start) are retried.
+ */
 const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError && error.code === "UNPROCESSABLE") throw new NonRetriableError(error.message);
+    if (error instanceof AppError && error.code !== "INTERNAL") throw new NonRetriableError(error.message);
     throw error;
   }
 };
 
 /**
- * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each step calls one domain function that writes its
- * results and the build's status; a step that fails after its retries marks the build failed.
+ * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each
+ * step calls one domain function that writes its results and the build's status; a step that fails after its retries
+ * marks the build failed.
  * Step ids are stable: renaming one changes its identity for runs in flight.
  */
 export const processSourceBuild = inngest.createFunction(
