@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
 import { ALLOWED_EXTENSIONS } from "@/server/sources/sources.schema";
 import { buildDocx, wPara } from "./office/test-fixtures";
-import { isParsableFileType, mergeFigures, partitionDocument } from "./partition";
+import { hasImageObjects, isParsableFileType, mergeFigures, partitionDocument } from "./partition";
 import type { ParsedElement } from "./types";
 
 const bytes = Buffer.from("Hello world.\n\nSecond paragraph here.");
@@ -91,5 +91,18 @@ describe("mergeFigures", () => {
       "p2 at 100",
       "fig2",
     ]);
+  });
+});
+
+describe("hasImageObjects", () => {
+  it("finds an image XObject's dictionary, and nothing in a text-only PDF", async () => {
+    const { PDFDocument } = await import("pdf-lib");
+    const { TINY_PNG } = await import("./office/test-fixtures");
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([612, 792]);
+    page.drawText("Text only", { x: 72, y: 700 });
+    expect(hasImageObjects(await doc.save())).toBe(false);
+    page.drawImage(await doc.embedPng(TINY_PNG), { x: 72, y: 400, width: 200, height: 200 });
+    expect(hasImageObjects(await doc.save())).toBe(true);
   });
 });

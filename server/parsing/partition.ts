@@ -114,13 +114,22 @@ export const mergeFigures = (elements: ParsedElement[], figures: ParsedElement[]
   return out;
 };
 
+/**
+ * Whether a PDF holds any image XObject. Streams are never packed into object streams, so an image's dictionary is
+ * always plain text in the file: without `/Subtype /Image` there is no picture to cut out, and the costly operator
+ * list walk of every page is skipped (it more than doubled the time of fast on text-only papers).
+ */
+export const hasImageObjects = (bytes: Uint8Array): boolean =>
+  /\/Subtype\s*\/Image\b/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
+
 const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
   const pageMethod = pageMethodOf(method);
   switch (pageMethod) {
     case "fast": {
-      const [{ partitionPdf }, { extractFigures }] = await Promise.all([pdf(), import("./pdf/figures")]);
-      const text = await partitionPdf({ bytes });
-      const figures = await extractFigures(bytes, undefined, text.warnings);
+      const text = await (await pdf()).partitionPdf({ bytes });
+      const figures = hasImageObjects(bytes)
+        ? await (await import("./pdf/figures")).extractFigures(bytes, undefined, text.warnings)
+        : [];
       return allPages({ ...text, elements: mergeFigures(text.elements, figures) }, "fast");
     }
     case "balanced":
