@@ -58,7 +58,8 @@ export const startQuarry = async ({
   const launch = async (overrides: Record<string, string> = {}) => {
     launchEnv = { ...launchEnv, ...overrides };
     log += `\n--- start ---\n`;
-    child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts"], {
+    // The app itself, not tsx's CLI (which relays signals to a child of its own: a SIGKILL would leave the app running).
+    child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
       cwd: ROOT,
       env: {
         ...process.env,
@@ -70,7 +71,8 @@ export const startQuarry = async ({
         ...launchEnv,
       },
       stdio: ["ignore", "pipe", "pipe"],
-      detached: false,
+      // Its own process group, so a kill reaches the parse workers it started too, as a real crash would.
+      detached: true,
     });
     child.stdout?.on("data", (d: Buffer) => (log += d.toString()));
     child.stderr?.on("data", (d: Buffer) => (log += d.toString()));
@@ -91,7 +93,11 @@ export const startQuarry = async ({
     const proc = child;
     if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
     const exited = new Promise((resolve) => proc.once("exit", resolve));
-    proc.kill(signal);
+    try {
+      process.kill(-proc.pid!, signal);
+    } catch {
+      proc.kill(signal);
+    }
     await exited;
   };
 
