@@ -5,6 +5,9 @@
 
 export type PixelBox = { left: number; top: number; right: number; bottom: number };
 
+/** The same box arithmetic as the text-layer parser's, in pixels. */
+export { median, union as unionBox } from "../pdf/types";
+
 export type OcrWord = PixelBox & { text: string; confidence: number };
 
 export type OcrLine = PixelBox & {
@@ -31,32 +34,11 @@ export type OcrPage = {
 export const boxWidth = (b: PixelBox) => b.right - b.left;
 export const boxHeight = (b: PixelBox) => b.bottom - b.top;
 
-export const unionBox = (boxes: readonly PixelBox[]): PixelBox => {
-  let left = Infinity;
-  let top = Infinity;
-  let right = -Infinity;
-  let bottom = -Infinity;
-  for (const b of boxes) {
-    if (b.left < left) left = b.left;
-    if (b.top < top) top = b.top;
-    if (b.right > right) right = b.right;
-    if (b.bottom > bottom) bottom = b.bottom;
-  }
-  return { left, top, right, bottom };
-};
-
 /** The centre of `inner` lies inside `outer` (how words are assigned to table cells and regions). */
 export const centreInside = (inner: PixelBox, outer: PixelBox, pad = 0): boolean => {
   const cx = (inner.left + inner.right) / 2;
   const cy = (inner.top + inner.bottom) / 2;
   return cx >= outer.left - pad && cx <= outer.right + pad && cy >= outer.top - pad && cy <= outer.bottom + pad;
-};
-
-export const median = (values: readonly number[]): number => {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 };
 
 /** Mean word confidence weighted by characters, so a long well-read word counts more than a stray mark. */

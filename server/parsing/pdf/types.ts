@@ -50,7 +50,7 @@ export type PageText = {
   rotated: RotatedText[];
 };
 
-export const union = (boxes: Box[]): Box => {
+export const union = (boxes: readonly Box[]): Box => {
   let left = Infinity;
   let top = Infinity;
   let right = -Infinity;
@@ -79,7 +79,7 @@ export const weightedMode = <T>(entries: Iterable<[T, number]>): T | undefined =
   return best;
 };
 
-export const median = (values: number[]): number => {
+export const median = (values: readonly number[]): number => {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
