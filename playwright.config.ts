@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 
-const PORT = 3107;
+// E2E_PORT lets several checkouts run their browser suites side by side.
+const PORT = Number(process.env.E2E_PORT ?? 3107);
 const externalBaseURL = process.env.E2E_BASE_URL;
 const baseURL = externalBaseURL ?? `http://localhost:${PORT}`;
 
