@@ -17,3 +17,12 @@ export const SourceBuildRequestedData = z.object({
 export type SourceBuildRequestedData = z.infer<typeof SourceBuildRequestedData>;
 
 export const sourceBuildRequested = eventType(SOURCE_BUILD_REQUESTED, { schema: SourceBuildRequestedData });
+
+export const CHUNK_SETS_REEMBED_REQUESTED = "chunk-sets/reembed.requested" as const;
+
+export const ChunkSetsReembedRequestedData = z.object({ jobId: z.uuid(), projectId: z.uuid() });
+export type ChunkSetsReembedRequestedData = z.infer<typeof ChunkSetsReembedRequestedData>;
+
+export const chunkSetsReembedRequested = eventType(CHUNK_SETS_REEMBED_REQUESTED, {
+  schema: ChunkSetsReembedRequestedData,
+});

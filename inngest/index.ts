@@ -1,4 +1,5 @@
 import { processSourceBuild } from "./functions/process-source-build";
+import { reembedChunkSets } from "./functions/reembed-chunk-sets";
 
 /** Every function Quarry serves at /api/inngest. */
-export const functions = [processSourceBuild];
+export const functions = [processSourceBuild, reembedChunkSets];

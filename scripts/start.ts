@@ -29,6 +29,8 @@ const main = async () => {
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
   if (applied.length) logger.info({ applied }, "migrations applied");
+  const { setupKeywordEngine } = await import("../server/retrieval/keyword-engine");
+  logger.info(await setupKeywordEngine(), "keyword search engine");
 
   const { ensureNextBuild } = await import("../server/runtime/next-build");
   ensureNextBuild(root);
@@ -79,6 +81,8 @@ const main = async () => {
   }
   markJobRunnerReady(true);
   await jobs.resumeUnfinishedBuilds();
+  const { startReembedding } = await import("../server/chunk-sets/reembed");
+  await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
 
   const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
   logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");

@@ -60,6 +60,20 @@ const schema = z.object({
   EMBEDDING_DIMENSIONS: int(0),
 
   /**
+   * Keyword search: "auto" uses BM25 (pg_textsearch) when the database offers it, else Postgres full text;
+   * "bm25" refuses to start without BM25; "fulltext" always uses Postgres full text.
+   */
+  QUARRY_KEYWORD_ENGINE: z.preprocess(emptyAsUndefined, z.enum(["auto", "bm25", "fulltext"]).default("auto")),
+  /**
+   * Reranking for search_type "semantic": any Cohere/Jina-style `POST /rerank` API (Cohere, Jina, Voyage, vLLM,
+   * Hugging Face TEI, LiteLLM). Unset: a local, model-free reranker (term proximity and coverage, near-duplicate
+   * penalty).
+   */
+  RERANK_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
+  RERANK_MODEL: z.preprocess(emptyAsUndefined, z.string().default("rerank-v3.5")),
+  RERANK_API_KEY: optionalString,
+
+  /**
    * Chat model for enrichment and answers: "local" (model-free extractor) or "openai" (OpenAI, Groq, Ollama, vLLM:
    * any OpenAI-compatible chat completions server).
    */

@@ -1,4 +1,5 @@
 import { db } from "./db";
+import { keywordEngine } from "./retrieval/keyword-engine";
 
 /**
  * Readiness shared between the launcher (which starts the job runner) and the /api/health route. Both run in one
@@ -19,5 +20,7 @@ export const checkHealth = async () => {
     () => false,
   );
   const jobs = jobRunnerReady();
-  return { ok: database && jobs, database, jobs };
+  // Which keyword engine serves searches ("bm25" or the "fulltext" fallback), for operators checking a deployment.
+  const keyword = database ? await keywordEngine().catch(() => null) : null;
+  return { ok: database && jobs, database, jobs, keywordEngine: keyword };
 };

@@ -1,4 +1,5 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_textsearch } from "@electric-sql/pglite-pg_textsearch";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -145,21 +146,36 @@ const saveTemplate = async (pg: PGlite, file: string) => {
   }
 };
 
+/**
+ * postgresql.conf of the embedded server. PGlite writes it on every start once an extension is preloaded
+ * (pg_textsearch must be), replacing initdb's file, so initdb's settings that matter are repeated here. The HNSW
+ * settings live here, not in a session SET, so no client resetting the shared session can undo them: filtered vector
+ * searches keep scanning until enough rows pass the filter (pgvector's iterative scan).
+ */
+const POSTGRESQL_CONF = [
+  "timezone = 'UTC'",
+  "default_text_search_config = 'pg_catalog.english'",
+  "hnsw.iterative_scan = relaxed_order",
+  "hnsw.ef_search = 100",
+];
+
 const createPglite = async (pgdata: string | undefined): Promise<PGlite> => {
-  const extensions = { vector };
+  // pg_textsearch: BM25 keyword search (server/retrieval/keyword-engine.ts).
+  const extensions = { vector, pg_textsearch };
+  const postgresqlconf = POSTGRESQL_CONF;
   const fresh = !pgdata || !existsSync(path.join(pgdata, "PG_VERSION"));
   const template = fresh ? templatePath() : undefined;
   if (template && existsSync(template)) {
     try {
       const loadDataDir = new Blob([readFileSync(template)]);
-      return await PGlite.create({ dataDir: pgdata, extensions, loadDataDir });
+      return await PGlite.create({ dataDir: pgdata, extensions, loadDataDir, postgresqlconf });
     } catch (error) {
       logger.warn({ err: error, template }, "PGlite template unusable; running initdb");
       rmSync(template, { force: true });
       if (pgdata) rmSync(pgdata, { recursive: true, force: true }); // it was fresh: nothing of value is lost
     }
   }
-  const pg = await PGlite.create({ dataDir: pgdata, extensions });
+  const pg = await PGlite.create({ dataDir: pgdata, extensions, postgresqlconf });
   if (template) await saveTemplate(pg, template);
   return pg;
 };
@@ -198,7 +214,7 @@ export const startEmbeddedPostgres = async ({
   let pg: PGlite | undefined;
   try {
     pg = await createPglite(dir ? path.join(dir, "pgdata") : undefined);
-    await pg.exec("CREATE EXTENSION IF NOT EXISTS vector");
+    await pg.exec("CREATE EXTENSION IF NOT EXISTS vector; CREATE EXTENSION IF NOT EXISTS pg_textsearch");
 
     const server = new PGLiteSocketServer({ db: pg, port, host, maxConnections: MAX_CONNECTIONS });
     patchPgliteSocketServer(server);

@@ -53,7 +53,7 @@ describe("applyMigrations", () => {
     expect(rows[0].finished_at).toBeInstanceOf(Date);
   });
 
-  it("fills chunks.tsv through the trigger on insert and on update of text", async () => {
+  it("fills chunks.tsv through the trigger on insert and on update of text (title and heading included)", async () => {
     const projectId = randomUUID();
     const sourceId = randomUUID();
     const chunkId = randomUUID();
@@ -63,9 +63,15 @@ describe("applyMigrations", () => {
        VALUES ($1, $2, 'a.txt', 'txt', 3, 'upload', now())`,
       [sourceId, projectId],
     );
+    const chunkSetId = randomUUID();
+    await client.query(`INSERT INTO chunk_sets (id, project_id, source_id, updated_at) VALUES ($1, $2, $3, now())`, [
+      chunkSetId,
+      projectId,
+      sourceId,
+    ]);
     await client.query(
-      `INSERT INTO chunks (id, project_id, source_id, build_id, position, text) VALUES ($1, $2, $3, $4, 0, $5)`,
-      [chunkId, projectId, sourceId, randomUUID(), "The quick brown foxes jumped"],
+      `INSERT INTO chunks (id, project_id, source_id, chunk_set_id, position, text, title) VALUES ($1, $2, $3, $4, 0, $5, $6)`,
+      [chunkId, projectId, sourceId, chunkSetId, "The quick brown foxes jumped", "Field notes"],
     );
     const matches = async (query: string) =>
       (
@@ -75,6 +81,7 @@ describe("applyMigrations", () => {
         )
       ).rows[0]?.hit;
     expect(await matches("fox jump")).toBe(true);
+    expect(await matches("field note")).toBe(true); // the document title is searchable with the text
 
     await client.query(`UPDATE chunks SET text = 'Lazy dogs sleeping' WHERE id = $1`, [chunkId]);
     expect(await matches("fox")).toBe(false);

@@ -1,17 +1,31 @@
+import {
+  activateBuildChunkSet,
+  chunkHeading,
+  documentTitle,
+  embeddingInput,
+  openBuildChunkSet,
+  sectionHeadings,
+} from "../chunk-sets/service";
 import { chunkElements } from "../chunking/chunk";
 import { db } from "../db";
 import { getEmbedder } from "../embedding";
 import { AppError, errorMessage } from "../errors";
 import type { ParsedElement } from "../parsing/types";
 import { logger } from "../logger";
-import { ensureEmbeddingIndex, toVectorLiteral } from "../retrieval/embedding-index";
+import { writeChunkVectors } from "../chunk-sets/vectors";
+import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
 import { progressOf } from "./progress";
 
-/** Chunking used by the build pipeline (flows bring their own chunking nodes). */
+/**
+ * Chunking used by the build pipeline (flows bring their own chunking nodes). 2000 characters (about 500 tokens):
+ * on SciFact train, documents ranked by their best chunk scored nDCG@10 0.683 (BM25) / 0.684 (hybrid) with
+ * 1000-character chunks, 0.693 / 0.691 with 1500 and 0.695 / 0.698 with 2000, where BM25 over whole documents
+ * scores 0.695: small chunks cut a passage's evidence in pieces.
+ */
 export const PIPELINE_CHUNKING = {
   splitter: "title",
-  chunkSize: 1000,
+  chunkSize: 2000,
   chunkOverlap: 200,
   chunkSeparator: "\n\n",
   elementsToRemove: ["Header", "Footer", "PageNumber"],
@@ -59,9 +73,12 @@ export const reuseParentElements = async (buildId: string) => {
 };
 const CHUNK_INSERT_BATCH = 500;
 
-/** Splits the build's elements into chunks (no vectors yet). */
+/**
+ * Splits the build's elements into chunks (no vectors yet), in the build's chunk set. Each chunk carries its
+ * document's title and its section's heading for keyword search and embedding.
+ */
 export const chunkBuild = async (buildId: string) => {
-  const build = await db.build.findUnique({ where: { id: buildId } });
+  const build = await db.build.findUnique({ where: { id: buildId }, include: { source: { select: { fileName: true } } } });
   if (!build) return null;
   await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
   // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
@@ -76,19 +93,30 @@ export const chunkBuild = async (buildId: string) => {
     html: r.html,
     pageNumber: r.pageNumber,
   }));
-  const chunks = await chunkElements({
-    elements,
-    options: { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] },
+  const options = { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] };
+  const chunks = await chunkElements({ elements, options });
+  const chunkSet = await openBuildChunkSet({
+    projectId: build.projectId,
+    sourceId: build.sourceId,
+    buildId,
+    config: options,
   });
-  await db.chunk.deleteMany({ where: { buildId } });
+  const title = documentTitle(rows, build.source.fileName);
+  const headings = sectionHeadings(rows);
+  await db.chunk.deleteMany({ where: { chunkSetId: chunkSet.id } });
   const data = chunks.map((chunk, position) => {
-    const first = rows[chunk.elementIndexes[0] ?? -1];
+    const firstIndex = chunk.elementIndexes[0] ?? -1;
+    const first = rows[firstIndex];
+    const section = typeof chunk.metadata.section_title === "string" ? chunk.metadata.section_title : undefined;
     return {
       projectId: build.projectId,
       sourceId: build.sourceId,
+      chunkSetId: chunkSet.id,
       buildId,
       position,
       text: chunk.text,
+      title,
+      heading: chunkHeading(section ?? headings[firstIndex], title),
       pageNumber: chunk.pageNumber,
       elementIds: chunk.elementIndexes.map((i) => rows[i]?.elementId).filter((id): id is string => Boolean(id)),
       metadata: { ...chunk.metadata, element_type: first?.elementType ?? null },
@@ -97,7 +125,10 @@ export const chunkBuild = async (buildId: string) => {
   for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
     await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
   }
-  await db.build.update({ where: { id: buildId }, data: { progress: progressOf("chunk") } });
+  await db.$transaction([
+    db.chunkSet.update({ where: { id: chunkSet.id }, data: { chunkCount: data.length } }),
+    db.build.update({ where: { id: buildId }, data: { progress: progressOf("chunk") } }),
+  ]);
   return { chunks: data.length };
 };
 
@@ -111,19 +142,18 @@ export const embedBuild = async (buildId: string) => {
   await db.build.update({ where: { id: buildId }, data: { step: "embed" } });
   const embedder = getEmbedder();
   const index = await ensureEmbeddingIndex(embedder);
-  const pending = await db.$queryRaw<{ id: string; text: string }[]>`
-    SELECT id::text, text FROM chunks WHERE build_id = ${buildId}::uuid AND embedding IS NULL ORDER BY position`;
+  // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model.
+  const pending = await db.$queryRaw<{ id: string; text: string; title: string; heading: string }[]>`
+    SELECT c.id::text, c.text, c.title, c.heading FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
+    WHERE cs.build_id = ${buildId}::uuid AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
+    ORDER BY c.position`;
   let failedBatches = 0;
   let lastError: string | null = null;
   for (let i = 0; i < pending.length; i += EMBED_BATCH) {
     const batch = pending.slice(i, i + EMBED_BATCH);
     try {
-      const vectors = await embedder.embed(batch.map((c) => c.text));
-      const values = batch.map((c, j) => [c.id, toVectorLiteral(vectors[j]!)] as const);
-      await db.$executeRaw`
-        UPDATE chunks AS c SET embedding = v.vec::vector, embedding_index_id = ${index.id}::uuid
-        FROM (SELECT unnest(${values.map((v) => v[0])}::uuid[]) AS id, unnest(${values.map((v) => v[1])}::text[]) AS vec) AS v
-        WHERE c.id = v.id`;
+      const vectors = await embedder.embed(batch.map(embeddingInput));
+      await writeChunkVectors({ indexId: index.id, ids: batch.map((c) => c.id), vectors });
     } catch (error) {
       failedBatches += 1;
       lastError = errorMessage(error);
@@ -134,16 +164,19 @@ export const embedBuild = async (buildId: string) => {
   if (batches > 0 && failedBatches === batches) {
     throw new Error(`Embedding failed for every batch: ${lastError}`);
   }
-  await db.build.update({
-    where: { id: buildId },
-    data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, progress: progressOf("embed") },
-  });
+  await db.$transaction([
+    db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
+    db.build.update({
+      where: { id: buildId },
+      data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, progress: progressOf("embed") },
+    }),
+  ]);
   return { embedded: pending.length, failedBatches };
 };
 
 /**
- * Makes this build the searchable one (or, with indexing "none", makes the source unsearchable) and drops the chunks
- * of every other build of the source, in one transaction.
+ * Makes this build's chunk set the source's searchable one (or, with indexing "none", makes the source unsearchable)
+ * and drops every other chunk set of the source with its chunks, in one transaction.
  */
 export const indexBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
@@ -151,9 +184,7 @@ export const indexBuild = async (buildId: string) => {
   const indexed = build.indexing !== "none";
   await db.$transaction([
     db.source.update({ where: { id: build.sourceId }, data: { indexedBuildId: indexed ? buildId : null } }),
-    db.chunk.deleteMany({
-      where: { sourceId: build.sourceId, ...(indexed ? { buildId: { not: buildId } } : {}) },
-    }),
+    ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
     db.build.update({ where: { id: buildId }, data: { step: "index", progress: progressOf("index") } }),
   ]);
   await refreshChunkStatistics();

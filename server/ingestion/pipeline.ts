@@ -105,6 +105,8 @@ export const failBuild = async (buildId: string, error: unknown) => {
       data: { status: "ProcessingFailed", error: message, finishedAt: new Date() },
     }),
     db.source.update({ where: { id: build.sourceId }, data: { status: "Failed" } }),
+    // Chunks the failed build wrote were never searchable; they go with their chunk set.
+    db.chunkSet.deleteMany({ where: { buildId, status: "building" } }),
   ]);
   return { error: message };
 };

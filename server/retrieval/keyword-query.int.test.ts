@@ -29,12 +29,12 @@ it("drops lexemes found in most chunks once ANALYZE has run, and keeps the rares
   const source = await db.source.create({
     data: { projectId: project.id, fileName: "a.txt", fileType: "txt", fileSize: 0, fileSource: "local file" },
   });
-  const build = await db.build.create({ data: { projectId: project.id, sourceId: source.id, method: "basic" } });
+  const chunkSet = await db.chunkSet.create({ data: { projectId: project.id, sourceId: source.id } });
   await db.chunk.createMany({
     data: Array.from({ length: 2500 }, (_, i) => ({
       projectId: project.id,
       sourceId: source.id,
-      buildId: build.id,
+      chunkSetId: chunkSet.id,
       position: i,
       text: `Quarry report ${i}: the quarry face was surveyed${i === 7 ? " and granite was found" : ""}.`,
     })),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isV2Method, V2_METHODS } from "@/server/parsing/methods.schema";
+import { SEARCH_TYPES } from "@/server/retrieval/search-type.schema";
 import { ENRICHMENT_OPTIONS, INDEXING_OPTIONS } from "@/server/sources/sources.schema";
 import { PAGE, PAGE_SIZE, queryArray, queryBool, requiredString } from "./query";
 
@@ -78,6 +79,7 @@ export const PrebuiltRagInput = z.object({
   query: requiredString("Invalid input: query is required"),
   file_ids: stringList("file_ids").nullish(),
   file_names: stringList("file_names").nullish(),
+  search_type: z.preprocess((v) => (v === null ? undefined : v), option("search_type", SEARCH_TYPES)),
 });
 
 /** A non-blank string, else absent (so a number or "" counts as not given). */

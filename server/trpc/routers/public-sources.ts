@@ -15,6 +15,7 @@ import {
   PrebuiltRagInput,
   ReprocessInput,
 } from "@/server/public-api/schemas/sources.schema";
+import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
 import { indexingOptions, resolveBuildOptions } from "@/server/sources/build-options";
 import { listElements } from "@/server/sources/elements";
@@ -31,13 +32,14 @@ const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildI
 
 /** Contract §5: the current sources endpoints. Every procedure here is one public REST operation. */
 export const publicSourcesRouter = router({
-  config: apiProcedure("read").query(() => ({
+  config: apiProcedure("read").query(async ({ ctx }) => ({
     indexing_options: indexingOptions(),
     enrichment_options: [...ENRICHMENT_OPTIONS],
     methods: [...V2_METHODS],
     default_method: "fast",
     max_file_size_bytes: MAX_UPLOAD_BYTES,
     allowed_extensions: [...ALLOWED_EXTENSIONS],
+    ...(await retrievalConfig(ctx.projectId)),
   })),
 
   list: apiProcedure("read")
@@ -155,6 +157,7 @@ export const publicSourcesRouter = router({
         query: input.query,
         fileIds: input.file_ids ?? undefined,
         fileNames: input.file_names ?? undefined,
+        searchType: input.search_type,
       });
       return { query: input.query, ...result };
     }),

@@ -1,0 +1,88 @@
+import pg from "pg";
+import type { EmbeddingIndexRef } from "@/server/retrieval/embedding-index";
+import { time } from "./stats";
+
+/**
+ * Bulk data for the latency and scale benches: copies of a template project's chunk sets (SciFact ingested through
+ * the pipeline, or synthetic documents), each copy a source and a ready chunk set of its own, with text, title,
+ * heading and vector as the pipeline wrote them. The search indexes are dropped before a load and built after it,
+ * as for any bulk import; their build times are figures of their own.
+ */
+
+const withClient = async <T>(databaseUrl: string, run: (client: pg.Client) => Promise<T>) => {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+};
+
+const hnswName = (sql: string) => /INDEX IF NOT EXISTS "([^"]+)"/.exec(sql)![1]!;
+
+export const dropSearchIndexes = async ({ databaseUrl, index }: { databaseUrl: string; index: EmbeddingIndexRef }) => {
+  const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
+  const { BM25_INDEX } = await import("@/server/retrieval/keyword-engine");
+  await withClient(databaseUrl, async (client) => {
+    await client.query(`DROP INDEX IF EXISTS "${hnswName(hnswIndexSql(index).sql)}"`);
+    await client.query(`DROP INDEX IF EXISTS "${BM25_INDEX}"`);
+  });
+};
+
+export const buildSearchIndexes = async ({ databaseUrl, index }: { databaseUrl: string; index: EmbeddingIndexRef }) => {
+  const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
+  const { BM25_INDEX_SQL } = await import("@/server/retrieval/keyword-engine");
+  return withClient(databaseUrl, async (client) => {
+    const [, hnswMs] = await time(() => client.query(hnswIndexSql(index).sql));
+    const [, bm25Ms] = await time(() => client.query(BM25_INDEX_SQL));
+    await client.query("ANALYZE chunks");
+    return { hnswMs, bm25Ms };
+  });
+};
+
+/** Adds copies of the template's chunk sets to `projectId` until it holds about `total` chunks; returns the count. */
+export const copyChunks = async ({
+  databaseUrl,
+  projectId,
+  templateProjectId,
+  total,
+}: {
+  databaseUrl: string;
+  projectId: string;
+  templateProjectId: string;
+  total: number;
+}) =>
+  withClient(databaseUrl, async (client) => {
+    const count = async () =>
+      Number((await client.query("SELECT count(*) AS n FROM chunks WHERE project_id = $1", [projectId])).rows[0].n);
+    const { rows } = await client.query(
+      "SELECT count(*)::int AS sets, sum(chunk_count)::int AS chunks FROM chunk_sets WHERE project_id = $1 AND status = 'ready'",
+      [templateProjectId],
+    );
+    const perSet = rows[0].chunks / rows[0].sets;
+    for (let have = await count(), round = 0; have < total; have = await count(), round++) {
+      const sets = Math.max(1, Math.min(rows[0].sets, Math.round((total - have) / perSet)));
+      await client.query(
+        `WITH m AS (
+           SELECT cs.id AS old_set, gen_random_uuid() AS new_set, cs.source_id AS old_source, gen_random_uuid() AS new_source
+           FROM chunk_sets cs WHERE cs.project_id = $2 AND cs.status = 'ready' ORDER BY cs.id LIMIT $3
+         ), s AS (
+           INSERT INTO sources (id, project_id, file_name, file_type, file_size, file_source, status, updated_at)
+           SELECT m.new_source, $1, 'copy-' || $4 || '-' || src.file_name, src.file_type, src.file_size, 'local file', 'Completed', now()
+           FROM m JOIN sources src ON src.id = m.old_source
+         ), cs AS (
+           INSERT INTO chunk_sets (id, project_id, owner_kind, source_id, config, embedding_index_id, status, chunk_count, updated_at)
+           SELECT m.new_set, $1, 'source_build', m.new_source, t.config, t.embedding_index_id, 'ready', t.chunk_count, now()
+           FROM m JOIN chunk_sets t ON t.id = m.old_set
+         )
+         INSERT INTO chunks (id, project_id, source_id, chunk_set_id, position, text, title, heading, page_number,
+                             element_ids, metadata, embedding_index_id, embedding)
+         SELECT gen_random_uuid(), $1, m.new_source, m.new_set, c.position, c.text, c.title, c.heading, c.page_number,
+                c.element_ids, c.metadata, c.embedding_index_id, c.embedding
+         FROM m JOIN chunks c ON c.chunk_set_id = m.old_set`,
+        [projectId, templateProjectId, sets, `${total}-${round}`],
+      );
+    }
+    return count();
+  });

@@ -1,0 +1,78 @@
+import { db } from "../db";
+
+/**
+ * Chunk sets (see the ChunkSet model in prisma/schema.prisma): what retrieval scopes by. A source's build opens one
+ * when it chunks, and indexing the build makes it the source's only searchable set.
+ */
+
+/** Longer titles and headings are cut: they are search context, not content. */
+const MAX_CONTEXT_CHARS = 300;
+
+/** The chunk set a source build writes its chunks into: created on first use, reset to "building" on a retry. */
+export const openBuildChunkSet = async ({
+  projectId,
+  sourceId,
+  buildId,
+  config,
+}: {
+  projectId: string;
+  sourceId: string;
+  buildId: string;
+  config: Record<string, unknown>;
+}) =>
+  db.chunkSet.upsert({
+    where: { buildId },
+    create: { projectId, sourceId, buildId, ownerKind: "source_build", config: config as object },
+    update: { status: "building" },
+  });
+
+/**
+ * The statements (for one transaction) that make a build's chunk set the source's searchable one, or with
+ * `indexed` false leave the source with none: every other source-build set of the source goes, chunks included.
+ */
+export const activateBuildChunkSet = ({
+  sourceId,
+  buildId,
+  indexed,
+}: {
+  sourceId: string;
+  buildId: string;
+  indexed: boolean;
+}) => [
+  db.chunkSet.updateMany({ where: { buildId, sourceId }, data: { status: indexed ? "ready" : "building" } }),
+  db.chunkSet.deleteMany({
+    where: { sourceId, ownerKind: "source_build", ...(indexed ? { NOT: { buildId } } : {}) },
+  }),
+];
+
+type ElementForContext = { elementType: string; text: string };
+
+const clean = (text: string) => text.replace(/\s+/g, " ").trim().slice(0, MAX_CONTEXT_CHARS);
+
+/**
+ * The title of a document: its first Title element, else the file name without its extension. (The first Title is
+ * usually the document's own title; in a file that opens with a section heading, that heading stands in for it.)
+ */
+export const documentTitle = (elements: ElementForContext[], fileName: string): string => {
+  const first = elements.find((e) => e.elementType === "Title" && e.text.trim());
+  return clean(first ? first.text : fileName.replace(/\.[^./]*$/, ""));
+};
+
+/** For each element, the text of the last Title at or before it: the heading of the section it is in. */
+export const sectionHeadings = (elements: ElementForContext[]): string[] => {
+  let current = "";
+  return elements.map((e) => {
+    if (e.elementType === "Title" && e.text.trim()) current = clean(e.text);
+    return current;
+  });
+};
+
+/** A chunk's heading, left empty when it only repeats the document title. */
+export const chunkHeading = (heading: string | undefined, title: string) => {
+  const value = clean(heading ?? "");
+  return value === title ? "" : value;
+};
+
+/** What a chunk's vector is computed from: its document title and section heading give the text its context. */
+export const embeddingInput = ({ title, heading, text }: { title: string; heading: string; text: string }) =>
+  [title, heading, text].filter(Boolean).join("\n");

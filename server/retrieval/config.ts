@@ -1,0 +1,24 @@
+import { reembeddingProgress } from "../chunk-sets/reembed";
+import { getEmbedder } from "../embedding";
+import { getReranker } from "../providers/rerank";
+import { keywordEngine } from "./keyword-engine";
+import { SEARCH_TYPES } from "./search-type.schema";
+
+/**
+ * What GET /config says about retrieval: which engines and models serve searches, and the project's re-embedding
+ * after a model change while one runs.
+ */
+export const retrievalConfig = async (projectId: string) => {
+  const embedder = getEmbedder();
+  const reranker = getReranker();
+  const reembedding = await reembeddingProgress(projectId);
+  return {
+    search_types: [...SEARCH_TYPES],
+    keyword_engine: await keywordEngine(),
+    embedding_model: `${embedder.provider}/${embedder.model}`,
+    reranker: `${reranker.kind}/${reranker.model}`,
+    reembedding: reembedding
+      ? { status: reembedding.status, done_chunks: reembedding.doneChunks, total_chunks: reembedding.totalChunks }
+      : null,
+  };
+};
