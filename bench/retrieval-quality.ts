@@ -120,7 +120,9 @@ export const benchRetrievalQuality = async ({
   );
   setRuntimeEnv("QUARRY_KEYWORD_ENGINE", "fulltext");
   await setupKeywordEngine();
-  rows.push(row("keyword, full-text fallback", await run({ searchType: "keyword", topK: 100, distinct: true }), "ts_rank"));
+  rows.push(
+    row("keyword, full-text fallback", await run({ searchType: "keyword", topK: 100, distinct: true }), "ts_rank"),
+  );
   setRuntimeEnv("QUARRY_KEYWORD_ENGINE", "auto");
   await setupKeywordEngine();
 

@@ -72,6 +72,13 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
         copyChunks({ databaseUrl, projectId: project.id, templateProjectId: template.id, total }),
       );
       const built = await buildSearchIndexes({ databaseUrl, index });
+      // The app re-reads the keyword engine once a minute; it may have seen the BM25 index missing during the load.
+      for (let i = 0; ; i++) {
+        const config = (await (await api.get("/config")).json()) as { keyword_engine: string };
+        if (config.keyword_engine === "bm25") break;
+        if (i > 150) throw new Error("the app does not see the rebuilt BM25 index");
+        await new Promise((r) => setTimeout(r, 500));
+      }
       const apiMs: number[] = [];
       const sqlMs: number[] = [];
       for (const [i, query] of queries.entries()) {
@@ -99,7 +106,9 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
       for (const searchType of ["similarity", "keyword", "hybrid", "semantic"]) {
         const ms: number[] = [];
         for (const query of queries.slice(0, 100)) {
-          ms.push((await time(async () => (await api.post("/prebuilt-rag", { query, search_type: searchType })).json()))[1]);
+          ms.push(
+            (await time(async () => (await api.post("/prebuilt-rag", { query, search_type: searchType })).json()))[1],
+          );
         }
         perType.push([total, searchType, fmt(percentile(ms, 50)), fmt(percentile(ms, 95))]);
       }
@@ -149,7 +158,8 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
   return out.join("\n\n");
 };
 
-const SYNTHETIC_WORDS = "granite marble slate basalt quarry joint bedding fossil cut saw block wedge survey drill".split(" ");
+const SYNTHETIC_WORDS =
+  "granite marble slate basalt quarry joint bedding fossil cut saw block wedge survey drill".split(" ");
 
 const syntheticDocuments = () =>
   Array.from({ length: 1000 }, (_, i) => ({

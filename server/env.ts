@@ -66,8 +66,8 @@ const schema = z.object({
   QUARRY_KEYWORD_ENGINE: z.preprocess(emptyAsUndefined, z.enum(["auto", "bm25", "fulltext"]).default("auto")),
   /**
    * Reranking for search_type "semantic": any Cohere/Jina-style `POST /rerank` API (Cohere, Jina, Voyage, vLLM,
-   * Hugging Face TEI, LiteLLM). Unset: a local, model-free reranker (term proximity and coverage, near-duplicate
-   * penalty).
+   * Hugging Face TEI, LiteLLM). Unset: a local, model-free reranker (query-term coverage and phrases, mixed with the
+   * hybrid score).
    */
   RERANK_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   RERANK_MODEL: z.preprocess(emptyAsUndefined, z.string().default("rerank-v3.5")),

@@ -112,9 +112,30 @@ it("moves existing chunks into one chunk set per build, with titles and headings
     [projectId],
   );
   expect(sets).toEqual([
-    { build_id: indexedA, source_id: withTitle, status: "ready", owner_kind: "source_build", chunk_count: 2, splitter: "title" },
-    { build_id: runningA, source_id: withTitle, status: "building", owner_kind: "source_build", chunk_count: 1, splitter: "title" },
-    { build_id: indexedB, source_id: withoutTitle, status: "ready", owner_kind: "source_build", chunk_count: 1, splitter: "title" },
+    {
+      build_id: indexedA,
+      source_id: withTitle,
+      status: "ready",
+      owner_kind: "source_build",
+      chunk_count: 2,
+      splitter: "title",
+    },
+    {
+      build_id: runningA,
+      source_id: withTitle,
+      status: "building",
+      owner_kind: "source_build",
+      chunk_count: 1,
+      splitter: "title",
+    },
+    {
+      build_id: indexedB,
+      source_id: withoutTitle,
+      status: "ready",
+      owner_kind: "source_build",
+      chunk_count: 1,
+      splitter: "title",
+    },
   ]);
   const { rows: chunks } = await client.query(
     `SELECT cs.build_id, c.position, c.title, c.heading, c.tsv @@ plainto_tsquery('english', 'granite survey') AS title_hit

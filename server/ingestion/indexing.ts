@@ -78,7 +78,10 @@ const CHUNK_INSERT_BATCH = 500;
  * document's title and its section's heading for keyword search and embedding.
  */
 export const chunkBuild = async (buildId: string) => {
-  const build = await db.build.findUnique({ where: { id: buildId }, include: { source: { select: { fileName: true } } } });
+  const build = await db.build.findUnique({
+    where: { id: buildId },
+    include: { source: { select: { fileName: true } } },
+  });
   if (!build) return null;
   await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
   // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.

@@ -25,7 +25,8 @@ type Rag = {
 const DIM = 64;
 const fakeVector = (text: string) => {
   const v = new Array<number>(DIM).fill(0);
-  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) v[createHash("md5").update(word).digest()[0]! % DIM]! += 1;
+  for (const word of text.toLowerCase().match(/[a-z]+/g) ?? [])
+    v[createHash("md5").update(word).digest()[0]! % DIM]! += 1;
   const norm = Math.hypot(...v) || 1;
   return v.map((x) => x / norm);
 };
@@ -59,7 +60,10 @@ beforeAll(async () => {
         seen.rerankAuth = req.headers.authorization ?? "";
         if (body.query?.includes("overloaded")) return void res.writeHead(503).end('{"message":"overloaded"}');
         // Relevance: does the document mention marble? (So the reranker visibly reorders.)
-        const results = (body.documents ?? []).map((d, index) => ({ index, relevance_score: /marble/i.test(d) ? 0.9 : 0.1 }));
+        const results = (body.documents ?? []).map((d, index) => ({
+          index,
+          relevance_score: /marble/i.test(d) ? 0.9 : 0.1,
+        }));
         return void res.end(JSON.stringify({ results }));
       }
       const input = body.input ?? [];
@@ -101,7 +105,10 @@ afterAll(async () => {
 it("answers prebuilt-rag with each search_type, and names the engines in /config and /api/health", async () => {
   const orders = new Set<string>();
   for (const searchType of ["similarity", "keyword", "hybrid", "semantic", undefined]) {
-    const result = await rag({ query: "wire saws with diamond beads", ...(searchType ? { search_type: searchType } : {}) });
+    const result = await rag({
+      query: "wire saws with diamond beads",
+      ...(searchType ? { search_type: searchType } : {}),
+    });
     expect(result).toMatchObject({ search_type: searchType ?? "hybrid", keyword_engine: "bm25" });
     expect(result.total).toBe(result.chunks.length);
     expect(result.total).toBeGreaterThan(0);
@@ -111,7 +118,7 @@ it("answers prebuilt-rag with each search_type, and names the engines in /config
     expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(result.chunks[0]!.metadata).toMatchObject({ file_name: "granite.md", document_title: "Granite quarries" });
-    if (searchType === "semantic") expect(result.reranker).toBe("quarry-proximity-v1");
+    if (searchType === "semantic") expect(result.reranker).toBe("quarry-term-coverage-v1");
     orders.add(result.chunks.map((c) => `${c.text.slice(0, 20)}:${c.score}`).join("|"));
   }
   expect(orders.size).toBe(4); // hybrid is the default: four different rankings for five calls
@@ -126,7 +133,7 @@ it("answers prebuilt-rag with each search_type, and names the engines in /config
     keyword_engine: "bm25",
     search_types: ["similarity", "keyword", "hybrid", "semantic"],
     embedding_model: "local/quarry-hash-256-v1",
-    reranker: "local/quarry-proximity-v1",
+    reranker: "local/quarry-term-coverage-v1",
     reembedding: null,
   });
   expect(await (await fetch(`${quarry.url}/api/health`)).json()).toEqual({ status: "ok", keyword_engine: "bm25" });
@@ -174,7 +181,9 @@ it(
     // Never mixed: the old model's vectors are not compared with the new model's query vector.
     const during = await rag({ query: "wire saws with diamond beads" });
     expect(during).toMatchObject({ search_type: "keyword", embedding_model: null });
-    expect(during.message).toMatch(/hold vectors of another embedding model than fake-embed-64.*Re-embedding is under way/);
+    expect(during.message).toMatch(
+      /hold vectors of another embedding model than fake-embed-64.*Re-embedding is under way/,
+    );
     expect(during.chunks[0]!.text).toMatch(/wire saw/i);
 
     await quarry.kill("SIGKILL");

@@ -112,7 +112,11 @@ describe("retrieve", () => {
     const above = await retrieve({ projectId, query: "granite quarry", topK: 20, scoreThreshold: 0.5 });
     expect(above.chunks.length).toBeLessThan(all.chunks.length);
     expect(above.chunks.every((c) => c.score >= 0.5)).toBe(true);
-    const templated = await retrieve({ projectId, query: "polishing", retrievalQuery: "marble slab {query} abrasives" });
+    const templated = await retrieve({
+      projectId,
+      query: "polishing",
+      retrievalQuery: "marble slab {query} abrasives",
+    });
     expect(templated.query).toBe("marble slab polishing abrasives");
     expect(templated.chunks[0]!.fileName).toBe("marble.md");
     const query = "granite quarry limestone marble slabs";

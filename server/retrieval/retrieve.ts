@@ -144,7 +144,8 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
     return { ...base, chunks: [], effectiveSearchType: searchType, embeddingModel: null };
   }
 
-  let mode: SearchPlan["mode"] = searchType === "similarity" ? "vector" : searchType === "keyword" ? "keyword" : "hybrid";
+  let mode: SearchPlan["mode"] =
+    searchType === "similarity" ? "vector" : searchType === "keyword" ? "keyword" : "hybrid";
   let vector: SearchPlan["vector"] = null;
   const embedder = getEmbedder();
   if (mode !== "keyword") {
@@ -188,7 +189,10 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
   if (semantic && chunks.length > 0) {
     const provider = getReranker();
     try {
-      const passages = chunks.map((c) => ({ text: [c.title, c.heading, c.text].filter(Boolean).join("\n"), score: c.score }));
+      const passages = chunks.map((c) => ({
+        text: [c.title, c.heading, c.text].filter(Boolean).join("\n"),
+        score: c.score,
+      }));
       const scores = await provider.rerank(text, passages);
       chunks = chunks
         .map((c, i) => ({ ...c, score: clamp(scores[i] ?? 0, 0, 1), scores: { ...c.scores, rerank: scores[i] ?? 0 } }))

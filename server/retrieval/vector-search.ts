@@ -1,7 +1,7 @@
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 import type { EmbeddingIndexRef } from "./embedding-index";
-import { BM25_DOCUMENT, BM25_INDEX, type KeywordEngine } from "./keyword-engine";
+import { BM25_DOCUMENT, BM25_INDEX } from "./keyword-engine";
 
 /**
  * All retrieval SQL: one statement per search. It checks the scope (the project's ready chunk sets, narrowed to the

@@ -66,7 +66,12 @@ export const createHttpReranker = (options: HttpRerankerOptions): Reranker => {
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       let response: Response;
       try {
-        response = await doFetch(url, { method: "POST", headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        response = await doFetch(url, {
+          method: "POST",
+          headers,
+          body,
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
       } catch (error) {
         lastError = `request to ${url} failed (${error instanceof Error ? error.message : String(error)})`;
         if (attempt < MAX_ATTEMPTS) await sleep(baseDelay * 2 ** (attempt - 1));
