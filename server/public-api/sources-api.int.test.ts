@@ -147,7 +147,7 @@ describe("ingest → retrieve", () => {
     const fileId = await fileIdOf(buildId);
     expect((await (await api.get(`/get-elements?file_id=${fileId}`)).json()).total).toBeGreaterThan(0);
     const rag = await (await api.post("/prebuilt-rag", { query: "basalt", file_ids: [fileId] })).json();
-    expect(rag).toEqual({
+    expect(rag).toMatchObject({
       query: "basalt",
       chunks: [],
       total: 0,

@@ -4,12 +4,13 @@ import type { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
 
 /**
- * The connections searches run on: a small pg pool of its own, beside Prisma's. Two reasons:
- * - Each connection starts with pgvector's iterative HNSW scan on (startup options, which survive RESET and DISCARD),
- *   so a search is one statement with no transaction around a `SET LOCAL`. On the embedded Postgres, where startup
- *   options are ignored, the same settings come from its postgresql.conf.
- * - One statement on a plain pg connection is the whole cost of a search; Prisma's raw-query layer added more.
- * Statements are built from Prisma.sql fragments, as everywhere else.
+ * The connections searches run on: a small pg pool of its own, beside Prisma's, whose connections start with
+ * pgvector's iterative HNSW scan on (startup options, which survive RESET and DISCARD), so a search is one statement
+ * with no transaction around a `SET LOCAL`. On the embedded Postgres, where startup options are ignored, the same
+ * settings come from its postgresql.conf. Statements are built from Prisma.sql fragments, as everywhere else.
+ *
+ * No prepared statements: pg_textsearch serves a BM25 score from its index scan only when the planner can fold the
+ * query to a constant, which a generic plan of a prepared statement would not do.
  */
 
 const HNSW_OPTIONS = "-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=100";

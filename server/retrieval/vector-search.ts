@@ -162,7 +162,7 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
         (EXISTS (SELECT 1 FROM chunk_sets cs WHERE cs.project_id = ${projectId}::uuid AND cs.status = 'ready' ${setNarrow}))::int AS sets,
         ${stale} AS stale,
         coalesce((SELECT array_agg(cs.id) FROM chunk_sets cs
-          WHERE cs.project_id = ${projectId}::uuid AND cs.status <> 'ready'), '{}') AS unfinished
+          WHERE cs.project_id = ${projectId}::uuid AND cs.status = 'building'), '{}') AS unfinished
     ),
     by_vector AS (${vectorCte}),
     -- Not MATERIALIZED: pg_textsearch's planner hook only reaches scans in the main plan tree, not in CTE subplans.
