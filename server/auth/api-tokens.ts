@@ -59,8 +59,16 @@ export const verifyApiToken = async (token: string): Promise<TokenAuth | null> =
   return { tokenId: row.id, projectId: row.projectId, permissions: row.permissions };
 };
 
+/** lastUsedAt is kept to the minute: one write per token and minute, not one per request. */
+const TOUCH_INTERVAL_MS = 60_000;
+const touched = new Map<string, number>();
+
 export const touchApiToken = async (tokenId: string) => {
-  await db.apiToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date() } }).catch(() => undefined);
+  const now = Date.now();
+  if (now - (touched.get(tokenId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  touched.set(tokenId, now);
+  if (touched.size > 10_000) touched.clear();
+  await db.apiToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);
 };
 
 /** Revokes by token value. Returns false when no active token matches. */
