@@ -82,6 +82,19 @@ const schema = z.object({
   SPEECH_API_KEY: optionalString,
   SPEECH_MODEL: z.preprocess(emptyAsUndefined, z.string().default("whisper-1")),
 
+  /**
+   * Outbound fetching (web pages, file URLs, GitHub, YouTube) refuses private, loopback, link-local and other
+   * non-public addresses. This comma-separated list of `host:port` (e.g. `127.0.0.1:8123`) is the only exception,
+   * meant for local test servers; empty by default.
+   */
+  QUARRY_FETCH_ALLOW_HOSTS: z.preprocess(emptyAsUndefined, z.string().default("")),
+  /** Optional GitHub token: raises the API rate limit for repository downloads (public repositories only). */
+  GITHUB_TOKEN: optionalString,
+  /** GitHub's REST API; another base serves a GitHub Enterprise host or a local stand-in. */
+  GITHUB_API_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.github.com")),
+  /** Where YouTube watch pages and the player API are fetched from (a local stand-in in tests). */
+  YOUTUBE_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://www.youtube.com")),
+
   /** File storage: "local" (under QUARRY_DATA_DIR/files) or "s3" (any S3-compatible store). */
   STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).default("local")),
   S3_ENDPOINT: optionalString,

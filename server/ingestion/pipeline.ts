@@ -1,3 +1,4 @@
+import { isManifestKey, partitionSnapshot } from "../connectors/snapshot";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import { elementIdFor } from "../ids";
@@ -69,11 +70,18 @@ export const partitionBuild = async (buildId: string) => {
   const { source } = build;
   await db.build.update({ where: { id: buildId }, data: { step: "partition" } });
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
-  const bytes = await fileStore().read(source.storageKey);
-  const result = await partitionIsolated(
-    { bytes, fileName: source.fileName, fileType: source.fileType, method: build.method as InternalMethod },
-    PARSE_LIMITS,
-  );
+  // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
+  const result = isManifestKey(source.storageKey)
+    ? await partitionSnapshot({ manifestKey: source.storageKey, method: build.method as InternalMethod, limits: PARSE_LIMITS })
+    : await partitionIsolated(
+        {
+          bytes: await fileStore().read(source.storageKey),
+          fileName: source.fileName,
+          fileType: source.fileType,
+          method: build.method as InternalMethod,
+        },
+        PARSE_LIMITS,
+      );
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
   await db.element.deleteMany({ where: { buildId } });
   for (let i = 0; i < result.elements.length; i += ELEMENT_BATCH) {

@@ -80,7 +80,7 @@ type Context = { type: ElementType; link: string | null; bold: boolean; listDept
 /** Deeper than this, a subtree is read as one block of text: real pages never nest this far, hostile ones do. */
 const MAX_NESTING = 200;
 
-const sniffDeclaredCharset = (bytes: Uint8Array): string | null => {
+export const sniffDeclaredCharset = (bytes: Uint8Array): string | null => {
   const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
   const meta = /<meta[^>]{0,500}?charset\s*=\s*["']?\s*([\w:.-]{1,40})/i.exec(head);
   if (meta?.[1]) return meta[1];
@@ -182,7 +182,8 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
       if (!text) continue;
       const type = classify(text, linkChars, boldChars, pieceCtx?.type ?? "NarrativeText");
       const metadata: Record<string, unknown> = {};
-      if (type === "Link") metadata.link_urls = links;
+      // Where a paragraph links to is content too (a web page's references, a crawl's next pages).
+      if (links.length > 0) metadata.link_urls = links;
       if (type === "ListItem") metadata.category_depth = Math.max(0, (pieceCtx?.listDepth ?? 1) - 1);
       emit(type, text, Object.keys(metadata).length > 0 ? { metadata } : {});
     }

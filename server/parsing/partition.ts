@@ -37,6 +37,15 @@ const partitionMedia = lazy(
   () => import("./media"),
   (m) => m.partitionMedia,
 );
+const partitionSubtitleFile = lazy(
+  () => import("./media/subtitle-file"),
+  (m) => m.partitionSubtitleFile,
+);
+/** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
+const partitionBundle = lazy(
+  () => import("./bundle"),
+  (m) => m.partitionBundle,
+);
 
 export type ParserInput = {
   bytes: Uint8Array;
@@ -206,6 +215,9 @@ const PARSERS: Record<string, Parser> = {
   markdown: sameForEveryMethod(partitionMarkdown),
   html: sameForEveryMethod(partitionHtml),
   htm: sameForEveryMethod(partitionHtml),
+  vtt: sameForEveryMethod(partitionSubtitleFile),
+  srt: sameForEveryMethod(partitionSubtitleFile),
+  bundle: partitionBundle,
   csv: sameForEveryMethod(partitionDelimited),
   tsv: sameForEveryMethod(partitionDelimited),
   pdf: parsePdf,

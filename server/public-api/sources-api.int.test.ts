@@ -321,7 +321,7 @@ describe("errors", () => {
       default_method: "fast",
       max_file_size_bytes: 104857600,
     });
-    expect(config.allowed_extensions).toHaveLength(31);
+    expect(config.allowed_extensions).toHaveLength(33);
   });
 });
 

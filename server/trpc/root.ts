@@ -1,11 +1,12 @@
 import { createCallerFactory, router } from "./init";
 import { dashboardRouter } from "./routers/dashboard";
 import { legacySourcesRouter } from "./routers/legacy-sources";
+import { publicConnectorsRouter } from "./routers/public-connectors";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
-  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter }),
+  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter }),
   /** The dashboard's procedures (local operator). */
   dashboard: dashboardRouter,
 });
