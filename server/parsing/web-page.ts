@@ -30,27 +30,35 @@ const absolute = (href: string, base: string) => {
   }
 };
 
-/** Readability's article, or null when it found nothing worth calling one. */
+/**
+ * Readability's article, or null when it found nothing worth calling one; and the page's first <h1>, read before
+ * Readability rewrites the document (it drops the heading that repeats the <title>).
+ */
 const readArticle = (html: string) => {
   try {
     const { document } = parseHTML(html);
+    const heading = (document.querySelector("h1")?.textContent ?? "").replace(/\s+/g, " ").trim();
     const article = new Readability(document as unknown as Document, { charThreshold: MIN_ARTICLE_CHARS }).parse();
-    if (!article?.content || (article.textContent ?? "").trim().length < MIN_ARTICLE_CHARS) return { article: null, document };
-    return { article, document };
+    if (!article?.content || (article.textContent ?? "").trim().length < MIN_ARTICLE_CHARS) return { article: null, heading };
+    return { article, heading };
   } catch {
-    return { article: null, document: null };
+    return { article: null, heading: "" };
   }
 };
 
+/** The article's title: the page's <h1> when the <title> only adds the site's name to it ("Guide | Site"). */
+const titleOf = (title: string, heading: string) =>
+  heading && title.toLowerCase().includes(heading.toLowerCase()) ? heading : title;
+
 export const partitionWebPage = ({ bytes, url, charset }: WebPageInput): PartitionResult => {
   const { text, encoding } = decodeText({ bytes, declared: charset ?? sniffDeclaredCharset(bytes) });
-  const { article } = readArticle(text);
+  const { article, heading } = readArticle(text);
   let elements: ParsedElement[];
   let extraction: string;
   if (article) {
     elements = partitionHtmlText(article.content!);
     extraction = "readability";
-    const title = (article.title ?? "").trim();
+    const title = titleOf((article.title ?? "").trim(), heading);
     if (title && elements[0]?.type !== "Title") {
       elements.unshift({ type: "Title", text: title, pageNumber: null, metadata: { category_depth: 1 } });
     }

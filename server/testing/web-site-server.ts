@@ -107,6 +107,8 @@ export const startWebSite = async ({ pdf }: { pdf: Buffer }): Promise<WebSite> =
     requests.push(path);
     visits.set(path, (visits.get(path) ?? 0) + 1);
     const html = pages(origin)[path];
+    // A challenge in front of a whole section: a crawl from there finds nothing it may read.
+    if (path === "/shop/") return send(res, 503, "text/html; charset=UTF-8", CHALLENGE, { server: "cloudflare", "cf-mitigated": "challenge" });
     if (path === "/docs/challenge.html") return send(res, 403, "text/html; charset=UTF-8", CHALLENGE, { server: "cloudflare", "cf-ray": "8f0000000000-AMS" });
     if (path === "/docs/moved.html") return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     if (path === "/docs/private-redirect") return res.writeHead(301, { location: "http://10.0.0.7/admin" }).end();

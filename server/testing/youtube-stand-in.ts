@@ -4,10 +4,10 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
  * YouTube as the captions connector meets it in 2026, on loopback: watch pages carrying `ytInitialPlayerResponse`
  * and `INNERTUBE_API_KEY`, the player API (`POST /youtubei/v1/player`), and timedtext caption URLs answering json3 or
  * srv3. The videos cover the cases that must be told apart:
- * - `GraniteCut01`: manual English and German captions plus automatic English ones (json3);
- * - `AndroidOnly1`: the web player's caption URLs need a proof-of-origin token (`exp=xpe`), the Android client's
+ * - `GraniteCut1`: manual English and German captions plus automatic English ones (json3);
+ * - `AndroidOnl1`: the web player's caption URLs need a proof-of-origin token (`exp=xpe`), the Android client's
  *   work (srv3 XML);
- * - `TokenOnly001`: every caption URL answers an empty body (what YouTube does without a `pot` parameter);
+ * - `TokenOnly01`: every caption URL answers an empty body (what YouTube does without a `pot` parameter);
  * - `NoCaption01`: no captions at all;
  * - `BotWall0001`: "Sign in to confirm you're not a bot" and HTTP 429;
  * - `PrivateVid1`: a private video.
@@ -30,7 +30,7 @@ const CUES_DE: [number, number, string][] = [
 ];
 
 export const VIDEOS: Record<string, Video> = {
-  GraniteCut01: {
+  GraniteCut1: {
     title: "How a granite block is cut",
     author: "Stone Channel",
     captions: [
@@ -39,13 +39,13 @@ export const VIDEOS: Record<string, Video> = {
       { lang: "en", name: "English (auto-generated)", kind: "asr", cues: CUES_EN.map(([s, e, t]) => [s, e, t.toLowerCase()]) },
     ],
   },
-  AndroidOnly1: {
+  AndroidOnl1: {
     title: "Splitting slabs with feathers and wedges",
     author: "Stone Channel",
     webNeedsToken: true,
     captions: [{ lang: "en", name: "English (auto-generated)", kind: "asr", cues: CUES_EN.slice(4) }],
   },
-  TokenOnly001: { title: "Marble polishing", author: "Stone Channel", emptyTracks: true, captions: [{ lang: "en", name: "English", cues: CUES_EN }] },
+  TokenOnly01: { title: "Marble polishing", author: "Stone Channel", emptyTracks: true, captions: [{ lang: "en", name: "English", cues: CUES_EN }] },
   NoCaption01: { title: "Quarry ambience, no talking", author: "Stone Channel", captions: [] },
   BotWall0001: { title: "Blasting day", author: "Stone Channel", blocked: true, captions: [{ lang: "en", name: "English", cues: CUES_EN }] },
   PrivateVid1: { title: "Unlisted crew meeting", author: "Stone Channel", private: true, captions: [] },
