@@ -14,6 +14,7 @@ export const formatBytes = (bytes: number): string => {
 
 const STEP_LABELS: Record<string, string> = {
   load: "Loading",
+  acquire: "Fetching",
   partition: "Partitioning",
   chunk: "Chunking",
   embed: "Embedding",

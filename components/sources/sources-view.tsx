@@ -1,4 +1,5 @@
 import { Card } from "@/components/ui/card";
+import { AddWebSource } from "./add-web-source";
 import { ProjectBreadcrumbs } from "./project-breadcrumbs";
 import { SourcesTable } from "./sources-table";
 import { UploadForm } from "./upload-form";
@@ -12,6 +13,10 @@ export const SourcesView = ({ projectId }: { projectId: string }) => (
     <Card className="p-5">
       <h2 className="mb-4 text-base font-semibold">Upload a file</h2>
       <UploadForm projectId={projectId} />
+    </Card>
+    <Card className="p-5">
+      <h2 className="mb-4 text-base font-semibold">Add from the web</h2>
+      <AddWebSource projectId={projectId} />
     </Card>
     <Card>
       <h2 className="border-b border-slate-200 px-5 py-4 text-base font-semibold">All sources</h2>

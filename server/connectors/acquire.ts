@@ -40,7 +40,10 @@ const createReporter = (buildId: string): Reporter => {
       .then(() =>
         db.build.update({
           where: { id: buildId },
-          data: { acquired: report as Prisma.InputJsonValue, ...(progress !== undefined ? { progress: Math.round(progress) } : {}) },
+          data: {
+            acquired: report as Prisma.InputJsonValue,
+            ...(progress !== undefined ? { progress: Math.round(progress) } : {}),
+          },
         }),
       )
       .then(
@@ -108,7 +111,9 @@ export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } 
   const report = createReporter(buildId);
   let acquired: Acquired;
   try {
-    acquired = await (await connectorFor(origin.kind))(origin, {
+    acquired = await (
+      await connectorFor(origin.kind)
+    )(origin, {
       buildId,
       ...ids,
       folder,

@@ -30,7 +30,8 @@ type BuildStatus = {
 };
 type Element = { element_type: string; text: string; page_number: number | null; metadata: Record<string, unknown> };
 
-const build = async (buildId: string) => (await (await api.get(`/builds/${buildId}?suppress_elements=true`)).json()) as BuildStatus;
+const build = async (buildId: string) =>
+  (await (await api.get(`/builds/${buildId}?suppress_elements=true`)).json()) as BuildStatus;
 
 const finished = async (res: Response) => {
   expect(res.status, await res.clone().text()).toBe(200);
@@ -39,7 +40,8 @@ const finished = async (res: Response) => {
   return build(build_id);
 };
 
-const elementsOf = async (fileId: string) => ((await (await api.get(`/get-elements?file_id=${fileId}`)).json()) as { items: Element[] }).items;
+const elementsOf = async (fileId: string) =>
+  ((await (await api.get(`/get-elements?file_id=${fileId}`)).json()) as { items: Element[] }).items;
 
 const expectDetail = async (res: Response, status: number, detail: string | RegExp) => {
   const body = (await res.json()) as { detail: string };
@@ -48,7 +50,7 @@ const expectDetail = async (res: Response, status: number, detail: string | RegE
 
 beforeAll(async () => {
   pdf = await pdfDoc({ pages: 2, title: "Safety manual" });
-  site = await startWebSite({ pdf });
+  site = await startWebSite({ pdf, bigPdf: await pdfDoc({ pages: 60, title: "Quarry annual report" }) });
   github = await startGithubStandIn({
     "quarry-co/tools": {
       defaultBranch: "main",
@@ -78,7 +80,8 @@ describe("POST /ingest-url", () => {
     // TypeScript client: client.sources.ingestURL({ url, crawlUrls: true })
     const status = await finished(await api.post("/ingest-url", { url: `${site.origin}/docs/`, crawlUrls: true }));
     expect(status.status, status.error ?? "").toBe("Completed");
-    const fate = (path: string) => status.pages!.find((p) => p.url === (path.startsWith("http") ? path : `${site.origin}${path}`));
+    const fate = (path: string) =>
+      status.pages!.find((p) => p.url === (path.startsWith("http") ? path : `${site.origin}${path}`));
     expect(status.pages!.filter((p) => p.status === "ingested").map((p) => p.url.replace(site.origin, ""))).toEqual([
       "/docs/",
       "/docs/about.html",
@@ -89,10 +92,18 @@ describe("POST /ingest-url", () => {
       "/docs/sitemap-only.html",
     ]);
     expect(fate("/docs/guide-copy.html")).toMatchObject({ status: "skipped", reason_code: "duplicate" });
-    expect(fate("/docs/private/notes.html")).toMatchObject({ reason_code: "robots", reason: "disallowed by robots.txt" });
-    expect(fate("/docs/challenge.html")).toMatchObject({ reason_code: "challenge", reason: "bot-challenge page (Cloudflare), HTTP 403 Forbidden" });
+    expect(fate("/docs/private/notes.html")).toMatchObject({
+      reason_code: "robots",
+      reason: "disallowed by robots.txt",
+    });
+    expect(fate("/docs/challenge.html")).toMatchObject({
+      reason_code: "challenge",
+      reason: "bot-challenge page (Cloudflare), HTTP 403 Forbidden",
+    });
     expect(fate("/docs/app.html")).toMatchObject({ reason_code: "javascript_only" });
-    expect(fate("/docs/moved.html")?.reason).toMatch(/redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, and 169\.254\.169\.254 is a link-local address/);
+    expect(fate("/docs/moved.html")?.reason).toMatch(
+      /redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, and 169\.254\.169\.254 is a link-local address/,
+    );
     expect(fate("/docs/missing.html")).toMatchObject({ reason_code: "fetch_error", reason: "HTTP 404 Not Found" });
     expect(fate("/docs/photo.gif")).toMatchObject({ reason_code: "not_html" });
     expect(fate("/blog/outside.html")).toMatchObject({ reason_code: "out_of_scope" });
@@ -116,17 +127,31 @@ describe("POST /ingest-url", () => {
     expect(text).not.toMatch(/premium diamond wire saw|Docs home|Checking if the site connection|enable JavaScript/);
     expect(elements.find((e) => e.page_number === 1 && e.element_type === "Table")).toBeDefined();
     const manual = elements.filter((e) => e.page_number === 4);
-    expect(manual[0]).toMatchObject({ text: "Safety manual", metadata: { url: `${site.origin}/docs/manual.pdf`, document_page_number: 1 } });
+    expect(manual[0]).toMatchObject({
+      text: "Safety manual",
+      metadata: { url: `${site.origin}/docs/manual.pdf`, document_page_number: 1 },
+    });
     const sources = (await (await api.get(`?file_ids=${status.file_id}`)).json()) as Record<string, unknown>[];
     expect(sources).toEqual([
-      expect.objectContaining({ file_name: `${site.origin}/docs/`, file_source: "url", file_type: "html", status: "Completed" }),
+      expect.objectContaining({
+        file_name: `${site.origin}/docs/`,
+        file_source: "url",
+        file_type: "html",
+        status: "Completed",
+      }),
     ]);
     expect(sources[0]!.file_size).toBeGreaterThan(0);
   });
 
   it("takes crawl_urls, max_pages and max_depth: later pages are skipped with the limit as reason", async () => {
     const status = await finished(
-      await api.post("/ingest-url", { url: `${site.origin}/docs/`, crawl_urls: true, max_pages: 3, max_depth: 2, method: null }),
+      await api.post("/ingest-url", {
+        url: `${site.origin}/docs/`,
+        crawl_urls: true,
+        max_pages: 3,
+        max_depth: 2,
+        method: null,
+      }),
     );
     expect(status.status).toBe("Completed");
     expect(status.pages!.filter((p) => p.status === "ingested")).toHaveLength(3);
@@ -134,7 +159,9 @@ describe("POST /ingest-url", () => {
   });
 
   it("reads a file URL exactly like an upload of the file, whatever the URL or header say", async () => {
-    const fromUrl = await finished(await api.post("/ingest-url", { url: `${site.origin}/docs/report`, crawlUrls: true }));
+    const fromUrl = await finished(
+      await api.post("/ingest-url", { url: `${site.origin}/docs/report`, crawlUrls: true }),
+    );
     expect(fromUrl.status).toBe("Completed");
     const upload = await api.upload("report.pdf", pdf, { method: "fast" });
     const { build_id } = (await upload.json()) as { build_id: string };
@@ -151,12 +178,24 @@ describe("POST /ingest-url", () => {
   });
 
   it("answers 400 at request time for what can be known then", async () => {
-    await expectDetail(await api.post("/ingest-url", { url: `${site.origin}/docs/photo.gif` }), 400, /^Unsupported file type detected from URL/);
+    await expectDetail(
+      await api.post("/ingest-url", { url: `${site.origin}/docs/photo.gif` }),
+      400,
+      /^Unsupported file type detected from URL/,
+    );
     await expectDetail(await api.post("/ingest-url", { url: "ftp://example.com/a.pdf" }), 400, /^Invalid URL$/);
     await expectDetail(await api.post("/ingest-url", { url: "not a url" }), 400, /^Invalid URL$/);
     await expectDetail(await api.post("/ingest-url", {}), 400, /^Invalid input: url is required$/);
-    await expectDetail(await api.post("/ingest-url", { url: `${site.origin}/docs/`, method: "vlm" }), 400, /^Invalid method 'vlm'/);
-    await expectDetail(await api.post("/ingest-url", { url: `${site.origin}/docs/`, max_pages: 0 }), 400, /^max_pages must be between 1 and 500$/);
+    await expectDetail(
+      await api.post("/ingest-url", { url: `${site.origin}/docs/`, method: "vlm" }),
+      400,
+      /^Invalid method 'vlm'/,
+    );
+    await expectDetail(
+      await api.post("/ingest-url", { url: `${site.origin}/docs/`, max_pages: 0 }),
+      400,
+      /^max_pages must be between 1 and 500$/,
+    );
     await expectDetail(
       await api.post("/ingest-url", { url: `${site.origin}/docs/private-redirect` }),
       400,
@@ -164,15 +203,25 @@ describe("POST /ingest-url", () => {
     );
     // Loopback stays refused: only the stand-ins' host:port are allowed, not the app itself nor another port.
     const other = await freePort();
-    await expectDetail(await api.post("/ingest-url", { url: `http://127.0.0.1:${other}/` }), 400, /127\.0\.0\.1 is a loopback address/);
+    await expectDetail(
+      await api.post("/ingest-url", { url: `http://127.0.0.1:${other}/` }),
+      400,
+      /127\.0\.0\.1 is a loopback address/,
+    );
     await expectDetail(await api.post("/ingest-url", { url: `${quarry.url}/api/health` }), 400, /loopback address/);
-    await expectDetail(await api.post("/ingest-url", { url: "http://169.254.169.254/latest/meta-data/" }), 400, /link-local/);
+    await expectDetail(
+      await api.post("/ingest-url", { url: "http://169.254.169.254/latest/meta-data/" }),
+      400,
+      /link-local/,
+    );
   });
 
   it("fails a build that reads nothing, saying why, and stores no content", async () => {
     const shell = await finished(await api.post("/ingest-url", { url: `${site.origin}/docs/app.html` }));
     expect(shell).toMatchObject({ status: "Processing failed" });
-    expect(shell.error).toMatch(/^Nothing could be read from .*\/docs\/app\.html: the page was skipped: JavaScript-only page/);
+    expect(shell.error).toMatch(
+      /^Nothing could be read from .*\/docs\/app\.html: the page was skipped: JavaScript-only page/,
+    );
     expect(await elementsOf(shell.file_id)).toEqual([]);
     const challenge = await finished(await api.post("/ingest-url", { url: `${site.origin}/shop/`, crawlUrls: true }));
     expect(challenge.error).toBe(
@@ -181,7 +230,9 @@ describe("POST /ingest-url", () => {
     expect(challenge.pages).toEqual([expect.objectContaining({ reason_code: "challenge" })]);
     // The request's look found a page; the build's fetch was redirected to cloud metadata and refused.
     const turncoat = await finished(await api.post("/ingest-url", { url: `${site.origin}/docs/turncoat.html` }));
-    expect(turncoat.error).toMatch(/redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, and 169\.254\.169\.254 is a link-local address/);
+    expect(turncoat.error).toMatch(
+      /redirects to http:\/\/169\.254\.169\.254\/latest\/meta-data\/, and 169\.254\.169\.254 is a link-local address/,
+    );
   });
 
   it("reprocess re-parses the stored snapshot; refresh fetches again", async () => {
@@ -199,12 +250,20 @@ describe("POST /ingest-url", () => {
     const { build_id } = (await upload.json()) as { build_id: string };
     await api.waitForBuild(build_id);
     const uploaded = await build(build_id);
-    await expectDetail(await api.post("/reprocess", { file_id: uploaded.file_id, refresh: true }), 400, /^Only url, github and youtube sources can be fetched again/);
+    await expectDetail(
+      await api.post("/reprocess", { file_id: uploaded.file_id, refresh: true }),
+      400,
+      /^Only url, github and youtube sources can be fetched again/,
+    );
   });
 
   it("legacy POST /upload-url-source answers at once with the source (the Python client's upload_url)", async () => {
     // Python client: upload_url(url=..., crawl_urls=True, partition_method=None) sends crawlUrls and a null method.
-    const res = await api.post("/upload-url-source", { url: `${site.origin}/docs/guide.html`, crawlUrls: false, partition_method: null });
+    const res = await api.post("/upload-url-source", {
+      url: `${site.origin}/docs/guide.html`,
+      crawlUrls: false,
+      partition_method: null,
+    });
     expect(res.status).toBe(200);
     const source = (await res.json()) as Record<string, unknown>;
     expect(source).toMatchObject({
@@ -215,7 +274,11 @@ describe("POST /ingest-url", () => {
       message: "Source is being processed",
       partition_method: "basic",
     });
-    await expectDetail(await api.post("/upload-url-source", { url: `${site.origin}/docs/`, partition_method: "turbo" }), 400, /^Invalid partition_method 'turbo'/);
+    await expectDetail(
+      await api.post("/upload-url-source", { url: `${site.origin}/docs/`, partition_method: "turbo" }),
+      400,
+      /^Invalid partition_method 'turbo'/,
+    );
   });
 });
 
@@ -226,10 +289,20 @@ describe("POST /ingest-github", () => {
     expect(status.acquired).toMatchObject({ repository: "quarry-co/tools", commit: "abc1234", files: 2 });
     const elements = await elementsOf(status.file_id);
     expect(new Set(elements.map((e) => e.metadata.path))).toEqual(new Set(["README.md", "src/blast.ts"]));
-    expect(elements.find((e) => e.element_type === "CodeSnippet")).toMatchObject({ metadata: { language: "typescript", path: "src/blast.ts" } });
+    expect(elements.find((e) => e.element_type === "CodeSnippet")).toMatchObject({
+      metadata: { language: "typescript", path: "src/blast.ts" },
+    });
     const [source] = (await (await api.get(`?file_ids=${status.file_id}`)).json()) as Record<string, unknown>[];
-    expect(source).toMatchObject({ file_name: "https://github.com/quarry-co/tools", file_source: "github", file_type: "" });
-    await expectDetail(await api.post("/ingest-github", { url: "https://gitlab.com/a/b" }), 400, /^Invalid GitHub repository URL$/);
+    expect(source).toMatchObject({
+      file_name: "https://github.com/quarry-co/tools",
+      file_source: "github",
+      file_type: "",
+    });
+    await expectDetail(
+      await api.post("/ingest-github", { url: "https://gitlab.com/a/b" }),
+      400,
+      /^Invalid GitHub repository URL$/,
+    );
   });
 
   it("legacy POST /upload-github-source waits and answers with the failed source and GitHub's reason in the build", async () => {
@@ -242,14 +315,26 @@ describe("POST /ingest-github", () => {
 
 describe("POST /ingest-youtube", () => {
   it("stores the captions with timestamps, title and channel", async () => {
-    const status = await finished(await api.post("/ingest-youtube", { url: "https://www.youtube.com/watch?v=GraniteCut1" }));
+    const status = await finished(
+      await api.post("/ingest-youtube", { url: "https://www.youtube.com/watch?v=GraniteCut1" }),
+    );
     expect(status.status, status.error ?? "").toBe("Completed");
-    expect(status.acquired).toMatchObject({ title: "How a granite block is cut", channel: "Stone Channel", language: "en" });
+    expect(status.acquired).toMatchObject({
+      title: "How a granite block is cut",
+      channel: "Stone Channel",
+      language: "en",
+    });
     const elements = await elementsOf(status.file_id);
     expect(elements[0]).toMatchObject({ element_type: "Title", text: "How a granite block is cut" });
     const transcript = elements.filter((e) => e.element_type === "NarrativeText");
     expect(transcript[0]?.text).toMatch(/^Welcome back to the quarry\. Today we cut a granite block/);
-    expect(transcript[0]?.metadata).toMatchObject({ start: 0.5, start_time: "00:00:00.500", video_title: "How a granite block is cut", channel: "Stone Channel", video_id: "GraniteCut1" });
+    expect(transcript[0]?.metadata).toMatchObject({
+      start: 0.5,
+      start_time: "00:00:00.500",
+      video_title: "How a granite block is cut",
+      channel: "Stone Channel",
+      video_id: "GraniteCut1",
+    });
     await expectDetail(await api.post("/ingest-youtube", { url: "https://vimeo.com/1" }), 400, /^Invalid YouTube URL$/);
   });
 
@@ -261,5 +346,25 @@ describe("POST /ingest-youtube", () => {
     // Legacy synchronous form.
     const res = await api.post("/upload-youtube-source", { url: "https://www.youtube.com/shorts/AndroidOnl1" });
     expect(((await res.json()) as { status: string }).status).toBe("Completed");
+  });
+});
+
+describe("a crash after acquiring", () => {
+  it("resumes with the stored file and never fetches it again", { timeout: 300_000 }, async () => {
+    const res = await api.post("/ingest-url", { url: `${site.origin}/docs/big.pdf`, method: "fast" });
+    const { build_id } = (await res.json()) as { build_id: string };
+    // The request's look and the acquire step: two requests. Kill while the stored file is being parsed.
+    for (let i = 0; i < 600; i++) {
+      const { step } = await build(build_id);
+      if (step === "partition") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect((await build(build_id)).step).toBe("partition");
+    await quarry.kill("SIGKILL");
+    await quarry.restart();
+    const done = await api.waitForBuild(build_id, 180_000);
+    expect(done, quarry.output()).toMatchObject({ status: "Completed", error: null });
+    expect(site.requests.filter((p) => p === "/docs/big.pdf")).toHaveLength(2);
+    expect((await build(build_id)).total_pages).toBe(60);
   });
 });

@@ -21,14 +21,7 @@ import { urlExtension } from "./sniff";
  */
 
 export type ReasonCode =
-  | "robots"
-  | "out_of_scope"
-  | "duplicate"
-  | "limit"
-  | "not_html"
-  | "fetch_error"
-  | "challenge"
-  | "javascript_only";
+  "robots" | "out_of_scope" | "duplicate" | "limit" | "not_html" | "fetch_error" | "challenge" | "javascript_only";
 
 export type PageFate = {
   url: string;
@@ -46,7 +39,35 @@ export type PageFate = {
 const MAX_LISTED = 1000;
 
 /** Links to these are not pages and not documents we read: skipped without a request. */
-const NOT_PAGES = new Set(["css", "js", "mjs", "json", "xml", "rss", "atom", "ico", "gif", "svg", "webp", "avif", "woff", "woff2", "ttf", "eot", "zip", "gz", "tgz", "rar", "7z", "exe", "dmg", "iso", "apk", "msi", "bin"]);
+const NOT_PAGES = new Set([
+  "css",
+  "js",
+  "mjs",
+  "json",
+  "xml",
+  "rss",
+  "atom",
+  "ico",
+  "gif",
+  "svg",
+  "webp",
+  "avif",
+  "woff",
+  "woff2",
+  "ttf",
+  "eot",
+  "zip",
+  "gz",
+  "tgz",
+  "rar",
+  "7z",
+  "exe",
+  "dmg",
+  "iso",
+  "apk",
+  "msi",
+  "bin",
+]);
 
 export type CrawlResult =
   /** The start URL is a file: the source is that file (crawling ignored, contract §5.3). */
@@ -157,8 +178,14 @@ export const crawl = async (origin: WebOrigin, ctx: AcquireContext): Promise<Cra
   const handle = async (resource: Resource, fate: PageFate) => {
     switch (resource.kind) {
       case "http-error": {
-        const look = lookAtPage({ bytes: resource.bytes, url: resource.url, headers: resource.headers, charset: resource.charset });
-        if (look.challenge) skip(fate, "challenge", `bot-challenge page (${look.challenge}), ${httpStatusText(resource.status)}`);
+        const look = lookAtPage({
+          bytes: resource.bytes,
+          url: resource.url,
+          headers: resource.headers,
+          charset: resource.charset,
+        });
+        if (look.challenge)
+          skip(fate, "challenge", `bot-challenge page (${look.challenge}), ${httpStatusText(resource.status)}`);
         else skip(fate, "fetch_error", httpStatusText(resource.status));
         return;
       }
@@ -183,14 +210,26 @@ export const crawl = async (origin: WebOrigin, ctx: AcquireContext): Promise<Cra
           return;
         }
         byHash.set(stored.sha256, fate.url);
-        documents.push({ file, size: stored.size, name: fate.url, type: resource.fileType, pageNumber: n, metadata: { url: resource.url } });
+        documents.push({
+          file,
+          size: stored.size,
+          name: fate.url,
+          type: resource.fileType,
+          pageNumber: n,
+          metadata: { url: resource.url },
+        });
         totalBytes += stored.size;
         Object.assign(fate, { status: "ingested", page_number: n });
         report.progress.ingested++;
         return;
       }
       case "html": {
-        const look = lookAtPage({ bytes: resource.bytes, url: resource.url, headers: resource.headers, charset: resource.charset });
+        const look = lookAtPage({
+          bytes: resource.bytes,
+          url: resource.url,
+          headers: resource.headers,
+          charset: resource.charset,
+        });
         fate.title = look.title;
         if (look.challenge) return skip(fate, "challenge", `bot-challenge page (${look.challenge})`);
         if (look.javascriptOnly) return skip(fate, "javascript_only", `JavaScript-only page: ${look.javascriptOnly}`);

@@ -105,7 +105,10 @@ export const checkUrlShape = (raw: string): URL => {
     throw new AppError("BAD_REQUEST", "Invalid URL");
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new RefusedDestinationError(raw, `the ${url.protocol.replace(/:$/, "")} scheme is not allowed (http and https are)`);
+    throw new RefusedDestinationError(
+      raw,
+      `the ${url.protocol.replace(/:$/, "")} scheme is not allowed (http and https are)`,
+    );
   }
   if (url.username || url.password) {
     throw new RefusedDestinationError(raw, "URLs with a user name or password are not accepted");
@@ -137,7 +140,10 @@ export const checkDestination = async (policy: DestinationPolicy, url: URL): Pro
   try {
     addresses = await policy.resolver(host);
   } catch (error) {
-    throw new AppError("UNPROCESSABLE", `Could not fetch ${url.href}: the host ${host} was not found (${dnsCode(error)})`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `Could not fetch ${url.href}: the host ${host} was not found (${dnsCode(error)})`,
+    );
   }
   if (addresses.length === 0) {
     throw new AppError("UNPROCESSABLE", `Could not fetch ${url.href}: the host ${host} has no address`);

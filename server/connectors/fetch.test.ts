@@ -15,7 +15,9 @@ let victimPort = 0;
 let hits = 0;
 
 const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  new Promise<number>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+  );
 
 beforeAll(async () => {
   victim = createServer((_req, res) => {
@@ -154,7 +156,9 @@ describe("the hostile URL matrix (default settings: no allow list)", () => {
     expect((await reason("http://2130706433/")).message).toMatch(/127\.0\.0\.1 is a loopback address/);
     expect((await reason("http://100.64.1.1/")).message).toMatch(/carrier-grade NAT/);
     expect((await reason("http://[64:ff9b::a9fe:a9fe]/")).message).toMatch(/NAT64/);
-    expect((await reason("http://private.test/")).message).toMatch(/private\.test resolves to 10\.1\.2\.3, which is a private address/);
+    expect((await reason("http://private.test/")).message).toMatch(
+      /private\.test resolves to 10\.1\.2\.3, which is a private address/,
+    );
     expect((await reason("file:///etc/passwd")).message).toMatch(/the file scheme is not allowed/);
     expect(await reason("http://93.184.216.34/")).toBeInstanceOf(URL);
   });

@@ -126,7 +126,8 @@ const guardedAgent = (policy: DestinationPolicy, connectTimeoutMs: number, readT
     policy.resolver(hostname).then(
       (addresses) => {
         const list = addresses.map((address) => ({ address, family: isIP(address) }));
-        if (list.length === 0) return callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), []);
+        if (list.length === 0)
+          return callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), []);
         if (options.all) callback(null, list);
         else callback(null, list[0]!.address, list[0]!.family);
       },
@@ -227,7 +228,10 @@ export const createFetcher = (config: FetcherConfig = {}): Fetcher => {
           throw new AppError("UNPROCESSABLE", `Could not fetch ${url.href}: it redirects to an invalid URL`);
         }
         if (next.origin !== url.origin) headers = withoutCredentials(headers);
-        if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")) {
+        if (
+          response.statusCode === 303 ||
+          ((response.statusCode === 301 || response.statusCode === 302) && method === "POST")
+        ) {
           method = "GET";
           body = undefined;
         }

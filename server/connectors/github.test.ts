@@ -19,7 +19,10 @@ import { readManifest } from "./snapshot";
 
 const FILES: RepoFile[] = [
   { path: "README.md", content: "# Quarry tools\n\nScripts the crew uses to plan blasts and cut lists.\n" },
-  { path: "src/blast.ts", content: "export const charge = (volume: number) => volume * 0.42;\n\nexport const delayMs = 25;\n" },
+  {
+    path: "src/blast.ts",
+    content: "export const charge = (volume: number) => volume * 0.42;\n\nexport const delayMs = 25;\n",
+  },
   { path: "src/util/math.py", content: "def area(w, h):\n    return w * h\n" },
   { path: "docs/guide/intro.md", content: "# Intro\n\nHow to plan a bench.\n" },
   { path: "node_modules/left-pad/index.js", content: "module.exports = (s) => s;\n" },
@@ -41,9 +44,19 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "quarry-github-"));
   setRuntimeEnv("QUARRY_DATA_DIR", dataDir);
   stand = await startGithubStandIn({
-    "quarry-co/tools": { defaultBranch: "main", branches: ["main", "feature/wire-saw"], files: FILES, sha: "abc1234def5678" },
+    "quarry-co/tools": {
+      defaultBranch: "main",
+      branches: ["main", "feature/wire-saw"],
+      files: FILES,
+      sha: "abc1234def5678",
+    },
     "quarry-co/secret": { defaultBranch: "main", branches: ["main"], files: FILES, sha: "0000000aaaa", private: true },
-    "quarry-co/empty": { defaultBranch: "main", branches: ["main"], files: [{ path: "logo.png", content: Buffer.from([1, 2, 3]) }], sha: "1111111bbbb" },
+    "quarry-co/empty": {
+      defaultBranch: "main",
+      branches: ["main"],
+      files: [{ path: "logo.png", content: Buffer.from([1, 2, 3]) }],
+      sha: "1111111bbbb",
+    },
   });
   setRuntimeEnv("GITHUB_API_BASE_URL", stand.origin);
 });
@@ -78,11 +91,29 @@ const acquire = (url: string) => {
 
 describe("GitHub repository URLs", () => {
   it("reads owner, repository and what follows /tree/ or /blob/", () => {
-    expect(parseGithubUrl("https://github.com/langchain-ai/langchain")).toEqual({ owner: "langchain-ai", repo: "langchain", treePath: null });
+    expect(parseGithubUrl("https://github.com/langchain-ai/langchain")).toEqual({
+      owner: "langchain-ai",
+      repo: "langchain",
+      treePath: null,
+    });
     expect(parseGithubUrl("github.com/o/r.git")).toEqual({ owner: "o", repo: "r", treePath: null });
-    expect(parseGithubUrl("https://www.github.com/o/r/tree/feature/x/docs/")).toEqual({ owner: "o", repo: "r", treePath: "feature/x/docs" });
-    expect(parseGithubUrl("https://github.com/o/r/blob/main/README.md?plain=1")).toEqual({ owner: "o", repo: "r", treePath: "main/README.md" });
-    for (const bad of ["https://gitlab.com/o/r", "https://github.com/o", "https://github.com/o/r/issues/1", "not a url", "https://github.com/-o-/r/../x"]) {
+    expect(parseGithubUrl("https://www.github.com/o/r/tree/feature/x/docs/")).toEqual({
+      owner: "o",
+      repo: "r",
+      treePath: "feature/x/docs",
+    });
+    expect(parseGithubUrl("https://github.com/o/r/blob/main/README.md?plain=1")).toEqual({
+      owner: "o",
+      repo: "r",
+      treePath: "main/README.md",
+    });
+    for (const bad of [
+      "https://gitlab.com/o/r",
+      "https://github.com/o",
+      "https://github.com/o/r/issues/1",
+      "not a url",
+      "https://github.com/-o-/r/../x",
+    ]) {
       expect(parseGithubUrl(bad), bad).toBeNull();
     }
   });
@@ -130,7 +161,9 @@ describe("acquiring a repository", () => {
         "lock or minified file": 2,
       },
     });
-    const text = (await fileStore().read(`${acquired.storageKey.replace("manifest.json", "")}${manifest.documents[0]!.file}`)).toString();
+    const text = (
+      await fileStore().read(`${acquired.storageKey.replace("manifest.json", "")}${manifest.documents[0]!.file}`)
+    ).toString();
     expect(text).toContain("Scripts the crew uses");
     expect(stand.requests.map((r) => `${r.server} ${r.path}`)).toEqual([
       "api /repos/quarry-co/tools",
@@ -156,7 +189,9 @@ describe("acquiring a repository", () => {
       `GitHub's API rate limit is exhausted ("API rate limit exceeded for 203.0.113.9. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)"); it resets at 2030-01-01T00:00:00.000Z. Set GITHUB_TOKEN to raise the limit`,
     );
     expect(await reason("https://github.com/quarry-co/tools/tree/no-such-branch")).toMatch(/no branch, tag or commit/);
-    expect(await reason("https://github.com/quarry-co/empty")).toMatch(/no text files \(skipped: 1 not a text file type\)/);
+    expect(await reason("https://github.com/quarry-co/empty")).toMatch(
+      /no text files \(skipped: 1 not a text file type\)/,
+    );
   });
 
   it("sends GITHUB_TOKEN to the API only, never to codeload, and refuses a private repository the token can see", async () => {
@@ -169,7 +204,9 @@ describe("acquiring a repository", () => {
         ["codeload", null],
       ]);
       const error = (await acquire("https://github.com/quarry-co/secret").catch((e: unknown) => e)) as AppError;
-      expect(error.message).toBe("The repository quarry-co/secret is private: only public repositories can be ingested");
+      expect(error.message).toBe(
+        "The repository quarry-co/secret is private: only public repositories can be ingested",
+      );
     } finally {
       setRuntimeEnv("GITHUB_TOKEN", "");
     }

@@ -161,7 +161,8 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
       const { name, type, size } = entry.header;
       const slash = name.indexOf("/");
       // Top folder "owner-repo-<sha>": the commit the archive was made from.
-      if (report.commit === null) report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
+      if (report.commit === null)
+        report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
       const path = slash >= 0 ? name.slice(slash + 1) : "";
       const inScope = !chosen.path || path === chosen.path || path.startsWith(`${chosen.path}/`);
       if (type !== "file" || !path || !inScope) {
@@ -206,11 +207,16 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
       });
       report.files = n;
       report.bytes += bytes.length;
-      ctx.report.update(report, ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start));
+      ctx.report.update(
+        report,
+        ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start),
+      );
     }
   } catch (error) {
     archive.body.destroy();
-    throw error instanceof AppError ? error : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
+    throw error instanceof AppError
+      ? error
+      : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
   }
   if (stopped) archive.body.destroy();
   const failed = await flowing;
@@ -221,12 +227,19 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
   }
   ctx.report.update(report);
   if (documents.length === 0) {
-    const skipped = Object.entries(report.skipped).map(([why, n]) => `${n} ${why}`).join(", ");
+    const skipped = Object.entries(report.skipped)
+      .map(([why, n]) => `${n} ${why}`)
+      .join(", ");
     throw new AppError(
       "UNPROCESSABLE",
       `Nothing could be read from ${origin.url}: no text files${chosen.path ? ` under ${chosen.path}` : ""}${skipped ? ` (skipped: ${skipped})` : ""}`,
     );
   }
-  const key = await writeManifest(ctx.folder, { version: 1, buildId: ctx.buildId, acquiredAt: new Date().toISOString(), documents });
+  const key = await writeManifest(ctx.folder, {
+    version: 1,
+    buildId: ctx.buildId,
+    acquiredAt: new Date().toISOString(),
+    documents,
+  });
   return { storageKey: key, fileType: "", fileSize: report.bytes, mimeType: null, report };
 };

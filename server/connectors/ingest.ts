@@ -137,7 +137,15 @@ export const ingestUrl = async ({
   });
 };
 
-export const ingestGithub = async ({ projectId, url, options }: { projectId: string; url: string; options: BuildOptions }) => {
+export const ingestGithub = async ({
+  projectId,
+  url,
+  options,
+}: {
+  projectId: string;
+  url: string;
+  options: BuildOptions;
+}) => {
   const parsed = parseGithubUrl(url);
   if (!parsed) throw new AppError("BAD_REQUEST", "Invalid GitHub repository URL");
   const canonical = `https://github.com/${parsed.owner}/${parsed.repo}${parsed.treePath ? `/tree/${parsed.treePath}` : ""}`;

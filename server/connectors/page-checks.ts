@@ -26,17 +26,24 @@ export type PageLook = {
 const MIN_TEXT_CHARS = 200;
 
 const CHALLENGES: { vendor: string; test: RegExp }[] = [
-  { vendor: "Cloudflare", test: /<title>\s*just a moment\.\.\.\s*<\/title>|challenge-platform|cf_chl_opt|cf-browser-verification|attention required! \| cloudflare/i },
+  {
+    vendor: "Cloudflare",
+    test: /<title>\s*just a moment\.\.\.\s*<\/title>|challenge-platform|cf_chl_opt|cf-browser-verification|attention required! \| cloudflare/i,
+  },
   { vendor: "DataDome", test: /captcha-delivery\.com/i },
   { vendor: "PerimeterX (HUMAN)", test: /px-captcha|_pxcaptcha|perimeterx/i },
   { vendor: "Imperva Incapsula", test: /_incapsula_resource|incapsula incident id/i },
   { vendor: "DDoS-Guard", test: /<title>\s*ddos-guard\s*<\/title>|ddos-guard\.net\/.*check/i },
   { vendor: "AWS WAF", test: /awswafintegration|aws-waf-token|challenge\.js.*awswaf/i },
   { vendor: "Sucuri", test: /sucuri website firewall|sucuri_cloudproxy/i },
-  { vendor: "a browser check", test: /checking your browser before accessing|enable javascript and cookies to continue/i },
+  {
+    vendor: "a browser check",
+    test: /checking your browser before accessing|enable javascript and cookies to continue/i,
+  },
 ];
 
-const CAPTCHA_RE = /class=["'][^"']*\b(?:g-recaptcha|h-captcha|cf-turnstile)\b|hcaptcha\.com\/1\/api\.js|recaptcha\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
+const CAPTCHA_RE =
+  /class=["'][^"']*\b(?:g-recaptcha|h-captcha|cf-turnstile)\b|hcaptcha\.com\/1\/api\.js|recaptcha\/api\.js|challenges\.cloudflare\.com\/turnstile/i;
 
 const detectChallenge = (html: string, headers: Record<string, string>, textLength: number): string | null => {
   if ((headers["cf-mitigated"] ?? "").toLowerCase() === "challenge") return "Cloudflare";

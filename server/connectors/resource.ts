@@ -65,7 +65,11 @@ const readRest = async (chunks: AsyncIterator<Buffer>, head: Buffer, max: number
 export const fetchResource = async (
   fetch: Fetcher,
   url: string,
-  { maxFileBytes = DEFAULT_MAX_BYTES, maxPageBytes = MAX_PAGE_BYTES, timeoutMs }: {
+  {
+    maxFileBytes = DEFAULT_MAX_BYTES,
+    maxPageBytes = MAX_PAGE_BYTES,
+    timeoutMs,
+  }: {
     maxFileBytes?: number;
     maxPageBytes?: number;
     timeoutMs?: number;

@@ -12,7 +12,8 @@ const MAX_SITEMAP_BYTES = 10 * 1024 * 1024;
 const MAX_UNZIPPED_BYTES = 50 * 1024 * 1024;
 const MAX_SITEMAPS = 10;
 
-const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+const asArray = <T>(value: T | T[] | undefined): T[] =>
+  value === undefined ? [] : Array.isArray(value) ? value : [value];
 
 type Parsed = {
   urlset?: { url?: { loc?: unknown } | { loc?: unknown }[] };

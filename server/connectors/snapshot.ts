@@ -31,7 +31,8 @@ export const snapshotFolder = (ids: { projectId: string; sourceId: string }, bui
   `${sourceFolder(ids)}snapshot-${buildId}/`;
 
 /** The snapshot folder a stored key lives in, or null for a key outside any snapshot (an upload's original). */
-export const snapshotFolderOf = (key: string | null | undefined) => key?.match(/^(.*\/snapshot-[0-9a-f-]{36}\/)/)?.[1] ?? null;
+export const snapshotFolderOf = (key: string | null | undefined) =>
+  key?.match(/^(.*\/snapshot-[0-9a-f-]{36}\/)/)?.[1] ?? null;
 
 export const isManifestKey = (key: string | null | undefined): key is string =>
   Boolean(key && snapshotFolderOf(key) && key.endsWith(`/${MANIFEST}`));
@@ -70,7 +71,8 @@ export const partitionSnapshot = async ({
     const { file, size, ...entry } = document;
     const bytes = await fileStore().read(`${folder}${file}`);
     // The manifest was written after the file: a different size means the snapshot was tampered with or damaged.
-    if (bytes.length !== size) throw new Error(`The stored snapshot file ${file} is damaged (${bytes.length} of ${size} bytes)`);
+    if (bytes.length !== size)
+      throw new Error(`The stored snapshot file ${file} is damaged (${bytes.length} of ${size} bytes)`);
     documents.push({ entry, bytes: new Uint8Array(bytes) });
   }
   return partitionIsolated(

@@ -52,7 +52,20 @@ const CONTENT_TYPES: Record<string, string> = {
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 
 /** Extensions of pages rendered by a server: they say nothing about the answer's type. */
-const PAGE_EXTENSIONS = new Set(["html", "htm", "xhtml", "shtml", "php", "asp", "aspx", "jsp", "jspx", "cfm", "cgi", "pl"]);
+const PAGE_EXTENSIONS = new Set([
+  "html",
+  "htm",
+  "xhtml",
+  "shtml",
+  "php",
+  "asp",
+  "aspx",
+  "jsp",
+  "jspx",
+  "cfm",
+  "cgi",
+  "pl",
+]);
 
 export const mimeOf = (contentType: string | undefined) => (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 
@@ -75,7 +88,8 @@ export const judgeUrlPath = (url: URL): Sniffed | null => {
   return { kind: "unsupported", what: `.${ext}` };
 };
 
-const ascii = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString("latin1");
+const ascii = (bytes: Uint8Array, start: number, end: number) =>
+  Buffer.from(bytes.subarray(start, end)).toString("latin1");
 
 const startsWith = (bytes: Uint8Array, ...values: number[]) => values.every((v, i) => bytes[i] === v);
 
@@ -115,7 +129,8 @@ const magicType = (bytes: Uint8Array, hint: string | null): string | null => {
   if (startsWith(bytes, 0x1a, 0x45, 0xdf, 0xa3)) return ascii(bytes, 0, 64).includes("webm") ? "webm" : "mkv";
   if (head4 === "OggS") return "ogg";
   if (head4 === "fLaC") return "flac";
-  if (ascii(bytes, 0, 3) === "ID3" || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0 && hint === "mp3")) return "mp3";
+  if (ascii(bytes, 0, 3) === "ID3" || (bytes[0] === 0xff && ((bytes[1] ?? 0) & 0xe0) === 0xe0 && hint === "mp3"))
+    return "mp3";
   if (startsWith(bytes, 0x50, 0x4b, 0x03, 0x04)) return zipType(bytes, hint) ?? "zip";
   if (startsWith(bytes, 0xd0, 0xcf, 0x11, 0xe0)) return hint && ["doc", "xls", "ppt"].includes(hint) ? hint : "ole";
   if (startsWith(bytes, 0x1f, 0x8b)) return "gz";
@@ -135,7 +150,8 @@ const looksBinary = (bytes: Uint8Array) => {
   return n > 0 && odd / n > 0.02;
 };
 
-const HTML_START = /^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h1|link)\b/i;
+const HTML_START =
+  /^(?:\s|<!--[\s\S]*?-->|<\?xml[^>]*>)*<(?:!doctype\s+html|html|head|body|title|meta|script|style|div|p|h1|link)\b/i;
 
 /** Decides what a body is from its first bytes, its Content-Type and its URL. */
 export const sniffBody = (bytes: Uint8Array, contentType: string | undefined, url: string): Sniffed => {
@@ -154,7 +170,9 @@ export const sniffBody = (bytes: Uint8Array, contentType: string | undefined, ur
     return { kind: "unsupported", what: mime || `.${magic}` };
   }
   if (looksBinary(bytes)) return { kind: "unsupported", what: mime || (fromUrl ? `.${fromUrl}` : "binary data") };
-  const text = Buffer.from(bytes.subarray(0, 4096)).toString("utf8").replace(/^\uFEFF/, "");
+  const text = Buffer.from(bytes.subarray(0, 4096))
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
   if (HTML_TYPES.has(mime) || HTML_START.test(text)) {
     // A server that says text/plain or text/markdown means it, even when the text starts with a tag.
     if (hint && ["txt", "md", "csv", "tsv", "vtt", "srt"].includes(hint) && !HTML_TYPES.has(mime)) {

@@ -15,7 +15,8 @@ const nothingReadable = (url: string, pages: PageFate[], crawled: boolean) => {
   const startFate = pages[0];
   const why = startFate?.reason ? `the page was skipped: ${startFate.reason}` : "no page could be read";
   const skipped = pages.filter((p) => p.status === "skipped").length;
-  const more = crawled && skipped > 1 ? `; ${skipped} URLs were skipped, each with its reason in the build's pages` : "";
+  const more =
+    crawled && skipped > 1 ? `; ${skipped} URLs were skipped, each with its reason in the build's pages` : "";
   return new AppError("UNPROCESSABLE", `Nothing could be read from ${url}: ${why}${more}`);
 };
 

@@ -85,7 +85,10 @@ const decode = (text: string) =>
     .replace(/&gt;/g, ">")
     .replace(/&amp;/g, "&");
 
-const clean = (text: string) => decode(text.replace(/<[^>]*>/g, "")).replace(/\s+/g, " ").trim();
+const clean = (text: string) =>
+  decode(text.replace(/<[^>]*>/g, ""))
+    .replace(/\s+/g, " ")
+    .trim();
 
 type Json3 = { events?: { tStartMs?: number; dDurationMs?: number; segs?: { utf8?: string }[] }[] };
 
@@ -115,18 +118,27 @@ const nodeText = (node: unknown): string => {
 };
 
 const fromXml = (xml: string): Cue[] => {
-  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: true, htmlEntities: true });
+  const parser = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    processEntities: true,
+    htmlEntities: true,
+  });
   const doc = parser.parse(xml) as { transcript?: { text?: unknown }; timedtext?: { body?: { p?: unknown } } };
   if (doc.transcript) {
-    return asArray(doc.transcript.text as XmlNode[]).map((t) => {
-      const start = Number(t["@start"] ?? 0);
-      return { start, end: start + Number(t["@dur"] ?? 0), text: clean(nodeText(t)) };
-    }).filter((c) => c.text);
+    return asArray(doc.transcript.text as XmlNode[])
+      .map((t) => {
+        const start = Number(t["@start"] ?? 0);
+        return { start, end: start + Number(t["@dur"] ?? 0), text: clean(nodeText(t)) };
+      })
+      .filter((c) => c.text);
   }
-  return asArray(doc.timedtext?.body?.p as XmlNode[]).map((p) => {
-    const start = Number(p["@t"] ?? 0) / 1000;
-    return { start, end: start + Number(p["@d"] ?? 0) / 1000, text: clean(nodeText(p)) };
-  }).filter((c) => c.text);
+  return asArray(doc.timedtext?.body?.p as XmlNode[])
+    .map((p) => {
+      const start = Number(p["@t"] ?? 0) / 1000;
+      return { start, end: start + Number(p["@d"] ?? 0) / 1000, text: clean(nodeText(p)) };
+    })
+    .filter((c) => c.text);
 };
 
 /** Cues from whatever format a caption URL answered with; [] for an empty or unknown body. */
@@ -154,5 +166,8 @@ export const parseCaptionTrack = (body: string): Cue[] => {
 /** Cues as a WebVTT document (what the snapshot keeps). */
 export const toWebVtt = (cues: Cue[]) =>
   `WEBVTT\n\n${cues
-    .map((c) => `${formatTimestamp(c.start)} --> ${formatTimestamp(Math.max(c.end, c.start))}\n${c.text.replace(/\n+/g, " ").replace(/-->/g, "→")}`)
+    .map(
+      (c) =>
+        `${formatTimestamp(c.start)} --> ${formatTimestamp(Math.max(c.end, c.start))}\n${c.text.replace(/\n+/g, " ").replace(/-->/g, "→")}`,
+    )
     .join("\n\n")}\n`;

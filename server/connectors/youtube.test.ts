@@ -65,21 +65,30 @@ describe("YouTube URLs", () => {
     ]) {
       expect(parseYoutubeUrl(url), url).toBe("dQw4w9WgXcQ");
     }
-    for (const bad of ["https://vimeo.com/123", "https://www.youtube.com/watch?v=short", "https://youtube.com/@channel", "ftp://youtu.be/dQw4w9WgXcQ"]) {
+    for (const bad of [
+      "https://vimeo.com/123",
+      "https://www.youtube.com/watch?v=short",
+      "https://youtube.com/@channel",
+      "ftp://youtu.be/dQw4w9WgXcQ",
+    ]) {
       expect(parseYoutubeUrl(bad), bad).toBeNull();
     }
   });
 
   it("reads json3, srv3, srv1 and WebVTT caption tracks", () => {
-    expect(parseCaptionTrack('{"events":[{"tStartMs":1000,"dDurationMs":2000,"segs":[{"utf8":"Hello "},{"utf8":"quarry"}]}]}')).toEqual([
-      { start: 1, end: 3, text: "Hello quarry" },
-    ]);
-    expect(parseCaptionTrack('<timedtext format="3"><body><p t="1500" d="500">Cut &amp; split</p></body></timedtext>')).toEqual([
-      { start: 1.5, end: 2, text: "Cut & split" },
-    ]);
-    expect(parseCaptionTrack('<?xml version="1.0"?><transcript><text start="2.5" dur="1.25">It&#39;s granite</text></transcript>')).toEqual([
-      { start: 2.5, end: 3.75, text: "It's granite" },
-    ]);
+    expect(
+      parseCaptionTrack(
+        '{"events":[{"tStartMs":1000,"dDurationMs":2000,"segs":[{"utf8":"Hello "},{"utf8":"quarry"}]}]}',
+      ),
+    ).toEqual([{ start: 1, end: 3, text: "Hello quarry" }]);
+    expect(
+      parseCaptionTrack('<timedtext format="3"><body><p t="1500" d="500">Cut &amp; split</p></body></timedtext>'),
+    ).toEqual([{ start: 1.5, end: 2, text: "Cut & split" }]);
+    expect(
+      parseCaptionTrack(
+        '<?xml version="1.0"?><transcript><text start="2.5" dur="1.25">It&#39;s granite</text></transcript>',
+      ),
+    ).toEqual([{ start: 2.5, end: 3.75, text: "It's granite" }]);
     expect(parseCaptionTrack("")).toEqual([]);
   });
 });
@@ -89,8 +98,17 @@ describe("acquiring captions", () => {
     const acquired = await acquire("GraniteCut1");
     const { manifest, cues } = await storedCues(acquired.storageKey);
     expect(cues[1]).toEqual({ start: 3.2, end: 6.8, text: "Today we cut a granite block with a diamond wire saw." });
-    expect(manifest.documents[0]).toMatchObject({ type: "vtt", title: "How a granite block is cut", metadata: { channel: "Stone Channel", captions: "manual" } });
-    expect(acquired.report).toMatchObject({ title: "How a granite block is cut", channel: "Stone Channel", language: "en", strategy: "watch page" });
+    expect(manifest.documents[0]).toMatchObject({
+      type: "vtt",
+      title: "How a granite block is cut",
+      metadata: { channel: "Stone Channel", captions: "manual" },
+    });
+    expect(acquired.report).toMatchObject({
+      title: "How a granite block is cut",
+      channel: "Stone Channel",
+      language: "en",
+      strategy: "watch page",
+    });
   });
 
   it("takes the language asked for, and translates when the video lacks it", async () => {
@@ -105,17 +123,29 @@ describe("acquiring captions", () => {
   it("falls back to the Android player API when the web player's caption URLs need a token", async () => {
     const acquired = await acquire("AndroidOnl1");
     expect(acquired.report).toMatchObject({ strategy: "player API", captions: "auto-generated" });
-    expect((acquired.report.attempts as { outcome: string }[])[0]!.outcome).toMatch(/proof-of-origin token \(exp=xpe\)/);
+    expect((acquired.report.attempts as { outcome: string }[])[0]!.outcome).toMatch(
+      /proof-of-origin token \(exp=xpe\)/,
+    );
     expect((await storedCues(acquired.storageKey)).cues).toHaveLength(2);
   });
 
   it("tells no captions, a token wall, a bot wall and a private video apart, each with the way out", async () => {
     const reason = async (id: string) => ((await acquire(id).catch((e: unknown) => e)) as AppError).message;
     const noCaptions = await reason("NoCaption01");
-    expect(noCaptions).toMatch(/^The video has no captions \(video NoCaption01: no caption tracks listed; tried watch page, player API, timedtext\)/);
-    expect(await reason("TokenOnly01")).toMatch(/^YouTube serves this video's captions only with a proof-of-origin token/);
-    expect(await reason("BotWall0001")).toMatch(/^YouTube blocked the requests from this server \(video BotWall0001: HTTP 429 Too Many Requests/);
-    expect(await reason("PrivateVid1")).toMatch(/^YouTube says the video cannot be played \(video PrivateVid1: "This video is private"/);
-    expect(noCaptions).toMatch(/upload the video's audio \(POST \/ingest-file\) with a speech provider configured \(SPEECH_BASE_URL\), or upload its captions as a \.vtt or \.srt file$/);
+    expect(noCaptions).toMatch(
+      /^The video has no captions \(video NoCaption01: no caption tracks listed; tried watch page, player API, timedtext\)/,
+    );
+    expect(await reason("TokenOnly01")).toMatch(
+      /^YouTube serves this video's captions only with a proof-of-origin token/,
+    );
+    expect(await reason("BotWall0001")).toMatch(
+      /^YouTube blocked the requests from this server \(video BotWall0001: HTTP 429 Too Many Requests/,
+    );
+    expect(await reason("PrivateVid1")).toMatch(
+      /^YouTube says the video cannot be played \(video PrivateVid1: "This video is private"/,
+    );
+    expect(noCaptions).toMatch(
+      /upload the video's audio \(POST \/ingest-file\) with a speech provider configured \(SPEECH_BASE_URL\), or upload its captions as a \.vtt or \.srt file$/,
+    );
   });
 });

@@ -43,7 +43,8 @@ export const parseYoutubeUrl = (raw: string): string | null => {
   return id && VIDEO_ID.test(id) ? id : null;
 };
 
-const BROWSER_UA = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
+const BROWSER_UA =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36";
 const ANDROID = { clientName: "ANDROID", clientVersion: "20.10.38", androidSdkVersion: 34 };
 const ANDROID_UA = `com.google.android.youtube/${ANDROID.clientVersion} (Linux; U; Android 14) gzip`;
 const BOT_WALL = /not a bot/i;
@@ -99,7 +100,9 @@ const chooseTrack = (tracks: CaptionTrack[], wanted: string | null) => {
   const original = auto[0]?.languageCode ?? manual[0]?.languageCode ?? null;
   let note: string | null = null;
   if (wanted) {
-    const hit = manual.find((t) => base(t.languageCode) === base(wanted)) ?? auto.find((t) => base(t.languageCode) === base(wanted));
+    const hit =
+      manual.find((t) => base(t.languageCode) === base(wanted)) ??
+      auto.find((t) => base(t.languageCode) === base(wanted));
     if (hit) return { track: hit, language: hit.languageCode, kind: kindOf(hit), note };
     const source = [...manual, ...auto].find((t) => t.isTranslatable);
     if (source) {
@@ -130,7 +133,10 @@ export const acquireYoutube = async (origin: YoutubeOrigin, ctx: AcquireContext)
   const browser = { "user-agent": BROWSER_UA, "accept-language": "en-US,en;q=0.9", cookie: "CONSENT=YES+cb; SOCS=CAI" };
   let details: PlayerResponse["videoDetails"] | undefined;
 
-  const getText = async (url: string, init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string }) => {
+  const getText = async (
+    url: string,
+    init: { method?: "GET" | "POST"; headers?: Record<string, string>; body?: string },
+  ) => {
     const response = await ctx.fetcher.fetchBytes(url, { ...init, maxBytes: 20 * 1024 * 1024, timeoutMs: 60_000 });
     return { status: response.status, text: response.bytes.toString("utf8") };
   };
@@ -191,7 +197,9 @@ export const acquireYoutube = async (origin: YoutubeOrigin, ctx: AcquireContext)
       let page = await getText(`${base}/watch?v=${id}&hl=en&has_verified=1&bpctr=9999999999`, { headers: browser });
       const consent = /name="v" value="([^"]*)"/.exec(page.text);
       if (page.text.includes('action="https://consent.youtube.com/s"') && consent) {
-        page = await getText(`${base}/watch?v=${id}&hl=en`, { headers: { ...browser, cookie: `CONSENT=YES+${consent[1]}` } });
+        page = await getText(`${base}/watch?v=${id}&hl=en`, {
+          headers: { ...browser, cookie: `CONSENT=YES+${consent[1]}` },
+        });
       }
       if (page.status === 429 || /class="g-recaptcha"/.test(page.text)) {
         attempts.note("watch page", page.status === 429 ? "HTTP 429 Too Many Requests" : "a CAPTCHA page", "blocked");
@@ -214,11 +222,23 @@ export const acquireYoutube = async (origin: YoutubeOrigin, ctx: AcquireContext)
 
   const playerApi = () =>
     tryStrategy("player API", async () => {
-      const { status, text } = await getText(`${base}/youtubei/v1/player?prettyPrint=false${apiKey ? `&key=${apiKey}` : ""}`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "user-agent": ANDROID_UA, "accept-language": "en-US,en;q=0.9" },
-        body: JSON.stringify({ context: { client: { ...ANDROID, hl: "en" } }, videoId: id, contentCheckOk: true, racyCheckOk: true }),
-      });
+      const { status, text } = await getText(
+        `${base}/youtubei/v1/player?prettyPrint=false${apiKey ? `&key=${apiKey}` : ""}`,
+        {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": ANDROID_UA,
+            "accept-language": "en-US,en;q=0.9",
+          },
+          body: JSON.stringify({
+            context: { client: { ...ANDROID, hl: "en" } },
+            videoId: id,
+            contentCheckOk: true,
+            racyCheckOk: true,
+          }),
+        },
+      );
       if (status === 429) {
         attempts.note("player API", "HTTP 429 Too Many Requests", "blocked");
         return null;
@@ -241,8 +261,20 @@ export const acquireYoutube = async (origin: YoutubeOrigin, ctx: AcquireContext)
     tryStrategy("timedtext", async () => {
       const lang = origin.language ?? "en";
       const listed = [
-        { baseUrl: `${base}/api/timedtext?v=${id}&lang=${encodeURIComponent(lang)}`, languageCode: lang, name: lang, kind: null, isTranslatable: false },
-        { baseUrl: `${base}/api/timedtext?v=${id}&lang=${encodeURIComponent(lang)}&kind=asr`, languageCode: lang, name: lang, kind: "asr", isTranslatable: false },
+        {
+          baseUrl: `${base}/api/timedtext?v=${id}&lang=${encodeURIComponent(lang)}`,
+          languageCode: lang,
+          name: lang,
+          kind: null,
+          isTranslatable: false,
+        },
+        {
+          baseUrl: `${base}/api/timedtext?v=${id}&lang=${encodeURIComponent(lang)}&kind=asr`,
+          languageCode: lang,
+          name: lang,
+          kind: "asr",
+          isTranslatable: false,
+        },
       ];
       for (const track of listed) {
         // Unlisted guesses: an empty answer here means "no such track" as often as "token needed".

@@ -72,7 +72,11 @@ export const partitionBuild = async (buildId: string) => {
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
   // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
   const result = isManifestKey(source.storageKey)
-    ? await partitionSnapshot({ manifestKey: source.storageKey, method: build.method as InternalMethod, limits: PARSE_LIMITS })
+    ? await partitionSnapshot({
+        manifestKey: source.storageKey,
+        method: build.method as InternalMethod,
+        limits: PARSE_LIMITS,
+      })
     : await partitionIsolated(
         {
           bytes: await fileStore().read(source.storageKey),

@@ -27,7 +27,9 @@ describe("web pages", () => {
     const texts = elements.map((e) => e.text).join("\n");
     expect(texts).not.toMatch(/Home|Shop|site header|premium wire saw|© 2026/);
     expect(elements[0]).toMatchObject({ type: "Title", text: "Cutting granite" });
-    expect(elements.map((e) => e.type)).toEqual(expect.arrayContaining(["Title", "NarrativeText", "ListItem", "Table"]));
+    expect(elements.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["Title", "NarrativeText", "ListItem", "Table"]),
+    );
     expect(elements.find((e) => e.type === "Table")?.html).toContain("<th>Hardness</th>");
     const linked = elements.find((e) => e.text.startsWith("Read the safety rules"));
     expect(linked?.metadata).toMatchObject({
@@ -40,11 +42,16 @@ describe("web pages", () => {
 
   it("falls back to removing navigation, header, footer and aside when there is no article", () => {
     const { elements } = partitionWebPage({
-      bytes: page("<div><h2>Links</h2><ul><li><a href='a.html'>Alpha</a></li><li><a href='b.html'>Beta</a></li></ul></div>"),
+      bytes: page(
+        "<div><h2>Links</h2><ul><li><a href='a.html'>Alpha</a></li><li><a href='b.html'>Beta</a></li></ul></div>",
+      ),
       url: "https://quarry.example/index.html",
     });
     expect(elements.map((e) => e.text)).toEqual(["Links", "Alpha", "Beta"]);
-    expect(elements[1]?.metadata).toMatchObject({ extraction: "boilerplate-removal", link_urls: ["https://quarry.example/a.html"] });
+    expect(elements[1]?.metadata).toMatchObject({
+      extraction: "boilerplate-removal",
+      link_urls: ["https://quarry.example/a.html"],
+    });
   });
 });
 
@@ -65,11 +72,17 @@ describe("source code", () => {
 
 describe("subtitle files", () => {
   it("reads .srt and .vtt into timed paragraphs, and refuses a file without cues", () => {
-    const srt = "1\n00:00:01,000 --> 00:00:03,500\nThe blast is at noon.\n\n2\n00:00:03,600 --> 00:00:06,000\nClear the north bench.\n";
+    const srt =
+      "1\n00:00:01,000 --> 00:00:03,500\nThe blast is at noon.\n\n2\n00:00:03,600 --> 00:00:06,000\nClear the north bench.\n";
     const { elements } = partitionSubtitleFile({ bytes: Buffer.from(srt), fileType: "srt" });
     expect(elements).toHaveLength(1);
-    expect(elements[0]).toMatchObject({ text: "The blast is at noon. Clear the north bench.", metadata: { start: 1, end: 6, start_time: "00:00:01.000" } });
-    expect(() => partitionSubtitleFile({ bytes: Buffer.from("WEBVTT\n\n"), fileType: "vtt" })).toThrow("holds no timed cues");
+    expect(elements[0]).toMatchObject({
+      text: "The blast is at noon. Clear the north bench.",
+      metadata: { start: 1, end: 6, start_time: "00:00:01.000" },
+    });
+    expect(() => partitionSubtitleFile({ bytes: Buffer.from("WEBVTT\n\n"), fileType: "vtt" })).toThrow(
+      "holds no timed cues",
+    );
   });
 });
 
@@ -90,15 +103,48 @@ describe("bundles", () => {
   it("gives each document its page of the source and its metadata, keeps a PDF's own page, and skips what fails", async () => {
     const pdf = await pdfDoc({ pages: 2, title: "Safety manual" });
     const bytes = encodeBundle([
-      { entry: { name: "https://q.example/", type: "webpage", url: "https://q.example/", pageNumber: 1, metadata: { url: "https://q.example/" } }, bytes: page(ARTICLE) },
-      { entry: { name: "https://q.example/manual.pdf", type: "pdf", pageNumber: 2, metadata: { url: "https://q.example/manual.pdf" } }, bytes: pdf },
-      { entry: { name: "https://q.example/broken.pdf", type: "pdf", pageNumber: 3, metadata: {} }, bytes: Buffer.from("%PDF-1.7 broken") },
-      { entry: { name: "src/a.ts", type: "code", language: "typescript", title: "src/a.ts", pageNumber: 4, metadata: { path: "src/a.ts" } }, bytes: Buffer.from("export const a = 1;\n") },
+      {
+        entry: {
+          name: "https://q.example/",
+          type: "webpage",
+          url: "https://q.example/",
+          pageNumber: 1,
+          metadata: { url: "https://q.example/" },
+        },
+        bytes: page(ARTICLE),
+      },
+      {
+        entry: {
+          name: "https://q.example/manual.pdf",
+          type: "pdf",
+          pageNumber: 2,
+          metadata: { url: "https://q.example/manual.pdf" },
+        },
+        bytes: pdf,
+      },
+      {
+        entry: { name: "https://q.example/broken.pdf", type: "pdf", pageNumber: 3, metadata: {} },
+        bytes: Buffer.from("%PDF-1.7 broken"),
+      },
+      {
+        entry: {
+          name: "src/a.ts",
+          type: "code",
+          language: "typescript",
+          title: "src/a.ts",
+          pageNumber: 4,
+          metadata: { path: "src/a.ts" },
+        },
+        bytes: Buffer.from("export const a = 1;\n"),
+      },
     ]);
     const result = await partitionBundle({ bytes, method: "basic" });
     expect(result.totalPages).toBe(4);
     const pdfElements = result.elements.filter((e) => e.pageNumber === 2);
-    expect(pdfElements[0]).toMatchObject({ text: "Safety manual", metadata: { url: "https://q.example/manual.pdf", document_page_number: 1 } });
+    expect(pdfElements[0]).toMatchObject({
+      text: "Safety manual",
+      metadata: { url: "https://q.example/manual.pdf", document_page_number: 1 },
+    });
     expect(pdfElements.some((e) => e.metadata?.document_page_number === 2)).toBe(true);
     expect(result.elements.filter((e) => e.pageNumber === 4).map((e) => [e.type, e.text])).toEqual([
       ["Title", "src/a.ts"],
@@ -109,7 +155,9 @@ describe("bundles", () => {
   });
 
   it("fails when nothing at all could be read", async () => {
-    const bytes = encodeBundle([{ entry: { name: "x.pdf", type: "pdf", pageNumber: 1, metadata: {} }, bytes: Buffer.from("nope") }]);
+    const bytes = encodeBundle([
+      { entry: { name: "x.pdf", type: "pdf", pageNumber: 1, metadata: {} }, bytes: Buffer.from("nope") },
+    ]);
     await expect(partitionBundle({ bytes, method: "basic" })).rejects.toThrow(/^Nothing could be read: x\.pdf: /);
   });
 });

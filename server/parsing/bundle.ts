@@ -67,7 +67,12 @@ export const partitionBundle = async ({
       if (used) pageMethods[entry.pageNumber] = used;
     }
     if (entry.title && result.elements.length > 0) {
-      elements.push({ type: "Title", text: entry.title, pageNumber: entry.pageNumber, metadata: { ...entry.metadata, category_depth: 1 } });
+      elements.push({
+        type: "Title",
+        text: entry.title,
+        pageNumber: entry.pageNumber,
+        metadata: { ...entry.metadata, category_depth: 1 },
+      });
     }
     for (const element of result.elements) {
       const inner = element.pageNumber;

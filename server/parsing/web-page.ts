@@ -39,7 +39,8 @@ const readArticle = (html: string) => {
     const { document } = parseHTML(html);
     const heading = (document.querySelector("h1")?.textContent ?? "").replace(/\s+/g, " ").trim();
     const article = new Readability(document as unknown as Document, { charThreshold: MIN_ARTICLE_CHARS }).parse();
-    if (!article?.content || (article.textContent ?? "").trim().length < MIN_ARTICLE_CHARS) return { article: null, heading };
+    if (!article?.content || (article.textContent ?? "").trim().length < MIN_ARTICLE_CHARS)
+      return { article: null, heading };
     return { article, heading };
   } catch {
     return { article: null, heading: "" };

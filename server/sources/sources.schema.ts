@@ -72,5 +72,14 @@ export const INDEXING_OPTIONS = ["full", "none"] as const;
 export type Enrichment = (typeof ENRICHMENT_OPTIONS)[number];
 export type Indexing = (typeof INDEXING_OPTIONS)[number];
 
-export const PIPELINE_STEPS = ["load", "acquire", "partition", "enrich", "chunk", "embed", "index", "finalize"] as const;
+export const PIPELINE_STEPS = [
+  "load",
+  "acquire",
+  "partition",
+  "enrich",
+  "chunk",
+  "embed",
+  "index",
+  "finalize",
+] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];

@@ -12,7 +12,13 @@ import * as tar from "tar-stream";
 
 export type RepoFile = { path: string; content: string | Buffer } | { path: string; symlinkTo: string };
 
-export type StandInRepo = { defaultBranch: string; branches: string[]; private?: boolean; files: RepoFile[]; sha: string };
+export type StandInRepo = {
+  defaultBranch: string;
+  branches: string[];
+  private?: boolean;
+  files: RepoFile[];
+  sha: string;
+};
 
 export type GithubStandIn = {
   /** The API's base URL (GITHUB_API_BASE_URL). */
@@ -41,8 +47,13 @@ export const buildTarball = async (topFolder: string, files: RepoFile[]): Promis
         pack.entry({ name: `${topFolder}/${folder}/`, type: "directory" });
       }
     }
-    if ("symlinkTo" in file) pack.entry({ name: `${topFolder}/${file.path}`, type: "symlink", linkname: file.symlinkTo });
-    else pack.entry({ name: `${topFolder}/${file.path}` }, typeof file.content === "string" ? Buffer.from(file.content) : file.content);
+    if ("symlinkTo" in file)
+      pack.entry({ name: `${topFolder}/${file.path}`, type: "symlink", linkname: file.symlinkTo });
+    else
+      pack.entry(
+        { name: `${topFolder}/${file.path}` },
+        typeof file.content === "string" ? Buffer.from(file.content) : file.content,
+      );
   }
   pack.finalize();
   await done;
@@ -55,7 +66,11 @@ const NOT_FOUND = {
   status: "404",
 };
 
-export const startGithubStandIn = async (repos: Record<string, StandInRepo>): Promise<GithubStandIn> => {
+export const startGithubStandIn = async (
+  repos: Record<string, StandInRepo>,
+  /** Ports of the API and of codeload; 0 picks free ones. */
+  ports: { api: number; codeload: number } = { api: 0, codeload: 0 },
+): Promise<GithubStandIn> => {
   const requests: GithubStandIn["requests"] = [];
   const tarballs = new Map<string, Buffer>();
   for (const [slug, repo] of Object.entries(repos)) {
@@ -105,8 +120,14 @@ export const startGithubStandIn = async (repos: Record<string, StandInRepo>): Pr
         });
       }
       const branch = ref ?? repo.defaultBranch;
-      if (!repo.branches.includes(branch)) return json(res, 404, { ...NOT_FOUND, documentation_url: "https://docs.github.com/rest/repos/contents#download-a-repository-archive-tar" });
-      return res.writeHead(302, { location: `${codeloadOrigin}/${owner}/${name}/legacy.tar.gz/refs/heads/${branch}` }).end();
+      if (!repo.branches.includes(branch))
+        return json(res, 404, {
+          ...NOT_FOUND,
+          documentation_url: "https://docs.github.com/rest/repos/contents#download-a-repository-archive-tar",
+        });
+      return res
+        .writeHead(302, { location: `${codeloadOrigin}/${owner}/${name}/legacy.tar.gz/refs/heads/${branch}` })
+        .end();
     }
     return json(res, 404, NOT_FOUND);
   };
@@ -129,12 +150,14 @@ export const startGithubStandIn = async (repos: Record<string, StandInRepo>): Pr
     return res.writeHead(404).end("404: Not Found");
   };
 
-  const listen = (server: ReturnType<typeof createServer>) =>
-    new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  const listen = (server: ReturnType<typeof createServer>, wanted: number) =>
+    new Promise<number>((resolve) =>
+      server.listen(wanted, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+    );
   const apiServer = createServer(handleApi);
   const codeloadServer = createServer(handleCodeload);
-  const port = await listen(apiServer);
-  const codeloadPort = await listen(codeloadServer);
+  const port = await listen(apiServer, ports.api);
+  const codeloadPort = await listen(codeloadServer, ports.codeload);
   origin = `http://127.0.0.1:${port}`;
   codeloadOrigin = `http://127.0.0.1:${codeloadPort}`;
   const close = (server: ReturnType<typeof createServer>) =>

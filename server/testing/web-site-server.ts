@@ -62,7 +62,10 @@ ${paragraph("Granite", 3)}
     "Deeper reading",
     `<article><h1>Deeper reading</h1>${paragraph("Marble polishing", 3)}<p><a href="deeper.html">Even deeper</a></p></article>`,
   ),
-  "/docs/deeper.html": layout("Even deeper", `<article><h1>Even deeper</h1>${paragraph("Sandstone weathering", 3)}</article>`),
+  "/docs/deeper.html": layout(
+    "Even deeper",
+    `<article><h1>Even deeper</h1>${paragraph("Sandstone weathering", 3)}</article>`,
+  ),
   "/docs/sitemap-only.html": layout(
     "Blasting permits",
     `<article><h1>Blasting permits</h1>${paragraph("Blasting permit", 3)}</article>`,
@@ -95,12 +98,26 @@ a.src='/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1?ray=8f0000000000'
 /** A 1×1 GIF: a file type Quarry does not read. */
 const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
 
-export const startWebSite = async ({ pdf }: { pdf: Buffer }): Promise<WebSite> => {
+export const startWebSite = async ({
+  pdf,
+  bigPdf,
+  port: wantedPort = 0,
+}: {
+  pdf: Buffer;
+  bigPdf?: Buffer;
+  /** 0 picks a free port. */
+  port?: number;
+}): Promise<WebSite> => {
   const requests: string[] = [];
   const visits = new Map<string, number>();
   let origin = "";
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) =>
-    res.writeHead(status, { "content-type": type, ...headers }).end(body);
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    headers: Record<string, string> = {},
+  ) => res.writeHead(status, { "content-type": type, ...headers }).end(body);
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? "/", origin).pathname;
@@ -108,9 +125,18 @@ export const startWebSite = async ({ pdf }: { pdf: Buffer }): Promise<WebSite> =
     visits.set(path, (visits.get(path) ?? 0) + 1);
     const html = pages(origin)[path];
     // A challenge in front of a whole section: a crawl from there finds nothing it may read.
-    if (path === "/shop/") return send(res, 503, "text/html; charset=UTF-8", CHALLENGE, { server: "cloudflare", "cf-mitigated": "challenge" });
-    if (path === "/docs/challenge.html") return send(res, 403, "text/html; charset=UTF-8", CHALLENGE, { server: "cloudflare", "cf-ray": "8f0000000000-AMS" });
-    if (path === "/docs/moved.html") return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
+    if (path === "/shop/")
+      return send(res, 503, "text/html; charset=UTF-8", CHALLENGE, {
+        server: "cloudflare",
+        "cf-mitigated": "challenge",
+      });
+    if (path === "/docs/challenge.html")
+      return send(res, 403, "text/html; charset=UTF-8", CHALLENGE, {
+        server: "cloudflare",
+        "cf-ray": "8f0000000000-AMS",
+      });
+    if (path === "/docs/moved.html")
+      return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     if (path === "/docs/private-redirect") return res.writeHead(301, { location: "http://10.0.0.7/admin" }).end();
     // Fine the first time (the request's probe), then a redirect to cloud metadata (the build's fetch).
     if (path === "/docs/turncoat.html") {
@@ -118,6 +144,7 @@ export const startWebSite = async ({ pdf }: { pdf: Buffer }): Promise<WebSite> =
       return res.writeHead(302, { location: "http://169.254.169.254/latest/meta-data/" }).end();
     }
     if (path === "/docs/manual.pdf") return send(res, 200, "application/pdf", pdf);
+    if (path === "/docs/big.pdf" && bigPdf) return send(res, 200, "application/pdf", bigPdf);
     // A file URL without an extension: the bytes (and the header) say PDF.
     if (path === "/docs/report") return send(res, 200, "application/octet-stream", pdf);
     // Says HTML, is a PDF: sniffing wins.
@@ -125,13 +152,17 @@ export const startWebSite = async ({ pdf }: { pdf: Buffer }): Promise<WebSite> =
     if (path === "/docs/photo.gif") return send(res, 200, "image/gif", GIF);
     if (path === "/docs") return res.writeHead(301, { location: "/docs/" }).end();
     if (html === undefined) return send(res, 404, "text/html", layout("Not found", "<h1>Page not found</h1>"));
-    const type = path.endsWith(".xml") ? "application/xml" : path.endsWith(".txt") ? "text/plain" : "text/html; charset=utf-8";
+    const type = path.endsWith(".xml")
+      ? "application/xml"
+      : path.endsWith(".txt")
+        ? "text/plain"
+        : "text/html; charset=utf-8";
     return send(res, 200, type, html);
   };
 
   const server = createServer(handle);
   const port = await new Promise<number>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+    server.listen(wantedPort, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
   );
   origin = `http://127.0.0.1:${port}`;
   return {

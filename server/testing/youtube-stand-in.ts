@@ -14,7 +14,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
  */
 
 type Caption = { lang: string; name: string; kind?: "asr"; cues: [number, number, string][] };
-type Video = { title: string; author: string; captions: Caption[]; webNeedsToken?: boolean; emptyTracks?: boolean; blocked?: boolean; private?: boolean };
+type Video = {
+  title: string;
+  author: string;
+  captions: Caption[];
+  webNeedsToken?: boolean;
+  emptyTracks?: boolean;
+  blocked?: boolean;
+  private?: boolean;
+};
 
 const CUES_EN: [number, number, string][] = [
   [0.5, 3.2, "Welcome back to the quarry."],
@@ -36,7 +44,12 @@ export const VIDEOS: Record<string, Video> = {
     captions: [
       { lang: "en", name: "English", cues: CUES_EN },
       { lang: "de", name: "Deutsch", cues: CUES_DE },
-      { lang: "en", name: "English (auto-generated)", kind: "asr", cues: CUES_EN.map(([s, e, t]) => [s, e, t.toLowerCase()]) },
+      {
+        lang: "en",
+        name: "English (auto-generated)",
+        kind: "asr",
+        cues: CUES_EN.map(([s, e, t]) => [s, e, t.toLowerCase()]),
+      },
     ],
   },
   AndroidOnl1: {
@@ -45,9 +58,19 @@ export const VIDEOS: Record<string, Video> = {
     webNeedsToken: true,
     captions: [{ lang: "en", name: "English (auto-generated)", kind: "asr", cues: CUES_EN.slice(4) }],
   },
-  TokenOnly01: { title: "Marble polishing", author: "Stone Channel", emptyTracks: true, captions: [{ lang: "en", name: "English", cues: CUES_EN }] },
+  TokenOnly01: {
+    title: "Marble polishing",
+    author: "Stone Channel",
+    emptyTracks: true,
+    captions: [{ lang: "en", name: "English", cues: CUES_EN }],
+  },
   NoCaption01: { title: "Quarry ambience, no talking", author: "Stone Channel", captions: [] },
-  BotWall0001: { title: "Blasting day", author: "Stone Channel", blocked: true, captions: [{ lang: "en", name: "English", cues: CUES_EN }] },
+  BotWall0001: {
+    title: "Blasting day",
+    author: "Stone Channel",
+    blocked: true,
+    captions: [{ lang: "en", name: "English", cues: CUES_EN }],
+  },
   PrivateVid1: { title: "Unlisted crew meeting", author: "Stone Channel", private: true, captions: [] },
 };
 
@@ -60,7 +83,21 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
   let origin = "";
 
   const trackUrl = (id: string, c: Caption, client: "web" | "android") => {
-    const params = new URLSearchParams({ v: id, ei: "a1b2c3", caps: "asr", opi: "112496729", xoaf: "5", hl: "en", ip: "0.0.0.0", ipbits: "0", expire: "1893456000", sparams: "ip,ipbits,expire,v,ei,caps,opi,xoaf", signature: "0A1B2C", key: "yt8", lang: c.lang });
+    const params = new URLSearchParams({
+      v: id,
+      ei: "a1b2c3",
+      caps: "asr",
+      opi: "112496729",
+      xoaf: "5",
+      hl: "en",
+      ip: "0.0.0.0",
+      ipbits: "0",
+      expire: "1893456000",
+      sparams: "ip,ipbits,expire,v,ei,caps,opi,xoaf",
+      signature: "0A1B2C",
+      key: "yt8",
+      lang: c.lang,
+    });
     if (c.kind) params.set("kind", c.kind);
     if (client === "web" && VIDEOS[id]?.webNeedsToken) params.set("exp", "xpe");
     params.set("client", client);
@@ -77,7 +114,11 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
         playabilityStatus: {
           status: "LOGIN_REQUIRED",
           reason: "This video is private",
-          errorScreen: { playerErrorMessageRenderer: { subreason: { simpleText: "If the owner of this video has granted you access, please sign in." } } },
+          errorScreen: {
+            playerErrorMessageRenderer: {
+              subreason: { simpleText: "If the owner of this video has granted you access, please sign in." },
+            },
+          },
         },
       };
     }
@@ -87,7 +128,14 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
     return {
       responseContext: { visitorData: "CgtzdGFuZC1pbg%3D%3D" },
       playabilityStatus: { status: "OK", playableInEmbed: true },
-      videoDetails: { videoId: id, title: video.title, lengthSeconds: "22", channelId: "UCst0neChannel000000000", author: video.author, isPrivate: false },
+      videoDetails: {
+        videoId: id,
+        title: video.title,
+        lengthSeconds: "22",
+        channelId: "UCst0neChannel000000000",
+        author: video.author,
+        isPrivate: false,
+      },
       ...(video.captions.length
         ? {
             captions: {
@@ -111,7 +159,9 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
     };
   };
 
-  const watchPage = (id: string) => `<!DOCTYPE html><html lang="en-US" dir="ltr"><head><title>${VIDEOS[id]?.title ?? "YouTube"} - YouTube</title>
+  const watchPage = (
+    id: string,
+  ) => `<!DOCTYPE html><html lang="en-US" dir="ltr"><head><title>${VIDEOS[id]?.title ?? "YouTube"} - YouTube</title>
 <script nonce="n0nce">var ytcfg={};ytcfg.set({"INNERTUBE_API_KEY":"${API_KEY}","INNERTUBE_CLIENT_NAME":"WEB","INNERTUBE_CLIENT_VERSION":"2.20261101.00.00","HL":"en"});</script>
 </head><body><div id="player"></div>
 <script nonce="n0nce">var ytInitialPlayerResponse = ${JSON.stringify(playerResponse(id, "web"))};var meta = document.createElement('meta');</script>
@@ -123,13 +173,21 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
       pens: [{}],
       events: [
         { tStartMs: 0, dDurationMs: 22000, id: 1, wpWinPosId: 1, wsWinStyleId: 1 },
-        ...cues.map(([s, e, t]) => ({ tStartMs: Math.round(s * 1000), dDurationMs: Math.round((e - s) * 1000), wWinId: 1, segs: [{ utf8: t }] })),
+        ...cues.map(([s, e, t]) => ({
+          tStartMs: Math.round(s * 1000),
+          dDurationMs: Math.round((e - s) * 1000),
+          wWinId: 1,
+          segs: [{ utf8: t }],
+        })),
       ],
     });
 
   const srv3 = (cues: [number, number, string][]) =>
     `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${cues
-      .map(([s, e, t]) => `<p t="${Math.round(s * 1000)}" d="${Math.round((e - s) * 1000)}">${t.replace(/&/g, "&amp;")}</p>`)
+      .map(
+        ([s, e, t]) =>
+          `<p t="${Math.round(s * 1000)}" d="${Math.round((e - s) * 1000)}">${t.replace(/&/g, "&amp;")}</p>`,
+      )
       .join("")}</body></timedtext>`;
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -137,15 +195,23 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
     requests.push(`${req.method} ${url.pathname}${url.search}`);
     if (url.pathname === "/watch") {
       const id = url.searchParams.get("v") ?? "";
-      if (VIDEOS[id]?.blocked) return res.writeHead(429, { "content-type": "text/html" }).end("<html><body><form action=\"/das_captcha\"><div class=\"g-recaptcha\"></div></form></body></html>");
+      if (VIDEOS[id]?.blocked)
+        return res
+          .writeHead(429, { "content-type": "text/html" })
+          .end('<html><body><form action="/das_captcha"><div class="g-recaptcha"></div></form></body></html>');
       return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(watchPage(id));
     }
     if (url.pathname === "/youtubei/v1/player" && req.method === "POST") {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { videoId?: string; context?: { client?: { clientName?: string } } };
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        videoId?: string;
+        context?: { client?: { clientName?: string } };
+      };
       const client = body.context?.client?.clientName === "ANDROID" ? "android" : "web";
-      return res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(playerResponse(body.videoId ?? "", client)));
+      return res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(playerResponse(body.videoId ?? "", client)));
     }
     if (url.pathname === "/api/timedtext") {
       const id = url.searchParams.get("v") ?? "";
@@ -154,12 +220,21 @@ export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
       const kind = url.searchParams.get("kind");
       const caption = video?.captions.find((c) => c.lang === url.searchParams.get("lang") && (c.kind ?? null) === kind);
       // What YouTube does without a proof-of-origin token: 200 with nothing in it.
-      if (!video || !caption || video.emptyTracks || url.searchParams.get("exp") === "xpe" || !url.searchParams.get("signature")) {
+      if (
+        !video ||
+        !caption ||
+        video.emptyTracks ||
+        url.searchParams.get("exp") === "xpe" ||
+        !url.searchParams.get("signature")
+      ) {
         return res.writeHead(200, { "content-type": "text/html; charset=UTF-8" }).end("");
       }
-      const cues = url.searchParams.get("tlang") ? caption.cues.map(([s, e, t]) => [s, e, `[${lang}] ${t}`] as [number, number, string]) : caption.cues;
+      const cues = url.searchParams.get("tlang")
+        ? caption.cues.map(([s, e, t]) => [s, e, `[${lang}] ${t}`] as [number, number, string])
+        : caption.cues;
       // The Android client's URLs answer srv3 whatever `fmt` asks for.
-      if (url.searchParams.get("client") === "android") return res.writeHead(200, { "content-type": "text/xml; charset=UTF-8" }).end(srv3(cues));
+      if (url.searchParams.get("client") === "android")
+        return res.writeHead(200, { "content-type": "text/xml; charset=UTF-8" }).end(srv3(cues));
       return res.writeHead(200, { "content-type": "application/json; charset=UTF-8" }).end(json3(cues));
     }
     return res.writeHead(404, { "content-type": "text/html" }).end("<html><body>404</body></html>");

@@ -20,7 +20,10 @@ const option = <T extends readonly string[]>(name: string, values: T) =>
       .optional()
       .superRefine((v, ctx) => {
         if (v !== undefined && !(typeof v === "string" && values.includes(v))) {
-          ctx.addIssue({ code: "custom", message: `Invalid ${name} '${String(v)}'. Valid values: ${values.join(", ")}` });
+          ctx.addIssue({
+            code: "custom",
+            message: `Invalid ${name} '${String(v)}'. Valid values: ${values.join(", ")}`,
+          });
         }
       })
       .transform((v) => v as T[number] | undefined),

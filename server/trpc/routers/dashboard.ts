@@ -9,11 +9,15 @@ import { listElements } from "@/server/sources/elements";
 import { findSource, listSources } from "@/server/sources/service";
 import { ingestMultipartUpload } from "@/server/sources/upload";
 import { operatorProcedure, projectProcedure, router } from "../init";
+import { dashboardConnectorsRouter } from "./dashboard-connectors";
 
 const ProjectInput = z.object({ projectId: z.uuid() });
 
 export const dashboardRouter = router({
   projects: operatorProcedure.query(() => listProjects()),
+
+  /** Sources from the web, GitHub and YouTube, and what their builds fetched. */
+  connectors: dashboardConnectorsRouter,
 
   /** Sources with the state of their newest build, for the live list. */
   sources: projectProcedure.input(ProjectInput).query(async ({ ctx }) => {

@@ -33,10 +33,15 @@ const sourceDto = async (projectId: string, sourceId: string) => {
 };
 
 /** The synchronous legacy calls (§6): the source once its build has finished (Completed or Failed). */
-const waitForSource = async (projectId: string, created: { buildId: string; sourceId: string }, signal?: AbortSignal) => {
+const waitForSource = async (
+  projectId: string,
+  created: { buildId: string; sourceId: string },
+  signal?: AbortSignal,
+) => {
   await waitUntilFinal({
     status: async () =>
-      (await db.build.findFirst({ where: { id: created.buildId, projectId }, select: { status: true } }))?.status ?? null,
+      (await db.build.findFirst({ where: { id: created.buildId, projectId }, select: { status: true } }))?.status ??
+      null,
     timeoutMs: LEGACY_WAIT_MS,
     signal,
   });
