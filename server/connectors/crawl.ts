@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { errorMessage } from "../errors";
 import { isAllowedExtension } from "../sources/sources.schema";
 import type { AcquireContext, Report } from "./acquire";
+import { DEFAULT_MAX_BYTES } from "./fetch";
 import { ACQUIRE_PROGRESS } from "./acquire";
 import type { WebOrigin } from "./origin";
 import { lookAtPage } from "./page-checks";
@@ -34,6 +35,9 @@ export type PageFate = {
   final_url?: string;
   title?: string | null;
 };
+
+/** All a crawl stores (pages and linked files): the snapshot is parsed in one worker, so it must stay bounded. */
+export const MAX_CRAWL_BYTES = 200 * 1024 * 1024;
 
 /** Fates listed in the report; a page with thousands of outside links lists the first ones and counts the rest. */
 const MAX_LISTED = 1000;
@@ -264,6 +268,10 @@ export const crawl = async (origin: WebOrigin, ctx: AcquireContext): Promise<Cra
       skip(fate, "limit", `page limit reached (max_pages ${maxPages})`);
       continue;
     }
+    if (totalBytes >= MAX_CRAWL_BYTES) {
+      skip(fate, "limit", `the crawl's total of ${MAX_CRAWL_BYTES / 1024 / 1024} MB is reached`);
+      continue;
+    }
     if (robots && !robots.isAllowed(fate.url)) {
       skip(fate, "robots", "disallowed by robots.txt");
       continue;
@@ -272,7 +280,9 @@ export const crawl = async (origin: WebOrigin, ctx: AcquireContext): Promise<Cra
     report.progress.fetched++;
     let resource: Resource;
     try {
-      resource = await fetchResource(ctx.fetcher, fate.url);
+      resource = await fetchResource(ctx.fetcher, fate.url, {
+        maxFileBytes: Math.min(DEFAULT_MAX_BYTES, MAX_CRAWL_BYTES - totalBytes),
+      });
     } catch (error) {
       skip(fate, "fetch_error", errorMessage(error));
       publish();
