@@ -4,8 +4,16 @@
  * skipped: they are large, generated, and drown the files people wrote.
  */
 
+export type GithubLimits = {
+  fileBytes: number;
+  totalTextBytes: number;
+  files: number;
+  archiveBytes: number;
+  unpackedBytes: number;
+};
+
 /** Per-file and whole-repository limits. */
-export const GITHUB_LIMITS = {
+export const GITHUB_LIMITS: GithubLimits = {
   fileBytes: 1024 * 1024,
   totalTextBytes: 50 * 1024 * 1024,
   files: 5000,
@@ -13,7 +21,7 @@ export const GITHUB_LIMITS = {
   archiveBytes: 500 * 1024 * 1024,
   /** The tar stream after gunzip: a decompression bomb stops here. */
   unpackedBytes: 2 * 1024 * 1024 * 1024,
-} as const;
+};
 
 const DOCUMENTS: Record<string, string> = {
   md: "md",

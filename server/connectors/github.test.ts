@@ -44,6 +44,13 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), "quarry-github-"));
   setRuntimeEnv("QUARRY_DATA_DIR", dataDir);
   stand = await startGithubStandIn({
+    // 64 MB of zeros gzip to about 64 KB: a decompression bomb in small.
+    "quarry-co/bomb": {
+      defaultBranch: "main",
+      branches: ["main"],
+      files: [{ path: "zeros.txt", content: Buffer.alloc(64 * 1024 * 1024) }],
+      sha: "2222222cccc",
+    },
     "quarry-co/tools": {
       defaultBranch: "main",
       branches: ["main", "feature/wire-saw"],
@@ -84,9 +91,9 @@ const context = (): AcquireContext => {
   };
 };
 
-const acquire = (url: string) => {
+const acquire = (url: string, limits = GITHUB_LIMITS) => {
   const parsed = parseGithubUrl(url)!;
-  return acquireGithub({ kind: "github", url, ...parsed }, context());
+  return acquireGithub({ kind: "github", url, ...parsed }, context(), limits);
 };
 
 describe("GitHub repository URLs", () => {
@@ -192,6 +199,19 @@ describe("acquiring a repository", () => {
     expect(await reason("https://github.com/quarry-co/empty")).toMatch(
       /no text files \(skipped: 1 not a text file type\)/,
     );
+  });
+
+  it("stops an archive that unpacks past the limit, and a repository past the text limit", async () => {
+    const bomb = (await acquire("https://github.com/quarry-co/bomb", {
+      ...GITHUB_LIMITS,
+      unpackedBytes: 8 * 1024 * 1024,
+    }).catch((e: unknown) => e)) as AppError;
+    expect(bomb.message).toBe("The repository archive unpacks to more than 8 MB; it is not read");
+    const capped = await acquire("https://github.com/quarry-co/tools", { ...GITHUB_LIMITS, files: 2 });
+    expect(capped.report).toMatchObject({
+      files: 2,
+      truncated: "stopped after 2 files (0 MB of text): the rest of the repository was not read",
+    });
   });
 
   it("sends GITHUB_TOKEN to the API only, never to codeload, and refuses a private repository the token can see", async () => {

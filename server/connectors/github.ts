@@ -6,8 +6,8 @@ import { env } from "../env";
 import { AppError, errorMessage } from "../errors";
 import type { Acquired, AcquireContext } from "./acquire";
 import { ACQUIRE_PROGRESS } from "./acquire";
-import { tooLarge, type FetchedResponse } from "./fetch";
-import { GITHUB_LIMITS, isBinary, judgePath } from "./github-files";
+import type { FetchedResponse } from "./fetch";
+import { GITHUB_LIMITS, isBinary, judgePath, type GithubLimits } from "./github-files";
 import type { GithubOrigin } from "./origin";
 import { putSnapshotFile, writeManifest, type SnapshotDocument } from "./snapshot";
 
@@ -76,13 +76,19 @@ const githubError = async (response: FetchedResponse, what: string) => {
 };
 
 /** Counts bytes after gunzip: past the limit the archive is a bomb or far too large to read. */
-const unpackedLimit = () => {
+const unpackedLimit = (max: number) => {
   let seen = 0;
   return new Transform({
     transform(chunk: Buffer, _enc, done) {
       seen += chunk.length;
-      if (seen > GITHUB_LIMITS.unpackedBytes) done(tooLarge(GITHUB_LIMITS.unpackedBytes));
-      else done(null, chunk);
+      if (seen > max) {
+        done(
+          new AppError(
+            "UNPROCESSABLE",
+            `The repository archive unpacks to more than ${Math.round(max / 1024 / 1024)} MB; it is not read`,
+          ),
+        );
+      } else done(null, chunk);
     },
   });
 };
@@ -97,7 +103,12 @@ const readEntry = async (entry: AsyncIterable<unknown>, max: number) => {
   return size > max ? null : Buffer.concat(chunks);
 };
 
-export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): Promise<Acquired> => {
+export const acquireGithub = async (
+  origin: GithubOrigin,
+  ctx: AcquireContext,
+  /** The limits of github-files.ts; tests pass smaller ones. */
+  limits: GithubLimits = GITHUB_LIMITS,
+): Promise<Acquired> => {
   const api = env.GITHUB_API_BASE_URL.replace(/\/+$/, "");
   const slug = `${origin.owner}/${origin.repo}`;
   const repoUrl = `${api}/repos/${encodeURIComponent(origin.owner)}/${encodeURIComponent(origin.repo)}`;
@@ -117,7 +128,7 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
     const url = `${repoUrl}/tarball${ref ? `/${ref.split("/").map(encodeURIComponent).join("/")}` : ""}`;
     const response = await ctx.fetcher.open(url, {
       headers: apiHeaders(),
-      maxBytes: GITHUB_LIMITS.archiveBytes,
+      maxBytes: limits.archiveBytes,
       timeoutMs: 30 * 60_000,
     });
     if (response.status === 200) {
@@ -151,7 +162,7 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
   const skip = (why: string) => (report.skipped[why] = (report.skipped[why] ?? 0) + 1);
   const extract = tar.extract();
   // Settles to the error (or null) so a failure while the loop below is busy is never an unhandled rejection.
-  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(), extract).then(
+  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(limits.unpackedBytes), extract).then(
     () => null,
     (error: unknown) => error,
   );
@@ -175,18 +186,18 @@ export const acquireGithub = async (origin: GithubOrigin, ctx: AcquireContext): 
         entry.resume();
         continue;
       }
-      if ((size ?? 0) > GITHUB_LIMITS.fileBytes) {
+      if ((size ?? 0) > limits.fileBytes) {
         skip("larger than 1 MB");
         entry.resume();
         continue;
       }
-      if (documents.length >= GITHUB_LIMITS.files || report.bytes + (size ?? 0) > GITHUB_LIMITS.totalTextBytes) {
+      if (documents.length >= limits.files || report.bytes + (size ?? 0) > limits.totalTextBytes) {
         report.truncated = `stopped after ${documents.length} files (${Math.round(report.bytes / 1024 / 1024)} MB of text): the rest of the repository was not read`;
         stopped = true;
         entry.resume();
         break;
       }
-      const bytes = await readEntry(entry, GITHUB_LIMITS.fileBytes);
+      const bytes = await readEntry(entry, limits.fileBytes);
       if (!bytes || bytes.length === 0 || isBinary(bytes)) {
         skip(bytes && bytes.length ? "binary content" : "empty");
         continue;
