@@ -20,8 +20,13 @@ type Parsed = {
   sitemapindex?: { sitemap?: { loc?: unknown } | { loc?: unknown }[] };
 };
 
+const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
+
 const locs = (items: { loc?: unknown }[]) =>
-  items.map((item) => (typeof item.loc === "string" ? item.loc.trim() : "")).filter(Boolean);
+  items
+    .map((item) => (typeof item.loc === "string" ? item.loc.trim() : ""))
+    .map((loc) => loc.replace(/&(amp|lt|gt|quot|apos);/g, (_, name: string) => XML_ENTITIES[name]!))
+    .filter(Boolean);
 
 export type SitemapResult = { urls: string[]; status: string };
 
@@ -37,7 +42,8 @@ export const loadSitemapUrls = async ({
   sameHost: (url: string) => boolean;
   limit: number;
 }): Promise<SitemapResult> => {
-  const parser = new XMLParser({ ignoreAttributes: true, processEntities: true });
+  // Entities are decoded by hand: a sitemap's DOCTYPE must not get to define (and multiply) any.
+  const parser = new XMLParser({ ignoreAttributes: true, processEntities: false });
   const queue = sitemaps.filter(sameHost);
   const done = new Set<string>();
   const urls: string[] = [];

@@ -118,12 +118,8 @@ const nodeText = (node: unknown): string => {
 };
 
 const fromXml = (xml: string): Cue[] => {
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: "@",
-    processEntities: true,
-    htmlEntities: true,
-  });
+  // Entities are decoded by `clean` below: a DOCTYPE in the answer must not get to define (and multiply) any.
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", processEntities: false });
   const doc = parser.parse(xml) as { transcript?: { text?: unknown }; timedtext?: { body?: { p?: unknown } } };
   if (doc.transcript) {
     return asArray(doc.transcript.text as XmlNode[])
