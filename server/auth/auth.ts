@@ -1,0 +1,109 @@
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { db } from "../db";
+import { env } from "../env";
+import { logger } from "../logger";
+import { authSecret } from "./secret";
+import { admitNewUser, onUserCreated } from "./sign-up-gate";
+
+/**
+ * Sign-in for the dashboard: Better Auth with its Prisma adapter, sessions in Postgres (`sessions`), email + password,
+ * and optional OAuth/OIDC providers configured by env. Who may create an account at all is decided in one gate
+ * (`sign-up-gate.ts`); what a signed-in user may do is decided by the tRPC ladder (`server/trpc/init.ts`).
+ */
+
+/** OAuth providers with their settings present, for the sign-in page's buttons. */
+export const configuredProviders = (): { id: string; name: string }[] => [
+  ...(env.OIDC_DISCOVERY_URL && env.OIDC_CLIENT_ID ? [{ id: "oidc", name: env.OIDC_PROVIDER_NAME }] : []),
+  ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET ? [{ id: "github", name: "GitHub" }] : []),
+  ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET ? [{ id: "google", name: "Google" }] : []),
+];
+
+/** https when QUARRY_PUBLIC_URL says so: cookies then carry Secure (and the __Secure- prefix). */
+export const secureCookies = () => env.QUARRY_PUBLIC_URL?.startsWith("https://") ?? false;
+
+const buildOptions = (secret: string) =>
+  ({
+    appName: "Quarry",
+    secret,
+    // Without a public URL the request's own host is used: the server may be reached under any name, and a
+    // browser always sends the host it is talking to. Cross-site requests are refused by the Origin check either way.
+    baseURL: env.QUARRY_PUBLIC_URL ?? { allowedHosts: ["*"], protocol: "auto" },
+    basePath: "/api/auth",
+    database: prismaAdapter(db, { provider: "postgresql" }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    socialProviders: {
+      ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+        ? { github: { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET } }
+        : {}),
+      ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }
+        : {}),
+    },
+    plugins:
+      env.OIDC_DISCOVERY_URL && env.OIDC_CLIENT_ID
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: "oidc",
+                  name: env.OIDC_PROVIDER_NAME,
+                  discoveryUrl: env.OIDC_DISCOVERY_URL,
+                  clientId: env.OIDC_CLIENT_ID,
+                  clientSecret: env.OIDC_CLIENT_SECRET,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : [],
+    user: { validateUserInfo: admitNewUser },
+    databaseHooks: { user: { create: { after: onUserCreated } } },
+    session: {
+      expiresIn: env.QUARRY_SESSION_DAYS * 24 * 60 * 60,
+      // The session row's expiry moves forward at most once a day while the user is active.
+      updateAge: 24 * 60 * 60,
+    },
+    account: {
+      // An OAuth sign-in with a verified email joins the account that already has that email.
+      accountLinking: { enabled: true, trustedProviders: ["github", "google", "oidc"] },
+    },
+    advanced: {
+      database: { generateId: "uuid" },
+      useSecureCookies: secureCookies(),
+      cookiePrefix: "quarry",
+      // HttpOnly and SameSite=Lax are Better Auth's defaults; stated here so a reader sees them.
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+    },
+    logger: {
+      log: (level, message, ...args) => {
+        const method = level === "error" ? "error" : level === "warn" ? "warn" : "debug";
+        logger[method]({ args }, `auth: ${message}`);
+      },
+    },
+    telemetry: { enabled: false },
+  }) satisfies BetterAuthOptions;
+
+const create = async () => betterAuth(buildOptions(await authSecret()));
+
+export type Auth = Awaited<ReturnType<typeof create>>;
+
+const globalForAuth = globalThis as unknown as { quarryAuth?: Promise<Auth> };
+
+/** The Better Auth instance, built once the signing secret is known (it may live in the database). */
+export const getAuth = (): Promise<Auth> => {
+  globalForAuth.quarryAuth ??= create().catch((error: unknown) => {
+    globalForAuth.quarryAuth = undefined;
+    throw error;
+  });
+  return globalForAuth.quarryAuth;
+};
+
+/** The signed-in user behind a request's session cookie, or null. */
+export const sessionFromHeaders = async (headers: Headers) => {
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers });
+  return session ? { userId: session.user.id, sessionId: session.session.id, user: session.user } : null;
+};
