@@ -47,6 +47,8 @@ const main = async () => {
   let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
 
   const server = createServer((req, res) => {
+    // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
+    req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
     if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
       const request = toWebRequest(req, origin);
       const url = new URL(request.url);

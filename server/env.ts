@@ -42,6 +42,8 @@ const schema = z.object({
   /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
   QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),
+  /** Sign-in and sign-up attempts allowed per client address and minute. */
+  QUARRY_AUTH_ATTEMPTS_PER_MINUTE: int(10).pipe(z.number().min(1)),
   /** Headless first start: the install's first owner. Unset: the first browser visit offers to create it. */
   QUARRY_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   QUARRY_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).max(128).optional()),

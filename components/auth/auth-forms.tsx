@@ -8,10 +8,7 @@ import { Input } from "@/components/ui/input";
 import { useZodForm } from "@/components/ui/use-zod-form";
 import { SignInInput, SignUpInput } from "@/server/teams/teams.schema";
 import { signIn, signInWithProvider, signUp } from "./auth-client";
-
-/** Only same-site paths are followed after sign-in, so a crafted link cannot send the user elsewhere. */
-export const safeNext = (next: string | null | undefined) =>
-  next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+import { safeNext } from "./safe-next";
 
 const formValues = (form: HTMLFormElement) => Object.fromEntries(new FormData(form).entries());
 

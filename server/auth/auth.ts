@@ -13,6 +13,9 @@ import { admitNewUser, onUserCreated } from "./sign-up-gate";
  * (`sign-up-gate.ts`); what a signed-in user may do is decided by the tRPC ladder (`server/trpc/init.ts`).
  */
 
+/** Set by the launcher (scripts/start.ts) from the connection itself, never taken from the client. */
+export const CLIENT_IP_HEADER = "x-quarry-client-ip";
+
 /** OAuth providers with their settings present, for the sign-in page's buttons. */
 export const configuredProviders = (): { id: string; name: string }[] => [
   ...(env.OIDC_DISCOVERY_URL && env.OIDC_CLIENT_ID ? [{ id: "oidc", name: env.OIDC_PROVIDER_NAME }] : []),
@@ -29,7 +32,12 @@ const buildOptions = (secret: string) =>
     secret,
     // Without a public URL the request's own host is used: the server may be reached under any name, and a
     // browser always sends the host it is talking to. Cross-site requests are refused by the Origin check either way.
-    baseURL: env.QUARRY_PUBLIC_URL ?? { allowedHosts: ["*"], protocol: "auto" },
+    // (The fallback serves calls made without a request, such as the headless owner's sign-up at start.)
+    baseURL: env.QUARRY_PUBLIC_URL ?? {
+      allowedHosts: ["*"],
+      protocol: "auto",
+      fallback: `http://localhost:${env.PORT}`,
+    },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
     emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
@@ -70,7 +78,19 @@ const buildOptions = (secret: string) =>
       // An OAuth sign-in with a verified email joins the account that already has that email.
       accountLinking: { enabled: true, trustedProviders: ["github", "google", "oidc"] },
     },
+    // Password guessing is slowed per client address: the launcher puts the socket's address in a header of its own
+    // (any client-sent copy is overwritten), so a client can neither dodge the limit nor lock others out.
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 300,
+      customRules: {
+        "/sign-in/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/sign-up/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+      },
+    },
     advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       database: { generateId: "uuid" },
       useSecureCookies: secureCookies(),
       cookiePrefix: "quarry",

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ProviderButtons, safeNext, SignInForm } from "@/components/auth/auth-forms";
+import { ProviderButtons, SignInForm } from "@/components/auth/auth-forms";
+import { safeNext } from "@/components/auth/safe-next";
 import { configuredProviders } from "@/server/auth/auth";
 import { currentSession } from "@/server/auth/session";
 import { hasAnyUser } from "@/server/auth/sign-up-gate";

@@ -37,7 +37,15 @@ export const sourcesRouter = router({
 
   /** Browser upload (multipart, streamed); app/api/projects/[projectId]/upload hands the request over. */
   upload: projectProcedure("member")
-    .input(ProjectInput.extend({ upload: z.custom<UploadRequest>() }))
+    .input(
+      ProjectInput.extend({
+        // Only the upload route can hand over a streamed request; a JSON call to this procedure is refused.
+        upload: z.custom<UploadRequest>(
+          (v) => typeof v === "object" && v !== null && (v as UploadRequest).headers instanceof Headers,
+          "Upload files through /api/projects/<projectId>/upload",
+        ),
+      }),
+    )
     .mutation(({ ctx, input }) => ingestMultipartUpload({ projectId: ctx.projectId, upload: input.upload })),
 
   reprocess: projectProcedure("member")
