@@ -50,6 +50,10 @@ export const bootstrapOwner = async (): Promise<OwnerBootstrap> => {
     return { kind: "needs-setup" };
   }
   const auth = await getAuth();
-  await auth.api.signUpEmail({ body: { email, password, name: email.split("@")[0] ?? "Owner" } });
+  await auth.api.signUpEmail({
+    body: { email, password, name: email.split("@")[0] ?? "Owner" },
+    // No browser request here; the address only names the instance for Better Auth.
+    headers: new Headers({ host: `localhost:${env.PORT}` }),
+  });
   return { kind: "created", email };
 };

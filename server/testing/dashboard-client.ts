@@ -77,3 +77,34 @@ export const dashboardClient = (baseUrl: string) => {
 
   return { origin, signIn, signUp, call, ok, authPost };
 };
+
+/**
+ * A request through node:http, which sends the Host header it is given (fetch always sends the URL's own host), for
+ * tests that forge one.
+ */
+export const rawRequest = async (
+  url: string,
+  { method = "GET", headers = {}, body }: { method?: string; headers?: Record<string, string>; body?: FormData } = {},
+) => {
+  const { request } = await import("node:http");
+  let payload: Buffer | undefined;
+  const allHeaders = { ...headers };
+  if (body) {
+    const encoded = new Response(body);
+    payload = Buffer.from(await encoded.arrayBuffer());
+    allHeaders["content-type"] = encoded.headers.get("content-type")!;
+    allHeaders["content-length"] = String(payload.length);
+  }
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>(
+    (resolve, reject) => {
+      const req = request(url, { method, headers: allHeaders }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on("error", reject);
+      req.end(payload);
+    },
+  );
+};
