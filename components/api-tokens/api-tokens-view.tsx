@@ -64,9 +64,7 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
     if (values) create.mutate({ projectId, ...values });
   };
   const origin = typeof window === "undefined" ? "" : window.location.origin;
-  const curl = created
-    ? `curl -H "Authorization: Bearer ${created.token}" ${origin}/api/public/v1/sources`
-    : "";
+  const curl = created ? `curl -H "Authorization: Bearer ${created.token}" ${origin}/api/public/v1/sources` : "";
 
   return (
     <div className="space-y-6">
@@ -90,11 +88,14 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
                   <input
                     type="checkbox"
                     checked={permissions.includes(p)}
-                    onChange={(e) => setPermissions((all) => (e.target.checked ? [...all, p] : all.filter((x) => x !== p)))}
+                    onChange={(e) =>
+                      setPermissions((all) => (e.target.checked ? [...all, p] : all.filter((x) => x !== p)))
+                    }
                     className="size-4 accent-[var(--primary)]"
                   />
                   <span>
-                    <span className="font-medium">{p}</span> <span className="text-muted-foreground">({PERMISSION_HINTS[p]})</span>
+                    <span className="font-medium">{p}</span>{" "}
+                    <span className="text-muted-foreground">({PERMISSION_HINTS[p]})</span>
                   </span>
                 </label>
               ))}
@@ -110,14 +111,20 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
           <Notice className="mx-5 mb-5">
             <p className="font-medium">Token &ldquo;{created.name}&rdquo; (shown once: copy it now)</p>
             <div className="mt-2 flex items-center gap-2">
-              <code aria-label="New token" className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs">
+              <code
+                aria-label="New token"
+                className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs"
+              >
                 {created.token}
               </code>
               <CopyButton text={created.token} label="Copy token" />
             </div>
             <p className="mt-3 text-xs">Try it:</p>
             <div className="mt-1 flex items-center gap-2">
-              <code aria-label="Example request" className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs">
+              <code
+                aria-label="Example request"
+                className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs"
+              >
                 {curl}
               </code>
               <CopyButton text={curl} label="Copy curl" />
@@ -137,12 +144,24 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
               <caption className="sr-only">API tokens</caption>
               <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
                 <tr>
-                  <th scope="col" className="px-5 py-2">Name</th>
-                  <th scope="col" className="px-3 py-2">Token</th>
-                  <th scope="col" className="px-3 py-2">Permissions</th>
-                  <th scope="col" className="px-3 py-2">Created</th>
-                  <th scope="col" className="px-3 py-2">Last used</th>
-                  <th scope="col" className="px-5 py-2"><span className="sr-only">Actions</span></th>
+                  <th scope="col" className="px-5 py-2">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Token
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Permissions
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Created
+                  </th>
+                  <th scope="col" className="px-3 py-2">
+                    Last used
+                  </th>
+                  <th scope="col" className="px-5 py-2">
+                    <span className="sr-only">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-border">
@@ -166,7 +185,12 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
                       {t.revokedAt ? (
                         <Badge tone="danger">revoked</Badge>
                       ) : (
-                        <Button variant="secondary" size="sm" aria-label={`Revoke ${t.name}`} onClick={() => setRevoking({ id: t.id, name: t.name })}>
+                        <Button
+                          variant="secondary"
+                          size="sm"
+                          aria-label={`Revoke ${t.name}`}
+                          onClick={() => setRevoking({ id: t.id, name: t.name })}
+                        >
                           Revoke
                         </Button>
                       )}

@@ -56,11 +56,7 @@ export const InvitationView = ({
           <Button className="w-full" disabled={accept.isPending} onClick={() => accept.mutate({ token })}>
             Accept invitation
           </Button>
-          <Button
-            variant="ghost"
-            className="w-full"
-            onClick={() => signOut().then(() => window.location.reload())}
-          >
+          <Button variant="ghost" className="w-full" onClick={() => signOut().then(() => window.location.reload())}>
             Use another account
           </Button>
         </div>
@@ -76,7 +72,12 @@ export const InvitationView = ({
         >
           {tab === "new" ? (
             <div className="space-y-4">
-              <SignUpForm label="Create your account" submitLabel="Create account and join" inviteToken={token} email={email} />
+              <SignUpForm
+                label="Create your account"
+                submitLabel="Create account and join"
+                inviteToken={token}
+                email={email}
+              />
               <ProviderButtons providers={providers} next="/" inviteToken={token} />
             </div>
           ) : (

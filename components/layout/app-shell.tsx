@@ -68,7 +68,9 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
               aria-current={active ? "page" : undefined}
               className={cn(
                 "-mb-px border-b-2 px-3 py-2.5 text-sm font-medium",
-                active ? "border-primary text-foreground" : "border-transparent text-muted-foreground hover:text-foreground",
+                active
+                  ? "border-primary text-foreground"
+                  : "border-transparent text-muted-foreground hover:text-foreground",
               )}
             >
               {link.label}

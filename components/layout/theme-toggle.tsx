@@ -8,7 +8,9 @@ const readCookie = () => document.cookie.match(new RegExp(`(?:^|; )${THEME_COOKI
 
 /** Light, dark or the system's choice; stored in a cookie the server reads on the next render. */
 export const ThemeToggle = () => {
-  const [theme, setTheme] = useState<Theme>(() => (typeof document === "undefined" ? "system" : parseTheme(readCookie())));
+  const [theme, setTheme] = useState<Theme>(() =>
+    typeof document === "undefined" ? "system" : parseTheme(readCookie()),
+  );
   const choose = (next: Theme) => {
     setTheme(next);
     document.cookie = `${THEME_COOKIE}=${next}; path=/; max-age=31536000; samesite=lax`;

@@ -110,7 +110,10 @@ const TeamCard = ({ team }: { team: TeamView }) => (
       <ul aria-label={`Projects of ${team.name}`} className="divide-y divide-border">
         {team.projects.map((project) => (
           <li key={project.id}>
-            <Link href={`/${project.id}/sources`} className="flex items-center justify-between px-5 py-3 hover:bg-muted">
+            <Link
+              href={`/${project.id}/sources`}
+              className="flex items-center justify-between px-5 py-3 hover:bg-muted"
+            >
               <span className="font-medium">{project.name}</span>
               <span className="text-sm text-muted-foreground">
                 created {new Date(project.createdAt).toLocaleDateString()}
@@ -146,7 +149,9 @@ export const ProjectsOverview = () => {
           </EmptyState>
         </Card>
       )}
-      {me.data?.teams.map((team) => <TeamCard key={team.id} team={team} />)}
+      {me.data?.teams.map((team) => (
+        <TeamCard key={team.id} team={team} />
+      ))}
     </div>
   );
 };

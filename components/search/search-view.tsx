@@ -46,17 +46,34 @@ export const SearchView = ({ projectId }: { projectId: string }) => {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Search</h1>
-      <form role="search" aria-label="Search the project" noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-3">
+      <form
+        role="search"
+        aria-label="Search the project"
+        noValidate
+        onSubmit={onSubmit}
+        className="flex flex-wrap items-end gap-3"
+      >
         <div className="min-w-72 flex-1">
           <Field label="Search" error={errors.query}>
             {(p) => (
-              <Input {...p} type="search" value={draft.query} onChange={(e) => setDraft({ ...draft, query: e.target.value })} placeholder="Ask about your documents" />
+              <Input
+                {...p}
+                type="search"
+                value={draft.query}
+                onChange={(e) => setDraft({ ...draft, query: e.target.value })}
+                placeholder="Ask about your documents"
+              />
             )}
           </Field>
         </div>
         <Field label="Search type">
           {(p) => (
-            <Select {...p} value={draft.searchType} onChange={(e) => setDraft({ ...draft, searchType: e.target.value as SearchType })} className="w-60">
+            <Select
+              {...p}
+              value={draft.searchType}
+              onChange={(e) => setDraft({ ...draft, searchType: e.target.value as SearchType })}
+              className="w-60"
+            >
               {SEARCH_TYPES.map((t) => (
                 <option key={t} value={t}>
                   {LABELS[t]}
@@ -70,7 +87,9 @@ export const SearchView = ({ projectId }: { projectId: string }) => {
 
       {!query && (
         <Card>
-          <EmptyState title="Search every indexed source of this project">Results open the element viewer at the hit.</EmptyState>
+          <EmptyState title="Search every indexed source of this project">
+            Results open the element viewer at the hit.
+          </EmptyState>
         </Card>
       )}
       {results.isFetching && !results.data && <Loading>Searching…</Loading>}
@@ -79,7 +98,8 @@ export const SearchView = ({ projectId }: { projectId: string }) => {
         <div className="space-y-3">
           {results.data.ranAs !== results.data.requested && (
             <Notice>
-              {LABELS[results.data.requested]} is not available yet; these results come from {LABELS[results.data.ranAs].toLowerCase()} search.
+              {LABELS[results.data.requested]} is not available yet; these results come from{" "}
+              {LABELS[results.data.ranAs].toLowerCase()} search.
             </Notice>
           )}
           {results.data.message && <Notice>{results.data.message}</Notice>}

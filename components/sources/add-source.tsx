@@ -22,7 +22,12 @@ export const AddSource = (props: AddSourceFormProps) => {
       <CardHeader title="Add sources" />
       <div className="px-5 pb-5">
         {tabs.length > 1 ? (
-          <Tabs label="Source kind" value={tab} onChange={setTab} tabs={tabs.map(({ value, label }) => ({ value, label }))}>
+          <Tabs
+            label="Source kind"
+            value={tab}
+            onChange={setTab}
+            tabs={tabs.map(({ value, label }) => ({ value, label }))}
+          >
             <Form {...props} />
           </Tabs>
         ) : (

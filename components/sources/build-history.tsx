@@ -31,17 +31,29 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
             <caption className="sr-only">Builds</caption>
             <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
               <tr>
-                <th scope="col" className="px-5 py-2">Started</th>
-                <th scope="col" className="px-3 py-2">Kind</th>
-                <th scope="col" className="px-3 py-2">Options</th>
-                <th scope="col" className="px-3 py-2">Status</th>
-                <th scope="col" className="px-5 py-2">Result</th>
+                <th scope="col" className="px-5 py-2">
+                  Started
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Kind
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Options
+                </th>
+                <th scope="col" className="px-3 py-2">
+                  Status
+                </th>
+                <th scope="col" className="px-5 py-2">
+                  Result
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-border">
               {builds.data.map((b) => (
                 <tr key={b.id} className="align-top">
-                  <td className="px-5 py-2 whitespace-nowrap text-muted-foreground">{new Date(b.createdAt).toLocaleString()}</td>
+                  <td className="px-5 py-2 whitespace-nowrap text-muted-foreground">
+                    {new Date(b.createdAt).toLocaleString()}
+                  </td>
                   <td className="px-3 py-2">{b.kind}</td>
                   <td className="px-3 py-2 text-muted-foreground">
                     {b.method} · enrichment {b.enrichment} · indexing {b.indexing}
@@ -50,17 +62,19 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
                     <Badge tone={TONE[b.status] ?? "neutral"}>{b.status}</Badge>
                   </td>
                   <td className="px-5 py-2 text-muted-foreground">
-                    {b.status === "Pending" || b.status === "Processing"
-                      ? `${formatStep(b.step)} · ${b.progress}%`
-                      : b.error
-                        ? <span className="text-destructive">{b.error}</span>
-                        : [
-                            b.totalPartitions !== null && `${b.totalPartitions} elements`,
-                            b.totalPages !== null && `${b.totalPages} pages`,
-                            ...b.warnings,
-                          ]
-                            .filter(Boolean)
-                            .join(" · ")}
+                    {b.status === "Pending" || b.status === "Processing" ? (
+                      `${formatStep(b.step)} · ${b.progress}%`
+                    ) : b.error ? (
+                      <span className="text-destructive">{b.error}</span>
+                    ) : (
+                      [
+                        b.totalPartitions !== null && `${b.totalPartitions} elements`,
+                        b.totalPages !== null && `${b.totalPages} pages`,
+                        ...b.warnings,
+                      ]
+                        .filter(Boolean)
+                        .join(" · ")
+                    )}
                   </td>
                 </tr>
               ))}

@@ -31,7 +31,12 @@ export const BuildOptionsFields = ({
   <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
     <Field label="Method">
       {(p) => (
-        <Select {...p} value={value.method} disabled={disabled} onChange={(e) => onChange({ ...value, method: e.target.value })}>
+        <Select
+          {...p}
+          value={value.method}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, method: e.target.value })}
+        >
           {["fast", ...V2_METHODS.filter((m) => m !== "fast")].map((m) => (
             <option key={m} value={m}>
               {m[0]!.toUpperCase() + m.slice(1)} ({METHOD_HINTS[m]})
@@ -42,7 +47,12 @@ export const BuildOptionsFields = ({
     </Field>
     <Field label="Enrichment">
       {(p) => (
-        <Select {...p} value={value.enrichment} disabled={disabled} onChange={(e) => onChange({ ...value, enrichment: e.target.value })}>
+        <Select
+          {...p}
+          value={value.enrichment}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, enrichment: e.target.value })}
+        >
           {ENRICHMENT_OPTIONS.map((o) => (
             <option key={o} value={o}>
               {o === "full" ? "Full (summaries, keywords)" : "None"}
@@ -53,7 +63,12 @@ export const BuildOptionsFields = ({
     </Field>
     <Field label="Indexing">
       {(p) => (
-        <Select {...p} value={value.indexing} disabled={disabled} onChange={(e) => onChange({ ...value, indexing: e.target.value })}>
+        <Select
+          {...p}
+          value={value.indexing}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, indexing: e.target.value })}
+        >
           {indexingOptions.map((o) => (
             <option key={o} value={o}>
               {o === "full" ? "Full (searchable)" : "None (parse only)"}

@@ -39,7 +39,11 @@ export const ElementDetail = ({
       )}
       {e.imgBase64 && (
         // eslint-disable-next-line @next/next/no-img-element -- an inline picture extracted from the document
-        <img src={`data:image/png;base64,${e.imgBase64}`} alt={`Picture from page ${e.pageNumber ?? "?"}`} className="max-h-96 rounded border border-border" />
+        <img
+          src={`data:image/png;base64,${e.imgBase64}`}
+          alt={`Picture from page ${e.pageNumber ?? "?"}`}
+          className="max-h-96 rounded border border-border"
+        />
       )}
       {(e.pageAnnotation || e.pageKeywords.length > 0 || e.pageTopics.length > 0) && (
         <section aria-label="Enrichment" className="space-y-2 rounded-md bg-muted p-3">
@@ -54,7 +58,9 @@ export const ElementDetail = ({
               ))}
             </p>
           )}
-          {e.pageTopics.length > 0 && <p className="text-xs text-muted-foreground">Topics: {e.pageTopics.join(", ")}</p>}
+          {e.pageTopics.length > 0 && (
+            <p className="text-xs text-muted-foreground">Topics: {e.pageTopics.join(", ")}</p>
+          )}
         </section>
       )}
       <details className="text-xs">

@@ -14,10 +14,22 @@ const ACCEPT = ALLOWED_EXTENSIONS.map((ext) => `.${ext}`).join(",");
 /** Two uploads at a time: enough to keep the link busy without starving the page's other requests. */
 const PARALLEL = 2;
 
-type Item = { id: number; file: File; state: "queued" | "uploading" | "done" | "failed"; progress: number; message?: string };
+type Item = {
+  id: number;
+  file: File;
+  state: "queued" | "uploading" | "done" | "failed";
+  progress: number;
+  message?: string;
+};
 
 /** Drag and drop (or pick) several files; each uploads with its own progress bar and result. */
-export const FileUpload = ({ projectId, indexingOptions }: { projectId: string; indexingOptions: readonly string[] }) => {
+export const FileUpload = ({
+  projectId,
+  indexingOptions,
+}: {
+  projectId: string;
+  indexingOptions: readonly string[];
+}) => {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -27,7 +39,8 @@ export const FileUpload = ({ projectId, indexingOptions }: { projectId: string; 
   const [dragging, setDragging] = useState(false);
   const busy = items.some((i) => i.state === "uploading" || i.state === "queued");
 
-  const update = (id: number, patch: Partial<Item>) => setItems((all) => all.map((i) => (i.id === id ? { ...i, ...patch } : i)));
+  const update = (id: number, patch: Partial<Item>) =>
+    setItems((all) => all.map((i) => (i.id === id ? { ...i, ...patch } : i)));
 
   const run = async (queue: Item[], chosen: BuildOptions) => {
     const worker = async () => {
@@ -53,7 +66,12 @@ export const FileUpload = ({ projectId, indexingOptions }: { projectId: string; 
 
   const add = (files: FileList | null) => {
     if (!files?.length) return;
-    const added = Array.from(files).map((file) => ({ id: nextId.current++, file, state: "queued" as const, progress: 0 }));
+    const added = Array.from(files).map((file) => ({
+      id: nextId.current++,
+      file,
+      state: "queued" as const,
+      progress: 0,
+    }));
     setItems((all) => [...all.filter((i) => i.state !== "done"), ...added]);
     void run([...added], options);
     if (input.current) input.current.value = "";
@@ -110,7 +128,10 @@ export const FileUpload = ({ projectId, indexingOptions }: { projectId: string; 
                 <ProgressBar className="mt-1.5" label={`Upload of ${item.file.name}`} value={item.progress} />
               )}
               {item.message && (
-                <p role={item.state === "failed" ? "alert" : "status"} className={cn("mt-1 text-xs", item.state === "failed" ? "text-destructive" : "text-muted-foreground")}>
+                <p
+                  role={item.state === "failed" ? "alert" : "status"}
+                  className={cn("mt-1 text-xs", item.state === "failed" ? "text-destructive" : "text-muted-foreground")}
+                >
                   {item.message}
                 </p>
               )}

@@ -22,7 +22,10 @@ export const PageCanvas = ({
   onSelect: (elementId: string) => void;
   pageNumber: number;
 }) => {
-  const [state, setState] = useState<{ src: string; status: "loading" | "loaded" | "failed" }>({ src, status: "loading" });
+  const [state, setState] = useState<{ src: string; status: "loading" | "loaded" | "failed" }>({
+    src,
+    status: "loading",
+  });
   const status = state.src === src ? state.status : "loading";
   const layout = items.find((i) => i.layout)?.layout ?? null;
   const boxed = items.filter((i) => i.box);
@@ -71,7 +74,9 @@ export const PageCanvas = ({
                   }}
                   className={cn(
                     "cursor-pointer outline-none [vector-effect:non-scaling-stroke] focus-visible:stroke-[3px]",
-                    active ? "fill-amber-400/30 stroke-amber-500 stroke-2" : "fill-indigo-500/5 stroke-indigo-500 hover:fill-indigo-500/20",
+                    active
+                      ? "fill-amber-400/30 stroke-amber-500 stroke-2"
+                      : "fill-indigo-500/5 stroke-indigo-500 hover:fill-indigo-500/20",
                   )}
                   style={{ strokeWidth: active ? 2.5 : 1.25 }}
                 />

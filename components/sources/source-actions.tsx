@@ -29,7 +29,9 @@ export const SourceActions = ({
   const refresh = () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.list.queryKey({ projectId }) }),
-      queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.builds.queryKey({ projectId, sourceId: source.id }) }),
+      queryClient.invalidateQueries({
+        queryKey: trpc.dashboard.sources.builds.queryKey({ projectId, sourceId: source.id }),
+      }),
     ]);
   const reprocess = useMutation(
     trpc.dashboard.sources.reprocess.mutationOptions({ onSuccess: () => (setDialog(null), refresh()) }),
@@ -47,10 +49,20 @@ export const SourceActions = ({
 
   return (
     <div className="flex items-center justify-end gap-2">
-      <Button variant="secondary" size="sm" onClick={() => setDialog("reprocess")} aria-label={`Reprocess ${source.fileName}`}>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => setDialog("reprocess")}
+        aria-label={`Reprocess ${source.fileName}`}
+      >
         Reprocess
       </Button>
-      <Button variant="secondary" size="sm" onClick={() => setDialog("delete")} aria-label={`Delete ${source.fileName}`}>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => setDialog("delete")}
+        aria-label={`Delete ${source.fileName}`}
+      >
         Delete
       </Button>
       <ConfirmDialog

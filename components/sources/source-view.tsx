@@ -54,7 +54,9 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
     void queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.get.queryKey({ projectId, sourceId }) });
     void queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.builds.queryKey({ projectId, sourceId }) });
     if (row.build?.status === "Completed" || row.build?.status === "Completed with errors") {
-      void queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.elements.queryKey({ projectId, sourceId }) });
+      void queryClient.invalidateQueries({
+        queryKey: trpc.dashboard.sources.elements.queryKey({ projectId, sourceId }),
+      });
     }
   });
 
@@ -64,10 +66,21 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
   );
   const pages = overview.data?.pages ?? [];
   const paged = pages.length > 0;
-  const pageNumber = paged ? (pageParam && pages.some((p) => p.pageNumber === pageParam) ? pageParam : pages[0]!.pageNumber) : undefined;
+  const pageNumber = paged
+    ? pageParam && pages.some((p) => p.pageNumber === pageParam)
+      ? pageParam
+      : pages[0]!.pageNumber
+    : undefined;
   const elements = useQuery(
     trpc.dashboard.sources.elements.queryOptions(
-      { projectId, sourceId, pageNumber, type: type || undefined, page: paged ? 1 : listPage, pageSize: LIST_PAGE_SIZE },
+      {
+        projectId,
+        sourceId,
+        pageNumber,
+        type: type || undefined,
+        page: paged ? 1 : listPage,
+        pageSize: LIST_PAGE_SIZE,
+      },
       { enabled: overview.isSuccess, placeholderData: keepPreviousData },
     ),
   );
@@ -105,7 +118,11 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
       <Card label="Element viewer">
         <CardHeader
           title="Elements"
-          description={data ? `${data.total} element${data.total === 1 ? "" : "s"}${paged ? ` on page ${pageNumber}` : ""}` : undefined}
+          description={
+            data
+              ? `${data.total} element${data.total === 1 ? "" : "s"}${paged ? ` on page ${pageNumber}` : ""}`
+              : undefined
+          }
           actions={
             <div className="flex flex-wrap items-center gap-2">
               <Select
@@ -123,10 +140,20 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
               </Select>
               {paged && (
                 <nav aria-label="Pages" className="flex items-center gap-1">
-                  <Button variant="secondary" size="sm" disabled={pageIndex <= 0} onClick={() => goToPage(pages[pageIndex - 1]!.pageNumber)}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={pageIndex <= 0}
+                    onClick={() => goToPage(pages[pageIndex - 1]!.pageNumber)}
+                  >
                     Previous page
                   </Button>
-                  <Select aria-label="Page" value={pageNumber} onChange={(e) => goToPage(Number(e.target.value))} className="h-8 w-24">
+                  <Select
+                    aria-label="Page"
+                    value={pageNumber}
+                    onChange={(e) => goToPage(Number(e.target.value))}
+                    className="h-8 w-24"
+                  >
                     {pages.map((p) => (
                       <option key={p.pageNumber} value={p.pageNumber}>
                         Page {p.pageNumber}
@@ -146,7 +173,9 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
             </div>
           }
         />
-        {(overview.isPending || (elements.isPending && elements.fetchStatus !== "idle")) && <Loading>Loading elements…</Loading>}
+        {(overview.isPending || (elements.isPending && elements.fetchStatus !== "idle")) && (
+          <Loading>Loading elements…</Loading>
+        )}
         {elements.isError && <ErrorAlert className="m-5">{elements.error.message}</ErrorAlert>}
         {overview.data && !overview.data.buildId && (
           <EmptyState title={source.data?.status === "Failed" ? "Processing failed" : "No elements yet"}>
@@ -156,7 +185,12 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
           </EmptyState>
         )}
         {data && data.buildId && (
-          <div className={cn("grid gap-5 p-5", paged && data.hasPageImages ? "lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : "")}>
+          <div
+            className={cn(
+              "grid gap-5 p-5",
+              paged && data.hasPageImages ? "lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : "",
+            )}
+          >
             {paged && data.hasPageImages && pageNumber !== undefined && (
               <PageCanvas
                 src={`/api/projects/${projectId}/sources/${sourceId}/pages/${pageNumber}/image?width=1000`}
@@ -175,7 +209,10 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
               {data.items.length === 0 ? (
                 <EmptyState title="No elements match" />
               ) : (
-                <ol aria-label="Elements" className="max-h-[36rem] divide-y divide-border overflow-y-auto rounded-md border border-border">
+                <ol
+                  aria-label="Elements"
+                  className="max-h-[36rem] divide-y divide-border overflow-y-auto rounded-md border border-border"
+                >
                   {data.items.map((item) => (
                     <li key={item.elementId}>
                       <button
@@ -196,7 +233,12 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
               )}
               {!paged && data.total > LIST_PAGE_SIZE && (
                 <nav aria-label="Element pages" className="flex items-center justify-between">
-                  <Button variant="secondary" size="sm" disabled={listPage <= 1} onClick={() => setParams({ list: listPage - 1 })}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={listPage <= 1}
+                    onClick={() => setParams({ list: listPage - 1 })}
+                  >
                     Previous
                   </Button>
                   <span className="text-sm text-muted-foreground">

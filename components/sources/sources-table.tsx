@@ -92,7 +92,10 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
       header: "File",
       cell: (info) => (
         <div className="max-w-72 wrap-break-word">
-          <Link href={`/${projectId}/sources/${info.row.original.id}`} className="font-medium text-link hover:underline">
+          <Link
+            href={`/${projectId}/sources/${info.row.original.id}`}
+            className="font-medium text-link hover:underline"
+          >
             {info.getValue()}
           </Link>
         </div>
@@ -121,7 +124,11 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
       header: () => <span className="sr-only">Actions</span>,
       cell: (info) =>
         project.can("member") ? (
-          <SourceActions projectId={projectId} source={info.row.original} indexingOptions={project.data?.indexingOptions ?? ["full"]} />
+          <SourceActions
+            projectId={projectId}
+            source={info.row.original}
+            indexingOptions={project.data?.indexingOptions ?? ["full"]}
+          />
         ) : null,
     }),
   ];
@@ -150,7 +157,11 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
 
   return (
     <div>
-      <div className="flex flex-wrap items-end gap-3 border-b border-border px-5 py-3" role="search" aria-label="Filter sources">
+      <div
+        className="flex flex-wrap items-end gap-3 border-b border-border px-5 py-3"
+        role="search"
+        aria-label="Filter sources"
+      >
         <Input
           aria-label="Filter by name"
           placeholder="Filter by name"
@@ -161,7 +172,12 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
           }}
           className="w-56"
         />
-        <Select aria-label="Filter by status" value={status} onChange={(e) => (setStatus(e.target.value), resetPage())} className="w-40">
+        <Select
+          aria-label="Filter by status"
+          value={status}
+          onChange={(e) => (setStatus(e.target.value), resetPage())}
+          className="w-40"
+        >
           <option value="">Any status</option>
           {SOURCE_STATUSES.map((s) => (
             <option key={s} value={s}>
@@ -169,7 +185,12 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
             </option>
           ))}
         </Select>
-        <Select aria-label="Filter by type" value={fileType} onChange={(e) => (setFileType(e.target.value), resetPage())} className="w-32">
+        <Select
+          aria-label="Filter by type"
+          value={fileType}
+          onChange={(e) => (setFileType(e.target.value), resetPage())}
+          className="w-32"
+        >
           <option value="">Any type</option>
           {(data?.fileTypes ?? []).map((t) => (
             <option key={t} value={t}>
@@ -186,7 +207,11 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
       {list.isError && <ErrorAlert className="m-5">Could not load sources: {list.error.message}</ErrorAlert>}
       {data && data.items.length === 0 && (
         <EmptyState title={filtered ? "No source matches these filters" : "No sources yet"}>
-          {filtered ? "Change or clear the filters." : project.can("member") ? "Drop files above to add the first ones." : "A member of the team can add some."}
+          {filtered
+            ? "Change or clear the filters."
+            : project.can("member")
+              ? "Drop files above to add the first ones."
+              : "A member of the team can add some."}
         </EmptyState>
       )}
       {data && data.items.length > 0 && (
@@ -238,7 +263,10 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
         </div>
       )}
       {data && data.total > 0 && (
-        <nav aria-label="Source pages" className="flex flex-wrap items-center justify-between gap-3 border-t border-border px-5 py-3">
+        <nav
+          aria-label="Source pages"
+          className="flex flex-wrap items-center justify-between gap-3 border-t border-border px-5 py-3"
+        >
           <Select
             aria-label="Rows per page"
             value={pagination.pageSize}
@@ -252,7 +280,12 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
             ))}
           </Select>
           <div className="flex items-center gap-3">
-            <Button variant="secondary" size="sm" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+            <Button
+              variant="secondary"
+              size="sm"
+              disabled={!table.getCanPreviousPage()}
+              onClick={() => table.previousPage()}
+            >
               Previous
             </Button>
             <span className="text-sm text-muted-foreground">

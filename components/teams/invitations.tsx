@@ -45,8 +45,16 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
 
   return (
     <Card label="Invitations">
-      <CardHeader title="Invite people" description="Anyone with the link can join with the role you pick; each link works once." />
-      <form aria-label="Create invitation" noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-3 px-5 py-4">
+      <CardHeader
+        title="Invite people"
+        description="Anyone with the link can join with the role you pick; each link works once."
+      />
+      <form
+        aria-label="Create invitation"
+        noValidate
+        onSubmit={onSubmit}
+        className="flex flex-wrap items-end gap-3 px-5 py-4"
+      >
         <Field label="Role" error={errors.role}>
           {(p) => (
             <Select {...p} name="role" defaultValue="member" className="w-36">
@@ -59,7 +67,11 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
           )}
         </Field>
         <div className="min-w-60 flex-1">
-          <Field label="Email (optional)" error={errors.email} hint="Only this address may accept; mailed when SMTP is set up.">
+          <Field
+            label="Email (optional)"
+            error={errors.email}
+            hint="Only this address may accept; mailed when SMTP is set up."
+          >
             {(p) => <Input {...p} name="email" type="email" placeholder="name@example.com" />}
           </Field>
         </div>
@@ -72,7 +84,10 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
         <Notice className="mx-5 mb-4">
           <p className="font-medium">Invitation link (shown once{created.mailed ? ", also mailed" : ""}):</p>
           <div className="mt-2 flex items-center gap-2">
-            <code aria-label="Invitation link" className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs">
+            <code
+              aria-label="Invitation link"
+              className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs"
+            >
               {created.link}
             </code>
             <CopyButton text={created.link} label="Copy link" />
@@ -96,7 +111,12 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
                   {inv.email ? ` · ${inv.email}` : " · anyone with the link"} · expires{" "}
                   {new Date(inv.expiresAt).toLocaleDateString()}
                 </span>
-                <Button variant="secondary" size="sm" disabled={revoke.isPending} onClick={() => revoke.mutate({ teamId, invitationId: inv.id })}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={revoke.isPending}
+                  onClick={() => revoke.mutate({ teamId, invitationId: inv.id })}
+                >
                   Revoke
                 </Button>
               </li>

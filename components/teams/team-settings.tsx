@@ -55,10 +55,18 @@ export const TeamSettings = ({ teamId }: { teamId: string }) => {
           <caption className="sr-only">Members</caption>
           <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
             <tr>
-              <th scope="col" className="px-5 py-2">Name</th>
-              <th scope="col" className="px-3 py-2">Email</th>
-              <th scope="col" className="px-3 py-2">Role</th>
-              <th scope="col" className="px-5 py-2"><span className="sr-only">Actions</span></th>
+              <th scope="col" className="px-5 py-2">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Email
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Role
+              </th>
+              <th scope="col" className="px-5 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-border">
@@ -76,7 +84,11 @@ export const TeamSettings = ({ teamId }: { teamId: string }) => {
                         className="h-8 w-32"
                         disabled={changeRole.isPending}
                         onChange={(e) =>
-                          changeRole.mutate({ teamId, userId: m.id, role: e.target.value as (typeof TEAM_ROLES)[number] })
+                          changeRole.mutate({
+                            teamId,
+                            userId: m.id,
+                            role: e.target.value as (typeof TEAM_ROLES)[number],
+                          })
                         }
                       >
                         {TEAM_ROLES.filter((r) => r !== "owner" || myRole === "owner").map((r) => (
@@ -136,7 +148,9 @@ export const TeamSettings = ({ teamId }: { teamId: string }) => {
         confirmLabel="Remove member"
         pending={remove.isPending}
         onClose={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate({ teamId, userId: removing.id }, { onSettled: () => setRemoving(null) })}
+        onConfirm={() =>
+          removing && remove.mutate({ teamId, userId: removing.id }, { onSettled: () => setRemoving(null) })
+        }
       >
         {removing?.email} loses access to every project of this team at once.
       </ConfirmDialog>

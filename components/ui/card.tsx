@@ -7,7 +7,15 @@ export const Card = ({ children, className, label }: { children: ReactNode; clas
   </section>
 );
 
-export const CardHeader = ({ title, description, actions }: { title: ReactNode; description?: ReactNode; actions?: ReactNode }) => (
+export const CardHeader = ({
+  title,
+  description,
+  actions,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) => (
   <div className="flex flex-wrap items-start justify-between gap-3 border-b border-border px-5 py-4">
     <div>
       <h2 className="text-base font-semibold">{title}</h2>

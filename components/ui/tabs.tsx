@@ -30,7 +30,13 @@ export const Tabs = <T extends string>({
   };
   return (
     <div>
-      <div ref={list} role="tablist" aria-label={label} onKeyDown={onKeyDown} className="flex gap-1 border-b border-border">
+      <div
+        ref={list}
+        role="tablist"
+        aria-label={label}
+        onKeyDown={onKeyDown}
+        className="flex gap-1 border-b border-border"
+      >
         {tabs.map((tab) => {
           const selected = tab.value === value;
           return (

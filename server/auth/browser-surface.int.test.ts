@@ -30,7 +30,12 @@ beforeAll(async () => {
   });
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(owner, "dashboard.account.me", undefined, "query");
+  const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
+    owner,
+    "dashboard.account.me",
+    undefined,
+    "query",
+  );
   projectId = me.teams[0]!.projects[0]!.id;
 });
 
@@ -88,7 +93,9 @@ describe("cross-origin requests are refused", () => {
     const input = { projectId, name: "from evil", permissions: ["read"] };
     const evil = await client.call(owner, "dashboard.tokens.create", input, "mutation", { Origin: EVIL });
     expect(evil.status).toBe(403);
-    const site = await client.call(owner, "dashboard.tokens.create", input, "mutation", { "Sec-Fetch-Site": "cross-site" });
+    const site = await client.call(owner, "dashboard.tokens.create", input, "mutation", {
+      "Sec-Fetch-Site": "cross-site",
+    });
     expect(site.status).toBe(403);
     const tokens = await client.ok<{ name: string }[]>(owner, "dashboard.tokens.list", { projectId }, "query");
     expect(tokens.map((t) => t.name)).not.toContain("from evil");
@@ -149,7 +156,11 @@ describe("sessions and headers", () => {
   it("keeps the public API token-only, without CORS", async () => {
     const preflight = await fetch(`${quarry.url}/api/public/v1/sources`, {
       method: "OPTIONS",
-      headers: { Origin: EVIL, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+      headers: {
+        Origin: EVIL,
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+      },
     });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     const withOrigin = await fetch(`${quarry.url}/api/public/v1/sources`, {
@@ -163,7 +174,11 @@ describe("sessions and headers", () => {
   });
 
   it("refuses sign-up without an invitation once the owner exists, and shows no setup page", async () => {
-    const res = await client.authPost("/sign-up/email", { name: "x", email: "x@surface.test", password: "password-123" });
+    const res = await client.authPost("/sign-up/email", {
+      name: "x",
+      email: "x@surface.test",
+      password: "password-123",
+    });
     expect(res.status).toBe(403);
     const setup = await fetch(`${quarry.url}/setup`, { redirect: "manual" });
     expect(setup.status).toBe(307);

@@ -26,7 +26,11 @@ export const getProject = async (projectId: string) => {
 export const ensureProject = async (name: string, teamId?: string) => {
   assertProjectName(name);
   const team = teamId ?? (await defaultTeam()).id;
-  return db.project.upsert({ where: { teamId_name: { teamId: team, name } }, create: { name, teamId: team }, update: {} });
+  return db.project.upsert({
+    where: { teamId_name: { teamId: team, name } },
+    create: { name, teamId: team },
+    update: {},
+  });
 };
 
 /** A new project in a team; a name the team already uses is a conflict. */

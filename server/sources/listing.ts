@@ -20,7 +20,8 @@ export const buildSummary = (build: Build) => ({
   finishedAt: build.finishedAt,
 });
 
-const displayMethod = (method: string | null) => (method && isInternalMethod(method) ? methodDisplayName(method) : method);
+const displayMethod = (method: string | null) =>
+  method && isInternalMethod(method) ? methodDisplayName(method) : method;
 
 export const sourceRow = (source: Source, build: Build | undefined) => ({
   id: source.id,
@@ -73,5 +74,10 @@ export const listBuildsOfSource = async ({ projectId, sourceId }: { projectId: s
     orderBy: { createdAt: "desc" },
     take: 50,
   });
-  return builds.map((b) => ({ ...buildSummary(b), method: displayMethod(b.method), enrichment: b.enrichment, indexing: b.indexing }));
+  return builds.map((b) => ({
+    ...buildSummary(b),
+    method: displayMethod(b.method),
+    enrichment: b.enrichment,
+    indexing: b.indexing,
+  }));
 };

@@ -22,7 +22,13 @@ const TICK_MS = 1_000;
 /** Rows are stamped by the writing process's clock; looking back a little covers skew between writers. */
 const OVERLAP_MS = 5_000;
 
-type Feed = { listeners: Set<Listener>; timer: NodeJS.Timeout; since: Date; total: number | null; sent: Map<string, string> };
+type Feed = {
+  listeners: Set<Listener>;
+  timer: NodeJS.Timeout;
+  since: Date;
+  total: number | null;
+  sent: Map<string, string>;
+};
 
 const feeds = new Map<string, Feed>();
 

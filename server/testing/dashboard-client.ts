@@ -45,7 +45,7 @@ export const dashboardClient = (baseUrl: string) => {
     type: "query" | "mutation",
     headers: Record<string, string> = {},
   ) => {
-    const cookie = session ? { Cookie: session.cookie } : {};
+    const cookie: Record<string, string> = session ? { Cookie: session.cookie } : {};
     const res =
       type === "query"
         ? await fetch(`${baseUrl}/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`, {

@@ -14,7 +14,7 @@ const OWNER = { email: "owner@roles.test", password: "owner-password-1" };
 const PASSWORD = "member-password-1";
 
 type Procedure = { _def: { type: "query" | "mutation" | "subscription"; meta?: ProcedureMeta } };
-const dashboardProcedures = Object.entries(appRouter._def.procedures as Record<string, Procedure>)
+const dashboardProcedures = Object.entries(appRouter._def.procedures as unknown as Record<string, Procedure>)
   .filter(([path]) => path.startsWith("dashboard."))
   .map(([path, p]) => ({ path: path, type: p._def.type as "query" | "mutation", access: p._def.meta?.access }));
 
@@ -48,21 +48,34 @@ beforeAll(async () => {
   projectId = me.teams[0]!.projects[0]!.id;
 
   for (const role of ["viewer", "member", "admin"] as const) {
-    const { path } = await client.ok<{ path: string }>(sessions.owner, "dashboard.teams.invite", { teamId, role }, "mutation");
+    const { path } = await client.ok<{ path: string }>(
+      sessions.owner,
+      "dashboard.teams.invite",
+      { teamId, role },
+      "mutation",
+    );
     sessions[role] = await client.signUp(
       { name: role, email: `${role}@roles.test`, password: PASSWORD },
       path.split("/").pop(),
     );
   }
   // Someone with an account but in another team only.
-  const other = await client.ok<{ id: string }>(sessions.owner, "dashboard.account.createTeam", { name: "Other" }, "mutation");
+  const other = await client.ok<{ id: string }>(
+    sessions.owner,
+    "dashboard.account.createTeam",
+    { name: "Other" },
+    "mutation",
+  );
   const { path } = await client.ok<{ path: string }>(
     sessions.owner,
     "dashboard.teams.invite",
     { teamId: other.id, role: "admin" },
     "mutation",
   );
-  sessions.outsider = await client.signUp({ name: "out", email: "outsider@roles.test", password: PASSWORD }, path.split("/").pop());
+  sessions.outsider = await client.signUp(
+    { name: "out", email: "outsider@roles.test", password: PASSWORD },
+    path.split("/").pop(),
+  );
 });
 
 afterAll(async () => quarry?.dispose());
@@ -116,14 +129,25 @@ describe("role rules inside the team", () => {
     const api = { Authorization: `Bearer ${quarry.token}` };
     const form = new FormData();
     form.set("file", new Blob(["# Notes\n\nSome text.\n"]), "notes.md");
-    const upload = await fetch(`${quarry.url}/api/public/v1/sources/ingest-file`, { method: "POST", headers: api, body: form });
+    const upload = await fetch(`${quarry.url}/api/public/v1/sources/ingest-file`, {
+      method: "POST",
+      headers: api,
+      body: form,
+    });
     const { build_id } = (await upload.json()) as { build_id: string };
-    const build = (await (await fetch(`${quarry.url}/api/public/v1/sources/builds/${build_id}?suppress_elements=true`, { headers: api })).json()) as {
+    const build = (await (
+      await fetch(`${quarry.url}/api/public/v1/sources/builds/${build_id}?suppress_elements=true`, { headers: api })
+    ).json()) as {
       file_id: string;
     };
     const sourceId = build.file_id;
 
-    const viewerDelete = await client.call(sessions.viewer, "dashboard.sources.delete", { projectId, sourceId }, "mutation");
+    const viewerDelete = await client.call(
+      sessions.viewer,
+      "dashboard.sources.delete",
+      { projectId, sourceId },
+      "mutation",
+    );
     expect(viewerDelete.status).toBe(403);
     const memberToken = await client.call(
       sessions.member,
@@ -132,7 +156,12 @@ describe("role rules inside the team", () => {
       "mutation",
     );
     expect(memberToken.status).toBe(403);
-    const memberDelete = await client.call(sessions.member, "dashboard.sources.delete", { projectId, sourceId }, "mutation");
+    const memberDelete = await client.call(
+      sessions.member,
+      "dashboard.sources.delete",
+      { projectId, sourceId },
+      "mutation",
+    );
     expect(memberDelete.status).toBe(200);
   });
 
@@ -151,7 +180,12 @@ describe("role rules inside the team", () => {
       "mutation",
     );
     expect(promote).toMatchObject({ status: 403, message: "Only an owner can appoint, demote or remove owners" });
-    const inviteOwner = await client.call(sessions.admin, "dashboard.teams.invite", { teamId, role: "owner" }, "mutation");
+    const inviteOwner = await client.call(
+      sessions.admin,
+      "dashboard.teams.invite",
+      { teamId, role: "owner" },
+      "mutation",
+    );
     expect(inviteOwner).toMatchObject({ status: 403, message: "Only an owner can invite owners" });
     const demoteSelf = await client.call(
       sessions.owner,
@@ -163,10 +197,17 @@ describe("role rules inside the team", () => {
   });
 
   it("uses an invitation once, and refuses sign-up without one", async () => {
-    const { path } = await client.ok<{ path: string }>(sessions.owner, "dashboard.teams.invite", { teamId, role: "viewer" }, "mutation");
+    const { path } = await client.ok<{ path: string }>(
+      sessions.owner,
+      "dashboard.teams.invite",
+      { teamId, role: "viewer" },
+      "mutation",
+    );
     const token = path.split("/").pop();
     await client.signUp({ name: "once", email: "once@roles.test", password: PASSWORD }, token);
-    await expect(client.signUp({ name: "twice", email: "twice@roles.test", password: PASSWORD }, token)).rejects.toThrow(/403/);
+    await expect(
+      client.signUp({ name: "twice", email: "twice@roles.test", password: PASSWORD }, token),
+    ).rejects.toThrow(/403/);
     await expect(client.signUp({ name: "none", email: "none@roles.test", password: PASSWORD })).rejects.toThrow(
       /invitation link/,
     );

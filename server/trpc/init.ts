@@ -31,17 +31,20 @@ const trpcCode: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   TIMEOUT: "TIMEOUT",
 };
 
-const t = initTRPC.context<Context>().meta<ProcedureMeta>().create({
-  transformer: superjson,
-  errorFormatter: ({ shape, error }) => {
-    const cause = error.cause;
-    // Never leak internals of unexpected errors to the browser; the log keeps them.
-    const message =
-      cause instanceof AppError || error.code !== "INTERNAL_SERVER_ERROR" ? shape.message : "Internal server error";
-    const zodIssues = cause instanceof ZodError ? cause.issues.map((i) => i.message) : null;
-    return { ...shape, message, data: { ...shape.data, zodIssues, stack: undefined } };
-  },
-});
+const t = initTRPC
+  .context<Context>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter: ({ shape, error }) => {
+      const cause = error.cause;
+      // Never leak internals of unexpected errors to the browser; the log keeps them.
+      const message =
+        cause instanceof AppError || error.code !== "INTERNAL_SERVER_ERROR" ? shape.message : "Internal server error";
+      const zodIssues = cause instanceof ZodError ? cause.issues.map((i) => i.message) : null;
+      return { ...shape, message, data: { ...shape.data, zodIssues, stack: undefined } };
+    },
+  });
 
 const toTrpcErrors = t.middleware(async ({ next, ctx, path }) => {
   const result = await next();

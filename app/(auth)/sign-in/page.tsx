@@ -24,7 +24,9 @@ const SignInPage = async ({ searchParams }: { searchParams: Promise<{ next?: str
       )}
       <SignInForm next={safeNext(next)} />
       <ProviderButtons providers={configuredProviders()} next={safeNext(next)} />
-      <p className="text-xs text-muted-foreground">No account? Accounts are made through an invitation link from a team admin.</p>
+      <p className="text-xs text-muted-foreground">
+        No account? Accounts are made through an invitation link from a team admin.
+      </p>
     </div>
   );
 };

@@ -21,7 +21,12 @@ export const teamsRouter = router({
   changeRole: teamProcedure("admin")
     .input(TeamInput.extend({ userId: z.uuid(), role: z.enum(TEAM_ROLES) }))
     .mutation(async ({ ctx, input }) => {
-      await changeMemberRole({ teamId: input.teamId, actorRole: ctx.role, targetUserId: input.userId, role: input.role });
+      await changeMemberRole({
+        teamId: input.teamId,
+        actorRole: ctx.role,
+        targetUserId: input.userId,
+        role: input.role,
+      });
     }),
 
   removeMember: teamProcedure("admin")
