@@ -5,6 +5,10 @@ import { TRPCReactProvider } from "@/components/providers/trpc-provider";
 import { THEME_COOKIE, themeClass } from "@/components/providers/theme";
 import "./globals.css";
 
+// Every page depends on the visitor's session, and nothing may be prerendered at build time: `npm start` builds while
+// the embedded database it would query waits for the build to end.
+export const dynamic = "force-dynamic";
+
 export const metadata: Metadata = {
   title: { default: "Quarry", template: "%s · Quarry" },
   description: "Self-hostable document ingestion and retrieval",

@@ -37,7 +37,7 @@ const NewProjectForm = ({ teamId }: { teamId: string }) => {
   return (
     <form aria-label="New project" noValidate onSubmit={onSubmit} className="flex flex-wrap items-end gap-3 px-5 py-4">
       <div className="min-w-60 flex-1">
-        <Field label="New project" error={errors.name ?? create.error?.message}>
+        <Field label="Project name" error={errors.name ?? create.error?.message}>
           {(p) => <Input {...p} name="name" placeholder="e.g. research-papers" />}
         </Field>
       </div>

@@ -87,6 +87,8 @@ export const FileUpload = ({
     <div className="space-y-4">
       <BuildOptionsFields value={options} onChange={setOptions} indexingOptions={indexingOptions} disabled={busy} />
       <div
+        role="group"
+        aria-label="Drop files here"
         onDragOver={(e) => {
           e.preventDefault();
           setDragging(true);
