@@ -32,13 +32,17 @@ export const PageCanvas = ({
 
   return (
     <figure className="space-y-2">
-      <div className="relative overflow-hidden rounded-md border border-border bg-white">
+      {/* The page's own proportions hold the space while the image is drawn, so nothing jumps when it arrives. */}
+      <div
+        className="relative overflow-hidden rounded-md border border-border bg-white"
+        style={layout && status !== "loaded" ? { aspectRatio: `${layout.width} / ${layout.height}` } : undefined}
+      >
         {status === "loading" && <Skeleton className="absolute inset-0 rounded-none" />}
         {/* eslint-disable-next-line @next/next/no-img-element -- an authenticated, dynamic PNG; next/image adds nothing */}
         <img
           src={src}
           alt={`Page ${pageNumber}`}
-          className="block h-auto w-full"
+          className={cn("block h-auto w-full", status === "loading" && "absolute inset-0 opacity-0")}
           onLoad={() => setState({ src, status: "loaded" })}
           onError={() => setState({ src, status: "failed" })}
         />

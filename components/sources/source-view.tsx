@@ -152,7 +152,7 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
                     aria-label="Page"
                     value={pageNumber}
                     onChange={(e) => goToPage(Number(e.target.value))}
-                    className="h-8 w-24"
+                    className="h-8 w-28"
                   >
                     {pages.map((p) => (
                       <option key={p.pageNumber} value={p.pageNumber}>

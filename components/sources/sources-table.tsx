@@ -271,7 +271,7 @@ export const SourcesTable = ({ projectId }: { projectId: string }) => {
             aria-label="Rows per page"
             value={pagination.pageSize}
             onChange={(e) => setPagination({ pageIndex: 0, pageSize: Number(e.target.value) })}
-            className="w-28"
+            className="w-32"
           >
             {PAGE_SIZES.map((n) => (
               <option key={n} value={n}>
