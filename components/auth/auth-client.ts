@@ -33,9 +33,9 @@ export const signInWithProvider = async (provider: string, callbackURL: string, 
   if (inviteToken) {
     document.cookie = `${INVITE_COOKIE}=${encodeURIComponent(inviteToken)}; path=/; max-age=900; samesite=lax`;
   }
-  const { url } =
-    provider === "oidc"
-      ? await post<{ url: string }>("/sign-in/oauth2", { providerId: "oidc", callbackURL })
-      : await post<{ url: string }>("/sign-in/social", { provider, callbackURL });
+  // A refusal (no invitation, provider error) comes back to the sign-in page, which explains it.
+  const errorCallbackURL = "/sign-in";
+  // The OIDC provider is registered as a social provider too (Better Auth's generic OAuth plugin).
+  const { url } = await post<{ url: string }>("/sign-in/social", { provider, callbackURL, errorCallbackURL });
   window.location.assign(url);
 };

@@ -76,7 +76,8 @@ const buildOptions = (secret: string) =>
       updateAge: 24 * 60 * 60,
     },
     account: {
-      // An OAuth sign-in with a verified email joins the account that already has that email.
+      // A provider's account joins a local one with the same email only when that local email is verified (Better
+      // Auth's default); Quarry verifies no emails, so a password account is never handed to a provider identity.
       accountLinking: { enabled: true, trustedProviders: ["github", "google", "oidc"] },
     },
     // Password guessing is slowed per client address: the launcher puts the socket's address in a header of its own

@@ -19,7 +19,9 @@ const SignInPage = async ({ searchParams }: { searchParams: Promise<{ next?: str
         <p role="alert" className="text-sm text-destructive">
           {error === "invitation_required"
             ? "There is no account for you yet. Ask a team admin for an invitation link."
-            : `Sign-in failed (${error}).`}
+            : error === "account_not_linked"
+              ? "An account with this email already exists. Sign in with its password."
+              : `Sign-in failed (${error}).`}
         </p>
       )}
       <SignInForm next={safeNext(next)} />
