@@ -108,7 +108,7 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
         {source.data && project.can("member") && (
           <SourceActions
             projectId={projectId}
-            source={{ id: sourceId, fileName: source.data.fileName, method: null }}
+            source={{ id: sourceId, fileName: source.data.fileName, method: source.data.method }}
             indexingOptions={project.data?.indexingOptions ?? ["full"]}
             onDeleted={() => router.push(`/${projectId}/sources`)}
           />

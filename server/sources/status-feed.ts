@@ -31,6 +31,8 @@ type Feed = {
 };
 
 const feeds = new Map<string, Feed>();
+/** Projects whose look at the database is in progress. */
+const running = new Set<string>();
 
 const signature = (row: SourceRow) =>
   JSON.stringify([row.status, row.build?.id, row.build?.status, row.build?.step, row.build?.progress, row.method]);
@@ -100,5 +102,3 @@ export const subscribeToProject = (projectId: string, listener: Listener): (() =
     }
   };
 };
-
-const running = new Set<string>();

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "@/server/errors";
+import { isInternalMethod, methodDisplayName } from "@/server/parsing/methods.schema";
 import type { UploadRequest } from "@/server/public-api/multipart";
 import { resolveBuildOptions } from "@/server/sources/build-options";
 import {
@@ -28,7 +29,13 @@ export const sourcesRouter = router({
     .query(async ({ ctx, input }) => {
       const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
       if (!source) throw new AppError("NOT_FOUND", "Source not found");
-      return { id: source.id, fileName: source.fileName, fileType: source.fileType, status: source.status };
+      return {
+        id: source.id,
+        fileName: source.fileName,
+        fileType: source.fileType,
+        status: source.status,
+        method: source.method && isInternalMethod(source.method) ? methodDisplayName(source.method) : source.method,
+      };
     }),
 
   builds: projectProcedure("viewer")
