@@ -33,12 +33,15 @@ export const startFakeSmtp = async (): Promise<FakeSmtp> => {
           continue;
         }
         const verb = line.slice(0, 4).toUpperCase();
-        if (verb === "EHLO" || verb === "HELO") reply("250 fake-smtp");
-        else if (verb === "MAIL") ((current.from = line.slice(10).trim()), reply("250 ok"));
-        else if (verb === "RCPT") (current.to.push(line.slice(8).trim()), reply("250 ok"));
-        else if (verb === "DATA") ((inData = true), reply("354 end with ."));
-        else if (verb === "QUIT") (reply("221 bye"), socket.end());
-        else reply("250 ok");
+        if (verb === "MAIL") current.from = line.slice(10).trim();
+        if (verb === "RCPT") current.to.push(line.slice(8).trim());
+        if (verb === "DATA") {
+          inData = true;
+          reply("354 end with .");
+        } else if (verb === "QUIT") {
+          reply("221 bye");
+          socket.end();
+        } else reply(verb === "EHLO" || verb === "HELO" ? "250 fake-smtp" : "250 ok");
       }
     });
   });
