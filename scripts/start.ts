@@ -19,12 +19,6 @@ const main = async () => {
   const { connectDatabase } = await import("../server/db/connect");
   const { applyMigrations } = await import("../server/db/migrate");
 
-  if (!env.DATABASE_URL && env.HOST !== "127.0.0.1" && env.HOST !== "localhost") {
-    throw new Error(
-      "The embedded mode serves loopback only (no browser sign-in yet): unset HOST or set it to 127.0.0.1",
-    );
-  }
-
   const database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
@@ -39,8 +33,9 @@ const main = async () => {
   const jobs = await import("../server/runtime/job-runner");
   if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
 
-  const { bootstrap } = await import("../server/bootstrap");
+  const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");
   const boot = await bootstrap();
+  const owner = await bootstrapOwner();
 
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: env.HOST, port });
@@ -52,6 +47,8 @@ const main = async () => {
   let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
 
   const server = createServer((req, res) => {
+    // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
+    req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
     if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
       const request = toWebRequest(req, origin);
       const url = new URL(request.url);
@@ -87,6 +84,12 @@ const main = async () => {
       `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
         `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
     );
+  }
+
+  if (owner.kind === "needs-setup") {
+    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
+  } else if (owner.kind === "created") {
+    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
   }
 
   let stopping = false;

@@ -14,7 +14,7 @@ const int = (fallback: number) => z.preprocess((v) => emptyAsUndefined(v) ?? fal
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: int(3000).pipe(z.number().min(0).max(65535)),
-  /** Interface the HTTP server binds to. The embedded mode forces loopback until browser sign-in exists. */
+  /** Interface the HTTP server binds to (0.0.0.0 for every interface; the dashboard requires sign-in). */
   HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
@@ -33,6 +33,32 @@ const schema = z.object({
   QUARRY_INIT_PROJECT: z.preprocess(emptyAsUndefined, z.string().default("default")),
   /** Optional secret mixed into token hashes. Changing it invalidates every stored token. */
   QUARRY_TOKEN_PEPPER: z.preprocess(emptyAsUndefined, z.string().default("")),
+
+  /**
+   * Sign-in. The address browsers use (https://quarry.example.com): OAuth callbacks and links are built from it, and
+   * cookies get Secure when it is https. Unset: the address each request was sent to.
+   */
+  QUARRY_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
+  QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),
+  /** Sign-in and sign-up attempts allowed per client address and minute. */
+  QUARRY_AUTH_ATTEMPTS_PER_MINUTE: int(10).pipe(z.number().min(1)),
+  /** Headless first start: the install's first owner. Unset: the first browser visit offers to create it. */
+  QUARRY_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+  QUARRY_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).max(128).optional()),
+  /** Optional sign-in providers: any OpenID Connect issuer (its discovery URL), GitHub, Google. */
+  OIDC_DISCOVERY_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_PROVIDER_NAME: z.preprocess(emptyAsUndefined, z.string().default("Single sign-on")),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** Optional mail for invitation links (smtp://user:pass@host:587 or smtps://...). Unset: links are copied by hand. */
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  SMTP_FROM: z.preprocess(emptyAsUndefined, z.string().default("Quarry <quarry@localhost>")),
 
   /** Builds processed at once by the in-process job runner. */
   QUARRY_JOB_CONCURRENCY: int(2).pipe(z.number().min(1).max(32)),

@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 
 type Kind = "web" | "github" | "youtube";
 
-const KINDS: { value: Kind; label: string; placeholder: string }[] = [
+export const WEB_SOURCE_KINDS: { value: Kind; label: string; placeholder: string }[] = [
   { value: "web", label: "Web page", placeholder: "https://example.com/docs/" },
   { value: "github", label: "GitHub repository", placeholder: "https://github.com/owner/repo" },
   { value: "youtube", label: "YouTube video", placeholder: "https://www.youtube.com/watch?v=…" },
@@ -21,11 +21,12 @@ const KINDS: { value: Kind; label: string; placeholder: string }[] = [
 
 const inputClass = "block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm";
 
-export const AddWebSource = ({ projectId }: { projectId: string }) => {
+export type WebSourceKind = Kind;
+
+export const AddWebSource = ({ projectId, kind }: { projectId: string; kind: Kind }) => {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const ids = useId();
-  const [kind, setKind] = useState<Kind>("web");
   const [url, setUrl] = useState("");
   const [crawl, setCrawl] = useState(false);
   const [maxPages, setMaxPages] = useState(20);
@@ -36,7 +37,7 @@ export const AddWebSource = ({ projectId }: { projectId: string }) => {
   const onAdded = async (what: string) => {
     setAdded(what);
     setUrl("");
-    await queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.queryKey({ projectId }) });
+    await queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.list.queryKey({ projectId }) });
   };
   const addUrl = useMutation(trpc.dashboard.connectors.addUrl.mutationOptions());
   const addGithub = useMutation(trpc.dashboard.connectors.addGithub.mutationOptions());
@@ -62,22 +63,7 @@ export const AddWebSource = ({ projectId }: { projectId: string }) => {
   };
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" aria-label="Add from the web">
-      <fieldset className="flex flex-wrap gap-4">
-        <legend className="sr-only">Kind of source</legend>
-        {KINDS.map((k) => (
-          <label key={k.value} className="flex items-center gap-2 text-sm text-slate-700">
-            <input
-              type="radio"
-              name={`${ids}-kind`}
-              value={k.value}
-              checked={kind === k.value}
-              onChange={() => setKind(k.value)}
-            />
-            {k.label}
-          </label>
-        ))}
-      </fieldset>
+    <form onSubmit={onSubmit} className="space-y-4" aria-label={`Add a ${WEB_SOURCE_KINDS.find((k) => k.value === kind)!.label}`}>
       <div className="flex flex-col gap-4 md:flex-row md:items-end">
         <div className="flex-1">
           <label htmlFor={`${ids}-url`} className="mb-1 block text-sm font-medium text-slate-700">
@@ -88,7 +74,7 @@ export const AddWebSource = ({ projectId }: { projectId: string }) => {
             type="url"
             required
             value={url}
-            placeholder={KINDS.find((k) => k.value === kind)!.placeholder}
+            placeholder={WEB_SOURCE_KINDS.find((k) => k.value === kind)!.placeholder}
             onChange={(event) => setUrl(event.target.value)}
             className={inputClass}
           />

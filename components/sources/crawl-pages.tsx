@@ -4,7 +4,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { isSourceBusy } from "./format";
 
 /**
  * What a URL, GitHub or YouTube source's latest build fetched: for a crawl, every URL considered with its fate and
@@ -35,7 +34,7 @@ export const CrawlPages = ({ projectId, sourceId }: { projectId: string; sourceI
   const query = useQuery(
     trpc.dashboard.connectors.acquired.queryOptions(
       { projectId, sourceId },
-      { refetchInterval: (q) => (q.state.data && isSourceBusy(q.state.data.status) ? POLL_MS : false) },
+      { refetchInterval: (q) => (q.state.data && (q.state.data.status === "New" || q.state.data.status === "Processing") ? POLL_MS : false) },
     ),
   );
   const data = query.data;

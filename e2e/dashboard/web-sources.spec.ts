@@ -10,16 +10,17 @@ const SITE = `http://127.0.0.1:${STANDIN_PORT}`;
 
 test.skip(!!process.env.E2E_BASE_URL, "the connector stand-ins run only beside a locally started app");
 
-const openSources = async (page: Page) => {
+/** The default project's sources page, with the form of one connector's tab. */
+const openSources = async (page: Page, tab: "Web page" | "GitHub repository" | "YouTube video") => {
   await page.goto("/");
-  const sourcesHeading = page.getByRole("heading", { level: 1, name: "Sources" });
-  await expect(sourcesHeading).toBeVisible();
+  await page.getByRole("list", { name: "Projects of Default team" }).getByRole("link", { name: "default" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Sources" })).toBeVisible();
+  await page.getByRole("tab", { name: tab }).click();
+  return page.getByRole("form", { name: `Add a ${tab}` });
 };
 
 test("crawls a site from the dashboard and shows each page's fate", async ({ page }) => {
-  await openSources(page);
-  const form = page.getByRole("form", { name: "Add from the web" });
-  await form.getByLabel("Web page").check();
+  const form = await openSources(page, "Web page");
   await form.getByLabel("URL", { exact: true }).fill(`${SITE}/docs/`);
   await form.getByLabel("Follow links (crawl the same site and folder)").check();
   await form.getByRole("button", { name: "Add", exact: true }).click();
@@ -42,9 +43,7 @@ test("crawls a site from the dashboard and shows each page's fate", async ({ pag
 });
 
 test("adds a GitHub repository", async ({ page }) => {
-  await openSources(page);
-  const form = page.getByRole("form", { name: "Add from the web" });
-  await form.getByLabel("GitHub repository").check();
+  const form = await openSources(page, "GitHub repository");
   await form.getByLabel("URL", { exact: true }).fill("https://github.com/quarry-co/handbook");
   await form.getByRole("button", { name: "Add", exact: true }).click();
   const row = page

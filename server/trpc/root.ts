@@ -1,5 +1,5 @@
 import { createCallerFactory, router } from "./init";
-import { dashboardRouter } from "./routers/dashboard";
+import { dashboardRouter } from "./routers/dashboard/index";
 import { legacySourcesRouter } from "./routers/legacy-sources";
 import { publicConnectorsRouter } from "./routers/public-connectors";
 import { publicSourcesRouter } from "./routers/public-sources";
@@ -7,7 +7,7 @@ import { publicSourcesRouter } from "./routers/public-sources";
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
   publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter }),
-  /** The dashboard's procedures (local operator). */
+  /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,
 });
 

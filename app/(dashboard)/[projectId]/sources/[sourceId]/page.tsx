@@ -1,17 +1,11 @@
 import type { Metadata } from "next";
-import { CrawlPages } from "@/components/sources/crawl-pages";
-import { SourceElements } from "@/components/sources/source-elements";
+import { SourceView } from "@/components/sources/source-view";
 
 export const metadata: Metadata = { title: "Source" };
 
 const SourcePage = async ({ params }: { params: Promise<{ projectId: string; sourceId: string }> }) => {
   const { projectId, sourceId } = await params;
-  return (
-    <div className="space-y-6">
-      <SourceElements projectId={projectId} sourceId={sourceId} />
-      <CrawlPages projectId={projectId} sourceId={sourceId} />
-    </div>
-  );
+  return <SourceView projectId={projectId} sourceId={sourceId} />;
 };
 
 export default SourcePage;

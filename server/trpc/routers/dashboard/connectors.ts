@@ -7,7 +7,7 @@ import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { resolveBuildOptions } from "@/server/sources/build-options";
 import { findSource } from "@/server/sources/service";
-import { projectProcedure, router } from "../init";
+import { projectProcedure, router } from "../../init";
 
 /**
  * The dashboard's way to add sources from the web, GitHub and YouTube (the same services as the public endpoints),
@@ -17,8 +17,8 @@ import { projectProcedure, router } from "../init";
 
 const ProjectInput = z.object({ projectId: z.uuid() });
 
-export const dashboardConnectorsRouter = router({
-  addUrl: projectProcedure
+export const connectorsRouter = router({
+  addUrl: projectProcedure("member")
     .input(
       ProjectInput.extend({
         url: z.string().trim().min(1),
@@ -39,13 +39,13 @@ export const dashboardConnectorsRouter = router({
       }),
     ),
 
-  addGithub: projectProcedure
+  addGithub: projectProcedure("member")
     .input(ProjectInput.extend({ url: z.string().trim().min(1) }))
     .mutation(({ ctx, input }) =>
       ingestGithub({ projectId: ctx.projectId, url: input.url, options: resolveBuildOptions({}) }),
     ),
 
-  addYoutube: projectProcedure
+  addYoutube: projectProcedure("member")
     .input(ProjectInput.extend({ url: z.string().trim().min(1), language: z.string().trim().max(12).optional() }))
     .mutation(({ ctx, input }) =>
       ingestYoutube({
@@ -57,7 +57,7 @@ export const dashboardConnectorsRouter = router({
     ),
 
   /** What the source's latest build fetched; null for an upload or before the build fetched anything. */
-  acquired: projectProcedure.input(ProjectInput.extend({ sourceId: z.uuid() })).query(async ({ ctx, input }) => {
+  acquired: projectProcedure("viewer").input(ProjectInput.extend({ sourceId: z.uuid() })).query(async ({ ctx, input }) => {
     const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
     if (!source) throw new AppError("NOT_FOUND", "Source not found");
     if (!source.origin) return null;
