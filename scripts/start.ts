@@ -4,7 +4,7 @@
  * server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every build.
  */
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,6 +25,40 @@ const main = async () => {
     );
   }
 
+  const { keepFilesPrivate, privateScratchDir } = await import("../server/runtime/private-files");
+  keepFilesPrivate(env.QUARRY_DATA_DIR);
+  privateScratchDir(env.QUARRY_DATA_DIR);
+
+  const port = env.PORT;
+  const origin = `http://127.0.0.1:${port}`;
+  const runner = jobRunner();
+  const jobs = await import("../server/runtime/job-runner");
+  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
+
+  const { markJobRunnerReady } = await import("../server/health");
+  const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/runtime/http");
+  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+
+  const server = createServer((req, res) => {
+    closeAfterUnreadBody(req, res);
+    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
+      const request = toWebRequest(req, origin);
+      const url = new URL(request.url);
+      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
+      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
+      return;
+    }
+    if (!handle) return void sendWebResponse(res, Response.json({ status: "starting" }, { status: 503 }));
+    void handle(req, res);
+  });
+  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
+  // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  // The port first: a busy one ends the start here, before a first-start token is made that nobody would see.
+  await listenOrFail(server, port, env.HOST);
+
   const database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
@@ -33,39 +67,10 @@ const main = async () => {
   const { ensureNextBuild } = await import("../server/runtime/next-build");
   ensureNextBuild(root);
 
-  const port = env.PORT;
-  const origin = `http://127.0.0.1:${port}`;
-  const runner = jobRunner();
-  const jobs = await import("../server/runtime/job-runner");
-  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
-
-  const { bootstrap } = await import("../server/bootstrap");
-  const boot = await bootstrap();
-
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: env.HOST, port });
   await app.prepare();
-  const handle = app.getRequestHandler();
-
-  const { markJobRunnerReady } = await import("../server/health");
-  const { toWebRequest, sendWebResponse } = await import("../server/runtime/http");
-  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
-
-  const server = createServer((req, res) => {
-    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
-      const request = toWebRequest(req, origin);
-      const url = new URL(request.url);
-      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
-      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
-      return;
-    }
-    void handle(req, res);
-  });
-  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
-  // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  await new Promise<void>((resolve) => server.listen(port, env.HOST, resolve));
+  handle = app.getRequestHandler();
 
   if (runner === "local") {
     const { startLocalExecutor } = await import("../server/jobs/local-executor");
@@ -79,6 +84,9 @@ const main = async () => {
   }
   markJobRunnerReady(true);
   await jobs.resumeUnfinishedBuilds();
+
+  const { bootstrap } = await import("../server/bootstrap");
+  const boot = await bootstrap();
 
   const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
   logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");

@@ -27,6 +27,8 @@ const schema = z.object({
   DATABASE_URL: optionalString,
   /** Loopback port of the embedded Postgres; 0 picks a free one (recorded in QUARRY_DATA_DIR/runtime.json). */
   QUARRY_DB_PORT: int(0),
+  /** Password of the embedded Postgres for psql, pg_dump and other tools. Unset: QUARRY_DATA_DIR/db-password. */
+  QUARRY_DB_PASSWORD: optionalString,
 
   /** First start, headless: create this project and this API token (all permissions). */
   QUARRY_INIT_TOKEN: optionalString,
