@@ -82,11 +82,11 @@ const main = async () => {
       signingKey: env.INNGEST_SIGNING_KEY,
     });
   }
-  markJobRunnerReady(true);
-  await jobs.resumeUnfinishedBuilds();
-
+  // Before health says ok: scripts that wait for it use the init token at once.
   const { bootstrap } = await import("../server/bootstrap");
   const boot = await bootstrap();
+  markJobRunnerReady(true);
+  await jobs.resumeUnfinishedBuilds();
 
   const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
   logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");

@@ -137,6 +137,8 @@ const acquireLock = (dataDir: string): void => {
   throw new Error(`Could not take the lock ${lockPath(dataDir)}`);
 };
 
+export const releaseDataDirLock = (dataDir: string): void => releaseLock(dataDir);
+
 const releaseLock = (dataDir: string): void => {
   try {
     if (parseLock(readFileSync(lockPath(dataDir), "utf8"))?.pid === process.pid) rmSync(lockPath(dataDir));
