@@ -218,20 +218,23 @@ it("answers project B's token exactly as if project A's ids did not exist, on ev
         const res = await call(tokenB, route, method, url, { ...BASE, ...slots });
         const text = await res.text();
         statuses.push(res.status);
-        // B's own query comes back as sent (prebuilt-rag echoes it); everything else must be free of A.
-        const judged = text.replace(new RegExp(`"(query|question)":"${SECRET}"`, "g"), "");
-        const leaked = leaks.filter((l) => judged.includes(l));
-        if (leaked.length)
-          problems.push(`${method} ${url} ${JSON.stringify(slots)}: answer holds A's ${leaked.join(", ")}`);
-        if (res.status >= 500)
-          problems.push(`${method} ${url} ${JSON.stringify(slots)}: ${res.status} ${text.slice(0, 200)}`);
         let body: unknown = null;
         try {
           body = JSON.parse(text);
         } catch {
           // not JSON: judged by status only
         }
-        if (isNotFound(res.status, body)) notFound++;
+        const notFoundAnswer = isNotFound(res.status, body);
+        if (notFoundAnswer) notFound++;
+        // What B sent may come back as sent: its query (prebuilt-rag echoes it), and the id of the not-found answer
+        // (`{build_id, status: "not_found"}`). Anything else of A in an answer is a leak.
+        let judged = text.replace(new RegExp(`"(query|question)":"${SECRET}"`, "g"), "");
+        if (notFoundAnswer) judged = judged.replace(/"(build_id|file_id)":"[^"]*"/g, "");
+        const leaked = leaks.filter((l) => judged.includes(l));
+        if (leaked.length)
+          problems.push(`${method} ${url} ${JSON.stringify(slots)}: answer holds A's ${leaked.join(", ")}`);
+        if (res.status >= 500)
+          problems.push(`${method} ${url} ${JSON.stringify(slots)}: ${res.status} ${text.slice(0, 200)}`);
       }
       summary.push(`${method} ${route.template}: ${statuses.join(" ")}`);
       if (statuses.every((s) => s === 405)) problems.push(`${method} ${url}: cannot be exercised: always 405`);
