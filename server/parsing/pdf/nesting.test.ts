@@ -36,6 +36,27 @@ describe("graphics state nesting", () => {
     expect(shot.width).toBe(300);
   }, 90_000);
 
+  it("skips a form XObject that nests too deep, wherever it is drawn", async () => {
+    const doc = await PDFDocument.load(await pdfDoc({ pages: 1 }));
+    const depth = 100_000;
+    const form = doc.context.register(
+      doc.context.flateStream(`${"q ".repeat(depth)}${"Q ".repeat(depth)}`, {
+        Type: "XObject",
+        Subtype: "Form",
+        BBox: [0, 0, 100, 100],
+      }),
+    );
+    const page = doc.getPage(0);
+    page.node.setXObject(PDFName.of("Deep"), form);
+    page.node.addContentStream(doc.context.register(doc.context.flateStream("q /Deep Do Q")));
+    const bytes = new Uint8Array(await doc.save());
+    const started = Date.now();
+    const result = await partitionDocument({ bytes, fileName: "form.pdf", fileType: "pdf", method: "basic" });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(result.warnings[0]).toBe(`A drawing nesting ${depth} levels deep (limit ${MAX_Q_DEPTH}) was skipped`);
+    expect(result.elements.some((e) => e.text.includes("Sandstone Report"))).toBe(true);
+  }, 90_000);
+
   it("leaves ordinary PDFs byte for byte as they are", async () => {
     const bytes = await deeplyNested(40);
     const result = await partitionDocument({ bytes, fileName: "ok.pdf", fileType: "pdf", method: "basic" });

@@ -98,6 +98,20 @@ export const emptyTooDeepPages = async (bytes: Uint8Array): Promise<{ bytes: Uin
     page.node.set(PDFName.of("Contents"), doc.context.register(doc.context.stream("")));
     warnings.push(`Page ${index + 1} was skipped: its drawing nests ${depth} levels deep (limit ${MAX_Q_DEPTH})`);
   });
+  // Form XObjects are drawn from pages by name (`Do`) and can nest just as deep.
+  for (const [ref, object] of doc.context.enumerateIndirectObjects()) {
+    if (!(object instanceof PDFRawStream) || object.dict.get(PDFName.of("Subtype")) !== PDFName.of("Form")) continue;
+    let depth = 0;
+    try {
+      depth = maxQDepth(decodePDFRawStream(object).decode());
+    } catch {
+      continue;
+    }
+    if (depth <= MAX_Q_DEPTH) continue;
+    const bbox = object.dict.get(PDFName.of("BBox"));
+    doc.context.assign(ref, doc.context.stream("", { Type: "XObject", Subtype: "Form", ...(bbox ? { BBox: bbox } : {}) }));
+    warnings.push(`A drawing nesting ${depth} levels deep (limit ${MAX_Q_DEPTH}) was skipped`);
+  }
   if (warnings.length === 0) return { bytes, warnings };
   return { bytes: await doc.save({ useObjectStreams: false }), warnings };
 };
