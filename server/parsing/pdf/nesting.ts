@@ -109,7 +109,10 @@ export const emptyTooDeepPages = async (bytes: Uint8Array): Promise<{ bytes: Uin
     }
     if (depth <= MAX_Q_DEPTH) continue;
     const bbox = object.dict.get(PDFName.of("BBox"));
-    doc.context.assign(ref, doc.context.stream("", { Type: "XObject", Subtype: "Form", ...(bbox ? { BBox: bbox } : {}) }));
+    doc.context.assign(
+      ref,
+      doc.context.stream("", { Type: "XObject", Subtype: "Form", ...(bbox ? { BBox: bbox } : {}) }),
+    );
     warnings.push(`A drawing nesting ${depth} levels deep (limit ${MAX_Q_DEPTH}) was skipped`);
   }
   if (warnings.length === 0) return { bytes, warnings };
