@@ -36,22 +36,19 @@ export const runCrash = async ({
   const accepted: string[] = [];
   const pdf = await pdfDoc({ pages: 8 });
   for (let round = 0; round < rounds; round++) {
-    const uploads = (async () => {
-      for (let i = 0; i < ingests; i++) {
-        const [name, content] =
-          i % 3 === 0
-            ? [`crash-${round}-${i}.pdf`, pdf]
-            : i % 3 === 1
-              ? [`crash-${round}-${i}.md`, markdownDoc(`Slate ${i}`)]
-              : [`crash-${round}-${i}.txt`, textDoc(300, `marble${i}`)];
-        const res = await api.upload(name, content).catch(() => null);
-        if (res?.status === 200) accepted.push(((await res.json()) as { build_id: string }).build_id);
-      }
-    })();
-    // Pull the plug somewhere in the middle of the uploads and the processing.
-    await new Promise((r) => setTimeout(r, 1000 + rand() * ingests * 150));
+    for (let i = 0; i < ingests; i++) {
+      const [name, content] =
+        i % 3 === 0
+          ? [`crash-${round}-${i}.pdf`, pdf]
+          : i % 3 === 1
+            ? [`crash-${round}-${i}.md`, markdownDoc(`Slate ${i}`)]
+            : [`crash-${round}-${i}.txt`, textDoc(300, `marble${i}`)];
+      const res = await api.upload(name, content);
+      if (res.status === 200) accepted.push(((await res.json()) as { build_id: string }).build_id);
+    }
+    // Pull the plug at a random moment while they are processed (parse workers, steps, inserts in flight).
+    await new Promise((r) => setTimeout(r, 500 + rand() * Math.min(20_000, ingests * 400)));
     await quarry.kill("SIGKILL");
-    await uploads;
     await quarry.restart();
   }
   const last = await waitForBuilds(quarry, accepted, 600_000);
