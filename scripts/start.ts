@@ -56,10 +56,29 @@ const main = async () => {
   // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  // Stop cleanly on a signal from here on, also while still starting: the data dir's lock is released on exit.
+  let database: Awaited<ReturnType<typeof connectDatabase>> | null = null;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    markJobRunnerReady(false);
+    await executor?.stop();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const { disconnectDb } = await import("../server/db");
+    await disconnectDb();
+    await database?.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
   // The port first: a busy one ends the start here, before a first-start token is made that nobody would see.
   await listenOrFail(server, port, env.HOST);
 
-  const database = await connectDatabase();
+  database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
   if (applied.length) logger.info({ applied }, "migrations applied");
@@ -96,23 +115,6 @@ const main = async () => {
         `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
     );
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "stopping");
-    markJobRunnerReady(false);
-    await executor?.stop();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    const { disconnectDb } = await import("../server/db");
-    await disconnectDb();
-    await database.stop();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
 };
 
 main().catch((error: unknown) => {
