@@ -4,7 +4,7 @@
  * server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every build.
  */
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -19,13 +19,9 @@ const main = async () => {
   const { connectDatabase } = await import("../server/db/connect");
   const { applyMigrations } = await import("../server/db/migrate");
 
-  const database = await connectDatabase();
-  setRuntimeEnv("DATABASE_URL", database.url);
-  const applied = await applyMigrations({ url: database.url });
-  if (applied.length) logger.info({ applied }, "migrations applied");
-
-  const { ensureNextBuild } = await import("../server/runtime/next-build");
-  ensureNextBuild(root);
+  const { keepFilesPrivate, privateScratchDir } = await import("../server/runtime/private-files");
+  keepFilesPrivate(env.QUARRY_DATA_DIR);
+  privateScratchDir(env.QUARRY_DATA_DIR);
 
   const port = env.PORT;
   const origin = `http://127.0.0.1:${port}`;
@@ -33,22 +29,15 @@ const main = async () => {
   const jobs = await import("../server/runtime/job-runner");
   if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
 
-  const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");
-  const boot = await bootstrap();
-  const owner = await bootstrapOwner();
-
-  const next = (await import("next")).default;
-  const app = next({ dev: false, dir: root, hostname: env.HOST, port });
-  await app.prepare();
-  const handle = app.getRequestHandler();
-
   const { markJobRunnerReady } = await import("../server/health");
-  const { toWebRequest, sendWebResponse } = await import("../server/runtime/http");
+  const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/runtime/http");
   let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
 
   const server = createServer((req, res) => {
     // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
     req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
+    closeAfterUnreadBody(req, res);
     if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
       const request = toWebRequest(req, origin);
       const url = new URL(request.url);
@@ -56,42 +45,15 @@ const main = async () => {
       executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
       return;
     }
+    if (!handle) return void sendWebResponse(res, Response.json({ status: "starting" }, { status: 503 }));
     void handle(req, res);
   });
   server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
   // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  await new Promise<void>((resolve) => server.listen(port, env.HOST, resolve));
-
-  if (runner === "local") {
-    const { startLocalExecutor } = await import("../server/jobs/local-executor");
-    const { functions } = await import("../inngest/index");
-    executor = await startLocalExecutor({
-      serveUrl: `${origin}/api/inngest`,
-      functions,
-      concurrency: env.QUARRY_JOB_CONCURRENCY,
-      signingKey: env.INNGEST_SIGNING_KEY,
-    });
-  }
-  markJobRunnerReady(true);
-  await jobs.resumeUnfinishedBuilds();
-
-  const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
-  logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");
-  if (boot.kind === "first-start") {
-    process.stdout.write(
-      `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
-        `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
-    );
-  }
-
-  if (owner.kind === "needs-setup") {
-    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
-  } else if (owner.kind === "created") {
-    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
-  }
-
+  // Stop cleanly on a signal from here on, also while still starting: the data dir's lock is released on exit.
+  let database: Awaited<ReturnType<typeof connectDatabase>> | null = null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -103,11 +65,58 @@ const main = async () => {
     await new Promise((resolve) => server.close(resolve));
     const { disconnectDb } = await import("../server/db");
     await disconnectDb();
-    await database.stop();
+    await database?.stop();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  // The port first: a busy one ends the start here, before a first-start token is made that nobody would see.
+  await listenOrFail(server, port, env.HOST);
+
+  database = await connectDatabase();
+  setRuntimeEnv("DATABASE_URL", database.url);
+  const applied = await applyMigrations({ url: database.url });
+  if (applied.length) logger.info({ applied }, "migrations applied");
+
+  const { ensureNextBuild } = await import("../server/runtime/next-build");
+  ensureNextBuild(root);
+
+  const next = (await import("next")).default;
+  const app = next({ dev: false, dir: root, hostname: env.HOST, port });
+  await app.prepare();
+  handle = app.getRequestHandler();
+
+  if (runner === "local") {
+    const { startLocalExecutor } = await import("../server/jobs/local-executor");
+    const { functions } = await import("../inngest/index");
+    executor = await startLocalExecutor({
+      serveUrl: `${origin}/api/inngest`,
+      functions,
+      concurrency: env.QUARRY_JOB_CONCURRENCY,
+      signingKey: env.INNGEST_SIGNING_KEY,
+    });
+  }
+  // Before health says ok: scripts that wait for it use the init token at once.
+  const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");
+  const boot = await bootstrap();
+  const owner = await bootstrapOwner();
+  markJobRunnerReady(true);
+  await jobs.resumeUnfinishedBuilds();
+
+  const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
+  logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");
+  if (boot.kind === "first-start") {
+    process.stdout.write(
+      `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
+        `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
+    );
+  }
+  if (owner.kind === "needs-setup") {
+    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
+  } else if (owner.kind === "created") {
+    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
+  }
 };
 
 main().catch((error: unknown) => {

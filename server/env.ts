@@ -27,6 +27,8 @@ const schema = z.object({
   DATABASE_URL: optionalString,
   /** Loopback port of the embedded Postgres; 0 picks a free one (recorded in QUARRY_DATA_DIR/runtime.json). */
   QUARRY_DB_PORT: int(0),
+  /** Password of the embedded Postgres for psql, pg_dump and other tools. Unset: QUARRY_DATA_DIR/db-password. */
+  QUARRY_DB_PASSWORD: optionalString,
 
   /** First start, headless: create this project and this API token (all permissions). */
   QUARRY_INIT_TOKEN: optionalString,
@@ -65,6 +67,13 @@ const schema = z.object({
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
   QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),
+  /** Public API limits, per API token; 0 turns a limit off. Past them: 429 `Too many requests` with Retry-After. */
+  QUARRY_RATE_LIMIT_PER_MIN: int(1200).pipe(z.number().min(0)),
+  QUARRY_UPLOADS_PER_TOKEN: int(8).pipe(z.number().min(0)),
+  /** JSON request bodies larger than this are refused with 413 (uploads have their own 100 MB limit). */
+  QUARRY_MAX_JSON_BODY_KB: int(1024).pipe(z.number().min(1)),
+  /** Page screenshots drawn at once (each in a worker process of up to 1.5 GB); more wait their turn. */
+  QUARRY_SCREENSHOT_CONCURRENCY: int(2).pipe(z.number().min(1).max(16)),
   /** Indexing options offered by GET /config: "full" or "full,none". */
   QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),
 

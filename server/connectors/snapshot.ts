@@ -1,6 +1,5 @@
 import { Readable } from "node:stream";
-import type { IsolationLimits } from "../parsing/isolated";
-import { partitionIsolated } from "../parsing/isolated";
+import type { IsolatedInput } from "../parsing/isolated";
 import { encodeBundle, type BundleEntry } from "../parsing/bundle-format";
 import type { InternalMethod } from "../parsing/methods.schema";
 import { fileStore, sourceFolder } from "../storage";
@@ -54,16 +53,17 @@ export const writeManifest = async (folder: string, manifest: Manifest) =>
 export const readManifest = async (key: string): Promise<Manifest> =>
   JSON.parse((await fileStore().read(key)).toString("utf8")) as Manifest;
 
-/** Parses every document of a snapshot in one worker process (see parsing/bundle.ts), like one upload. */
-export const partitionSnapshot = async ({
+/**
+ * A snapshot as one parse input: every document of it in a bundle (see parsing/bundle.ts), which the parse worker
+ * reads like one upload.
+ */
+export const snapshotBundleInput = async ({
   manifestKey,
   method,
-  limits,
 }: {
   manifestKey: string;
   method: InternalMethod;
-  limits: IsolationLimits;
-}) => {
+}): Promise<IsolatedInput> => {
   const folder = snapshotFolderOf(manifestKey)!;
   const manifest = await readManifest(manifestKey);
   const documents = [];
@@ -75,8 +75,5 @@ export const partitionSnapshot = async ({
       throw new Error(`The stored snapshot file ${file} is damaged (${bytes.length} of ${size} bytes)`);
     documents.push({ entry, bytes: new Uint8Array(bytes) });
   }
-  return partitionIsolated(
-    { bytes: encodeBundle(documents), fileName: "snapshot", fileType: "bundle", method },
-    limits,
-  );
+  return { bytes: encodeBundle(documents), fileName: "snapshot", fileType: "bundle", method };
 };

@@ -1,4 +1,5 @@
 import * as cheerio from "cheerio";
+import { boundHtmlNesting, MAX_HTML_DEPTH } from "./html-depth";
 import { hasLetters, isEmailAddress, wordCount } from "./classify-text";
 import { decodeText } from "./encoding";
 import { attr, childrenOf, collapsedText, rawText, tagName, type DomNode } from "./html-dom";
@@ -105,7 +106,7 @@ const isPageChrome = (node: DomNode): boolean => {
 };
 
 export const partitionHtmlText = (html: string): ParsedElement[] => {
-  const $ = cheerio.load(html);
+  const $ = cheerio.load(boundHtmlNesting(html).html);
   $(REMOVED_SELECTOR).remove();
   $("header, footer").each((_, el) => {
     if (isPageChrome(el as unknown as DomNode)) $(el).remove();
@@ -286,6 +287,10 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
 
 export const partitionHtml = ({ bytes }: { bytes: Uint8Array }): PartitionResult => {
   const { text, encoding } = decodeText({ bytes, declared: sniffDeclaredCharset(bytes) });
-  const elements = partitionHtmlText(text).map((e) => ({ ...e, metadata: { ...e.metadata, encoding } }));
-  return { elements, totalPages: null, warnings: [] };
+  const bounded = boundHtmlNesting(text);
+  const elements = partitionHtmlText(bounded.html).map((e) => ({ ...e, metadata: { ...e.metadata, encoding } }));
+  const warnings = bounded.flattened
+    ? [`Elements nested deeper than ${MAX_HTML_DEPTH} levels were read as plain text`]
+    : [];
+  return { elements, totalPages: null, warnings };
 };

@@ -160,7 +160,13 @@ const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise
   }
 };
 
-const parsePdf: Parser = ({ bytes, method }) => parsePdfBytes(bytes, method);
+/** Pages no parser could walk in time are emptied first (pdf/nesting.ts), whatever the method. */
+const parsePdf: Parser = async ({ bytes, method }) => {
+  const { emptyTooDeepPages } = await import("./pdf/nesting");
+  const checked = await emptyTooDeepPages(bytes);
+  const result = await parsePdfBytes(checked.bytes, method);
+  return checked.warnings.length ? { ...result, warnings: [...checked.warnings, ...result.warnings] } : result;
+};
 
 const parseImage: Parser = async (input) => {
   if (pageMethodOf(input.method) === "agentic") {

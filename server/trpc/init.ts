@@ -27,6 +27,7 @@ const trpcCode: Record<AppErrorCode, TRPC_ERROR_CODE_KEY> = {
   LENGTH_REQUIRED: "BAD_REQUEST",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
   UNPROCESSABLE: "UNPROCESSABLE_CONTENT",
+  TOO_MANY_REQUESTS: "TOO_MANY_REQUESTS",
   INTERNAL: "INTERNAL_SERVER_ERROR",
   TIMEOUT: "TIMEOUT",
 };
@@ -53,6 +54,8 @@ const toTrpcErrors = t.middleware(async ({ next, ctx, path }) => {
     if (cause instanceof AppError) {
       throw new TRPCError({ code: trpcCode[cause.code], message: cause.message, cause });
     }
+    // Input checked inside a procedure (e.g. multipart form fields) is the caller's mistake, not a server error.
+    if (cause instanceof ZodError) throw new TRPCError({ code: "BAD_REQUEST", message: "Invalid input", cause });
     if (result.error.code === "INTERNAL_SERVER_ERROR") {
       ctx.logger.error({ err: cause ?? result.error, path }, "procedure failed");
     }
