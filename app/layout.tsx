@@ -1,8 +1,13 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { TRPCReactProvider } from "@/components/providers/trpc-provider";
+import { THEME_COOKIE, themeClass } from "@/components/providers/theme";
 import "./globals.css";
+
+// Every page depends on the visitor's session, and nothing may be prerendered at build time: `npm start` builds while
+// the embedded database it would query waits for the build to end.
+export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = {
   title: { default: "Quarry", template: "%s · Quarry" },
@@ -13,22 +18,16 @@ export const metadata: Metadata = {
   },
 };
 
-const RootLayout = ({ children }: { children: ReactNode }) => (
-  <html lang="en">
-    <body className="min-h-screen bg-slate-50 font-sans text-slate-900 antialiased">
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-6">
-          <Link href="/" className="text-lg font-semibold tracking-tight text-slate-900 hover:text-indigo-700">
-            Quarry
-          </Link>
-          <span className="text-sm text-slate-500">Document ingestion and retrieval</span>
-        </div>
-      </header>
-      <main className="mx-auto max-w-6xl px-6 py-8">
+/** The theme comes from a cookie, so the server renders the right one and no inline script is needed (strict CSP). */
+const RootLayout = async ({ children }: { children: ReactNode }) => {
+  const theme = (await cookies()).get(THEME_COOKIE)?.value;
+  return (
+    <html lang="en" className={themeClass(theme)}>
+      <body className="min-h-screen bg-background font-sans text-foreground antialiased">
         <TRPCReactProvider>{children}</TRPCReactProvider>
-      </main>
-    </body>
-  </html>
-);
+      </body>
+    </html>
+  );
+};
 
 export default RootLayout;

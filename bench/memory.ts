@@ -11,7 +11,7 @@ import { fmt, table, time } from "./stats";
 const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 100);
 
 /** Every process whose ancestry leads to `root`, from /proc (Linux only). */
-const treeOf = (root: number): number[] => {
+export const treeOf = (root: number): number[] => {
   const parents = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -24,7 +24,7 @@ const treeOf = (root: number): number[] => {
     }
   }
   const tree = [root];
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [pid, ppid] of parents) {
       if (tree.includes(ppid) && !tree.includes(pid)) {
@@ -36,7 +36,7 @@ const treeOf = (root: number): number[] => {
   return tree;
 };
 
-const rssMb = (pid: number) => {
+export const rssMb = (pid: number) => {
   try {
     const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
     return kb ? Number(kb) / 1024 : 0;

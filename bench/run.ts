@@ -3,7 +3,11 @@
  * ingest throughput next to pdftotext, pages/s per partition method next to pdftotext and the tesseract CLI, peak
  * memory while ingesting a 100 MB file, retrieval quality on SciFact with prebuilt-rag latency next to the raw SQL it
  * runs, and the scale point (BENCH_SCALE_CHUNKS, default 1,000,000 chunks: an hour or more on two cores).
- * BENCH_ONLY=ingest,methods,memory,retrieval,scale picks parts.
+ * The hardening runs start their own Quarry each (its embedded database inside, as `npm start` runs): hostile files
+ * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
+ * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
+ * while a BENCH_STALL_MB 20 MB text ingests).
+ * BENCH_ONLY=ingest,methods,memory,retrieval,scale,hostile,load,crash,responsiveness picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +15,65 @@ import path from "node:path";
 
 process.env.LOG_LEVEL ??= "warn";
 
+const HARDENING = ["hostile", "load", "crash", "responsiveness"];
+const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+
+/** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
+const runHardening = async (wanted: (name: string) => boolean) => {
+  const { startQuarry } = await import("@/server/testing/quarry-process");
+  const run = async (
+    env: Record<string, string>,
+    work: (q: Awaited<ReturnType<typeof startQuarry>>) => Promise<string>,
+  ) => {
+    const quarry = await startQuarry({ env });
+    try {
+      process.stdout.write(`${await work(quarry)}\n\n`);
+    } finally {
+      await quarry.dispose();
+    }
+  };
+  if (wanted("hostile")) {
+    const { runHostile, formatHostile } = await import("./hardening/hostile");
+    await run({ QUARRY_PARSE_TIMEOUT_S: "120", QUARRY_RATE_LIMIT_PER_MIN: "0" }, async (quarry) =>
+      formatHostile(await runHostile({ quarry, count: numberEnv("BENCH_HOSTILE_VARIANTS", 10_000) })),
+    );
+  }
+  if (wanted("load")) {
+    const { runLoad, formatLoad } = await import("./hardening/load");
+    await run({ QUARRY_RATE_LIMIT_PER_MIN: "0", QUARRY_UPLOADS_PER_TOKEN: "0" }, async (quarry) =>
+      formatLoad(
+        await runLoad({
+          quarry,
+          clients: numberEnv("BENCH_LOAD_CLIENTS", 50),
+          seconds: numberEnv("BENCH_LOAD_SECONDS", 300),
+        }),
+      ),
+    );
+  }
+  if (wanted("crash")) {
+    const { runCrash, formatCrash } = await import("./hardening/crash");
+    await run({ QUARRY_RATE_LIMIT_PER_MIN: "0" }, async (quarry) =>
+      formatCrash(
+        await runCrash({
+          quarry,
+          rounds: numberEnv("BENCH_CRASH_ROUNDS", 3),
+          ingests: numberEnv("BENCH_CRASH_INGESTS", 50),
+        }),
+      ),
+    );
+  }
+  if (wanted("responsiveness")) {
+    const { runResponsiveness, formatResponsiveness } = await import("./hardening/responsiveness");
+    await run({}, async (quarry) =>
+      formatResponsiveness(await runResponsiveness({ quarry, mb: numberEnv("BENCH_STALL_MB", 20) })),
+    );
+  }
+};
+
 const main = async () => {
+  const only = process.env.BENCH_ONLY?.split(",");
+  const wanted = (name: string) => !only || only.includes(name);
+  if (only && only.every((name) => HARDENING.includes(name))) return runHardening(wanted);
   const dir = mkdtempSync(path.join(tmpdir(), "quarry-bench-"));
   const { startEmbeddedPostgres } = await import("@/server/db/embedded-postgres");
   const pgServer = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: 0 });
@@ -27,8 +89,6 @@ const main = async () => {
     const { benchMethods } = await import("./methods");
     const { benchMemory } = await import("./memory");
     const { benchRetrieval } = await import("./retrieval");
-    const only = process.env.BENCH_ONLY?.split(",");
-    const wanted = (name: string) => !only || only.includes(name);
     if (wanted("ingest")) process.stdout.write(`${await benchIngest(quarry)}\n\n`);
     if (wanted("methods")) process.stdout.write(`${await benchMethods()}\n\n`);
     if (wanted("memory")) process.stdout.write(`${await benchMemory(quarry)}\n\n`);
@@ -46,6 +106,7 @@ const main = async () => {
     await pgServer.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+  await runHardening(wanted);
 };
 
 main().catch((error: unknown) => {

@@ -31,7 +31,9 @@ const main = async () => {
   const [area, action, arg] = positionals;
   if (area !== "token" || (action !== "create" && action !== "revoke")) fail(USAGE);
 
-  const { setRuntimeEnv } = await import("../server/env");
+  const { env, setRuntimeEnv } = await import("../server/env");
+  const { keepFilesPrivate } = await import("../server/runtime/private-files");
+  keepFilesPrivate(env.QUARRY_DATA_DIR);
   const { connectDatabase } = await import("../server/db/connect");
   const { applyMigrations } = await import("../server/db/migrate");
   const database = await connectDatabase();

@@ -4,7 +4,7 @@
  * server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every build.
  */
 import { existsSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -19,13 +19,62 @@ const main = async () => {
   const { connectDatabase } = await import("../server/db/connect");
   const { applyMigrations } = await import("../server/db/migrate");
 
-  if (!env.DATABASE_URL && env.HOST !== "127.0.0.1" && env.HOST !== "localhost") {
-    throw new Error(
-      "The embedded mode serves loopback only (no browser sign-in yet): unset HOST or set it to 127.0.0.1",
-    );
-  }
+  const { keepFilesPrivate, privateScratchDir } = await import("../server/runtime/private-files");
+  keepFilesPrivate(env.QUARRY_DATA_DIR);
+  privateScratchDir(env.QUARRY_DATA_DIR);
 
-  const database = await connectDatabase();
+  const port = env.PORT;
+  const origin = `http://127.0.0.1:${port}`;
+  const runner = jobRunner();
+  const jobs = await import("../server/runtime/job-runner");
+  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
+
+  const { markJobRunnerReady } = await import("../server/health");
+  const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/runtime/http");
+  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+
+  const server = createServer((req, res) => {
+    // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
+    req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
+    closeAfterUnreadBody(req, res);
+    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
+      const request = toWebRequest(req, origin);
+      const url = new URL(request.url);
+      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
+      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
+      return;
+    }
+    if (!handle) return void sendWebResponse(res, Response.json({ status: "starting" }, { status: 503 }));
+    void handle(req, res);
+  });
+  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
+  // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  // Stop cleanly on a signal from here on, also while still starting: the data dir's lock is released on exit.
+  let database: Awaited<ReturnType<typeof connectDatabase>> | null = null;
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping");
+    markJobRunnerReady(false);
+    await executor?.stop();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+    const { disconnectDb } = await import("../server/db");
+    await disconnectDb();
+    await database?.stop();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+
+  // The port first: a busy one ends the start here, before a first-start token is made that nobody would see.
+  await listenOrFail(server, port, env.HOST);
+
+  database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
   if (applied.length) logger.info({ applied }, "migrations applied");
@@ -35,39 +84,10 @@ const main = async () => {
   const { ensureNextBuild } = await import("../server/runtime/next-build");
   ensureNextBuild(root);
 
-  const port = env.PORT;
-  const origin = `http://127.0.0.1:${port}`;
-  const runner = jobRunner();
-  const jobs = await import("../server/runtime/job-runner");
-  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
-
-  const { bootstrap } = await import("../server/bootstrap");
-  const boot = await bootstrap();
-
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: env.HOST, port });
   await app.prepare();
-  const handle = app.getRequestHandler();
-
-  const { markJobRunnerReady } = await import("../server/health");
-  const { toWebRequest, sendWebResponse } = await import("../server/runtime/http");
-  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
-
-  const server = createServer((req, res) => {
-    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
-      const request = toWebRequest(req, origin);
-      const url = new URL(request.url);
-      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
-      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
-      return;
-    }
-    void handle(req, res);
-  });
-  server.requestTimeout = 0; // uploads of 100 MB on slow links must not be cut off
-  // Longer than clients' idle keep-alive, so the server never closes a socket a client is about to reuse.
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-  await new Promise<void>((resolve) => server.listen(port, env.HOST, resolve));
+  handle = app.getRequestHandler();
 
   if (runner === "local") {
     const { startLocalExecutor } = await import("../server/jobs/local-executor");
@@ -79,6 +99,10 @@ const main = async () => {
       signingKey: env.INNGEST_SIGNING_KEY,
     });
   }
+  // Before health says ok: scripts that wait for it use the init token at once.
+  const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");
+  const boot = await bootstrap();
+  const owner = await bootstrapOwner();
   markJobRunnerReady(true);
   await jobs.resumeUnfinishedBuilds();
   const { startReembedding } = await import("../server/chunk-sets/reembed");
@@ -92,23 +116,11 @@ const main = async () => {
         `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
     );
   }
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "stopping");
-    markJobRunnerReady(false);
-    await executor?.stop();
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-    const { disconnectDb } = await import("../server/db");
-    await disconnectDb();
-    await database.stop();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void stop("SIGINT"));
-  process.on("SIGTERM", () => void stop("SIGTERM"));
+  if (owner.kind === "needs-setup") {
+    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
+  } else if (owner.kind === "created") {
+    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
+  }
 };
 
 main().catch((error: unknown) => {

@@ -1,4 +1,6 @@
 import { createApiToken, hashToken } from "./auth/api-tokens";
+import { getAuth } from "./auth/auth";
+import { hasAnyUser } from "./auth/sign-up-gate";
 import { db } from "./db";
 import { env } from "./env";
 import { ensureProject, listProjects } from "./projects/service";
@@ -30,4 +32,28 @@ export const bootstrap = async (): Promise<BootstrapResult> => {
   const project = await ensureProject(env.QUARRY_INIT_PROJECT);
   const { token } = await createApiToken({ projectId: project.id, name: "first-start token" });
   return { kind: "first-start", projectName: project.name, token };
+};
+
+export type OwnerBootstrap = { kind: "exists" } | { kind: "created"; email: string } | { kind: "needs-setup" };
+
+/**
+ * The install's first owner. With QUARRY_ADMIN_EMAIL and QUARRY_ADMIN_PASSWORD it is created headless (through the
+ * same sign-up path as the browser, so it owns the default team and its projects); without them the first browser
+ * visit offers to create it. Once any account exists, this does nothing (it never resets a password).
+ */
+export const bootstrapOwner = async (): Promise<OwnerBootstrap> => {
+  if (await hasAnyUser()) return { kind: "exists" };
+  const email = env.QUARRY_ADMIN_EMAIL;
+  const password = env.QUARRY_ADMIN_PASSWORD;
+  if (!email || !password) {
+    if (email || password) throw new Error("Set both QUARRY_ADMIN_EMAIL and QUARRY_ADMIN_PASSWORD, or neither");
+    return { kind: "needs-setup" };
+  }
+  const auth = await getAuth();
+  await auth.api.signUpEmail({
+    body: { email, password, name: email.split("@")[0] ?? "Owner" },
+    // No browser request here; the address only names the instance for Better Auth.
+    headers: new Headers({ host: `localhost:${env.PORT}` }),
+  });
+  return { kind: "created", email };
 };

@@ -14,7 +14,7 @@ const int = (fallback: number) => z.preprocess((v) => emptyAsUndefined(v) ?? fal
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: int(3000).pipe(z.number().min(0).max(65535)),
-  /** Interface the HTTP server binds to. The embedded mode forces loopback until browser sign-in exists. */
+  /** Interface the HTTP server binds to (0.0.0.0 for every interface; the dashboard requires sign-in). */
   HOST: z.preprocess(emptyAsUndefined, z.string().default("127.0.0.1")),
   LOG_LEVEL: z.preprocess(
     emptyAsUndefined,
@@ -27,6 +27,8 @@ const schema = z.object({
   DATABASE_URL: optionalString,
   /** Loopback port of the embedded Postgres; 0 picks a free one (recorded in QUARRY_DATA_DIR/runtime.json). */
   QUARRY_DB_PORT: int(0),
+  /** Password of the embedded Postgres for psql, pg_dump and other tools. Unset: QUARRY_DATA_DIR/db-password. */
+  QUARRY_DB_PASSWORD: optionalString,
 
   /** First start, headless: create this project and this API token (all permissions). */
   QUARRY_INIT_TOKEN: optionalString,
@@ -34,11 +36,44 @@ const schema = z.object({
   /** Optional secret mixed into token hashes. Changing it invalidates every stored token. */
   QUARRY_TOKEN_PEPPER: z.preprocess(emptyAsUndefined, z.string().default("")),
 
+  /**
+   * Sign-in. The address browsers use (https://quarry.example.com): OAuth callbacks and links are built from it, and
+   * cookies get Secure when it is https. Unset: the address each request was sent to.
+   */
+  QUARRY_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
+  QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),
+  /** Sign-in and sign-up attempts allowed per client address and minute. */
+  QUARRY_AUTH_ATTEMPTS_PER_MINUTE: int(10).pipe(z.number().min(1)),
+  /** Headless first start: the install's first owner. Unset: the first browser visit offers to create it. */
+  QUARRY_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
+  QUARRY_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).max(128).optional()),
+  /** Optional sign-in providers: any OpenID Connect issuer (its discovery URL), GitHub, Google. */
+  OIDC_DISCOVERY_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  OIDC_CLIENT_ID: optionalString,
+  OIDC_CLIENT_SECRET: optionalString,
+  OIDC_PROVIDER_NAME: z.preprocess(emptyAsUndefined, z.string().default("Single sign-on")),
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  /** Optional mail for invitation links (smtp://user:pass@host:587 or smtps://...). Unset: links are copied by hand. */
+  SMTP_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  SMTP_FROM: z.preprocess(emptyAsUndefined, z.string().default("Quarry <quarry@localhost>")),
+
   /** Builds processed at once by the in-process job runner. */
   QUARRY_JOB_CONCURRENCY: int(2).pipe(z.number().min(1).max(32)),
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
   QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),
+  /** Public API limits, per API token; 0 turns a limit off. Past them: 429 `Too many requests` with Retry-After. */
+  QUARRY_RATE_LIMIT_PER_MIN: int(1200).pipe(z.number().min(0)),
+  QUARRY_UPLOADS_PER_TOKEN: int(8).pipe(z.number().min(0)),
+  /** JSON request bodies larger than this are refused with 413 (uploads have their own 100 MB limit). */
+  QUARRY_MAX_JSON_BODY_KB: int(1024).pipe(z.number().min(1)),
+  /** Page screenshots drawn at once (each in a worker process of up to 1.5 GB); more wait their turn. */
+  QUARRY_SCREENSHOT_CONCURRENCY: int(2).pipe(z.number().min(1).max(16)),
   /** Indexing options offered by GET /config: "full" or "full,none". */
   QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),
 
@@ -95,6 +130,19 @@ const schema = z.object({
   SPEECH_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   SPEECH_API_KEY: optionalString,
   SPEECH_MODEL: z.preprocess(emptyAsUndefined, z.string().default("whisper-1")),
+
+  /**
+   * Outbound fetching (web pages, file URLs, GitHub, YouTube) refuses private, loopback, link-local and other
+   * non-public addresses. This comma-separated list of `host:port` (e.g. `127.0.0.1:8123`) is the only exception,
+   * meant for local test servers; empty by default.
+   */
+  QUARRY_FETCH_ALLOW_HOSTS: z.preprocess(emptyAsUndefined, z.string().default("")),
+  /** Optional GitHub token: raises the API rate limit for repository downloads (public repositories only). */
+  GITHUB_TOKEN: optionalString,
+  /** GitHub's REST API; another base serves a GitHub Enterprise host or a local stand-in. */
+  GITHUB_API_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.github.com")),
+  /** Where YouTube watch pages and the player API are fetched from (a local stand-in in tests). */
+  YOUTUBE_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://www.youtube.com")),
 
   /** File storage: "local" (under QUARRY_DATA_DIR/files) or "s3" (any S3-compatible store). */
   STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).default("local")),

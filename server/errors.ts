@@ -13,6 +13,8 @@ export const appErrorStatus = {
   PAYLOAD_TOO_LARGE: 413,
   /** A document Quarry cannot parse (format, content or missing system tool). Ends a build as failed. */
   UNPROCESSABLE: 422,
+  /** A per-token limit (request rate, concurrent uploads, screenshot queue); the answer says when to retry. */
+  TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
   TIMEOUT: 504,
 } as const;
@@ -21,11 +23,14 @@ export type AppErrorCode = keyof typeof appErrorStatus;
 
 export class AppError extends Error {
   readonly code: AppErrorCode;
+  /** Seconds after which a refused request may be tried again (the `Retry-After` header of a 429). */
+  readonly retryAfterS?: number;
 
-  constructor(code: AppErrorCode, message: string, options?: { cause?: unknown }) {
+  constructor(code: AppErrorCode, message: string, options?: { cause?: unknown; retryAfterS?: number }) {
     super(message, options);
     this.name = "AppError";
     this.code = code;
+    this.retryAfterS = options?.retryAfterS;
   }
 
   get status(): number {

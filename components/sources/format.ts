@@ -1,5 +1,3 @@
-import type { SourceRow, SourceStatus } from "./types";
-
 const UNITS = ["B", "KB", "MB", "GB"] as const;
 
 export const formatBytes = (bytes: number): string => {
@@ -14,7 +12,9 @@ export const formatBytes = (bytes: number): string => {
 
 const STEP_LABELS: Record<string, string> = {
   load: "Loading",
+  acquire: "Fetching",
   partition: "Partitioning",
+  enrich: "Enriching",
   chunk: "Chunking",
   embed: "Embedding",
   index: "Indexing",
@@ -22,9 +22,3 @@ const STEP_LABELS: Record<string, string> = {
 };
 
 export const formatStep = (step: string | null): string => (step ? (STEP_LABELS[step] ?? step) : "Queued");
-
-export const isSourceBusy = (status: SourceStatus): boolean => status === "New" || status === "Processing";
-
-/** A row is still moving while its source or its newest build is; the list polls until none is. */
-export const isRowBusy = (row: SourceRow): boolean =>
-  isSourceBusy(row.status) || row.build?.status === "Pending" || row.build?.status === "Processing";

@@ -29,7 +29,7 @@ const parseTable = (html: string): Cell[][] | null => {
 export const SafeTable = ({ html, text, label }: { html: string | null; text: string; label: string }) => {
   const rows = useMemo(() => (html ? parseTable(html) : null), [html]);
   const plain = (
-    <pre className="overflow-x-auto rounded-md bg-slate-50 p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-slate-800">
+    <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-foreground">
       {text}
     </pre>
   );
@@ -48,7 +48,7 @@ export const SafeTable = ({ html, text, label }: { html: string | null; text: st
                       key={c}
                       colSpan={cell.colSpan}
                       rowSpan={cell.rowSpan}
-                      className={`border border-slate-200 px-2 py-1 text-left align-top ${cell.header ? "bg-slate-50 font-medium" : ""}`}
+                      className={`border border-border px-2 py-1 text-left align-top ${cell.header ? "bg-muted font-medium" : ""}`}
                     >
                       {cell.text}
                     </Tag>
@@ -59,7 +59,7 @@ export const SafeTable = ({ html, text, label }: { html: string | null; text: st
           </tbody>
         </table>
       </div>
-      <details className="text-xs text-slate-500">
+      <details className="text-xs text-muted-foreground">
         <summary className="cursor-pointer select-none">Plain text</summary>
         <div className="mt-2">{plain}</div>
       </details>

@@ -1,21 +1,23 @@
-import { Card } from "@/components/ui/card";
-import { ProjectBreadcrumbs } from "./project-breadcrumbs";
-import { SourcesTable } from "./sources-table";
-import { UploadForm } from "./upload-form";
+"use client";
 
-export const SourcesView = ({ projectId }: { projectId: string }) => (
-  <div className="space-y-6">
-    <div>
-      <ProjectBreadcrumbs projectId={projectId} />
+import { Card } from "@/components/ui/card";
+import { ErrorAlert } from "@/components/ui/alert";
+import { Loading } from "@/components/ui/states";
+import { AddSource } from "./add-source";
+import { SourcesTable } from "./sources-table";
+import { useProject } from "./use-project";
+
+export const SourcesView = ({ projectId }: { projectId: string }) => {
+  const project = useProject(projectId);
+  if (project.isPending) return <Loading>Loading the project…</Loading>;
+  if (project.isError) return <ErrorAlert>{project.error.message}</ErrorAlert>;
+  return (
+    <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
+      {project.can("member") && <AddSource projectId={projectId} indexingOptions={project.data.indexingOptions} />}
+      <Card label="All sources">
+        <SourcesTable projectId={projectId} />
+      </Card>
     </div>
-    <Card className="p-5">
-      <h2 className="mb-4 text-base font-semibold">Upload a file</h2>
-      <UploadForm projectId={projectId} />
-    </Card>
-    <Card>
-      <h2 className="border-b border-slate-200 px-5 py-4 text-base font-semibold">All sources</h2>
-      <SourcesTable projectId={projectId} />
-    </Card>
-  </div>
-);
+  );
+};

@@ -1,16 +1,18 @@
+import type { BuildOptions } from "./build-options-fields";
+
 /**
  * Uploads one file to the dashboard's upload route. XMLHttpRequest rather than fetch: fetch cannot report upload
- * progress. The browser sets Content-Length for FormData bodies, which the route requires.
+ * progress. The browser sets Content-Length for FormData bodies, which the route requires, and Origin, which it checks.
  */
 export const uploadSource = ({
   projectId,
   file,
-  method,
+  options,
   onProgress,
 }: {
   projectId: string;
   file: File;
-  method: string;
+  options: BuildOptions;
   /** Fraction sent, 0..1. */
   onProgress: (fraction: number) => void;
 }): Promise<{ buildId: string }> =>
@@ -30,7 +32,9 @@ export const uploadSource = ({
     xhr.onabort = () => reject(new Error("Upload was cancelled"));
 
     const form = new FormData();
-    form.append("method", method);
+    form.append("method", options.method);
+    form.append("enrichment", options.enrichment);
+    form.append("indexing", options.indexing);
     form.append("file", file);
     xhr.send(form);
   });

@@ -25,6 +25,7 @@ const steps = (indexing: string, overrides: Record<string, () => unknown> = {}, 
     calls,
     steps: [
       { id: "load", handler: handler("load", { ...data, indexing, kind }) },
+      { id: "acquire", handler: handler("acquire", { skipped: "nothing to fetch for an upload" }) },
       { id: "partition", handler: handler("partition", { elements: 3, pages: 1, warnings: 0 }) },
       { id: "enrich", handler: handler("enrich", { enriched: true, pages: 1, llmPages: 0 }) },
       { id: "reuse-elements", handler: handler("reuse-elements", { elements: 3 }) },
@@ -40,17 +41,17 @@ const run = (mocked: ReturnType<typeof steps>) =>
   new InngestTestEngine({ function: processSourceBuild, events: [event], steps: mocked.steps }).execute();
 
 describe("process-source-build", () => {
-  it("runs load → partition → enrich → chunk → embed → index → finalize", async () => {
+  it("runs load → acquire → partition → enrich → chunk → embed → index → finalize", async () => {
     const mocked = steps("full");
     const { result } = await run(mocked);
-    expect(mocked.calls).toEqual(["load", "partition", "enrich", "chunk", "embed", "index", "finalize"]);
+    expect(mocked.calls).toEqual(["load", "acquire", "partition", "enrich", "chunk", "embed", "index", "finalize"]);
     expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
   });
 
   it("skips chunking and embedding with indexing=none", async () => {
     const mocked = steps("none");
     await run(mocked);
-    expect(mocked.calls).toEqual(["load", "partition", "enrich", "index", "finalize"]);
+    expect(mocked.calls).toEqual(["load", "acquire", "partition", "enrich", "index", "finalize"]);
   });
 
   it("an index build re-uses its parent's elements instead of parsing and enriching again", async () => {

@@ -1,6 +1,7 @@
 import { NonRetriableError } from "inngest";
 import { inngest } from "../client";
 import { sourceBuildRequested } from "../events";
+import { acquireBuild } from "@/server/connectors/acquire";
 import { AppError } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
@@ -41,6 +42,8 @@ export const processSourceBuild = inngest.createFunction(
         // POST /index: the parent build's elements (parsed and enriched already) are re-used.
         await step.run("reuse-elements", () => nonRetriable(() => reuseParentElements(buildId)));
       } else {
+        // Web pages, file URLs, repositories and videos are fetched into the file store first (uploads skip it).
+        await step.run("acquire", () => nonRetriable(() => acquireBuild(buildId)));
         await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
         // Skips itself with enrichment=none; never fails the build.
         await step.run("enrich", () => enrichBuild(buildId));

@@ -32,15 +32,25 @@ export const createApiToken = async ({
   name = "API token",
   permissions = ALL_PERMISSIONS,
   token = generateToken(),
+  createdById,
 }: {
   projectId: string;
   name?: string;
   permissions?: Permission[];
+  /** The dashboard user creating it; the CLI and the bootstrap leave it empty. */
+  createdById?: string;
   /** Supplied only by the headless bootstrap (QUARRY_INIT_TOKEN); otherwise generated. */
   token?: string;
 }) => {
   const record = await db.apiToken.create({
-    data: { projectId, name, permissions, hashedToken: hashToken(token), displayPrefix: displayPrefix(token) },
+    data: {
+      projectId,
+      name,
+      permissions,
+      hashedToken: hashToken(token),
+      displayPrefix: displayPrefix(token),
+      createdById,
+    },
   });
   return { token, record };
 };
@@ -75,6 +85,33 @@ export const touchApiToken = async (tokenId: string) => {
 export const revokeApiToken = async (token: string): Promise<boolean> => {
   const { count } = await db.apiToken.updateMany({
     where: { hashedToken: hashToken(token), revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  return count > 0;
+};
+
+/** A project's tokens for the dashboard (never the hash), newest first, revoked ones included and marked. */
+export const listApiTokens = (projectId: string) =>
+  db.apiToken.findMany({
+    where: { projectId },
+    select: {
+      id: true,
+      name: true,
+      displayPrefix: true,
+      permissions: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      revokedAt: true,
+      createdBy: { select: { name: true, email: true } },
+    },
+    orderBy: { createdAt: "desc" },
+  });
+
+/** Revokes one of the project's tokens by id; verification refuses it from the next call on. */
+export const revokeApiTokenById = async ({ projectId, tokenId }: { projectId: string; tokenId: string }) => {
+  const { count } = await db.apiToken.updateMany({
+    where: { id: tokenId, projectId, revokedAt: null },
     data: { revokedAt: new Date() },
   });
   return count > 0;

@@ -27,13 +27,6 @@ export const findBuild = async ({ projectId, buildId }: { projectId: string; bui
   });
 };
 
-/**
- * True when the id names a build of another project. Such a build is "not found" as a 404 (contract §1), while an
- * id that names no build at all is reported with status not_found (contract §5.1).
- */
-export const buildExistsInAnotherProject = async ({ projectId, buildId }: { projectId: string; buildId: string }) =>
-  isUuid(buildId) && (await db.build.count({ where: { id: buildId, projectId: { not: projectId } } })) > 0;
-
 /** The build whose elements a source currently shows: its newest successful one. */
 export const latestSuccessfulBuild = ({ projectId, sourceId }: { projectId: string; sourceId: string }) =>
   db.build.findFirst({
@@ -64,8 +57,9 @@ export const enrichmentModelOf = async (buildId: string): Promise<string | null>
 };
 
 /**
- * A build as GET /builds reports it: null for an id that names no build (reported as status not_found), a 404 for
- * a malformed id or a build of another project, and the build's elements once it succeeded, when asked for.
+ * A build as GET /builds reports it: null for an id that names no build of this project (reported as status
+ * not_found, whether or not another project has such a build: no existence leak), a 404 for a malformed id, and the
+ * build's elements once it succeeded, when asked for.
  */
 export const getBuildWithElements = async ({
   projectId,
@@ -78,10 +72,7 @@ export const getBuildWithElements = async ({
 }) => {
   if (!isUuid(buildId)) throw new AppError("NOT_FOUND", "Build not found");
   const build = await findBuild({ projectId, buildId });
-  if (!build) {
-    if (await buildExistsInAnotherProject({ projectId, buildId })) throw new AppError("NOT_FOUND", "Build not found");
-    return null;
-  }
+  if (!build) return null;
   const succeeded = SUCCESSFUL_BUILD_STATUSES.includes(build.status);
   const page = elements && succeeded ? await listElements({ projectId, buildId, ...elements }) : null;
   const enrichmentModel = succeeded && build.enrichment === "full" ? await enrichmentModelOf(build.id) : null;

@@ -2,7 +2,8 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
-import { DataDirLockedError, embeddedUrl, readDataDirLock, startEmbeddedPostgres } from "./embedded-postgres";
+import { DataDirLockedError, embeddedUrl, outsidePassword, readDataDirLock } from "./embedded-postgres";
+import { startEmbeddedPostgresThread } from "./embedded-thread";
 
 export type DatabaseConnection = {
   url: string;
@@ -23,7 +24,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const findRunningServer = async (dataDir: string): Promise<string | undefined> => {
   const deadline = Date.now() + PORT_WAIT_MS;
   for (let lock = readDataDirLock(dataDir); lock; lock = readDataDirLock(dataDir)) {
-    if (lock.port) return embeddedUrl({ port: lock.port });
+    if (lock.port)
+      return embeddedUrl({ port: lock.port, password: env.QUARRY_DB_PASSWORD ?? outsidePassword(dataDir) });
     if (Date.now() > deadline) {
       throw new Error(
         `Quarry (pid ${lock.pid}) holds ${dataDir} but its database did not start listening within ` +
@@ -54,7 +56,12 @@ export const connectDatabase = async (): Promise<DatabaseConnection> => {
   }
 
   try {
-    const server = await startEmbeddedPostgres({ dataDir, port: env.QUARRY_DB_PORT });
+    // In a worker thread: its statements must not stall the thread that serves HTTP (see embedded-thread.ts).
+    const server = await startEmbeddedPostgresThread({
+      dataDir,
+      port: env.QUARRY_DB_PORT,
+      password: env.QUARRY_DB_PASSWORD,
+    });
     return { url: server.url, embedded: true, stop: server.stop };
   } catch (error) {
     // Another process took the directory between our look and our start: use its server.

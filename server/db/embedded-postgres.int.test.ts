@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -64,7 +64,9 @@ describe("embedded Postgres with the pglite-socket queue patch", () => {
 
   it("reports the port it picked for port 0", () => {
     expect(server.port).toBeGreaterThan(0);
-    expect(server.url).toBe(`postgresql://postgres@127.0.0.1:${server.port}/postgres`);
+    expect(server.url).toMatch(
+      new RegExp(`^postgresql://postgres:[\\w-]{20,}@127\\.0\\.0\\.1:${server.port}/postgres$`),
+    );
   });
 });
 
@@ -149,7 +151,12 @@ try {
     try {
       const { connectDatabase } = await import("./connect");
       const connection = await connectDatabase();
-      expect(connection).toMatchObject({ url: `postgresql://postgres@127.0.0.1:${port}/postgres`, embedded: true });
+      // As an outside client: with the data dir's password.
+      const password = readFileSync(path.join(dataDir, "db-password"), "utf8").trim();
+      expect(connection).toMatchObject({
+        url: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
+        embedded: true,
+      });
       const client = new pg.Client(connection.url);
       await client.connect();
       expect((await client.query("SELECT count(*)::int AS n FROM notes")).rows[0]?.n).toBe(1);

@@ -2,10 +2,12 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_textsearch } from "@electric-sql/pglite-pg_textsearch";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { logger } from "@/server/logger";
+import { guardPgliteSocketServer } from "./pglite-guard";
 import { patchPgliteSocketServer } from "./pglite-socket-patch";
 
 /**
@@ -17,6 +19,7 @@ import { patchPgliteSocketServer } from "./pglite-socket-patch";
  *   lock file guards it. The lock also records the port, which lets a CLI find the running server.
  * - All socket connections share ONE backend session: transactions are serialized across connections, and session
  *   state (SET, temp tables, advisory locks, named prepared statements) is shared. Keep transactions short.
+ *   pglite-guard.ts requires a password and keeps outside clients' session state away from Quarry's queries.
  */
 
 export type EmbeddedPostgres = {
@@ -47,8 +50,37 @@ const MAX_CONNECTIONS = 64;
 
 export const lockPath = (dataDir: string) => path.join(dataDir, "pgdata.lock");
 
-export const embeddedUrl = ({ port, host = "127.0.0.1" }: { port: number; host?: string }) =>
-  `postgresql://postgres@${host}:${port}/postgres`;
+export const embeddedUrl = ({
+  port,
+  password,
+  host = "127.0.0.1",
+}: {
+  port: number;
+  password: string;
+  host?: string;
+}) => `postgresql://postgres:${encodeURIComponent(password)}@${host}:${port}/postgres`;
+
+/** Where the password for people and tools (psql, pg_dump, the CLI) is kept: readable by Quarry's user only. */
+export const passwordPath = (dataDir: string) => path.join(dataDir, "db-password");
+
+const newPassword = () => randomBytes(24).toString("base64url");
+
+/** The data dir's password for outside clients, created on first use. */
+export const outsidePassword = (dataDir: string): string => {
+  const file = passwordPath(dataDir);
+  try {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing) return existing;
+  } catch {
+    // not created yet
+  }
+  const password = newPassword();
+  writeFileSync(file, `${password}\n`, { mode: 0o600 });
+  return password;
+};
+
+/** An outside client that holds a transaction open this long while others wait is disconnected. */
+const OUTSIDE_IDLE_IN_TRANSACTION_MS = 3000;
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -105,6 +137,8 @@ const acquireLock = (dataDir: string): void => {
   }
   throw new Error(`Could not take the lock ${lockPath(dataDir)}`);
 };
+
+export const releaseDataDirLock = (dataDir: string): void => releaseLock(dataDir);
 
 const releaseLock = (dataDir: string): void => {
   try {
@@ -201,7 +235,14 @@ export const startEmbeddedPostgres = async ({
   dataDir,
   port = 0,
   host = "127.0.0.1",
-}: { dataDir?: string; port?: number; host?: string } = {}): Promise<EmbeddedPostgres> => {
+  password,
+}: {
+  dataDir?: string;
+  port?: number;
+  host?: string;
+  /** For outside clients; default: the data dir's `db-password` file (a random one for an in-memory database). */
+  password?: string;
+} = {}): Promise<EmbeddedPostgres> => {
   const dir = dataDir === undefined ? undefined : path.resolve(dataDir);
   const startedAt = performance.now();
   if (dir) {
@@ -218,6 +259,13 @@ export const startEmbeddedPostgres = async ({
 
     const server = new PGLiteSocketServer({ db: pg, port, host, maxConnections: MAX_CONNECTIONS });
     patchPgliteSocketServer(server);
+    // Quarry's own connections use a password that lives only in this process (and its children's environment).
+    const internalPassword = newPassword();
+    guardPgliteSocketServer(server, {
+      internalPassword,
+      outsidePassword: password ?? (dir ? outsidePassword(dir) : newPassword()),
+      idleInTransactionMs: OUTSIDE_IDLE_IN_TRANSACTION_MS,
+    });
     const actualPort = await listen(server);
     if (dir) writeLock(dir, { pid: process.pid, port: actualPort }, "w");
     logger.info(
@@ -237,7 +285,7 @@ export const startEmbeddedPostgres = async ({
           onExit();
         }
       })());
-    return { url: embeddedUrl({ port: actualPort, host }), port: actualPort, stop };
+    return { url: embeddedUrl({ port: actualPort, host, password: internalPassword }), port: actualPort, stop };
   } catch (error) {
     await pg?.close().catch(() => undefined);
     process.off("exit", onExit);

@@ -57,7 +57,10 @@ describe("applyMigrations", () => {
     const projectId = randomUUID();
     const sourceId = randomUUID();
     const chunkId = randomUUID();
-    await client.query(`INSERT INTO projects (id, name) VALUES ($1, $2)`, [projectId, `tsv-${projectId}`]);
+    await client.query(
+      `INSERT INTO projects (id, name, team_id) VALUES ($1, $2, (SELECT id FROM teams WHERE is_default LIMIT 1))`,
+      [projectId, `tsv-${projectId}`],
+    );
     await client.query(
       `INSERT INTO sources (id, project_id, file_name, file_type, file_size, file_source, updated_at)
        VALUES ($1, $2, 'a.txt', 'txt', 3, 'upload', now())`,
@@ -92,7 +95,8 @@ describe("applyMigrations", () => {
     setRuntimeEnv("DATABASE_URL", server.url);
     const { db, disconnectDb } = await import("@/server/db");
     try {
-      const created = await db.project.create({ data: { name: `prisma-${randomUUID()}` } });
+      const team = await db.team.findFirstOrThrow({ where: { isDefault: true } });
+      const created = await db.project.create({ data: { name: `prisma-${randomUUID()}`, teamId: team.id } });
       expect(await db.project.findUnique({ where: { id: created.id } })).toEqual(created);
       const token = await db.apiToken.create({
         data: {

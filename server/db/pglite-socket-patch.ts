@@ -19,7 +19,7 @@ import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 /** Parse, Bind, Describe, Execute, Close, Flush: the client is mid-batch until it sends Sync. */
 const EXTENDED_PROTOCOL_MESSAGES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
 
-type QueuedMessage = {
+export type QueuedMessage = {
   handlerId: number;
   message: Uint8Array;
   onData: (data: Uint8Array) => void;
@@ -28,24 +28,30 @@ type QueuedMessage = {
 };
 
 /** The private parts of pglite-socket's QueryQueueManager that the patch touches. */
-type QueryQueueInternals = {
+export type QueryQueueInternals = {
   queue: QueuedMessage[];
   processing: boolean;
   lastHandlerId: number | null;
   db: PGlite;
+  enqueue: (handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void) => Promise<number>;
   processQueue: () => Promise<void>;
   clearQueueForHandler: (handlerId: number) => void;
+  /** Added by the session guard (pglite-guard.ts): runs before a message of another connection takes the session. */
+  beforeSwitch?: (from: number | null, to: number) => Promise<void>;
+  /** Added by the session guard: the pinned connection has nothing queued while others wait. */
+  onStall?: () => void;
   /** Added by the patch: the last message processed was part of an unfinished extended-protocol batch. */
   midBatch?: boolean;
   patched?: boolean;
 };
 
-const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
+export const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
   const queue = (server as unknown as { queryQueue?: Partial<QueryQueueInternals> }).queryQueue;
   const looksRight =
     !!queue &&
     Array.isArray(queue.queue) &&
     typeof queue.processQueue === "function" &&
+    typeof queue.enqueue === "function" &&
     typeof queue.clearQueueForHandler === "function" &&
     typeof queue.db?.isInTransaction === "function";
   if (!looksRight) {
@@ -73,6 +79,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
       const current = message;
       let bytes = 0;
       try {
+        if (current.handlerId !== q.lastHandlerId) await q.beforeSwitch?.(q.lastHandlerId, current.handlerId);
         await q.db.runExclusive(() =>
           q.db.execProtocolRawStream(current.message, {
             onRawData: (data) => {
@@ -94,6 +101,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
   } finally {
     q.processing = false;
   }
+  if (q.queue.length > 0) q.onStall?.();
 };
 
 /** Apply before `server.start()`. Idempotent. */

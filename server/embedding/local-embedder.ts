@@ -134,3 +134,6 @@ export const createLocalEmbedder = (): Embedder => ({
   dimension: LOCAL_EMBEDDING_DIMENSION,
   embed: async (texts) => texts.map(embedLocal),
 });
+
+/** The local embedding of each text, as plain arrays (what the worker thread hands back; see runtime/cpu-thread.ts). */
+export const embedTextsLocally = (texts: string[]): number[][] => texts.map(embedLocal);

@@ -3,7 +3,9 @@ import { errorMessage } from "../errors";
 import { llmModel } from "../llm/chat";
 import { progressOf } from "../ingestion/progress";
 import { logger } from "../logger";
-import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "./enrich";
+import { readBuildElements } from "../ingestion/read-elements";
+import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
+import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage, type EnrichmentResult } from "./enrich";
 
 /**
  * The "enrich" step of a build (after partition, before chunk): page annotations, keywords and topics onto the
@@ -11,12 +13,33 @@ import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "./
  * Idempotent (a retry overwrites) and never fatal: whatever goes wrong becomes a build warning.
  */
 
-/** Page groups written per statement. */
+/** Elements updated per statement (a page group larger than this is one statement of its own). */
 const UPDATE_BATCH = 500;
 
+/**
+ * Page groups in batches of at most UPDATE_BATCH elements: one UPDATE of a whole large document held the embedded
+ * database (which every request waits for) for seconds.
+ */
+const batchesOf = (pages: EnrichedPage[]): EnrichedPage[][] => {
+  const batches: EnrichedPage[][] = [];
+  let current: EnrichedPage[] = [];
+  let size = 0;
+  for (const page of pages) {
+    const rows = page.last - page.first + 1;
+    if (current.length > 0 && size + rows > UPDATE_BATCH) {
+      batches.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(page);
+    size += rows;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+};
+
 const writePages = async (buildId: string, pages: EnrichedPage[]) => {
-  for (let i = 0; i < pages.length; i += UPDATE_BATCH) {
-    const batch = pages.slice(i, i + UPDATE_BATCH);
+  for (const batch of batchesOf(pages)) {
     await db.$executeRaw`
       UPDATE elements AS e SET
         page_annotation = v.annotation,
@@ -32,6 +55,7 @@ const writePages = async (buildId: string, pages: EnrichedPage[]) => {
                unnest(${batch.map((p) => p.model)}::text[]) AS model
       ) AS v
       WHERE e.build_id = ${buildId}::uuid AND e.position BETWEEN v.first AND v.last`;
+    await yieldToEventLoop();
   }
 };
 
@@ -46,12 +70,8 @@ export const enrichBuild = async (buildId: string) => {
   const earlier = build.warnings.filter((w) => !w.startsWith(ENRICHMENT_WARNING_PREFIX));
   try {
     await db.build.update({ where: { id: buildId }, data: { step: "enrich" } });
-    const rows = await db.element.findMany({
-      where: { buildId },
-      orderBy: { position: "asc" },
-      select: { position: true, elementType: true, text: true, pageNumber: true },
-    });
-    const result = await enrichDocument({
+    const rows = await readBuildElements(buildId);
+    const input = {
       fileName: build.source.fileName,
       elements: rows.map((r) => ({
         position: r.position,
@@ -59,8 +79,14 @@ export const enrichBuild = async (buildId: string) => {
         text: r.text,
         pageNumber: r.pageNumber,
       })),
-      llm: llmModel(),
-    });
+    };
+    const llm = llmModel();
+    // Without a chat model it is all local CPU work (TF-IDF, RAKE, TextRank): off the thread that serves requests.
+    const result = llm
+      ? await enrichDocument({ ...input, llm })
+      : await runOffThread<EnrichmentResult>("server/enrichment/enrich.ts", "enrichDocument", [
+          { ...input, llm: null },
+        ]);
     await writePages(buildId, result.pages);
     await db.build.update({
       where: { id: buildId },

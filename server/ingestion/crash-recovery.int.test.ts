@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { pdfDoc, textDoc } from "../testing/fixtures";
@@ -36,9 +37,13 @@ it("resumes every build after kill -9 mid-ingest", { timeout: 300_000 }, async (
     if (status === "Processing") break;
     await new Promise((r) => setTimeout(r, 50));
   }
+  const killed = quarry.pid();
   await quarry.kill("SIGKILL");
 
   await quarry.restart();
+  // Scratch copies of documents live under the data dir (not a shared /tmp); the killed run's are removed on start.
+  expect(readdirSync(path.join(quarry.dataDir, "tmp"))).toEqual([String(quarry.pid())]);
+  expect(quarry.pid()).not.toBe(killed);
   for (const buildId of buildIds) {
     const build = await api.waitForBuild(buildId, 180_000);
     expect(build, quarry.output()).toMatchObject({ status: "Completed", error: null });

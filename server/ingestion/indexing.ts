@@ -6,16 +6,18 @@ import {
   openBuildChunkSet,
   sectionHeadings,
 } from "../chunk-sets/service";
-import { chunkElements } from "../chunking/chunk";
+import type { Chunk, ChunkOptions } from "../chunking/types";
 import { db } from "../db";
-import { getEmbedder } from "../embedding";
+import { getEmbedder, type Embedder } from "../embedding";
 import { AppError, errorMessage } from "../errors";
 import type { ParsedElement } from "../parsing/types";
 import { logger } from "../logger";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
+import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
 import { progressOf } from "./progress";
+import { readBuildElements } from "./read-elements";
 
 /**
  * Chunking used by the build pipeline (flows bring their own chunking nodes). 2000 characters (about 500 tokens):
@@ -32,6 +34,16 @@ export const PIPELINE_CHUNKING = {
 } as const;
 
 const EMBED_BATCH = 64;
+
+/** Chunking is CPU work over the whole document: done in the worker thread, not on the one serving requests. */
+const chunkOffThread = (input: { elements: ParsedElement[]; options: ChunkOptions }) =>
+  runOffThread<Chunk[]>("server/chunking/chunk.ts", "chunkElements", [input]);
+
+/** The local embedder is CPU work too (a remote one waits on the network and stays here). */
+const embedTexts = (embedder: Embedder, texts: string[]) =>
+  embedder.provider === "local"
+    ? runOffThread<number[][]>("server/embedding/local-embedder.ts", "embedTextsLocally", [texts])
+    : embedder.embed(texts);
 
 /**
  * First step of an index build (POST /index) in place of parsing: a copy of the parent build's elements, enrichment
@@ -71,7 +83,7 @@ export const reuseParentElements = async (buildId: string) => {
   ]);
   return { elements: available, parentBuildId: parent.id };
 };
-const CHUNK_INSERT_BATCH = 500;
+const CHUNK_INSERT_BATCH = 200;
 
 /**
  * Splits the build's elements into chunks (no vectors yet), in the build's chunk set. Each chunk carries its
@@ -85,11 +97,7 @@ export const chunkBuild = async (buildId: string) => {
   if (!build) return null;
   await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
   // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
-  const rows = await db.element.findMany({
-    where: { buildId },
-    orderBy: { position: "asc" },
-    select: { elementId: true, elementType: true, text: true, html: true, pageNumber: true },
-  });
+  const rows = await readBuildElements(buildId);
   const elements: ParsedElement[] = rows.map((r) => ({
     type: r.elementType as ParsedElement["type"],
     text: r.text,
@@ -97,7 +105,7 @@ export const chunkBuild = async (buildId: string) => {
     pageNumber: r.pageNumber,
   }));
   const options = { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] };
-  const chunks = await chunkElements({ elements, options });
+  const chunks = await chunkOffThread({ elements, options });
   const chunkSet = await openBuildChunkSet({
     projectId: build.projectId,
     sourceId: build.sourceId,
@@ -127,6 +135,7 @@ export const chunkBuild = async (buildId: string) => {
   });
   for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
     await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
+    await yieldToEventLoop();
   }
   await db.$transaction([
     db.chunkSet.update({ where: { id: chunkSet.id }, data: { chunkCount: data.length } }),
@@ -155,8 +164,9 @@ export const embedBuild = async (buildId: string) => {
   for (let i = 0; i < pending.length; i += EMBED_BATCH) {
     const batch = pending.slice(i, i + EMBED_BATCH);
     try {
-      const vectors = await embedder.embed(batch.map(embeddingInput));
+      const vectors = await embedTexts(embedder, batch.map(embeddingInput));
       await writeChunkVectors({ indexId: index.id, ids: batch.map((c) => c.id), vectors });
+      await yieldToEventLoop();
     } catch (error) {
       failedBatches += 1;
       lastError = errorMessage(error);

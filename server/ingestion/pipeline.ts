@@ -1,8 +1,10 @@
+import { isManifestKey, snapshotBundleInput } from "../connectors/snapshot";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import { elementIdFor } from "../ids";
 import type { InternalMethod } from "../parsing/methods.schema";
-import { partitionIsolated } from "../parsing/isolated";
+import { partitionIsolatedInBatches } from "../parsing/isolated";
+import { yieldToEventLoop } from "../runtime/cpu-thread";
 import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";
 import { PARSE_LIMITS } from "./limits";
@@ -13,8 +15,6 @@ import { progressOf } from "./progress";
  * what an earlier attempt of the same step wrote. The Inngest function (inngest/functions/process-source-build.ts)
  * only orders them; state lives in the database, so step results stay small.
  */
-
-const ELEMENT_BATCH = 500;
 
 /** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */
 const activeBuild = (buildId: string) => db.build.findUnique({ where: { id: buildId }, include: { source: true } });
@@ -69,29 +69,34 @@ export const partitionBuild = async (buildId: string) => {
   const { source } = build;
   await db.build.update({ where: { id: buildId }, data: { step: "partition" } });
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
-  const bytes = await fileStore().read(source.storageKey);
-  const result = await partitionIsolated(
-    { bytes, fileName: source.fileName, fileType: source.fileType, method: build.method as InternalMethod },
-    PARSE_LIMITS,
-  );
+  const method = build.method as InternalMethod;
+  // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
+  const input = isManifestKey(source.storageKey)
+    ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
+    : {
+        bytes: await fileStore().read(source.storageKey),
+        fileName: source.fileName,
+        fileType: source.fileType,
+        method,
+      };
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
   await db.element.deleteMany({ where: { buildId } });
-  for (let i = 0; i < result.elements.length; i += ELEMENT_BATCH) {
-    await db.element.createMany({
-      data: result.elements.slice(i, i + ELEMENT_BATCH).map((el, j) => toRow(el, i + j)),
-    });
-  }
+  // Stored batch by batch as the worker's output is read; the event loop serves requests between batches.
+  const result = await partitionIsolatedInBatches(input, PARSE_LIMITS, async (elements, first) => {
+    await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
+    await yieldToEventLoop();
+  });
   await db.build.update({
     where: { id: buildId },
     data: {
-      totalPartitions: result.elements.length,
+      totalPartitions: result.elementCount,
       totalPages: result.totalPages,
       warnings: result.warnings,
       pageMethods: result.pageMethods ?? undefined,
       progress: progressOf("partition"),
     },
   });
-  return { elements: result.elements.length, pages: result.totalPages, warnings: result.warnings.length };
+  return { elements: result.elementCount, pages: result.totalPages, warnings: result.warnings.length };
 };
 
 /** Marks the build failed with a message a person can act on, and the source with it. */

@@ -1,4 +1,5 @@
 import * as cheerio from "cheerio";
+import { boundHtmlNesting, MAX_HTML_DEPTH } from "./html-depth";
 import { hasLetters, isEmailAddress, wordCount } from "./classify-text";
 import { decodeText } from "./encoding";
 import { attr, childrenOf, collapsedText, rawText, tagName, type DomNode } from "./html-dom";
@@ -80,7 +81,7 @@ type Context = { type: ElementType; link: string | null; bold: boolean; listDept
 /** Deeper than this, a subtree is read as one block of text: real pages never nest this far, hostile ones do. */
 const MAX_NESTING = 200;
 
-const sniffDeclaredCharset = (bytes: Uint8Array): string | null => {
+export const sniffDeclaredCharset = (bytes: Uint8Array): string | null => {
   const head = Buffer.from(bytes.subarray(0, 4096)).toString("latin1");
   const meta = /<meta[^>]{0,500}?charset\s*=\s*["']?\s*([\w:.-]{1,40})/i.exec(head);
   if (meta?.[1]) return meta[1];
@@ -105,7 +106,7 @@ const isPageChrome = (node: DomNode): boolean => {
 };
 
 export const partitionHtmlText = (html: string): ParsedElement[] => {
-  const $ = cheerio.load(html);
+  const $ = cheerio.load(boundHtmlNesting(html).html);
   $(REMOVED_SELECTOR).remove();
   $("header, footer").each((_, el) => {
     if (isPageChrome(el as unknown as DomNode)) $(el).remove();
@@ -182,7 +183,8 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
       if (!text) continue;
       const type = classify(text, linkChars, boldChars, pieceCtx?.type ?? "NarrativeText");
       const metadata: Record<string, unknown> = {};
-      if (type === "Link") metadata.link_urls = links;
+      // Where a paragraph links to is content too (a web page's references, a crawl's next pages).
+      if (links.length > 0) metadata.link_urls = links;
       if (type === "ListItem") metadata.category_depth = Math.max(0, (pieceCtx?.listDepth ?? 1) - 1);
       emit(type, text, Object.keys(metadata).length > 0 ? { metadata } : {});
     }
@@ -285,6 +287,10 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
 
 export const partitionHtml = ({ bytes }: { bytes: Uint8Array }): PartitionResult => {
   const { text, encoding } = decodeText({ bytes, declared: sniffDeclaredCharset(bytes) });
-  const elements = partitionHtmlText(text).map((e) => ({ ...e, metadata: { ...e.metadata, encoding } }));
-  return { elements, totalPages: null, warnings: [] };
+  const bounded = boundHtmlNesting(text);
+  const elements = partitionHtmlText(bounded.html).map((e) => ({ ...e, metadata: { ...e.metadata, encoding } }));
+  const warnings = bounded.flattened
+    ? [`Elements nested deeper than ${MAX_HTML_DEPTH} levels were read as plain text`]
+    : [];
+  return { elements, totalPages: null, warnings };
 };

@@ -1,12 +1,13 @@
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { createReadStream, existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { AppError } from "@/server/errors";
 import type { InternalMethod } from "./methods.schema";
-import type { PartitionResult } from "./types";
-import type { PageImageResult, WorkerJob, WorkerOutcome } from "./worker/protocol";
+import type { ParsedElement, PartitionResult } from "./types";
+import type { PageImageResult, PartitionMeta, WorkerJob, WorkerOutcome } from "./worker/protocol";
 
 /**
  * Parsing runs in a child process, one per document. Parsers are large third-party code fed hostile input: one
@@ -50,32 +51,90 @@ export type IsolatedInput = { bytes: Uint8Array; fileName: string; fileType: str
 type JobFields = DistributiveOmit<WorkerJob, "inputPath" | "outputPath">;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Runs one job in a fresh worker process; returns its result or throws the error a person should read. */
-const inWorker = async <T>(bytes: Uint8Array, fields: JobFields, limits: IsolationLimits): Promise<T> => {
+/**
+ * Runs one job in a fresh worker process and hands its output file to `read` (before the scratch folder goes); a
+ * failed job throws the error a person should read.
+ */
+const inWorker = async <T>(
+  bytes: Uint8Array,
+  fields: JobFields,
+  limits: IsolationLimits,
+  read: (outputPath: string) => Promise<T>,
+): Promise<T> => {
   const dir = await mkdtemp(path.join(tmpdir(), "quarry-parse-"));
   try {
     const job = {
       ...fields,
       inputPath: path.join(dir, "input"),
-      outputPath: path.join(dir, "output.json"),
+      outputPath: path.join(dir, "output"),
     } as WorkerJob;
     await writeFile(/*turbopackIgnore: true*/ job.inputPath, bytes);
     const jobPath = path.join(dir, "job.json");
     await writeFile(/*turbopackIgnore: true*/ jobPath, JSON.stringify(job));
     await runWorker(jobPath, dir, limits);
-    const outcome = JSON.parse(await readFile(/*turbopackIgnore: true*/ job.outputPath, "utf8")) as WorkerOutcome<T>;
-    if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
-    return outcome.result;
+    return await read(job.outputPath);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 };
 
-/** Parses the document in a worker process and returns its elements, or throws the error a person should read. */
-export const partitionIsolated = (
+const readOutcome = async <T>(file: string): Promise<T> => {
+  const outcome = JSON.parse(await readFile(/*turbopackIgnore: true*/ file, "utf8")) as WorkerOutcome<T>;
+  if (!outcome.ok) throw new AppError(outcome.code, outcome.message);
+  return outcome.result;
+};
+
+/** Elements handed to the caller at a time while a parse result is read. */
+export const ELEMENT_BATCH = 200;
+
+/**
+ * Parses the document in a worker process and hands its elements to `onBatch` in batches of ELEMENT_BATCH, in
+ * order, reading the worker's output line by line: a document of a million elements never sits in memory (or in one
+ * JSON.parse) at once. Returns everything else of the result.
+ */
+export const partitionIsolatedInBatches = (
   { bytes, fileName, fileType, method }: IsolatedInput,
+  limits: IsolationLimits,
+  onBatch: (elements: ParsedElement[], firstPosition: number) => Promise<void>,
+): Promise<PartitionMeta> =>
+  inWorker(bytes, { task: "partition", fileName, fileType, method }, limits, async (file) => {
+    const lines = createInterface({
+      input: createReadStream(/*turbopackIgnore: true*/ file, "utf8"),
+      crlfDelay: Infinity,
+    });
+    let meta: PartitionMeta | null = null;
+    let batch: ParsedElement[] = [];
+    let position = 0;
+    for await (const line of lines) {
+      if (meta === null) {
+        const head = JSON.parse(line) as WorkerOutcome<never> | { ok: true; meta: PartitionMeta };
+        if (!head.ok) throw new AppError(head.code, head.message);
+        meta = (head as { meta: PartitionMeta }).meta;
+        continue;
+      }
+      batch.push(JSON.parse(line) as ParsedElement);
+      if (batch.length >= ELEMENT_BATCH) {
+        await onBatch(batch, position);
+        position += batch.length;
+        batch = [];
+      }
+    }
+    if (meta === null) throw new AppError("UNPROCESSABLE", "The parser wrote no result");
+    if (batch.length > 0) await onBatch(batch, position);
+    return meta;
+  });
+
+/** Parses the document in a worker process and returns its elements, or throws the error a person should read. */
+export const partitionIsolated = async (
+  input: IsolatedInput,
   limits: IsolationLimits = DEFAULT_LIMITS,
-): Promise<PartitionResult> => inWorker(bytes, { task: "partition", fileName, fileType, method }, limits);
+): Promise<PartitionResult> => {
+  const elements: ParsedElement[] = [];
+  const meta = await partitionIsolatedInBatches(input, limits, async (batch) => {
+    elements.push(...batch);
+  });
+  return { totalPages: meta.totalPages, warnings: meta.warnings, pageMethods: meta.pageMethods, elements };
+};
 
 /** Page screenshots draw untrusted documents too: same isolation, tighter limits. */
 const PAGE_IMAGE_LIMITS: IsolationLimits = { timeoutMs: 60_000, maxRssMb: 1536 };
@@ -88,7 +147,12 @@ export const pageImageIsolated = async (input: {
   width: number;
 }): Promise<{ png: Buffer; width: number; height: number }> => {
   const { bytes, ...fields } = input;
-  const result = await inWorker<PageImageResult>(bytes, { task: "page-image", ...fields }, PAGE_IMAGE_LIMITS);
+  const result = await inWorker(
+    bytes,
+    { task: "page-image", ...fields },
+    PAGE_IMAGE_LIMITS,
+    readOutcome<PageImageResult>,
+  );
   return { png: Buffer.from(result.pngBase64, "base64"), width: result.width, height: result.height };
 };
 

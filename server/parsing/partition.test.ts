@@ -10,7 +10,8 @@ const bytes = Buffer.from("Hello world.\n\nSecond paragraph here.");
 describe("partitionDocument", () => {
   it("has a parser for every extension the API accepts", () => {
     expect(ALLOWED_EXTENSIONS.filter((ext) => !isParsableFileType(ext))).toEqual([]);
-    expect(isParsableFileType("vtt")).toBe(false);
+    expect(isParsableFileType("vtt")).toBe(true);
+    expect(isParsableFileType("webp")).toBe(false);
   });
 
   it("reads text formats the same way with every method, and says so for page-image methods", async () => {

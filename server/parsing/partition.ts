@@ -37,6 +37,15 @@ const partitionMedia = lazy(
   () => import("./media"),
   (m) => m.partitionMedia,
 );
+const partitionSubtitleFile = lazy(
+  () => import("./media/subtitle-file"),
+  (m) => m.partitionSubtitleFile,
+);
+/** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
+const partitionBundle = lazy(
+  () => import("./bundle"),
+  (m) => m.partitionBundle,
+);
 
 export type ParserInput = {
   bytes: Uint8Array;
@@ -151,7 +160,13 @@ const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise
   }
 };
 
-const parsePdf: Parser = ({ bytes, method }) => parsePdfBytes(bytes, method);
+/** Pages no parser could walk in time are emptied first (pdf/nesting.ts), whatever the method. */
+const parsePdf: Parser = async ({ bytes, method }) => {
+  const { emptyTooDeepPages } = await import("./pdf/nesting");
+  const checked = await emptyTooDeepPages(bytes);
+  const result = await parsePdfBytes(checked.bytes, method);
+  return checked.warnings.length ? { ...result, warnings: [...checked.warnings, ...result.warnings] } : result;
+};
 
 const parseImage: Parser = async (input) => {
   if (pageMethodOf(input.method) === "agentic") {
@@ -206,6 +221,9 @@ const PARSERS: Record<string, Parser> = {
   markdown: sameForEveryMethod(partitionMarkdown),
   html: sameForEveryMethod(partitionHtml),
   htm: sameForEveryMethod(partitionHtml),
+  vtt: sameForEveryMethod(partitionSubtitleFile),
+  srt: sameForEveryMethod(partitionSubtitleFile),
+  bundle: partitionBundle,
   csv: sameForEveryMethod(partitionDelimited),
   tsv: sameForEveryMethod(partitionDelimited),
   pdf: parsePdf,

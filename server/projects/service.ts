@@ -1,5 +1,6 @@
 import { db } from "../db";
 import { AppError } from "../errors";
+import { defaultTeam } from "../teams/service";
 
 const PROJECT_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,62}$/;
 
@@ -18,10 +19,26 @@ export const getProject = async (projectId: string) => {
   return project;
 };
 
-/** Returns the project with that name, creating it when missing (idempotent under concurrent calls). */
-export const ensureProject = async (name: string) => {
+/**
+ * Returns the team's project with that name, creating it when missing (idempotent under concurrent calls). Without
+ * a team, the default team: projects made by the first start, QUARRY_INIT_TOKEN and the CLI belong to it.
+ */
+export const ensureProject = async (name: string, teamId?: string) => {
   assertProjectName(name);
-  return db.project.upsert({ where: { name }, create: { name }, update: {} });
+  const team = teamId ?? (await defaultTeam()).id;
+  return db.project.upsert({
+    where: { teamId_name: { teamId: team, name } },
+    create: { name, teamId: team },
+    update: {},
+  });
+};
+
+/** A new project in a team; a name the team already uses is a conflict. */
+export const createProject = async ({ teamId, name }: { teamId: string; name: string }) => {
+  assertProjectName(name);
+  const existing = await db.project.findUnique({ where: { teamId_name: { teamId, name } } });
+  if (existing) throw new AppError("CONFLICT", `This team already has a project named '${name}'`);
+  return db.project.create({ data: { teamId, name } });
 };
 
 export const listProjects = () => db.project.findMany({ orderBy: { createdAt: "asc" } });

@@ -35,7 +35,10 @@ const zodDetail = (error: ZodError): string => {
 /** Maps anything a procedure throws to the contract's `{detail}` body and status. */
 export const errorResponse = (error: unknown, log: Logger, fallbackDetail: string = DETAIL.internal): Response => {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
-  if (cause instanceof AppError) return detailResponse(cause.status, cause.message);
+  if (cause instanceof AppError) {
+    const retry = cause.retryAfterS === undefined ? undefined : { "Retry-After": String(cause.retryAfterS) };
+    return detailResponse(cause.status, cause.message, retry);
+  }
   if (cause instanceof ZodError) return detailResponse(400, zodDetail(cause));
   if (error instanceof TRPCError && error.code === "BAD_REQUEST") return detailResponse(400, error.message);
   log.error({ err: cause }, "public API request failed");

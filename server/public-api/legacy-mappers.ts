@@ -36,6 +36,8 @@ const MIME_TYPES: Record<string, string> = {
   avi: "video/x-msvideo",
   mkv: "video/x-matroska",
   webm: "video/webm",
+  vtt: "text/vtt",
+  srt: "application/x-subrip",
 };
 
 export const mimeTypeOf = (fileType: string): string | null => MIME_TYPES[fileType.toLowerCase()] ?? null;

@@ -70,6 +70,8 @@ export const notFoundBuildDto = (buildId: string) => ({
   page: null,
   page_size: null,
   total_pages_elements: null,
+  pages: null,
+  acquired: null,
 });
 
 export const toBuildStatusDto = (
@@ -77,6 +79,7 @@ export const toBuildStatusDto = (
 ) => {
   const status = publicBuildStatus(build.status);
   const success = build.status === "Completed" || build.status === "CompletedWithErrors";
+  const { pages = null, ...acquired } = (build.acquired as Record<string, unknown> | null) ?? {};
   return {
     build_id: build.id,
     status,
@@ -103,5 +106,12 @@ export const toBuildStatusDto = (
     warnings: build.warnings,
     /** Page number → method that read it (`auto` routes page by page); null for formats without pages. */
     page_methods: (build.pageMethods as Record<string, string> | null) ?? null,
+    /**
+     * URL, GitHub and YouTube sources: every URL a crawl considered with its fate ({url, status, reason_code,
+     * reason, depth, page_number}), written as pages complete; and what was fetched (progress counts, robots and
+     * sitemap, repository and commit, video title and channel). Null for uploads.
+     */
+    pages,
+    acquired: build.acquired ? acquired : null,
   };
 };

@@ -2,6 +2,7 @@ import Busboy from "busboy";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { AppError } from "../errors";
+import { NUL_DETAIL } from "./limits";
 
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Room for the multipart envelope (boundaries, part headers, small fields) around a maximal file. */
@@ -42,7 +43,8 @@ export const readMultipartUpload = async <T>({
   try {
     parser = Busboy({
       headers: { "content-type": contentType },
-      limits: { files: 1, fileSize: MAX_UPLOAD_BYTES, fields: 50, fieldSize: 64 * 1024, parts: 60 },
+      // busboy reports its limit when a file *reaches* fileSize; a file of exactly 100 MB is allowed (contract §9).
+      limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
       defParamCharset: "utf8",
     });
   } catch {
@@ -62,6 +64,7 @@ export const readMultipartUpload = async <T>({
     };
 
     parser.on("field", (name, value) => {
+      if (name.includes("\u0000") || value.includes("\u0000")) return fail(new AppError("BAD_REQUEST", NUL_DETAIL));
       if (!(name in fields)) fields[name] = value;
     });
     parser.on("file", (name, stream, info) => {
@@ -71,6 +74,7 @@ export const readMultipartUpload = async <T>({
       }
       const fileName = info.filename?.trim() ?? "";
       try {
+        if (fileName.includes("\u0000")) throw new AppError("BAD_REQUEST", NUL_DETAIL);
         checkFileName(fileName);
       } catch (error) {
         stream.resume();

@@ -5,12 +5,14 @@ import { AppError } from "../errors";
 import { createCaller } from "../trpc/root";
 import { createTokenContext } from "../trpc/context";
 import { DETAIL, detailResponse, errorResponse } from "./errors";
+import { isUpload, readBodyText, refuseNul, takeRequestSlot, withUploadSlot } from "./limits";
 
 type PublicApi = ReturnType<typeof createCaller>["publicApi"];
 
 /**
  * The one wrapper every public REST route uses: Bearer token → tRPC context → the procedure → JSON, and any error
- * → the contract's status with `{detail}`. Auth, permissions and validation live in the procedures.
+ * → the contract's status with `{detail}`. Authentication is checked here first, before `call` can read a byte of
+ * the body; then the per-token limits (limits.ts). Permissions and validation live in the procedures.
  */
 export const handlePublic = async (
   req: Request,
@@ -18,12 +20,13 @@ export const handlePublic = async (
   options: { failureDetail?: string; headers?: HeadersInit } = {},
 ): Promise<Response> => {
   const ctx = await createTokenContext(req);
+  if (ctx.auth.kind !== "token") return detailResponse(401, DETAIL.unauthorized);
+  const tokenId = ctx.auth.tokenId;
   try {
-    const result = await call(createCaller(ctx).publicApi);
-    if (ctx.auth.kind === "token") {
-      const tokenId = ctx.auth.tokenId;
-      after(() => touchApiToken(tokenId));
-    }
+    takeRequestSlot(tokenId);
+    const run = () => call(createCaller(ctx).publicApi);
+    const result = await (isUpload(req) ? withUploadSlot(tokenId, run) : run());
+    after(() => touchApiToken(tokenId));
     return Response.json(result, { headers: options.headers });
   } catch (error) {
     return errorResponse(error, ctx.logger, options.failureDetail);
@@ -44,20 +47,25 @@ export const readQuery = (req: Request): UntrustedInput => {
     const prev = out[key];
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
-  return out;
+  return refuseNul(out);
 };
 
-/** JSON body; an empty body counts as `{}` so required-field errors name the missing field. */
+/**
+ * JSON body, at most `QUARRY_MAX_JSON_BODY_KB` (413 beyond); an empty body counts as `{}` so required-field errors
+ * name the missing field.
+ */
 export const readJson = async (req: Request): Promise<UntrustedInput> => {
-  const text = await req.text();
+  const text = await readBodyText(req);
   if (!text.trim()) return {};
+  let parsed: unknown;
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as UntrustedInput;
+    parsed = JSON.parse(text);
   } catch {
-    // fall through
+    throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
   }
-  throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
+  return refuseNul(parsed) as UntrustedInput;
 };
 
 /** Route handlers for methods a path does not support. */

@@ -321,7 +321,7 @@ describe("errors", () => {
       default_method: "fast",
       max_file_size_bytes: 104857600,
     });
-    expect(config.allowed_extensions).toHaveLength(31);
+    expect(config.allowed_extensions).toHaveLength(33);
   });
 });
 
@@ -335,7 +335,16 @@ describe("tenancy", () => {
     expect(await (await b.get("")).json()).toEqual([]);
     expect(await (await b.get(`?file_ids=${fileId}`)).json()).toEqual([]);
     expect((await b.get(`/get-elements?file_id=${fileId}`)).status).toBe(404);
-    expect((await b.get(`/builds/${buildId}`)).status).toBe(404);
+    // A build of another project answers exactly like an unknown one (contract §5.1): no existence leak.
+    const foreign = await b.get(`/builds/${buildId}`);
+    expect(foreign.status).toBe(200);
+    expect(await foreign.json()).toEqual(
+      await (
+        await b.get(`/builds/${crypto.randomUUID()}`)
+      )
+        .json()
+        .then((unknown: Record<string, unknown>) => ({ ...unknown, build_id: buildId })),
+    );
     expect((await b.post("/prebuilt-rag", { query: "slate", file_ids: [fileId] })).status).toBe(404);
     const unscoped = await (await b.post("/prebuilt-rag", { query: "slate" })).json();
     expect(unscoped.chunks).toEqual([]);

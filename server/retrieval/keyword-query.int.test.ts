@@ -25,7 +25,8 @@ it("drops lexemes found in most chunks once ANALYZE has run, and keeps the rares
   expect(await keywordTsQuery("quarry granite")).toBe("'granit' | 'quarri'"); // tsvector order: sorted
   expect(await keywordTsQuery("the of and")).toBeNull();
 
-  const project = await db.project.create({ data: { name: "kw" } });
+  const { ensureProject } = await import("../projects/service");
+  const project = await ensureProject("kw");
   const source = await db.source.create({
     data: { projectId: project.id, fileName: "a.txt", fileType: "txt", fileSize: 0, fileSource: "local file" },
   });

@@ -11,6 +11,7 @@ const SOURCES = [
   "server",
   "inngest",
   "next.config.mjs",
+  "proxy.ts",
   "postcss.config.mjs",
   "package-lock.json",
 ];

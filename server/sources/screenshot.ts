@@ -1,9 +1,11 @@
 import { Readable } from "node:stream";
 import type { Source } from "../generated/prisma/client";
+import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../logger";
 import { convertOfficeToPdf } from "../parsing/office/convert";
 import { pageImageIsolated } from "../parsing/isolated";
+import { createSemaphore } from "../runtime/semaphore";
 import { fileStore } from "../storage";
 import { findSource } from "./service";
 
@@ -73,6 +75,18 @@ const officePdf = async (source: Pick<Source, "fileType"> & { storageKey: string
   return pending;
 };
 
+/**
+ * Each screenshot is drawn by a worker process of up to 1.5 GB: at most QUARRY_SCREENSHOT_CONCURRENCY at once, a
+ * bounded line behind them, and 429 past that (ten parallel requests once took 4.2 GB).
+ */
+const renderPool = createSemaphore({
+  limit: () => env.QUARRY_SCREENSHOT_CONCURRENCY,
+  maxWaiting: 32,
+  onFull: () => new AppError("TOO_MANY_REQUESTS", "Too many requests", { retryAfterS: 5 }),
+});
+
+const drawPage = (input: Parameters<typeof pageImageIsolated>[0]) => renderPool.run(() => pageImageIsolated(input));
+
 export const pageScreenshot = async ({
   projectId,
   fileId,
@@ -97,8 +111,8 @@ export const pageScreenshot = async ({
   // Documents are drawn in a worker process: a hostile file must not stall the server.
   if (kind === "image") {
     const bytes = new Uint8Array(await fileStore().read(storageKey));
-    return { source, ...(await pageImageIsolated({ bytes, fileType: source.fileType, pageNumber, width })) };
+    return { source, ...(await drawPage({ bytes, fileType: source.fileType, pageNumber, width })) };
   }
   const pdf = kind === "office" ? await officePdf({ ...source, storageKey }) : await fileStore().read(storageKey);
-  return { source, ...(await pageImageIsolated({ bytes: new Uint8Array(pdf), fileType: "pdf", pageNumber, width })) };
+  return { source, ...(await drawPage({ bytes: new Uint8Array(pdf), fileType: "pdf", pageNumber, width })) };
 };

@@ -91,18 +91,26 @@ export const createSourceFromUpload = async ({
   return { buildId };
 };
 
-/** A new build of an existing source (same file_id). One build per source at a time. */
+/**
+ * A new build of an existing source (same file_id). One build per source at a time. A URL, GitHub or YouTube
+ * source re-parses its stored snapshot; with `refresh` it is fetched again first.
+ */
 export const reprocessSource = async ({
   projectId,
   fileId,
   options,
+  refresh = false,
 }: {
   projectId: string;
   fileId: string;
   options: BuildOptions;
+  refresh?: boolean;
 }) => {
   const source = await findSource({ projectId, fileId });
   if (!source) throw new AppError("NOT_FOUND", "Source node not found");
+  if (refresh && !source.origin) {
+    throw new AppError("BAD_REQUEST", "Only url, github and youtube sources can be fetched again (refresh)");
+  }
   const buildId = randomUUID();
   // The row lock on the source serialises concurrent reprocess calls, so at most one of them sees no active build.
   await db.$transaction(async (tx) => {
@@ -111,7 +119,9 @@ export const reprocessSource = async ({
       where: { projectId, sourceId: source.id, status: { in: ACTIVE_BUILD_STATUSES } },
     });
     if (active > 0) throw new AppError("CONFLICT", "A build is already running for this source");
-    await tx.build.create({ data: { id: buildId, projectId, sourceId: source.id, kind: "reprocess", ...options } });
+    await tx.build.create({
+      data: { id: buildId, projectId, sourceId: source.id, kind: refresh ? "refresh" : "reprocess", ...options },
+    });
     await tx.source.update({
       where: { id: source.id },
       data: { lastBuildId: buildId, method: options.method, status: "Processing" },

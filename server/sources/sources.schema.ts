@@ -32,6 +32,9 @@ export const ALLOWED_EXTENSIONS = [
   "avi",
   "mkv",
   "webm",
+  // Subtitles on their own (contract §5.2 "also accepted"): the way in for a video whose captions can't be fetched.
+  "vtt",
+  "srt",
 ] as const;
 
 export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number];
@@ -69,5 +72,14 @@ export const INDEXING_OPTIONS = ["full", "none"] as const;
 export type Enrichment = (typeof ENRICHMENT_OPTIONS)[number];
 export type Indexing = (typeof INDEXING_OPTIONS)[number];
 
-export const PIPELINE_STEPS = ["load", "partition", "enrich", "chunk", "embed", "index", "finalize"] as const;
+export const PIPELINE_STEPS = [
+  "load",
+  "acquire",
+  "partition",
+  "enrich",
+  "chunk",
+  "embed",
+  "index",
+  "finalize",
+] as const;
 export type PipelineStep = (typeof PIPELINE_STEPS)[number];

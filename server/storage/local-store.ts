@@ -18,7 +18,7 @@ export const createLocalFileStore = (root: string): FileStore => {
   return {
     put: async (key, body, { maxBytes = Number.POSITIVE_INFINITY } = {}) => {
       const target = resolve(key);
-      await mkdir(path.dirname(target), { recursive: true });
+      await mkdir(path.dirname(target), { recursive: true, mode: 0o700 }); // documents are private to Quarry's user
       const temp = `${target}.${process.pid}.${Date.now()}.part`;
       let size = 0;
       const counter = new Transform({
@@ -30,7 +30,7 @@ export const createLocalFileStore = (root: string): FileStore => {
         },
       });
       try {
-        await pipeline(body, counter, createWriteStream(temp));
+        await pipeline(body, counter, createWriteStream(temp, { mode: 0o600 }));
         await rename(temp, target);
         return { size };
       } catch (error) {

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -159,3 +159,15 @@ export const apiClient = (quarry: Pick<QuarryProcess, "url" | "token">, token: s
     },
   };
 };
+
+/** The admin CLI (`npm run quarry -- ...`) against a running app's data dir; it finds the app's database itself. */
+export const quarryCli = (quarry: Pick<QuarryProcess, "dataDir">, ...args: string[]) =>
+  execFileSync(process.execPath, [path.resolve(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/quarry.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, QUARRY_DATA_DIR: quarry.dataDir, LOG_LEVEL: "warn" },
+    encoding: "utf8",
+  }).trim();
+
+/** A new API token of `project` (created when new), with all permissions unless told otherwise. */
+export const createToken = (quarry: Pick<QuarryProcess, "dataDir">, project: string, permissions?: string) =>
+  quarryCli(quarry, "token", "create", "--project", project, ...(permissions ? ["--permissions", permissions] : []));

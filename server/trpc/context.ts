@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { verifyApiToken, type TokenAuth } from "../auth/api-tokens";
+import { sessionFromHeaders } from "../auth/auth";
 import { logger, type Logger } from "../logger";
 
 /**
- * Who is calling. Public REST carries a project-bound API token; the dashboard is served to the local operator
- * (the embedded mode binds to loopback and there is no browser sign-in yet).
+ * Who is calling. Public REST carries a project-bound API token; the dashboard carries a signed-in user's session.
+ * Nothing else grants anything: not the Host header, not the client's address.
  */
 export type AuthContext =
-  ({ kind: "token" } & TokenAuth) | { kind: "local" } | { kind: "anonymous"; reason: "missing" | "invalid" };
+  | ({ kind: "token" } & TokenAuth)
+  | { kind: "session"; userId: string; sessionId: string; email: string }
+  | { kind: "anonymous"; reason: "missing" | "invalid" };
 
 export type Context = { auth: AuthContext; requestId: string; logger: Logger };
 
@@ -31,15 +34,15 @@ export const createTokenContext = async (req: Request): Promise<Context> => {
   };
 };
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
 /**
- * Context for the dashboard's tRPC endpoint. Only requests addressed to a loopback host name count as the local
- * operator: that keeps a web page that rebinds its own DNS name to 127.0.0.1 out of the dashboard.
+ * Context for the dashboard's routes (tRPC, upload, events, page images): the session cookie decides. Routes that
+ * change state call `assertSameOrigin` first (server/auth/origin.ts).
  */
 export const createDashboardContext = async (req: Request): Promise<Context> => {
   const requestId = randomUUID();
-  const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "").toLowerCase();
-  const auth: AuthContext = LOOPBACK_HOSTS.has(host) ? { kind: "local" } : { kind: "anonymous", reason: "missing" };
-  return { auth, requestId, logger: logger.child({ requestId, auth: auth.kind }) };
+  const session = await sessionFromHeaders(req.headers);
+  const auth: AuthContext = session
+    ? { kind: "session", userId: session.userId, sessionId: session.sessionId, email: session.user.email }
+    : { kind: "anonymous", reason: "missing" };
+  return { auth, requestId, logger: logger.child({ requestId, auth: auth.kind, userId: session?.userId }) };
 };

@@ -1,12 +1,13 @@
 import { createCallerFactory, router } from "./init";
-import { dashboardRouter } from "./routers/dashboard";
+import { dashboardRouter } from "./routers/dashboard/index";
 import { legacySourcesRouter } from "./routers/legacy-sources";
+import { publicConnectorsRouter } from "./routers/public-connectors";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
-  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter }),
-  /** The dashboard's procedures (local operator). */
+  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter }),
+  /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,
 });
 

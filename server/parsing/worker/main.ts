@@ -3,9 +3,28 @@
  * of its pages), writes the result (or the error a person should see) to the output file and exits. Run with
  * `node --import tsx`.
  */
+import { createWriteStream } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { once } from "node:events";
 import { AppError, errorMessage } from "@/server/errors";
+import type { PartitionResult } from "../types";
 import type { PageImageResult, WorkerJob, WorkerOutcome } from "./protocol";
+
+/**
+ * A partition result is written as lines (see protocol.ts): the parent reads it element by element, in batches,
+ * instead of holding and parsing one JSON of hundreds of megabytes on the thread that serves HTTP.
+ */
+const writePartitionLines = async (file: string, result: PartitionResult) => {
+  const out = createWriteStream(file);
+  const { elements, ...meta } = result;
+  const write = async (line: string) => {
+    if (!out.write(`${line}\n`)) await once(out, "drain");
+  };
+  await write(JSON.stringify({ ok: true, meta: { ...meta, elementCount: elements.length } }));
+  for (const element of elements) await write(JSON.stringify(element));
+  out.end();
+  await once(out, "finish");
+};
 
 const run = async (job: WorkerJob, bytes: Uint8Array): Promise<WorkerOutcome> => {
   if (job.task === "partition") {
@@ -38,7 +57,9 @@ const main = async () => {
         ? { ok: false, code: error.code, message: error.message }
         : { ok: false, code: "UNPROCESSABLE", message: `The parser failed: ${errorMessage(error)}` };
   }
-  await writeFile(job.outputPath, JSON.stringify(outcome));
+  if (outcome.ok && job.task === "partition")
+    await writePartitionLines(job.outputPath, outcome.result as PartitionResult);
+  else await writeFile(job.outputPath, JSON.stringify(outcome));
 };
 
 main().then(

@@ -12,3 +12,9 @@ export type PageImageResult = { pngBase64: string; width: number; height: number
 
 export type WorkerOutcome<T = PartitionResult | PageImageResult> =
   { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
+
+/**
+ * A successful partition is written as JSON lines: first `{ok: true, meta}` (everything but the elements), then one
+ * element per line. Errors, and page images, are one JSON document as above.
+ */
+export type PartitionMeta = Omit<PartitionResult, "elements"> & { elementCount: number };

@@ -43,6 +43,8 @@ export const IngestFileFields = z.object(buildOptions);
 export const ReprocessInput = z.object({
   file_id: requiredString("Invalid input: file_id is required"),
   ...buildOptions,
+  /** URL, GitHub and YouTube sources: fetch again instead of re-parsing the stored snapshot. */
+  refresh: queryBool("refresh"),
 });
 
 export const GetBuildInput = z.object({

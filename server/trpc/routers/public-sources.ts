@@ -116,7 +116,9 @@ export const publicSourcesRouter = router({
     .input(ReprocessInput)
     .mutation(async ({ ctx, input }) => {
       const options = resolveBuildOptions({ ...input, method: input.method ?? input.partition_method });
-      return ingestResponse(await reprocessSource({ projectId: ctx.projectId, fileId: input.file_id, options }));
+      return ingestResponse(
+        await reprocessSource({ projectId: ctx.projectId, fileId: input.file_id, options, refresh: input.refresh }),
+      );
     }),
 
   index: apiProcedure("write")

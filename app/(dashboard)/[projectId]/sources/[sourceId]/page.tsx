@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { SourceElements } from "@/components/sources/source-elements";
+import { SourceView } from "@/components/sources/source-view";
 
 export const metadata: Metadata = { title: "Source" };
 
 const SourcePage = async ({ params }: { params: Promise<{ projectId: string; sourceId: string }> }) => {
   const { projectId, sourceId } = await params;
-  return <SourceElements projectId={projectId} sourceId={sourceId} />;
+  return <SourceView projectId={projectId} sourceId={sourceId} />;
 };
 
 export default SourcePage;

@@ -1,0 +1,81 @@
+"use client";
+
+import { Field } from "@/components/ui/field";
+import { Select } from "@/components/ui/input";
+import { V2_METHODS } from "@/server/parsing/methods.schema";
+import { ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
+
+export type BuildOptions = { method: string; enrichment: string; indexing: string };
+export const DEFAULT_BUILD_OPTIONS: BuildOptions = { method: "fast", enrichment: "full", indexing: "full" };
+
+const METHOD_HINTS: Record<string, string> = {
+  fast: "text layer, no OCR",
+  balanced: "OCR and structure",
+  accurate: "OCR, structure and tables",
+  agentic: "vision model",
+  auto: "PDFs page by page",
+};
+
+/** Method, enrichment and indexing, as ingest and reprocess take them. */
+export const BuildOptionsFields = ({
+  value,
+  onChange,
+  indexingOptions,
+  disabled,
+}: {
+  value: BuildOptions;
+  onChange: (value: BuildOptions) => void;
+  indexingOptions: readonly string[];
+  disabled?: boolean;
+}) => (
+  <div className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+    <Field label="Method">
+      {(p) => (
+        <Select
+          {...p}
+          value={value.method}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, method: e.target.value })}
+        >
+          {["fast", ...V2_METHODS.filter((m) => m !== "fast")].map((m) => (
+            <option key={m} value={m}>
+              {m[0]!.toUpperCase() + m.slice(1)} ({METHOD_HINTS[m]})
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+    <Field label="Enrichment">
+      {(p) => (
+        <Select
+          {...p}
+          value={value.enrichment}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, enrichment: e.target.value })}
+        >
+          {ENRICHMENT_OPTIONS.map((o) => (
+            <option key={o} value={o}>
+              {o === "full" ? "Full (summaries, keywords)" : "None"}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+    <Field label="Indexing">
+      {(p) => (
+        <Select
+          {...p}
+          value={value.indexing}
+          disabled={disabled}
+          onChange={(e) => onChange({ ...value, indexing: e.target.value })}
+        >
+          {indexingOptions.map((o) => (
+            <option key={o} value={o}>
+              {o === "full" ? "Full (searchable)" : "None (parse only)"}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  </div>
+);

@@ -1,0 +1,134 @@
+import { betterAuth, type BetterAuthOptions } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { db } from "../db";
+import { env } from "../env";
+import { logger } from "../logger";
+import { authSecret } from "./secret";
+import { admitNewUser, onUserCreated } from "./sign-up-gate";
+
+/**
+ * Sign-in for the dashboard: Better Auth with its Prisma adapter, sessions in Postgres (`sessions`), email + password,
+ * and optional OAuth/OIDC providers configured by env. Who may create an account at all is decided in one gate
+ * (`sign-up-gate.ts`); what a signed-in user may do is decided by the tRPC ladder (`server/trpc/init.ts`).
+ */
+
+/** Set by the launcher (scripts/start.ts) from the connection itself, never taken from the client. */
+export const CLIENT_IP_HEADER = "x-quarry-client-ip";
+
+/** OAuth providers with their settings present, for the sign-in page's buttons. */
+export const configuredProviders = (): { id: string; name: string }[] => [
+  ...(env.OIDC_DISCOVERY_URL && env.OIDC_CLIENT_ID ? [{ id: "oidc", name: env.OIDC_PROVIDER_NAME }] : []),
+  ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET ? [{ id: "github", name: "GitHub" }] : []),
+  ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET ? [{ id: "google", name: "Google" }] : []),
+];
+
+/** https when QUARRY_PUBLIC_URL says so: cookies then carry Secure (and the __Secure- prefix). */
+export const secureCookies = () => env.QUARRY_PUBLIC_URL?.startsWith("https://") ?? false;
+
+const buildOptions = (secret: string) =>
+  ({
+    appName: "Quarry",
+    secret,
+    // Without a public URL, each request's own address is used (the server may be reached under any name): Better
+    // Auth then trusts only that origin for its CSRF check, which a cross-site page cannot match. (A wildcard
+    // allowedHosts list would make every origin trusted.)
+    baseURL: env.QUARRY_PUBLIC_URL,
+    // The same rule as the dashboard's own routes (origin.ts): a page of the host the request was sent to.
+    trustedOrigins: (request?: Request) => {
+      const host = request?.headers.get("host");
+      return host ? [`http://${host}`, `https://${host}`] : [];
+    },
+    basePath: "/api/auth",
+    database: prismaAdapter(db, { provider: "postgresql" }),
+    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    socialProviders: {
+      ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
+        ? { github: { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET } }
+        : {}),
+      ...(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { google: { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET } }
+        : {}),
+    },
+    plugins:
+      env.OIDC_DISCOVERY_URL && env.OIDC_CLIENT_ID
+        ? [
+            genericOAuth({
+              config: [
+                {
+                  providerId: "oidc",
+                  name: env.OIDC_PROVIDER_NAME,
+                  discoveryUrl: env.OIDC_DISCOVERY_URL,
+                  clientId: env.OIDC_CLIENT_ID,
+                  clientSecret: env.OIDC_CLIENT_SECRET,
+                  scopes: ["openid", "email", "profile"],
+                  pkce: true,
+                },
+              ],
+            }),
+          ]
+        : [],
+    user: { validateUserInfo: admitNewUser },
+    databaseHooks: { user: { create: { after: onUserCreated } } },
+    session: {
+      expiresIn: env.QUARRY_SESSION_DAYS * 24 * 60 * 60,
+      // The session row's expiry moves forward at most once a day while the user is active.
+      updateAge: 24 * 60 * 60,
+    },
+    account: {
+      // A provider's account joins a local one with the same email only when that local email is verified (Better
+      // Auth's default); Quarry verifies no emails, so a password account is never handed to a provider identity.
+      accountLinking: { enabled: true, trustedProviders: ["github", "google", "oidc"] },
+    },
+    // Password guessing is slowed per client address: the launcher puts the socket's address in a header of its own
+    // (any client-sent copy is overwritten), so a client can neither dodge the limit nor lock others out.
+    rateLimit: {
+      enabled: true,
+      window: 60,
+      max: 300,
+      customRules: {
+        "/sign-in/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/sign-up/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
+      // Explicit: Better Auth turns its Origin checks off by itself when it thinks it runs under a test runner.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      database: { generateId: "uuid" },
+      useSecureCookies: secureCookies(),
+      cookiePrefix: "quarry",
+      // HttpOnly and SameSite=Lax are Better Auth's defaults; stated here so a reader sees them.
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", path: "/" },
+    },
+    logger: {
+      log: (level, message, ...args) => {
+        const method = level === "error" ? "error" : level === "warn" ? "warn" : "debug";
+        logger[method]({ args }, `auth: ${message}`);
+      },
+    },
+    telemetry: { enabled: false },
+  }) satisfies BetterAuthOptions;
+
+const create = async () => betterAuth(buildOptions(await authSecret()));
+
+export type Auth = Awaited<ReturnType<typeof create>>;
+
+const globalForAuth = globalThis as unknown as { quarryAuth?: Promise<Auth> };
+
+/** The Better Auth instance, built once the signing secret is known (it may live in the database). */
+export const getAuth = (): Promise<Auth> => {
+  globalForAuth.quarryAuth ??= create().catch((error: unknown) => {
+    globalForAuth.quarryAuth = undefined;
+    throw error;
+  });
+  return globalForAuth.quarryAuth;
+};
+
+/** The signed-in user behind a request's session cookie, or null. */
+export const sessionFromHeaders = async (headers: Headers) => {
+  const auth = await getAuth();
+  const session = await auth.api.getSession({ headers });
+  return session ? { userId: session.user.id, sessionId: session.session.id, user: session.user } : null;
+};

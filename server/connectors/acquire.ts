@@ -1,0 +1,149 @@
+import { db } from "../db";
+import type { Prisma } from "../generated/prisma/client";
+import { logger } from "../logger";
+import { fileStore } from "../storage";
+import { fetcher, type Fetcher } from "./fetch";
+import { originOf, type Origin } from "./origin";
+import { snapshotFolder, snapshotFolderOf } from "./snapshot";
+
+/**
+ * The acquire step of a build: a connector source (web page or crawl, file URL, GitHub repository, YouTube video)
+ * fetches its content into the file store before `partition` parses it. Uploads have nothing to acquire.
+ *
+ * Idempotent: a snapshot written by this build is never fetched again (a retry after a crash past this step), and
+ * a reprocess re-parses the stored snapshot; only a `refresh` build (or a first build) goes to the network.
+ */
+
+export type Report = Record<string, unknown>;
+
+/** Writes the build's `acquired` report while a connector works, at most once a second (and always at the end). */
+export type Reporter = {
+  update: (report: Report, progress?: number) => void;
+  flush: () => Promise<void>;
+};
+
+const WRITE_INTERVAL_MS = 1000;
+
+/** Progress figures of the acquire step: it runs between load (5) and partition (40). */
+export const ACQUIRE_PROGRESS = { start: 5, end: 25 } as const;
+
+const createReporter = (buildId: string): Reporter => {
+  let pending: { report: Report; progress?: number } | null = null;
+  let lastWrite = 0;
+  let writing: Promise<void> = Promise.resolve();
+  const write = () => {
+    if (!pending) return writing;
+    const { report, progress } = pending;
+    pending = null;
+    lastWrite = Date.now();
+    writing = writing
+      .then(() =>
+        db.build.update({
+          where: { id: buildId },
+          data: {
+            acquired: report as Prisma.InputJsonValue,
+            ...(progress !== undefined ? { progress: Math.round(progress) } : {}),
+          },
+        }),
+      )
+      .then(
+        () => undefined,
+        (err: unknown) => logger.warn({ err, buildId }, "crawl progress could not be written"),
+      );
+    return writing;
+  };
+  return {
+    update: (report, progress) => {
+      pending = { report: structuredClone(report), progress };
+      if (Date.now() - lastWrite >= WRITE_INTERVAL_MS) void write();
+    },
+    flush: async () => {
+      await write();
+      await writing;
+    },
+  };
+};
+
+export type AcquireContext = {
+  buildId: string;
+  projectId: string;
+  sourceId: string;
+  /** Where this build's snapshot goes (`snapshot-<buildId>/`). */
+  folder: string;
+  report: Reporter;
+  fetcher: Fetcher;
+};
+
+/** What a connector hands back: the key partition reads (a manifest, or a single file parsed like an upload). */
+export type Acquired = {
+  storageKey: string;
+  fileType: string;
+  fileSize: number;
+  mimeType?: string | null;
+  report: Report;
+};
+
+type Connector = (origin: Origin, ctx: AcquireContext) => Promise<Acquired>;
+
+const connectorFor = async (kind: Origin["kind"]): Promise<Connector> => {
+  switch (kind) {
+    case "web":
+      return (await import("./web")).acquireWeb as Connector;
+    case "github":
+      return (await import("./github")).acquireGithub as Connector;
+    case "youtube":
+      return (await import("./youtube")).acquireYoutube as Connector;
+  }
+};
+
+export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } = {}) => {
+  const build = await db.build.findUnique({ where: { id: buildId }, include: { source: true } });
+  if (!build) return null;
+  const { source } = build;
+  const origin = originOf(source.origin);
+  if (!origin) return { skipped: "nothing to fetch for an upload" };
+  const ids = { projectId: build.projectId, sourceId: build.sourceId };
+  const folder = snapshotFolder(ids, buildId);
+  if (source.storageKey?.startsWith(folder)) return { skipped: "fetched by this build already" };
+  if (source.storageKey && build.kind !== "refresh") return { skipped: "the stored snapshot is parsed again" };
+
+  await db.build.update({ where: { id: buildId }, data: { step: "acquire", progress: ACQUIRE_PROGRESS.start } });
+  const report = createReporter(buildId);
+  let acquired: Acquired;
+  try {
+    acquired = await (
+      await connectorFor(origin.kind)
+    )(origin, {
+      buildId,
+      ...ids,
+      folder,
+      report,
+      fetcher: deps.fetcher ?? fetcher(),
+    });
+  } finally {
+    await report.flush();
+  }
+  const previous = snapshotFolderOf(source.storageKey);
+  await db.$transaction([
+    db.source.update({
+      where: { id: source.id },
+      data: {
+        storageKey: acquired.storageKey,
+        fileType: acquired.fileType,
+        fileSize: acquired.fileSize,
+        mimeType: acquired.mimeType ?? null,
+      },
+    }),
+    db.build.update({
+      where: { id: buildId },
+      data: { acquired: acquired.report as Prisma.InputJsonValue, progress: ACQUIRE_PROGRESS.end },
+    }),
+  ]);
+  // The old snapshot goes once the source points at the new one; a failure here only leaves files behind.
+  if (previous && previous !== folder) {
+    await fileStore()
+      .deletePrefix(previous)
+      .catch((err: unknown) => logger.warn({ err, folder: previous }, "old snapshot could not be removed"));
+  }
+  return { storageKey: acquired.storageKey, fileType: acquired.fileType, fileSize: acquired.fileSize };
+};

@@ -1,0 +1,65 @@
+import { PDFDocument, PDFName } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { pdfDoc } from "@/server/testing/fixtures";
+import { partitionDocument } from "../partition";
+import { renderPageImage } from "../page-image";
+import { MAX_Q_DEPTH, maxQDepth } from "./nesting";
+
+/** A 2-page text PDF whose page 2 also draws `depth` nested graphics states (generated, a few KB compressed). */
+const deeplyNested = async (depth: number) => {
+  const doc = await PDFDocument.load(await pdfDoc({ pages: 2 }));
+  const page = doc.getPage(1);
+  const ops = `${"q ".repeat(depth)}BT /F1 12 Tf 72 700 Td (deep) Tj ET ${"Q ".repeat(depth)}`;
+  const deep = doc.context.register(doc.context.flateStream(ops));
+  page.node.set(PDFName.of("Contents"), doc.context.obj([page.node.get(PDFName.of("Contents"))!, deep]));
+  return new Uint8Array(await doc.save());
+};
+
+describe("graphics state nesting", () => {
+  it("measures q depth, skipping strings and comments", () => {
+    expect(maxQDepth(Buffer.from("q q (q q q) Q % q q q\n q Q Q"))).toBe(2);
+    expect(maxQDepth(Buffer.from("1 0 0 1 0 0 cm /Im1 Do"))).toBe(0);
+  });
+
+  it("skips a page of 200,000 nested q in seconds (it held a parse for 30 minutes), keeping the other pages", async () => {
+    const bytes = await deeplyNested(200_000);
+    for (const method of ["basic", "auto"] as const) {
+      const started = Date.now();
+      const result = await partitionDocument({ bytes, fileName: "deep.pdf", fileType: "pdf", method });
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(result.warnings[0]).toBe(
+        `Page 2 was skipped: its drawing nests 200000 levels deep (limit ${MAX_Q_DEPTH})`,
+      );
+      expect(result.elements.some((e) => e.pageNumber === 1 && e.text.includes("Sandstone Report"))).toBe(true);
+    }
+    const shot = await renderPageImage({ bytes, fileType: "pdf", pageNumber: 2, width: 300 });
+    expect(shot.width).toBe(300);
+  }, 90_000);
+
+  it("skips a form XObject that nests too deep, wherever it is drawn", async () => {
+    const doc = await PDFDocument.load(await pdfDoc({ pages: 1 }));
+    const depth = 100_000;
+    const form = doc.context.register(
+      doc.context.flateStream(`${"q ".repeat(depth)}${"Q ".repeat(depth)}`, {
+        Type: "XObject",
+        Subtype: "Form",
+        BBox: [0, 0, 100, 100],
+      }),
+    );
+    const page = doc.getPage(0);
+    page.node.setXObject(PDFName.of("Deep"), form);
+    page.node.addContentStream(doc.context.register(doc.context.flateStream("q /Deep Do Q")));
+    const bytes = new Uint8Array(await doc.save());
+    const started = Date.now();
+    const result = await partitionDocument({ bytes, fileName: "form.pdf", fileType: "pdf", method: "basic" });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(result.warnings[0]).toBe(`A drawing nesting ${depth} levels deep (limit ${MAX_Q_DEPTH}) was skipped`);
+    expect(result.elements.some((e) => e.text.includes("Sandstone Report"))).toBe(true);
+  }, 90_000);
+
+  it("leaves ordinary PDFs byte for byte as they are", async () => {
+    const bytes = await deeplyNested(40);
+    const result = await partitionDocument({ bytes, fileName: "ok.pdf", fileType: "pdf", method: "basic" });
+    expect(result.warnings.filter((w) => w.includes("nests"))).toEqual([]);
+  });
+});

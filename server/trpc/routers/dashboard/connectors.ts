@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { CRAWL_LIMITS } from "@/server/connectors/origin";
+import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
+import { db } from "@/server/db";
+import { Prisma } from "@/server/generated/prisma/client";
+import { AppError } from "@/server/errors";
+import { V2_METHODS } from "@/server/parsing/methods.schema";
+import { resolveBuildOptions } from "@/server/sources/build-options";
+import { findSource } from "@/server/sources/service";
+import { projectProcedure, router } from "../../init";
+
+/**
+ * The dashboard's way to add sources from the web, GitHub and YouTube (the same services as the public endpoints),
+ * and to read what a source's latest build fetched: a crawl's pages with their fates, a repository's files, a
+ * video's facts.
+ */
+
+const ProjectInput = z.object({ projectId: z.uuid() });
+
+export const connectorsRouter = router({
+  addUrl: projectProcedure("member")
+    .input(
+      ProjectInput.extend({
+        url: z.string().trim().min(1),
+        crawl: z.boolean().default(false),
+        maxPages: z.number().int().min(1).max(CRAWL_LIMITS.maxPages).optional(),
+        maxDepth: z.number().int().min(0).max(CRAWL_LIMITS.maxDepth).optional(),
+        method: z.enum(V2_METHODS).optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      ingestUrl({
+        projectId: ctx.projectId,
+        url: input.url,
+        crawl: input.crawl,
+        maxPages: input.maxPages,
+        maxDepth: input.maxDepth,
+        options: resolveBuildOptions({ method: input.method }),
+      }),
+    ),
+
+  addGithub: projectProcedure("member")
+    .input(ProjectInput.extend({ url: z.string().trim().min(1) }))
+    .mutation(({ ctx, input }) =>
+      ingestGithub({ projectId: ctx.projectId, url: input.url, options: resolveBuildOptions({}) }),
+    ),
+
+  addYoutube: projectProcedure("member")
+    .input(ProjectInput.extend({ url: z.string().trim().min(1), language: z.string().trim().max(12).optional() }))
+    .mutation(({ ctx, input }) =>
+      ingestYoutube({
+        projectId: ctx.projectId,
+        url: input.url,
+        language: input.language || undefined,
+        options: resolveBuildOptions({}),
+      }),
+    ),
+
+  /** What the source's latest build fetched; null for an upload or before the build fetched anything. */
+  acquired: projectProcedure("viewer").input(ProjectInput.extend({ sourceId: z.uuid() })).query(async ({ ctx, input }) => {
+    const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
+    if (!source) throw new AppError("NOT_FOUND", "Source not found");
+    if (!source.origin) return null;
+    // The newest build that fetched (a reprocess re-parses and has no report of its own).
+    const build = await db.build.findFirst({
+      where: { projectId: ctx.projectId, sourceId: source.id, NOT: { acquired: { equals: Prisma.AnyNull } } },
+      orderBy: { createdAt: "desc" },
+      select: { id: true, status: true, acquired: true, createdAt: true },
+    });
+    return {
+      fileSource: source.fileSource,
+      status: source.status,
+      build: build ? { id: build.id, status: build.status, createdAt: build.createdAt } : null,
+      acquired: (build?.acquired ?? null) as Record<string, unknown> | null,
+    };
+  }),
+});

@@ -1,0 +1,22 @@
+import { router } from "../../init";
+import { accountRouter } from "./account";
+import { connectorsRouter } from "./connectors";
+import { projectsRouter } from "./projects";
+import { searchRouter } from "./search";
+import { sourcesRouter } from "./sources";
+import { teamsRouter } from "./teams";
+import { tokensRouter } from "./tokens";
+
+/**
+ * The dashboard's procedures (session cookie). Every one sits on a rung of the ladder in init.ts: `authedProcedure`
+ * (signed in), `teamProcedure(role)` or `projectProcedure(role)` (member of the team with at least that role).
+ */
+export const dashboardRouter = router({
+  account: accountRouter,
+  teams: teamsRouter,
+  projects: projectsRouter,
+  sources: sourcesRouter,
+  search: searchRouter,
+  tokens: tokensRouter,
+  connectors: connectorsRouter,
+});

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { createProject } from "@/server/projects/service";
+import { ProjectName } from "@/server/projects/projects.schema";
+import { indexingOptions } from "@/server/sources/build-options";
+import { projectProcedure, router, teamProcedure } from "../../init";
+
+export const projectsRouter = router({
+  /** Admins decide which projects a team has. */
+  create: teamProcedure("admin")
+    .input(z.object({ teamId: z.uuid(), name: ProjectName }))
+    .mutation(({ input }) => createProject({ teamId: input.teamId, name: input.name })),
+
+  /** The project, the caller's role in it (the UI hides what the role cannot do), and this deployment's options. */
+  get: projectProcedure("viewer")
+    .input(z.object({ projectId: z.uuid() }))
+    .query(({ ctx }) => ({
+      project: { id: ctx.project.id, name: ctx.project.name, teamId: ctx.teamId },
+      role: ctx.role,
+      indexingOptions: indexingOptions(),
+    })),
+});

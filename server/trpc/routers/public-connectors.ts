@@ -1,0 +1,127 @@
+import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
+import { db } from "@/server/db";
+import { AppError } from "@/server/errors";
+import type { InternalMethod } from "@/server/parsing/methods.schema";
+import { getProject } from "@/server/projects/service";
+import { toSourceDto } from "@/server/public-api/mappers";
+import {
+  IngestGithubInput,
+  IngestUrlInput,
+  IngestYoutubeInput,
+  LegacyConnectorInput,
+  LegacyUploadUrlInput,
+} from "@/server/public-api/schemas/connectors.schema";
+import { assertMethodAvailable, resolveBuildOptions } from "@/server/sources/build-options";
+import { buildMethodFor, LEGACY_WAIT_MS, waitUntilFinal } from "@/server/sources/legacy";
+import { findSource, type BuildOptions } from "@/server/sources/service";
+import { apiProcedure, router } from "../init";
+
+const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });
+
+/** Legacy calls run the legacy default method (`basic`) unless they name one (contract §3). */
+const legacyOptions = (method?: InternalMethod): BuildOptions => {
+  const runAs = buildMethodFor(method);
+  assertMethodAvailable(runAs);
+  return { method: runAs, enrichment: "full", indexing: "full" };
+};
+
+const sourceDto = async (projectId: string, sourceId: string) => {
+  const source = await findSource({ projectId, fileId: sourceId });
+  // Deleted while it was being built.
+  if (!source) throw new AppError("NOT_FOUND", "Source not found");
+  return toSourceDto(source, await getProject(projectId));
+};
+
+/** The synchronous legacy calls (§6): the source once its build has finished (Completed or Failed). */
+const waitForSource = async (
+  projectId: string,
+  created: { buildId: string; sourceId: string },
+  signal?: AbortSignal,
+) => {
+  await waitUntilFinal({
+    status: async () =>
+      (await db.build.findFirst({ where: { id: created.buildId, projectId }, select: { status: true } }))?.status ??
+      null,
+    timeoutMs: LEGACY_WAIT_MS,
+    signal,
+  });
+  return sourceDto(projectId, created.sourceId);
+};
+
+/** Contract §5.3–5.5 and the legacy §6 forms: sources fetched from the web, GitHub and YouTube. */
+export const publicConnectorsRouter = router({
+  ingestUrl: apiProcedure("write")
+    .input(IngestUrlInput)
+    .mutation(async ({ ctx, input }) =>
+      ingestResponse(
+        await ingestUrl({
+          projectId: ctx.projectId,
+          url: input.url,
+          crawl: input.crawlUrls ?? input.crawl_urls ?? false,
+          maxPages: input.max_pages,
+          maxDepth: input.max_depth,
+          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+        }),
+      ),
+    ),
+
+  ingestGithub: apiProcedure("write")
+    .input(IngestGithubInput)
+    .mutation(async ({ ctx, input }) =>
+      ingestResponse(
+        await ingestGithub({
+          projectId: ctx.projectId,
+          url: input.url,
+          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+        }),
+      ),
+    ),
+
+  ingestYoutube: apiProcedure("write")
+    .input(IngestYoutubeInput)
+    .mutation(async ({ ctx, input }) =>
+      ingestResponse(
+        await ingestYoutube({
+          projectId: ctx.projectId,
+          url: input.url,
+          language: input.language,
+          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+        }),
+      ),
+    ),
+
+  /** Legacy: schedules and answers at once with the source (status Processing, file_size 0). */
+  uploadUrl: apiProcedure("write")
+    .input(LegacyUploadUrlInput)
+    .mutation(async ({ ctx, input }) => {
+      const created = await ingestUrl({
+        projectId: ctx.projectId,
+        url: input.url,
+        crawl: input.crawlUrls ?? input.crawl_urls ?? false,
+        maxPages: input.max_pages,
+        maxDepth: input.max_depth,
+        options: legacyOptions(input.partition_method),
+      });
+      return sourceDto(ctx.projectId, created.sourceId);
+    }),
+
+  uploadGithub: apiProcedure("write")
+    .input(LegacyConnectorInput)
+    .mutation(async ({ ctx, input }) =>
+      waitForSource(
+        ctx.projectId,
+        await ingestGithub({ projectId: ctx.projectId, url: input.url, options: legacyOptions() }),
+        input.signal,
+      ),
+    ),
+
+  uploadYoutube: apiProcedure("write")
+    .input(LegacyConnectorInput)
+    .mutation(async ({ ctx, input }) =>
+      waitForSource(
+        ctx.projectId,
+        await ingestYoutube({ projectId: ctx.projectId, url: input.url, options: legacyOptions() }),
+        input.signal,
+      ),
+    ),
+});
