@@ -25,7 +25,7 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
   const { db } = await import("@/server/db");
   const sf = loadSciFact();
   // The documents the latency sizes are copied from: SciFact as the quality bench ingested it, else synthetic text.
-  const template = await db.project.create({ data: { name: `bench-template-${Date.now()}` } });
+  const template = await (await import("@/server/projects/service")).ensureProject(`bench-template-${Date.now()}`);
   if (sf) out.push(await benchRetrievalQuality({ databaseUrl, projectId: template.id, sf, say }));
   else {
     say("SciFact (../shared/eval) not found: quality skipped, latency measured on synthetic text");

@@ -35,8 +35,8 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
     content: `# ${d.title}\n\n${d.text}\n`,
   }));
   const queries = sf?.queries.map((q) => q.text) ?? ["granite quarry saws", "fossils in limestone beds"];
-  const template = await db.project.create({ data: { name: `scale-template-${Date.now()}` } });
-  const project = await db.project.create({ data: { name: `scale-${Date.now()}` } });
+  const template = await (await import("@/server/projects/service")).ensureProject(`scale-template-${Date.now()}`);
+  const project = await (await import("@/server/projects/service")).ensureProject(`scale-${Date.now()}`);
   const index = await ensureEmbeddingIndex(getEmbedder());
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

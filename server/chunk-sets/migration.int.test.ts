@@ -49,7 +49,9 @@ it("moves existing chunks into one chunk set per build, with titles and headings
   const projectId = randomUUID();
   const [withTitle, withoutTitle] = [randomUUID(), randomUUID()];
   const [indexedA, runningA, indexedB] = [randomUUID(), randomUUID(), randomUUID()];
-  await insert("projects", { id: projectId, name: "old" });
+  const teamId = randomUUID();
+  await insert("teams", { id: teamId, name: "old team" });
+  await insert("projects", { id: projectId, name: "old", team_id: teamId });
   for (const [id, fileName] of [
     [withTitle, "quarry-report.md"],
     [withoutTitle, "notes.final.txt"],

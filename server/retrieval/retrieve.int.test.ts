@@ -34,10 +34,10 @@ beforeAll(async () => {
   setRuntimeEnv("DATABASE_URL", server.url);
   const { setupKeywordEngine } = await import("./keyword-engine");
   expect(await setupKeywordEngine()).toEqual({ engine: "bm25" });
-  const { db } = await import("../db");
+  const { ensureProject } = await import("../projects/service");
   const { indexDocuments } = await import("../testing/index-documents");
-  projectId = (await db.project.create({ data: { name: "retrieval" } })).id;
-  otherProjectId = (await db.project.create({ data: { name: "other tenant" } })).id;
+  projectId = (await ensureProject("retrieval")).id;
+  otherProjectId = (await ensureProject("other tenant")).id;
   const indexed = await indexDocuments({
     projectId,
     documents: [
@@ -146,8 +146,8 @@ describe("retrieve", () => {
 
   it("says when nothing in scope is indexed", async () => {
     const { retrieve, UNINDEXED_MESSAGE } = await load();
-    const { db } = await import("../db");
-    const empty = await db.project.create({ data: { name: "empty" } });
+    const { ensureProject } = await import("../projects/service");
+    const empty = await ensureProject("empty");
     expect(await retrieve({ projectId: empty.id, query: "granite" })).toMatchObject({
       chunks: [],
       message: UNINDEXED_MESSAGE,

@@ -1,12 +1,7 @@
-import { retrieveChunks } from "../retrieval/service";
+import { retrieve } from "../retrieval/retrieve";
 import type { SearchType } from "./search.schema";
 
-/**
- * The dashboard's search box, in one place. This is the adapter to the retrieval function: today it runs the
- * existing hybrid retrieval (`retrieveChunks`) for every search type and reports `ranAs: "hybrid"`, so the page never
- * claims a search type that did not run. When `retrieve({ projectId, query, searchType, topK })` exists, only this
- * function changes.
- */
+/** The dashboard's search box: the one retrieval function, with the search type the user picked. */
 export const searchProject = async ({
   projectId,
   query,
@@ -18,16 +13,16 @@ export const searchProject = async ({
   searchType: SearchType;
   topK: number;
 }) => {
-  const result = await retrieveChunks({ projectId, query, limit: topK });
+  const result = await retrieve({ projectId, query, searchType, topK });
   return {
     requested: searchType,
-    ranAs: "hybrid" as SearchType,
-    message: "message" in result ? (result.message ?? null) : null,
+    ranAs: result.effectiveSearchType,
+    message: result.message ?? null,
     hits: result.chunks.map((chunk) => ({
-      sourceId: chunk.file_id,
-      fileName: chunk.file_name,
-      pageNumber: chunk.page_number,
-      elementId: typeof chunk.metadata.element_id === "string" ? chunk.metadata.element_id : null,
+      sourceId: chunk.sourceId,
+      fileName: chunk.fileName,
+      pageNumber: chunk.pageNumber,
+      elementId: chunk.elementIds[0] ?? null,
       text: chunk.text,
       score: chunk.score,
     })),
