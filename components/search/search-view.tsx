@@ -15,10 +15,10 @@ import { useZodForm } from "@/components/ui/use-zod-form";
 import { SEARCH_TYPES, SearchInput, type SearchType } from "@/server/search/search.schema";
 
 const LABELS: Record<SearchType, string> = {
-  hybrid: "Hybrid (vectors + full text)",
+  hybrid: "Hybrid (vectors + BM25)",
   similarity: "Similarity (vectors)",
-  keyword: "Keyword (full text)",
-  semantic: "Semantic",
+  keyword: "Keyword (BM25)",
+  semantic: "Semantic (hybrid + reranking)",
 };
 
 /** Search over the project; each hit opens the element viewer on its page with the element selected. */
@@ -96,10 +96,14 @@ export const SearchView = ({ projectId }: { projectId: string }) => {
       {results.isError && <ErrorAlert>{results.error.message}</ErrorAlert>}
       {results.data && (
         <div className="space-y-3">
+          <p className="text-xs text-muted-foreground" aria-live="polite">
+            {results.data.hits.length} result{results.data.hits.length === 1 ? "" : "s"} ·{" "}
+            {results.data.ranAs} search
+          </p>
           {results.data.ranAs !== results.data.requested && (
             <Notice>
-              {LABELS[results.data.requested]} is not available yet; these results come from{" "}
-              {LABELS[results.data.ranAs].toLowerCase()} search.
+              {LABELS[results.data.requested]} could not run in full; these results come from {results.data.ranAs}{" "}
+              search.
             </Notice>
           )}
           {results.data.message && <Notice>{results.data.message}</Notice>}

@@ -93,8 +93,8 @@ test("a project from upload to live status, element boxes on the page, search, a
   await page.getByRole("button", { name: "Search", exact: true }).click();
   const results = page.getByRole("list", { name: "Search results" });
   await expect(results.getByRole("link").first()).toContainText("dropped.md");
-  // The adapter says which search ran rather than pretending.
-  await expect(page.getByText(/not available yet; these results come from hybrid/)).toBeVisible();
+  // The page says which search ran.
+  await expect(page.getByText(/\d+ results? · keyword search/)).toBeVisible();
   await results.getByRole("link").first().click();
   await expect(page.getByRole("heading", { level: 1, name: "dropped.md" })).toBeVisible();
   await expect(page.getByRole("article", { name: "Element details" })).toContainText("Basalt columns");
