@@ -107,6 +107,15 @@ describe("cross-origin requests are refused", () => {
     expect(same.status).toBe(200);
   });
 
+  it("refuses a tRPC body over the JSON limit with 413 and still answers the next call", async () => {
+    const input = { projectId, name: "x".repeat(1100 * 1024), permissions: ["read"] };
+    const big = await client.call(owner, "dashboard.tokens.create", input, "mutation");
+    expect(big.status).toBe(413);
+    expect(big.message).toContain("exceeds the maximum size");
+    const small = await client.call(owner, "dashboard.tokens.create", { ...input, name: "small" }, "mutation");
+    expect(small.status).toBe(200);
+  });
+
   it("uploads from the app's own origin with a member's session", async () => {
     const res = await fetch(`${quarry.url}/api/projects/${projectId}/upload`, {
       method: "POST",
