@@ -19,6 +19,9 @@ const openSources = async (page: Page, tab: "Web page" | "GitHub repository" | "
   return page.getByRole("form", { name: `Add a ${tab}` });
 };
 
+// Each test fetches, parses and embeds several pages: on a busy machine that outlasts the default 30 s.
+test.describe.configure({ timeout: 180_000 });
+
 test("crawls a site from the dashboard and shows each page's fate", async ({ page }) => {
   const form = await openSources(page, "Web page");
   await form.getByLabel("URL", { exact: true }).fill(`${SITE}/docs/`);
