@@ -9,4 +9,7 @@ export const PARSE_LIMITS: IsolationLimits = {
   get maxRssMb() {
     return env.QUARRY_PARSE_MAX_MEMORY_MB;
   },
+  get pageTimeoutMs() {
+    return env.QUARRY_PARSE_PAGE_TIMEOUT_S * 1000;
+  },
 };

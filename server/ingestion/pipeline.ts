@@ -80,11 +80,23 @@ export const partitionBuild = async (buildId: string) => {
         method,
       };
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
-  await db.element.deleteMany({ where: { buildId } });
-  // Stored batch by batch as the worker's output is read; the event loop serves requests between batches.
-  const result = await partitionIsolatedInBatches(input, PARSE_LIMITS, async (elements, first) => {
-    await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
-    await yieldToEventLoop();
+  const clear = async () => {
+    await db.element.deleteMany({ where: { buildId } });
+  };
+  await clear();
+  // Stored batch by batch as the worker sends them; the event loop serves requests between batches. A parse that
+  // fails, or starts again (a page over its budget), leaves no half result behind.
+  const result = await partitionIsolatedInBatches(
+    input,
+    PARSE_LIMITS,
+    async (elements, first) => {
+      await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
+      await yieldToEventLoop();
+    },
+    { onRestart: clear },
+  ).catch(async (error: unknown) => {
+    await clear();
+    throw error;
   });
   await db.build.update({
     where: { id: buildId },
