@@ -6,7 +6,7 @@ import { AppError } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
-import { processSmallBuild } from "@/server/ingestion/small-build";
+import { finishSmallBuild } from "@/server/ingestion/small-build";
 
 /**
  * A document that cannot be parsed (or a method this deployment cannot run) fails at once; retrying would only fail
@@ -41,9 +41,11 @@ export const processSourceBuild = inngest.createFunction(
       const build = await step.run("load", () => loadBuild(buildId));
       if (!build) return { buildId, status: "cancelled" };
       if (build.small) {
-        const done = await step.run("process-small", () =>
-          nonRetriable(() => processSmallBuild(buildId, build.indexing)),
-        );
+        const done = await step.run("process-small", async () => {
+          // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
+          if (!(await nonRetriable(() => partitionBuild(buildId)))) return null;
+          return finishSmallBuild(buildId, build.indexing);
+        });
         return done ? { buildId, ...done } : { buildId, status: "cancelled" };
       }
       if (build.kind === "index") {

@@ -32,6 +32,7 @@ const poolFor = (kind: "parse" | "page-image", limits: IsolationLimits) => {
   let pool = pools.get(key);
   if (!pool) {
     pool = createWorkerPool({
+      kind,
       size: () => (kind === "parse" ? env.QUARRY_PARSE_WORKERS : env.QUARRY_SCREENSHOT_CONCURRENCY),
       heapMb: heap,
       maxJobs: 200,

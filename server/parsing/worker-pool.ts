@@ -47,6 +47,8 @@ export type JobHandlers = {
 };
 
 export type PoolOptions = {
+  /** What the workers do; the last argument of their command line, so they can be told apart in `ps`. */
+  kind: string;
   /** Workers at most (read when a job arrives). */
   size: () => number;
   /** V8 heap cap of each worker, MB. */
@@ -104,7 +106,7 @@ export const createWorkerPool = (options: PoolOptions) => {
   const spawnWorker = (): Worker => {
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${options.heapMb}`, "--import", "tsx", workerScript()],
+      [`--max-old-space-size=${options.heapMb}`, "--import", "tsx", workerScript(), options.kind],
       // tsx and the `@/` alias resolve from the app's root.
       { cwd: process.cwd(), stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "advanced" },
     );
