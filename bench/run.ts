@@ -15,7 +15,8 @@ import path from "node:path";
 
 process.env.LOG_LEVEL ??= "warn";
 
-const HARDENING = ["hostile", "load", "crash", "responsiveness"];
+/** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
+const HARDENING = ["smalldocs", "hostile", "load", "crash", "responsiveness"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -32,6 +33,10 @@ const runHardening = async (wanted: (name: string) => boolean) => {
       await quarry.dispose();
     }
   };
+  if (wanted("smalldocs")) {
+    const { benchSmallDocs } = await import("./smalldocs");
+    await run({ QUARRY_RATE_LIMIT_PER_MIN: "0" }, (quarry) => benchSmallDocs(quarry));
+  }
   if (wanted("hostile")) {
     const { runHostile, formatHostile } = await import("./hardening/hostile");
     await run({ QUARRY_PARSE_TIMEOUT_S: "120", QUARRY_RATE_LIMIT_PER_MIN: "0" }, async (quarry) =>

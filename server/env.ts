@@ -67,6 +67,10 @@ const schema = z.object({
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
   QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),
+  /** One PDF page that takes longer than this to read is skipped (with a warning) and the document parsed again. */
+  QUARRY_PARSE_PAGE_TIMEOUT_S: int(60).pipe(z.number().min(1)),
+  /** Parse worker processes kept warm and reused (each within the limits above); more documents wait their turn. */
+  QUARRY_PARSE_WORKERS: int(2).pipe(z.number().min(1).max(16)),
   /** Public API limits, per API token; 0 turns a limit off. Past them: 429 `Too many requests` with Retry-After. */
   QUARRY_RATE_LIMIT_PER_MIN: int(1200).pipe(z.number().min(0)),
   QUARRY_UPLOADS_PER_TOKEN: int(8).pipe(z.number().min(0)),

@@ -15,7 +15,7 @@ const data = {
 };
 const event = { name: "source/build.requested", data };
 
-const steps = (indexing: string, overrides: Record<string, () => unknown> = {}, kind = "ingest") => {
+const steps = (indexing: string, overrides: Record<string, () => unknown> = {}, kind = "ingest", small = false) => {
   const calls: string[] = [];
   const handler = (id: string, result: unknown) => () => {
     calls.push(id);
@@ -24,7 +24,8 @@ const steps = (indexing: string, overrides: Record<string, () => unknown> = {}, 
   return {
     calls,
     steps: [
-      { id: "load", handler: handler("load", { ...data, indexing, kind }) },
+      { id: "load", handler: handler("load", { ...data, indexing, kind, small }) },
+      { id: "process-small", handler: handler("process-small", { status: "Completed" }) },
       { id: "acquire", handler: handler("acquire", { skipped: "nothing to fetch for an upload" }) },
       { id: "partition", handler: handler("partition", { elements: 3, pages: 1, warnings: 0 }) },
       { id: "enrich", handler: handler("enrich", { enriched: true, pages: 1, llmPages: 0 }) },
@@ -58,6 +59,13 @@ describe("process-source-build", () => {
     const mocked = steps("full", {}, "index");
     const { result } = await run(mocked);
     expect(mocked.calls).toEqual(["load", "reuse-elements", "chunk", "embed", "index", "finalize"]);
+    expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
+  });
+
+  it("runs a small upload's whole build as one step", async () => {
+    const mocked = steps("full", {}, "ingest", true);
+    const { result } = await run(mocked);
+    expect(mocked.calls).toEqual(["load", "process-small"]);
     expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
   });
 

@@ -6,6 +6,7 @@ import { AppError } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
+import { finishSmallBuild } from "@/server/ingestion/small-build";
 
 /**
  * A document that cannot be parsed (or a method this deployment cannot run) fails at once; retrying would only fail
@@ -23,7 +24,8 @@ const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
 /**
  * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each
  * step calls one domain function that writes its results and the build's status; a step that fails after its retries
- * marks the build failed.
+ * marks the build failed. A small upload runs every part in one step ("process-small"): its round trips would cost
+ * more than its work.
  * Step ids are stable: renaming one changes its identity for runs in flight.
  */
 export const processSourceBuild = inngest.createFunction(
@@ -38,6 +40,14 @@ export const processSourceBuild = inngest.createFunction(
     try {
       const build = await step.run("load", () => loadBuild(buildId));
       if (!build) return { buildId, status: "cancelled" };
+      if (build.small) {
+        const done = await step.run("process-small", async () => {
+          // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
+          if (!(await nonRetriable(() => partitionBuild(buildId)))) return null;
+          return finishSmallBuild(buildId, build.indexing);
+        });
+        return done ? { buildId, ...done } : { buildId, status: "cancelled" };
+      }
       if (build.kind === "index") {
         // POST /index: the parent build's elements (parsed and enriched already) are re-used.
         await step.run("reuse-elements", () => nonRetriable(() => reuseParentElements(buildId)));

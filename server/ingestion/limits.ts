@@ -9,4 +9,13 @@ export const PARSE_LIMITS: IsolationLimits = {
   get maxRssMb() {
     return env.QUARRY_PARSE_MAX_MEMORY_MB;
   },
+  get pageTimeoutMs() {
+    return env.QUARRY_PARSE_PAGE_TIMEOUT_S * 1000;
+  },
 };
+
+/**
+ * Uploads up to this size run their whole build as one job step (small-build.ts): a retry parses them again, which
+ * costs less than the round trips of separate steps.
+ */
+export const SMALL_BUILD_BYTES = 256 * 1024;

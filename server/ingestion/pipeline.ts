@@ -7,7 +7,7 @@ import { partitionIsolatedInBatches } from "../parsing/isolated";
 import { yieldToEventLoop } from "../runtime/cpu-thread";
 import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";
-import { PARSE_LIMITS } from "./limits";
+import { PARSE_LIMITS, SMALL_BUILD_BYTES } from "./limits";
 import { progressOf } from "./progress";
 
 /**
@@ -25,6 +25,8 @@ export type LoadedBuild = {
   sourceId: string;
   indexing: string;
   kind: string;
+  /** A small upload: its build runs as one step (small-build.ts). */
+  small?: boolean;
 };
 
 export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> => {
@@ -42,7 +44,21 @@ export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> =>
     }),
     db.source.update({ where: { id: build.sourceId }, data: { status: "Processing" } }),
   ]);
-  return { buildId, projectId: build.projectId, sourceId: build.sourceId, indexing: build.indexing, kind: build.kind };
+  const { source } = build;
+  const small =
+    build.kind !== "index" &&
+    source.origin === null &&
+    source.storageKey !== null &&
+    !isManifestKey(source.storageKey) &&
+    Number(source.fileSize) <= SMALL_BUILD_BYTES;
+  return {
+    buildId,
+    projectId: build.projectId,
+    sourceId: build.sourceId,
+    indexing: build.indexing,
+    kind: build.kind,
+    small,
+  };
 };
 
 const toElementRow =
@@ -80,11 +96,23 @@ export const partitionBuild = async (buildId: string) => {
         method,
       };
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
-  await db.element.deleteMany({ where: { buildId } });
-  // Stored batch by batch as the worker's output is read; the event loop serves requests between batches.
-  const result = await partitionIsolatedInBatches(input, PARSE_LIMITS, async (elements, first) => {
-    await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
-    await yieldToEventLoop();
+  const clear = async () => {
+    await db.element.deleteMany({ where: { buildId } });
+  };
+  await clear();
+  // Stored batch by batch as the worker sends them; the event loop serves requests between batches. A parse that
+  // fails, or starts again (a page over its budget), leaves no half result behind.
+  const result = await partitionIsolatedInBatches(
+    input,
+    PARSE_LIMITS,
+    async (elements, first) => {
+      await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
+      await yieldToEventLoop();
+    },
+    { onRestart: clear },
+  ).catch(async (error: unknown) => {
+    await clear();
+    throw error;
   });
   await db.build.update({
     where: { id: buildId },

@@ -1,39 +1,86 @@
-import { describe, expect, it } from "vitest";
-import { pageImageIsolated, partitionIsolated } from "./isolated";
+import { afterAll, describe, expect, it } from "vitest";
+import { setRuntimeEnv } from "@/server/env";
+import { textDoc } from "@/server/testing/fixtures";
+import { closeWorkerPools, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import { stallingPdf } from "./test-stall";
+
+// One warm worker, so which process parses what is predictable.
+setRuntimeEnv("QUARRY_PARSE_WORKERS", "1");
+afterAll(() => closeWorkerPools());
 
 const text = new TextEncoder().encode("Quarterly report\n\nRevenue grew in every region this quarter.\n");
+const txt = (bytes: Uint8Array) => ({ bytes, fileName: "r.txt", fileType: "txt", method: "basic" as const });
+const bigText = (mb: number) => new TextEncoder().encode(textDoc(Math.round((mb * 1024 * 1024) / 230), "granite"));
+const limits = { timeoutMs: 120_000, maxRssMb: 3072, pageTimeoutMs: 60_000 };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 describe("partitionIsolated", () => {
   it("parses in a worker process and returns the elements", async () => {
-    const result = await partitionIsolated({ bytes: text, fileName: "r.txt", fileType: "txt", method: "basic" });
+    const result = await partitionIsolated(txt(text), limits);
     expect(result.elements.map((e) => e.text).join(" ")).toContain("Revenue grew");
   });
 
-  it("passes a document's error through with its message", async () => {
+  it("keeps the worker warm for the next document, and replaces it after a document fails", async () => {
+    await partitionIsolated(txt(text), limits);
+    const [warm] = parseWorkerPids();
+    await partitionIsolated(txt(text), limits);
+    expect(parseWorkerPids()).toEqual([warm]);
+
     const bad = new TextEncoder().encode("%PDF-1.7 this is not really a pdf");
     await expect(
-      partitionIsolated({ bytes: bad, fileName: "x.pdf", fileType: "pdf", method: "basic" }),
+      partitionIsolated({ bytes: bad, fileName: "x.pdf", fileType: "pdf", method: "basic" }, limits),
     ).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("not a readable PDF") });
+    await expect.poll(() => alive(warm!)).toBe(false);
+    const result = await partitionIsolated(txt(text), limits);
+    expect(result.elements).toHaveLength(2);
+    expect(parseWorkerPids()).not.toContain(warm);
   });
 
-  it("stops a worker that outlives its time limit", async () => {
+  it("parses a document again in a fresh worker when a reused one dies under it", async () => {
+    await partitionIsolated(txt(text), limits);
+    await expect.poll(() => parseWorkerPids()).toHaveLength(1);
+    const [warm] = parseWorkerPids();
+    let finished = false;
+    const parsing = partitionIsolated(txt(bigText(8)), limits).finally(() => (finished = true));
+    // Killed while it works on the big document (as a leak left by an earlier document could have it killed).
+    await new Promise((r) => setTimeout(r, 150));
+    process.kill(warm!, "SIGKILL");
+    expect(finished).toBe(false);
+    const result = await parsing;
+    expect(result.elements.length).toBeGreaterThan(30_000);
+    expect(parseWorkerPids()).not.toContain(warm);
+  });
+
+  it("stops a document that outlives its time limit", async () => {
     const started = Date.now();
-    await expect(
-      partitionIsolated(
-        { bytes: text, fileName: "r.txt", fileType: "txt", method: "basic" },
-        { timeoutMs: 50, maxRssMb: 3072 },
-      ),
-    ).rejects.toMatchObject({ message: expect.stringContaining("longer than") });
-    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(partitionIsolated(txt(bigText(8)), { ...limits, timeoutMs: 50 })).rejects.toMatchObject({
+      message: expect.stringContaining("longer than"),
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
-  it("stops a worker that outgrows its memory limit", async () => {
-    await expect(
-      partitionIsolated(
-        { bytes: text, fileName: "r.txt", fileType: "txt", method: "basic" },
-        { timeoutMs: 60_000, maxRssMb: 20 },
-      ),
-    ).rejects.toMatchObject({ message: expect.stringContaining("memory") });
+  it("stops a document that outgrows its memory limit", async () => {
+    await expect(partitionIsolated(txt(bigText(8)), { ...limits, maxRssMb: 60 })).rejects.toMatchObject({
+      message: expect.stringContaining("memory"),
+    });
+  });
+
+  it("skips a PDF page that runs past the per-page budget and reads the rest", async () => {
+    const started = Date.now();
+    const result = await partitionIsolated(
+      { bytes: await stallingPdf(), fileName: "s.pdf", fileType: "pdf", method: "basic" },
+      { ...limits, pageTimeoutMs: 1500 },
+    );
+    expect(result.elements.map((e) => e.text)).toEqual(["Granite survives the winter"]);
+    expect(result.warnings).toContain("Page 1 was skipped: reading it took longer than 2 s");
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
 

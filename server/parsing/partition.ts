@@ -2,6 +2,7 @@ import { AppError } from "@/server/errors";
 import { visionModel } from "@/server/llm/chat";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
 import type { ParsedElement, PartitionResult } from "./types";
+import type { SkippedPage } from "./worker/protocol";
 
 /**
  * Parsers are loaded on first use: each build parses in a fresh worker process, and loading every format's
@@ -53,6 +54,8 @@ export type ParserInput = {
   /** Lower-case extension without the dot. */
   fileType: string;
   method: InternalMethod;
+  /** PDF pages to leave out: they ran past the per-page time budget in an earlier attempt (page-watch.ts). */
+  skipPages?: readonly SkippedPage[];
 };
 
 /** What partitionDocument takes; Buffers are Uint8Arrays. The extension may come in any case, with or without a dot. */
@@ -131,7 +134,18 @@ export const mergeFigures = (elements: ParsedElement[], figures: ParsedElement[]
 export const hasImageObjects = (bytes: Uint8Array): boolean =>
   /\/Subtype\s*\/Image\b/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
 
-const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
+const parsePdfBytes = async (
+  original: Uint8Array,
+  method: InternalMethod,
+  skipPages?: readonly SkippedPage[],
+): Promise<PartitionResult> => {
+  const { emptySkippedPages } = await import("./pdf/skip-pages");
+  const skipped = await emptySkippedPages(original, skipPages);
+  const result = await parsePdfPages(skipped.bytes, method);
+  return skipped.warnings.length ? { ...result, warnings: [...skipped.warnings, ...result.warnings] } : result;
+};
+
+const parsePdfPages = async (bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
   const pageMethod = pageMethodOf(method);
   switch (pageMethod) {
     case "fast": {
@@ -161,10 +175,10 @@ const parsePdfBytes = async (bytes: Uint8Array, method: InternalMethod): Promise
 };
 
 /** Pages no parser could walk in time are emptied first (pdf/nesting.ts), whatever the method. */
-const parsePdf: Parser = async ({ bytes, method }) => {
+const parsePdf: Parser = async ({ bytes, method, skipPages }) => {
   const { emptyTooDeepPages } = await import("./pdf/nesting");
   const checked = await emptyTooDeepPages(bytes);
-  const result = await parsePdfBytes(checked.bytes, method);
+  const result = await parsePdfBytes(checked.bytes, method, skipPages);
   return checked.warnings.length ? { ...result, warnings: [...checked.warnings, ...result.warnings] } : result;
 };
 
@@ -192,7 +206,7 @@ const parseOffice: Parser = async (input) => {
   const { convertOfficeToPdf, partitionOffice } = await office();
   if (input.method === "basic" || input.method === "auto") return partitionOffice(input);
   const converted = await convertOfficeToPdf(input.bytes, input.fileType);
-  const result = await parsePdfBytes(converted, input.method);
+  const result = await parsePdfBytes(converted, input.method, input.skipPages);
   result.warnings.unshift(
     `Method '${methodDisplayName(input.method)}' read the pages of the PDF that LibreOffice made of this .${input.fileType} file`,
   );
@@ -254,11 +268,12 @@ export const partitionDocument = async ({
   fileName,
   fileType,
   method,
+  skipPages,
 }: PartitionInput): Promise<PartitionResult> => {
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
   if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
-  return parser({ bytes, fileName, fileType: ext, method });
+  return parser({ bytes, fileName, fileType: ext, method, skipPages });
 };
 
 export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;

@@ -227,7 +227,10 @@ const screenshotWorkers = (appPid: number) => {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid === appPid && readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("worker/main.ts")) count++;
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+      // Warm parse workers are the same script; a killed worker not yet reaped (Z) draws nothing.
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      if (ppid === appPid && state !== "Z" && args.includes("page-image")) count++;
     } catch {
       // gone meanwhile
     }

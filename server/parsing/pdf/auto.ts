@@ -1,5 +1,6 @@
 import { AppError, errorMessage } from "@/server/errors";
 import { visionModel, type ChatModel } from "@/server/llm/chat";
+import { readingPage } from "../page-watch";
 import type { ParsedElement, PartitionResult } from "../types";
 import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision } from "./agentic";
 import { scanPageGraphics, type HorizontalLine } from "./figures";
@@ -75,14 +76,14 @@ export const planPdfPages = async (bytes: Uint8Array, { vision }: { vision: bool
     for (let pageNumber = 1; pageNumber <= limit; pageNumber++) {
       const page = await doc.getPage(pageNumber);
       try {
-        const content = await page.getTextContent();
+        const content = await readingPage(pageNumber, () => page.getTextContent());
         let chars = 0;
         for (const item of content.items) if ("str" in item) chars += item.str.replace(/\s+/g, "").length;
         let ruled = false;
         let coverage = 0;
         if (Date.now() - started <= PLAN_GRAPHICS_BUDGET_MS) {
           try {
-            const graphics = await scanPageGraphics(pdfjs, page);
+            const graphics = await readingPage(pageNumber, () => scanPageGraphics(pdfjs, page));
             graphicsChecked = pageNumber;
             ruled = hasRuledTable(graphics.horizontalLines);
             const pageArea = graphics.width * graphics.height;

@@ -1,4 +1,5 @@
 import { errorMessage } from "@/server/errors";
+import { readingPage } from "../page-watch";
 import type { ParsedElement } from "../types";
 import { cropPng } from "../vision/crop";
 import { openPdf } from "./load";
@@ -318,7 +319,8 @@ export const extractFigures = async (
         break;
       }
       try {
-        figures.push(...(await figuresOfPage(pdfjs, doc, pageNumber, MAX_FIGURES - figures.length)));
+        const left = MAX_FIGURES - figures.length;
+        figures.push(...(await readingPage(pageNumber, () => figuresOfPage(pdfjs, doc, pageNumber, left))));
       } catch (error) {
         warnings?.push(`Figures of page ${pageNumber} could not be extracted (${errorMessage(error)})`);
       }

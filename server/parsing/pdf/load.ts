@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { AppError, errorMessage } from "@/server/errors";
+import { readingPage } from "../page-watch";
 import type { PageText, RotatedText, Run } from "./types";
 
 type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
@@ -62,7 +63,10 @@ const cleanText = (text: string): string =>
  * The text layer of one page as runs with boxes in top-left page coordinates. Text printed at an angle goes to
  * `rotated`; the layout code reads horizontal text only.
  */
-export const readPage = async ({
+export const readPage = (input: { pdfjs: PdfJs; doc: PdfDocument; pageNumber: number }): Promise<PageText> =>
+  readingPage(input.pageNumber, () => readPageText(input));
+
+const readPageText = async ({
   pdfjs,
   doc,
   pageNumber,

@@ -1,4 +1,5 @@
 import { createCanvas } from "@napi-rs/canvas";
+import { readingPage } from "../page-watch";
 import { openPdf } from "./load";
 
 type PdfDocument = Awaited<ReturnType<typeof openPdf>>["doc"];
@@ -28,7 +29,10 @@ const scaleFor = (size: RenderSize, pageWidth: number, pageHeight: number) => {
 };
 
 /** One page of an open document as a PNG, white background, rotation applied. */
-export const renderPage = async (doc: PdfDocument, pageNumber: number, size: RenderSize): Promise<RenderedPage> => {
+export const renderPage = (doc: PdfDocument, pageNumber: number, size: RenderSize): Promise<RenderedPage> =>
+  readingPage(pageNumber, () => renderOne(doc, pageNumber, size));
+
+const renderOne = async (doc: PdfDocument, pageNumber: number, size: RenderSize): Promise<RenderedPage> => {
   const page = await doc.getPage(pageNumber);
   try {
     const base = page.getViewport({ scale: 1 });

@@ -1,72 +1,88 @@
 /**
- * Entry point of the parse worker process (see ../isolated.ts). Reads a job file, parses the document (or draws one
- * of its pages), writes the result (or the error a person should see) to the output file and exits. Run with
- * `node --import tsx`.
+ * Entry point of a parse worker process (see ../worker-pool.ts), run with `node --import tsx`. It takes jobs over its
+ * IPC channel one at a time: parses a document (or draws one of its pages) and sends the outcome back, elements in
+ * batches the app acknowledges one by one, so neither side holds a large document's elements twice. After each job
+ * it reports whether the job left anything running (timers, handles, CPU work); the app reuses it only when not.
  */
-import { createWriteStream } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
-import { once } from "node:events";
+import { readFile } from "node:fs/promises";
 import { AppError, errorMessage } from "@/server/errors";
-import type { PartitionResult } from "../types";
-import type { PageImageResult, WorkerJob, WorkerOutcome } from "./protocol";
+import { setPageReporter } from "../page-watch";
+import type { ParsedElement } from "../types";
+import { atRest, restingState } from "./at-rest";
+import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./protocol";
 
-/**
- * A partition result is written as lines (see protocol.ts): the parent reads it element by element, in batches,
- * instead of holding and parsing one JSON of hundreds of megabytes on the thread that serves HTTP.
- */
-const writePartitionLines = async (file: string, result: PartitionResult) => {
-  const out = createWriteStream(file);
-  const { elements, ...meta } = result;
-  const write = async (line: string) => {
-    if (!out.write(`${line}\n`)) await once(out, "drain");
-  };
-  await write(JSON.stringify({ ok: true, meta: { ...meta, elementCount: elements.length } }));
-  for (const element of elements) await write(JSON.stringify(element));
-  out.end();
-  await once(out, "finish");
+/** Elements per message: a batch of a 100 MB spreadsheet's tables is a few megabytes. */
+const ELEMENT_BATCH = 200;
+
+const send = (message: FromWorker) =>
+  new Promise<void>((resolve, reject) => process.send!(message, undefined, {}, (e) => (e ? reject(e) : resolve())));
+
+const acks = new Map<number, () => void>();
+const acknowledged = (id: number) => new Promise<void>((resolve) => acks.set(id, resolve));
+
+const sendElements = async (id: number, elements: ParsedElement[]) => {
+  for (let first = 0; first < elements.length; first += ELEMENT_BATCH) {
+    const ack = acknowledged(id);
+    await send({ type: "elements", id, first, elements: elements.slice(first, first + ELEMENT_BATCH) });
+    await ack;
+  }
 };
 
-const run = async (job: WorkerJob, bytes: Uint8Array): Promise<WorkerOutcome> => {
+const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
+  const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
   if (job.task === "partition") {
     const { partitionDocument } = await import("../partition");
-    const result = await partitionDocument({
+    const { elements, ...rest } = await partitionDocument({
       bytes,
       fileName: job.fileName,
       fileType: job.fileType,
       method: job.method,
+      skipPages: job.skipPages,
     });
-    return { ok: true, result };
+    await sendElements(id, elements);
+    return { ok: true, meta: { ...rest, elementCount: elements.length } };
   }
   const { renderPageImage } = await import("../page-image");
   const page = await renderPageImage({ bytes, fileType: job.fileType, pageNumber: job.pageNumber, width: job.width });
-  const result: PageImageResult = { pngBase64: page.png.toString("base64"), width: page.width, height: page.height };
-  return { ok: true, result };
+  return { ok: true, image: { png: new Uint8Array(page.png), width: page.width, height: page.height } };
 };
 
-const main = async () => {
-  const jobPath = process.argv[2];
-  if (!jobPath) throw new Error("usage: main.ts <job.json>");
-  const job = JSON.parse(await readFile(jobPath, "utf8")) as WorkerJob;
-  let outcome: WorkerOutcome;
+let baseline = new Map<string, number>();
+
+const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
+  // Tools the parsers run (LibreOffice, ffmpeg) write beside the job; the app removes the folder afterwards.
+  process.env.TMPDIR = scratchDir;
+  setPageReporter((page) => void send({ type: "page", id, page }).catch(() => undefined));
+  let outcome: Outcome;
   try {
-    const bytes = await readFile(job.inputPath);
-    outcome = await run(job, new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    outcome = await run(id, job);
   } catch (error) {
     outcome =
       error instanceof AppError
         ? { ok: false, code: error.code, message: error.message }
         : { ok: false, code: "UNPROCESSABLE", message: `The parser failed: ${errorMessage(error)}` };
   }
-  if (outcome.ok && job.task === "partition")
-    await writePartitionLines(job.outputPath, outcome.result as PartitionResult);
-  else await writeFile(job.outputPath, JSON.stringify(outcome));
+  setPageReporter(null);
+  await send({ type: "done", id, ...outcome });
+  const clean = outcome.ok && (await atRest(baseline));
+  await send({ type: "idle", id, clean, rssMb: Math.round(process.memoryUsage.rss() / 1024 / 1024) });
 };
 
-main().then(
-  // Native libraries (OCR, canvas) may keep handles open; the result is written, so leave now.
-  () => process.exit(0),
-  (error: unknown) => {
-    process.stderr.write(`${errorMessage(error)}\n`);
-    process.exit(1);
-  },
-);
+const main = async () => {
+  // Text formats (most uploads) are ready at once; other parsers load on first use.
+  await import("../partition");
+  await import("../text");
+  process.on("message", (message: ToWorker) => {
+    if (message.type === "ack") acks.get(message.id)?.();
+    else if (message.type === "job") void handle(message.id, message.job, message.scratchDir);
+  });
+  // The app is gone (even by kill -9): nothing is left to parse for.
+  process.on("disconnect", () => process.exit(0));
+  baseline = restingState();
+  await send({ type: "ready" });
+};
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${errorMessage(error)}\n`);
+  process.exit(1);
+});

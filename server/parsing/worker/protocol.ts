@@ -1,20 +1,48 @@
 import type { AppErrorCode } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
-import type { PartitionResult } from "../types";
-
-/** What the parent hands the worker (as a JSON file; the document itself stays a file). */
-export type WorkerJob = { inputPath: string; outputPath: string } & (
-  | { task: "partition"; fileName: string; fileType: string; method: InternalMethod }
-  | { task: "page-image"; fileType: string; pageNumber: number; width: number }
-);
-
-export type PageImageResult = { pngBase64: string; width: number; height: number };
-
-export type WorkerOutcome<T = PartitionResult | PageImageResult> =
-  { ok: true; result: T } | { ok: false; code: AppErrorCode; message: string };
+import type { ParsedElement, PartitionResult } from "../types";
 
 /**
- * A successful partition is written as JSON lines: first `{ok: true, meta}` (everything but the elements), then one
- * element per line. Errors, and page images, are one JSON document as above.
+ * Messages between the app and a parse worker process (../worker-pool.ts), over the child's IPC channel with
+ * structured-clone serialization (Uint8Arrays travel as bytes).
+ *
+ * app → worker: `job` (one at a time), `ack` (the app stored the last batch of elements; send the next one).
+ * worker → app: `ready` once booted; during a job `page` (a page is being read, or no page is: the app's per-page
+ * budget), `elements` (a batch, in order; the worker waits for the ack); then `done` with the outcome; then `idle`
+ * once it checked that the job left nothing running (only then does it get another job).
  */
+
+export type SkippedPage = { page: number; reason: string };
+
+/** What a job reads: the document inline (small ones) or a file in the job's scratch folder. */
+type JobInput = { bytes: Uint8Array; inputPath?: undefined } | { bytes?: undefined; inputPath: string };
+
+export type WorkerJob = JobInput &
+  (
+    | {
+        task: "partition";
+        fileName: string;
+        fileType: string;
+        method: InternalMethod;
+        /** PDF pages left out (with the reason) because reading them overran the per-page budget before. */
+        skipPages?: SkippedPage[];
+      }
+    | { task: "page-image"; fileType: string; pageNumber: number; width: number }
+  );
+
+export type PageImageResult = { png: Uint8Array; width: number; height: number };
+
+/** Everything of a partition result but its elements (which went ahead in batches). */
 export type PartitionMeta = Omit<PartitionResult, "elements"> & { elementCount: number };
+
+export type ToWorker = { type: "job"; id: number; job: WorkerJob; scratchDir: string } | { type: "ack"; id: number };
+
+export type Outcome =
+  { ok: true; meta?: PartitionMeta; image?: PageImageResult } | { ok: false; code: AppErrorCode; message: string };
+
+export type FromWorker =
+  | { type: "ready" }
+  | { type: "page"; id: number; page: number | null }
+  | { type: "elements"; id: number; first: number; elements: ParsedElement[] }
+  | ({ type: "done"; id: number } & Outcome)
+  | { type: "idle"; id: number; clean: boolean; rssMb: number };

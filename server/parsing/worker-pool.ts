@@ -1,0 +1,333 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "@/server/errors";
+import { logger } from "@/server/logger";
+import type { ParsedElement } from "./types";
+import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./worker/protocol";
+
+/**
+ * Warm parse worker processes. Parsers are large third-party code fed hostile input, so they run in child processes
+ * with a heap cap, a resident-memory watch, a time limit per job and a time limit per page; past any of them the
+ * worker is killed and its job fails with the reason. Starting a process per document cost more than parsing a small
+ * one, so workers are kept and reused, but only while that is safe:
+ * - a worker is retired after any job that did not succeed, after `maxJobs` jobs, when its memory stayed high after
+ *   a job, and when a job left anything running (the worker checks: timers, handles, CPU use at rest);
+ * - a job that a reused worker could not finish (crash, memory) is the caller's to run again on a fresh worker
+ *   (`WorkerFailure.reused`), so a document's outcome never depends on an earlier document.
+ * Idle workers exit after `idleMs`; the pool starts them again on demand.
+ */
+
+export type JobLimits = {
+  timeoutMs: number;
+  /** Resident memory of the worker (JS heap, native buffers, wasm) before it is killed. */
+  maxRssMb: number;
+  /** How long one page may take (parsers mark pages, page-watch.ts); 0: no per-page limit. */
+  pageTimeoutMs?: number;
+};
+
+/** Why a worker was stopped or died, for the caller's retry decisions. */
+export class WorkerFailure extends AppError {
+  constructor(
+    message: string,
+    readonly kind: "timeout" | "memory" | "crash" | "page",
+    /** The worker had run other jobs before this one. */
+    readonly reused: boolean,
+    /** The page that ran past its budget (kind "page"). */
+    readonly page?: number,
+  ) {
+    super("UNPROCESSABLE", message);
+  }
+}
+
+export type JobHandlers = {
+  /** A batch of elements, in order; the next one is sent once this resolves. */
+  onElements?: (elements: ParsedElement[], first: number) => Promise<void>;
+};
+
+export type PoolOptions = {
+  /** What the workers do; the last argument of their command line, so they can be told apart in `ps`. */
+  kind: string;
+  /** Workers at most (read when a job arrives). */
+  size: () => number;
+  /** V8 heap cap of each worker, MB. */
+  heapMb: number;
+  maxJobs: number;
+  idleMs: number;
+  /** Retire a worker whose resident memory after a job is above this (MB). */
+  recycleRssMb: number;
+};
+
+const RSS_POLL_MS = 250;
+
+const workerScript = () => {
+  const candidates = [
+    path.join(process.cwd(), "server/parsing/worker/main.ts"),
+    path.resolve(import.meta.dirname ?? ".", "worker/main.ts"),
+  ];
+  const found = candidates.find((file) => existsSync(/*turbopackIgnore: true*/ file));
+  if (!found) throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
+  return found;
+};
+
+/** Resident set size of a process in MB, from /proc (Linux); null where that is not available. */
+const rssMb = async (pid: number): Promise<number | null> => {
+  try {
+    const status = await readFile(/*turbopackIgnore: true*/ `/proc/${pid}/status`, "utf8");
+    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+    return kb ? Number(kb) / 1024 : null;
+  } catch {
+    return null;
+  }
+};
+
+type Worker = {
+  child: ChildProcess;
+  ready: Promise<void>;
+  jobs: number;
+  busy: boolean;
+  /** Its job is done; it is checking that nothing is left running (see worker/main.ts). */
+  settling: boolean;
+  retired: boolean;
+  stderr: string;
+  idleTimer?: NodeJS.Timeout;
+  /** Set while a job runs: where the worker's messages and its death go. */
+  onMessage?: (message: FromWorker) => void;
+  onExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+};
+
+let nextJobId = 1;
+
+export const createWorkerPool = (options: PoolOptions) => {
+  const workers = new Set<Worker>();
+  const waiting: ((worker: Worker) => void)[] = [];
+
+  const spawnWorker = (): Worker => {
+    const child = spawn(
+      process.execPath,
+      [`--max-old-space-size=${options.heapMb}`, "--import", "tsx", workerScript(), options.kind],
+      // tsx and the `@/` alias resolve from the app's root.
+      { cwd: process.cwd(), stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "advanced" },
+    );
+    const worker: Worker = {
+      child,
+      jobs: 0,
+      busy: false,
+      settling: false,
+      retired: false,
+      stderr: "",
+      ready: Promise.resolve(),
+    };
+    worker.ready = new Promise<void>((resolve, reject) => {
+      child.once("message", (m: FromWorker) => (m.type === "ready" ? resolve() : reject(new Error("bad hello"))));
+      child.once("exit", () => reject(new AppError("INTERNAL", `The parse worker could not start: ${worker.stderr}`)));
+      child.once("error", (error) => reject(new AppError("INTERNAL", `The parse worker could not start: ${error}`)));
+    });
+    worker.ready.catch(() => undefined);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      if (worker.stderr.length < 20_000) worker.stderr += chunk.toString("utf8");
+    });
+    child.on("message", (m: FromWorker) => worker.onMessage?.(m));
+    child.on("error", () => undefined);
+    child.on("exit", (code, signal) => {
+      workers.delete(worker);
+      worker.retired = true;
+      worker.onExit?.(code, signal);
+      pump();
+    });
+    // An idle pool must not keep a CLI or a test process alive.
+    child.unref();
+    (child.channel as { unref?: () => void } | null | undefined)?.unref?.();
+    workers.add(worker);
+    return worker;
+  };
+
+  const retire = (worker: Worker) => {
+    if (worker.retired) return;
+    worker.retired = true;
+    clearTimeout(worker.idleTimer);
+    worker.child.kill("SIGKILL");
+  };
+
+  const release = (worker: Worker) => {
+    worker.busy = false;
+    worker.settling = false;
+    worker.onMessage = undefined;
+    worker.onExit = undefined;
+    if (worker.retired) return pump();
+    const next = waiting.shift();
+    if (next) {
+      worker.busy = true;
+      return next(worker);
+    }
+    worker.idleTimer = setTimeout(() => retire(worker), options.idleMs);
+    worker.idleTimer.unref();
+  };
+
+  /**
+   * Hands free capacity to the jobs waiting: an idle worker, or a new one while below the size. A worker about to be
+   * free (settling) is waited for rather than another one started: starting a process costs far more than that wait.
+   */
+  const pump = () => {
+    while (waiting.length > 0) {
+      const live = [...workers].filter((w) => !w.retired);
+      const idle = live.find((w) => !w.busy);
+      const settling = live.some((w) => w.settling);
+      const worker = idle ?? (!settling && live.length < options.size() ? spawnWorker() : null);
+      if (!worker) return;
+      clearTimeout(worker.idleTimer);
+      worker.busy = true;
+      waiting.shift()!(worker);
+    }
+  };
+
+  const acquire = (fresh: boolean) =>
+    new Promise<Worker>((resolve) => {
+      waiting.push((worker) => {
+        if (!fresh || worker.jobs === 0) return resolve(worker);
+        // A fresh process was asked for: this one goes, a new one takes its place.
+        retire(worker);
+        const replacement = spawnWorker();
+        replacement.busy = true;
+        resolve(replacement);
+      });
+      pump();
+    });
+
+  /** Runs one job on a worker; resolves with its outcome, or throws the error a person should read. */
+  const run = async (
+    job: WorkerJob,
+    scratchDir: string,
+    limits: JobLimits,
+    handlers: JobHandlers = {},
+    { fresh = false }: { fresh?: boolean } = {},
+  ): Promise<Extract<Outcome, { ok: true }>> => {
+    const worker = await acquire(fresh);
+    try {
+      await worker.ready;
+    } catch (error) {
+      retire(worker);
+      release(worker);
+      throw error;
+    }
+    const reused = worker.jobs > 0;
+    worker.jobs += 1;
+    worker.stderr = "";
+    const id = nextJobId++;
+    return new Promise((resolve, reject) => {
+      let stopped: { message: string; kind: WorkerFailure["kind"]; page?: number } | null = null;
+      let outcome: Outcome | null = null;
+      let pageTimer: NodeJS.Timeout | undefined;
+      let chain = Promise.resolve();
+      const stop = (message: string, kind: WorkerFailure["kind"], page?: number) => {
+        stopped ??= { message, kind, page };
+        retire(worker);
+      };
+      const timer = setTimeout(
+        () => stop(`Parsing took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`, "timeout"),
+        limits.timeoutMs,
+      );
+      const watch = setInterval(async () => {
+        const rss = worker.child.pid ? await rssMb(worker.child.pid) : null;
+        if (rss !== null && rss > limits.maxRssMb) {
+          stop(`Parsing needed more than ${limits.maxRssMb} MB of memory and was stopped`, "memory");
+        }
+      }, RSS_POLL_MS);
+      const settle = () => {
+        clearTimeout(timer);
+        clearTimeout(pageTimer);
+        clearInterval(watch);
+      };
+      worker.onExit = (code, signal) => {
+        settle();
+        release(worker);
+        if (outcome?.ok) return resolve(outcome);
+        if (outcome) return reject(new AppError(outcome.code, outcome.message));
+        if (stopped) return reject(new WorkerFailure(stopped.message, stopped.kind, reused, stopped.page));
+        if (/heap out of memory|Allocation failed/i.test(worker.stderr)) {
+          const message = `Parsing needed more than ${options.heapMb} MB of memory and was stopped`;
+          return reject(new WorkerFailure(message, "memory", reused));
+        }
+        const last = worker.stderr.trim().split("\n").slice(-2).join(" ").slice(0, 300);
+        const message = `The parser crashed (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ""}`;
+        reject(new WorkerFailure(message, "crash", reused));
+      };
+      worker.onMessage = (message) => {
+        if (message.type !== "ready" && message.id !== id) return;
+        switch (message.type) {
+          case "page": {
+            clearTimeout(pageTimer);
+            const budget = limits.pageTimeoutMs ?? 0;
+            const page = message.page;
+            if (page !== null && budget > 0) {
+              pageTimer = setTimeout(
+                () => stop(`Page ${page} took longer than ${Math.round(budget / 1000)} s to read`, "page", page),
+                budget,
+              );
+            }
+            return;
+          }
+          case "elements":
+            // In order, one at a time; the worker waits for the ack before it sends the next batch.
+            chain = chain.then(async () => {
+              if (stopped || outcome) return;
+              try {
+                await handlers.onElements?.(message.elements, message.first);
+                send(worker, { type: "ack", id });
+              } catch (error) {
+                outcome = { ok: false, code: "INTERNAL", message: String(error) };
+                stop("The parse result could not be stored", "crash");
+                reject(error);
+              }
+            });
+            return;
+          case "done":
+            worker.settling = message.ok;
+            // After every batch was handled: the result is complete only then.
+            chain = chain.then(() => {
+              outcome ??= message;
+              settle();
+              if (!message.ok) {
+                retire(worker);
+                return reject(new AppError(message.code, message.message));
+              }
+              resolve(message);
+            });
+            return;
+          case "idle":
+            worker.onExit = undefined;
+            if (!message.clean || worker.jobs >= options.maxJobs || message.rssMb > options.recycleRssMb) {
+              retire(worker);
+            }
+            release(worker);
+            return;
+        }
+      };
+      send(worker, { type: "job", id, job, scratchDir });
+    });
+  };
+
+  return {
+    run,
+    /** Stops every worker (tests, shutdown). */
+    close: () => {
+      for (const worker of workers) retire(worker);
+    },
+    stats: () => ({
+      pids: [...workers].filter((w) => !w.retired).map((w) => w.child.pid),
+      busy: [...workers].filter((w) => w.busy).length,
+      waiting: waiting.length,
+    }),
+  };
+};
+
+const send = (worker: Worker, message: ToWorker) => {
+  try {
+    worker.child.send(message);
+  } catch (error) {
+    logger.warn({ err: error }, "could not reach a parse worker");
+  }
+};
+
+export type WorkerPool = ReturnType<typeof createWorkerPool>;
