@@ -101,5 +101,6 @@ describe("npm start", () => {
       third.child.kill("SIGTERM");
       await exited(third.child, 60_000).catch(() => third.child.kill("SIGKILL"));
     }
-  });
+    // Three starts of the real app, each waited for up to 180 s: the default 60 s is too short on a busy machine.
+  }, 600_000);
 });
