@@ -14,7 +14,11 @@ import { fmt, table, time } from "./stats";
 const CORPUS = path.resolve(import.meta.dirname, "../../shared/corpus");
 
 /** A text page with a table, a scanned page, and the first pages of a two-column paper. */
-const FILES = ["layout-parser-paper-with-table.pdf", "loremipsum-flat-image-only.pdf", "dpr-paper-multi-column-13p.pdf"];
+const FILES = [
+  "layout-parser-paper-with-table.pdf",
+  "loremipsum-flat-image-only.pdf",
+  "dpr-paper-multi-column-13p.pdf",
+];
 const MAX_PAGES_PER_FILE = 3;
 
 const METHODS: { name: string; method: InternalMethod }[] = [
@@ -34,7 +38,11 @@ const samplePdfs = async () => {
     const source = await PDFDocument.load(readFileSync(path.join(CORPUS, name)));
     const count = Math.min(source.getPageCount(), MAX_PAGES_PER_FILE);
     const doc = await PDFDocument.create();
-    for (const page of await doc.copyPages(source, Array.from({ length: count }, (_, i) => i))) doc.addPage(page);
+    for (const page of await doc.copyPages(
+      source,
+      Array.from({ length: count }, (_, i) => i),
+    ))
+      doc.addPage(page);
     out.push({ name, bytes: Buffer.from(await doc.save()), pages: count });
   }
   return out;

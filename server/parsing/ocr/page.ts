@@ -5,7 +5,8 @@ import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
 import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
-import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
+import { isSentenceLike } from "../classify-text";
+import { bodyStats, buildUnits, classifyUnits, type BodyStats, type ClassifiedUnit, type TextUnit } from "./structure";
 import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
 import { boxHeight, meanConfidence, median, unionBox, type OcrPage, type OcrWord, type PixelBox } from "./types";
 
@@ -227,6 +228,30 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
+const furnitureKey = (c: ClassifiedUnit) =>
+  `${c.type}:${c.text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}`;
+
+/**
+ * Running heads and feet are what repeats across pages in the margins. Margin text seen on too few pages (a title,
+ * a first line, a one-page image's top line) is typed from its wording instead: Header and Footer are left out of
+ * the index, and only sure ones may be.
+ */
+const keepRepeatedFurniture = (pages: ClassifiedUnit[][]) => {
+  const counts = new Map<string, number>();
+  for (const units of pages) {
+    const keys = new Set(units.filter((c) => c.type === "Header" || c.type === "Footer").map(furnitureKey));
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const needed = Math.max(2, Math.ceil(pages.length * 0.3));
+  for (const units of pages) {
+    for (const c of units) {
+      if ((c.type === "Header" || c.type === "Footer") && (counts.get(furnitureKey(c)) ?? 0) < needed) {
+        c.type = isSentenceLike(c.text) ? "NarrativeText" : "UncategorizedText";
+      }
+    }
+  }
+};
+
 const toBox = (b: PixelBox, scale: number): BoundingBox => ({
   left: round(b.left / scale),
   top: round(b.top / scale),
@@ -257,11 +282,13 @@ export const pagesToElements = (
   },
 ): ParsedElement[] => {
   const elements: ParsedElement[] = [];
+  const byPage = new Map(pages.map((page) => [page, classifyUnits(page.units, page, stats ?? bodyStats(page.units))]));
+  keepRepeatedFurniture([...byPage.values()]);
   for (const page of pages) {
     const k = scale(page);
     const size = layout?.(page) ?? { width: page.width / k, height: page.height / k };
     const pageLayout = { width: round(size.width), height: round(size.height) };
-    const classified = classifyUnits(page.units, page, stats ?? bodyStats(page.units));
+    const classified = byPage.get(page) ?? [];
     type Item = { box: PixelBox; element: ParsedElement };
     const items: Item[] = classified.map(({ unit, type, text }) => ({
       box: unit,

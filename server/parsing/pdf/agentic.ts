@@ -1,4 +1,5 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { describeFailure } from "../failure";
+import { AppError } from "@/server/errors";
 import { visionModel, type ChatModel } from "@/server/llm/chat";
 import type { ParsedElement, PartitionResult } from "../types";
 import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../vision/read-page";
@@ -105,7 +106,7 @@ const failure = (run: VisionRun): AppError | null => {
   const first = run.failed[0];
   if (!first) return null;
   if (first.error instanceof AppError) return first.error;
-  return new AppError("UNPROCESSABLE", `Page ${first.pageNumber} could not be read (${errorMessage(first.error)})`, {
+  return new AppError("UNPROCESSABLE", `Page ${first.pageNumber} could not be read (${describeFailure(first.error)})`, {
     cause: first.error,
   });
 };
