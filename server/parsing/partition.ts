@@ -42,6 +42,10 @@ const partitionSubtitleFile = lazy(
   () => import("./media/subtitle-file"),
   (m) => m.partitionSubtitleFile,
 );
+const partitionEpub = lazy(
+  () => import("./epub"),
+  (m) => m.partitionEpub,
+);
 /** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
 const partitionBundle = lazy(
   () => import("./bundle"),
@@ -205,11 +209,16 @@ const PARSERS: Record<string, Parser> = {
   pptx: parseOffice,
   xls: parseOffice,
   xlsx: parseOffice,
+  ods: parseOffice,
+  odp: parseOffice,
+  rtf: parseOffice,
+  epub: sameForEveryMethod(partitionEpub),
   png: parseImage,
   jpg: parseImage,
   jpeg: parseImage,
   tiff: parseImage,
   tif: parseImage,
+  webp: parseImage,
   bmp: parseImage,
   heic: parseImage,
   ...Object.fromEntries(
