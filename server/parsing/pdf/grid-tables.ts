@@ -267,11 +267,22 @@ export const gridRows = (table: GridTable): string[][] => {
   return rows;
 };
 
-/** HTML with spans; the first row is the header row. */
+/**
+ * Rows that make up the header: the first row, and when it groups columns under one heading ("Counts" over "2014"
+ * and "2015"), the rows its cells span down to, which hold the sub-headings.
+ */
+export const headerRowCount = (table: GridTable): number => {
+  const first = table.cells.filter((c) => c.row === 0);
+  if (!first.some((c) => c.colSpan > 1)) return 1;
+  return Math.max(1, Math.min(table.rows - 1, Math.max(...first.map((c) => c.rowSpan))));
+};
+
+/** HTML with spans; the header rows (headerRowCount) are th cells. */
 export const gridHtml = (table: GridTable): string => {
   const rows: string[] = [];
+  const headerRows = headerRowCount(table);
   for (let r = 0; r < table.rows; r++) {
-    const tag = r === 0 ? "th" : "td";
+    const tag = r < headerRows ? "th" : "td";
     const cells = table.cells
       .filter((c) => c.row === r)
       .map((c) => {
