@@ -244,7 +244,11 @@ export const partitionDocument = async ({
   } catch (error) {
     throw asParseFailure(error, ext);
   }
-  if (result.elements.length === 0) throw nothingRead(ext, result.warnings);
+  // A document that yields no text at all fails with the reason, instead of completing with nothing to search (a
+  // blank or unreadable scan leaves only page pictures). An image file is the exception: it is a picture, and a
+  // picture without text is still kept, as one Image element with a warning.
+  const hasText = result.elements.some((e) => e.text.trim() !== "");
+  if (result.elements.length === 0 || (!hasText && parser !== parseImage)) throw nothingRead(ext, result.warnings);
   return result;
 };
 
