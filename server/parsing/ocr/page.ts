@@ -5,8 +5,8 @@ import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
 import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
-import { isSentenceLike } from "../classify-text";
-import { bodyStats, buildUnits, classifyUnits, type BodyStats, type ClassifiedUnit, type TextUnit } from "./structure";
+import { keepRepeatedFurniture } from "../furniture";
+import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
 import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
 import { boxHeight, meanConfidence, median, unionBox, type OcrPage, type OcrWord, type PixelBox } from "./types";
 
@@ -227,30 +227,6 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
 };
 
 const round = (n: number) => Math.round(n * 100) / 100;
-
-const furnitureKey = (c: ClassifiedUnit) =>
-  `${c.type}:${c.text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ")}`;
-
-/**
- * Running heads and feet are what repeats across pages in the margins. Margin text seen on too few pages (a title,
- * a first line, a one-page image's top line) is typed from its wording instead: Header and Footer are left out of
- * the index, and only sure ones may be.
- */
-const keepRepeatedFurniture = (pages: ClassifiedUnit[][]) => {
-  const counts = new Map<string, number>();
-  for (const units of pages) {
-    const keys = new Set(units.filter((c) => c.type === "Header" || c.type === "Footer").map(furnitureKey));
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const needed = Math.max(2, Math.ceil(pages.length * 0.3));
-  for (const units of pages) {
-    for (const c of units) {
-      if ((c.type === "Header" || c.type === "Footer") && (counts.get(furnitureKey(c)) ?? 0) < needed) {
-        c.type = isSentenceLike(c.text) ? "NarrativeText" : "UncategorizedText";
-      }
-    }
-  }
-};
 
 const toBox = (b: PixelBox, scale: number): BoundingBox => ({
   left: round(b.left / scale),

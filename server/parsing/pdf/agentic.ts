@@ -1,3 +1,4 @@
+import { withSureFurniture } from "../furniture";
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
 import { visionModel, type ChatModel } from "@/server/llm/chat";
@@ -84,7 +85,8 @@ export const readPagesWithVision = async (
   const read = pageNumbers.filter((n) => results.has(n));
   failed.sort((a, b) => a.pageNumber - b.pageNumber);
   skipped.sort((a, b) => a - b);
-  return { elements: read.flatMap((n) => results.get(n) ?? []), read, failed, skipped };
+  // The model's Header/Footer are its guess: only those repeated across the pages read stay typed so.
+  return { elements: withSureFurniture(read.flatMap((n) => results.get(n) ?? [])), read, failed, skipped };
 };
 
 /** The pages asked for, in order, within the document and the page bound. */
