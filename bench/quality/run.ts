@@ -140,7 +140,7 @@ export const benchQuality = async (): Promise<string> => {
               method: name,
               scores: null,
               seconds: 0,
-              error: error instanceof Error ? error.message.slice(0, 60) : String(error),
+              error: error instanceof Error ? error.message.slice(0, 120) : String(error),
             });
           }
         }
@@ -164,7 +164,7 @@ export const benchQuality = async (): Promise<string> => {
       ...rows.map((r) => [
         r.doc,
         r.method,
-        ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : [`failed: ${r.error}`, "", "", "", "", ""]),
+        ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : ["failed", "", "", "", "", ""]),
         fmt(r.seconds, 2),
       ]),
     ]),
@@ -181,6 +181,7 @@ export const benchQuality = async (): Promise<string> => {
         ),
       ]),
     ]),
+    ...rows.filter((r) => r.error).map((r) => `Failed: ${r.doc} with ${r.method}: ${r.error}`),
     ...(skipped.length ? [`Skipped: ${skipped.join(", ")}`] : []),
     "(F1 of word and digit tokens against pdftotext's text layer; headings, list items and table cells against the" +
       " PDF's tags, ICDAR 2013 or the peer's output; order = 2·LCS/(|a|+|b|) of the word sequences)",
