@@ -79,4 +79,45 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
     expect(table.tables.map((t) => t.cells.map((c) => c.text))).toEqual([["Name", "Age", "Ada", "36"]]);
     expect(table.takenRuns.size).toBe(4);
   });
+
+  it("a header row ruled around its outline only still has one cell per column", () => {
+    // Word's table styles: the header row has no inner vertical borders (word365_structure.pdf of pdfplumber).
+    const run = (text: string, left: number, top: number) => ({
+      text,
+      left,
+      right: left + 6 * text.length,
+      top,
+      bottom: top + 10,
+      baseline: top + 8,
+      fontSize: 10,
+      fontName: "Helvetica",
+      mono: false,
+    });
+    const ys = [100, 120, 140, 160];
+    const xs = [72, 222, 372, 522];
+    const horizontal = ys.map((y) => ({ x0: 72, x1: 522, y }));
+    const vertical = [
+      { x: 72, y0: 100, y1: 160 },
+      { x: 522, y0: 100, y1: 160 },
+      { x: 222, y0: 120, y1: 160 },
+      { x: 372, y0: 120, y1: 160 },
+    ];
+    const runs = [
+      ...["Head 1", "Head 2", "Head 3"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 105)),
+      ...["Row 1", "Lark", "Elf"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 125)),
+      ...["Row 2", "Weasel", "Imp"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 145)),
+    ];
+    const [table] = findGridTables({ runs, rotated: [], horizontal, vertical }).tables;
+    expect(table?.cells.filter((c) => c.row === 0).map((c) => [c.text, c.colSpan])).toEqual([
+      ["Head 1", 1],
+      ["Head 2", 1],
+      ["Head 3", 1],
+    ]);
+    // A title across the whole header row stays one spanning cell.
+    const titled = [run("Results by region", 200, 105), ...runs.slice(3)];
+    const [spanning] = findGridTables({ runs: titled, rotated: [], horizontal, vertical }).tables;
+    expect(spanning?.cells.filter((c) => c.row === 0).map((c) => [c.text, c.colSpan])).toEqual([
+      ["Results by region", 3],
+    ]);
+  });
 });

@@ -175,13 +175,31 @@ const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
   const virtual = new Set(unruled);
   const drawnBelow = (r: number, c: number) =>
     virtual.has(ys[r + 1] ?? NaN) || covered(hAt(ys[r + 1] ?? 0), (xs[c] ?? 0) + TOL, (xs[c + 1] ?? 0) - TOL) >= 0.4;
+  // A boundary left undrawn inside a row (table styles that rule the header row's outline only) still separates
+  // cells when text sits on both sides of it and none crosses it; a heading over two columns ("Counts") has
+  // text on one side only, or across.
+  const splitsText = (r: number, from: number, boundary: number, to: number) => {
+    const x = xs[boundary] ?? 0;
+    const inRow = pieces.filter((p) => {
+      const { x: cx, y } = centre(p);
+      return y > (ys[r] ?? 0) && y < (ys[r + 1] ?? 0) && cx > (xs[from] ?? 0) && cx < (xs[to] ?? 0);
+    });
+    if (inRow.some((p) => p.left < x - TOL && p.right > x + TOL)) return false;
+    return inRow.some((p) => centre(p).x < x) && inRow.some((p) => centre(p).x > x);
+  };
   const owner: number[][] = Array.from({ length: rows }, () => Array<number>(cols).fill(-1));
   const spans: { row: number; col: number; rowSpan: number; colSpan: number }[] = [];
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       if ((owner[r]?.[c] ?? -1) >= 0) continue;
       let colSpan = 1;
-      while (c + colSpan < cols && !drawnRight(r, c + colSpan - 1) && (owner[r]?.[c + colSpan] ?? -1) < 0) colSpan++;
+      while (
+        c + colSpan < cols &&
+        !drawnRight(r, c + colSpan - 1) &&
+        (owner[r]?.[c + colSpan] ?? -1) < 0 &&
+        !splitsText(r, c, c + colSpan, c + colSpan + 1)
+      )
+        colSpan++;
       // Down only while the boundary is missing under the whole width of the cell.
       let rowSpan = 1;
       const open = (row: number) => {
