@@ -58,7 +58,7 @@ describe.runIf(existsSync(CORPUS))("corpus documents through the API", () => {
     const fast = await api.upload("scan.pdf", scan, { method: "fast" });
     const fastBuild = ((await fast.json()) as { build_id: string }).build_id;
     expect(await api.waitForBuild(fastBuild)).toMatchObject({
-      status: "Failed",
+      status: "Processing failed",
       error: expect.stringMatching(/^No text could be read from this \.pdf file: Page 1 has no text layer/),
     });
     const res = await api.upload("scan.pdf", scan, { method: "auto" });

@@ -223,7 +223,7 @@ describe.runIf(existsSync(CORPUS))("every corpus document with every method that
       try {
         const build = await api.waitForBuild(buildId, 1_200_000);
         if (c.fails) {
-          expect(build, label).toMatchObject({ status: "Failed", error: expect.stringMatching(c.fails) });
+          expect(build, label).toMatchObject({ status: "Processing failed", error: expect.stringMatching(c.fails) });
           continue;
         }
         expect(build, label).toMatchObject({ status: "Completed", error: null });
