@@ -7,7 +7,8 @@
  * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
  * while a BENCH_STALL_MB 20 MB text ingests).
- * BENCH_ONLY=ingest,methods,memory,retrieval,scale,hostile,load,crash,responsiveness picks parts.
+ * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
+ * BENCH_ONLY=ingest,methods,quality,memory,retrieval,scale,smalldocs,hostile,load,crash,responsiveness picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +18,8 @@ process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["smalldocs", "hostile", "load", "crash", "responsiveness"];
+/** Parts that run in this process without a Quarry server. */
+const STANDALONE = ["quality"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -78,7 +81,13 @@ const runHardening = async (wanted: (name: string) => boolean) => {
 const main = async () => {
   const only = process.env.BENCH_ONLY?.split(",");
   const wanted = (name: string) => !only || only.includes(name);
-  if (only && only.every((name) => HARDENING.includes(name))) return runHardening(wanted);
+  if (wanted("quality")) {
+    const { benchQuality } = await import("./quality/run");
+    process.stdout.write(`${await benchQuality()}\n\n`);
+  }
+  if (only && only.every((name) => HARDENING.includes(name) || STANDALONE.includes(name))) {
+    return runHardening(wanted);
+  }
   const dir = mkdtempSync(path.join(tmpdir(), "quarry-bench-"));
   const { startEmbeddedPostgres } = await import("@/server/db/embedded-postgres");
   const pgServer = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: 0 });

@@ -6,7 +6,10 @@ export type ChatModel = { baseUrl: string; apiKey?: string; model: string };
 
 export type ChatContent =
   | string
-  | ({ type: "text"; text: string } | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } })[];
+  | (
+      | { type: "text"; text: string }
+      | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } }
+    )[];
 
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: ChatContent };
 
@@ -59,7 +62,10 @@ export const chatComplete = async (
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    throw new AppError("UNPROCESSABLE", `The model server at ${new URL(url).host} did not answer (${errorMessage(error)})`);
+    throw new AppError(
+      "UNPROCESSABLE",
+      `The model server at ${new URL(url).host} did not answer (${errorMessage(error)})`,
+    );
   }
   const body = (await response.json().catch(() => null)) as {
     model?: string;

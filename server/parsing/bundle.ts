@@ -1,4 +1,5 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { describeFailure } from "./failure";
+import { AppError } from "@/server/errors";
 import { decodeBundle, type BundleEntry } from "./bundle-format";
 import type { InternalMethod } from "./methods.schema";
 import type { ParsedElement, PartitionResult } from "./types";
@@ -57,8 +58,8 @@ export const partitionBundle = async ({
     try {
       result = await parseEntry(entry, documentBytes, method);
     } catch (error) {
-      failures.push(`${entry.name}: ${errorMessage(error)}`);
-      warnings.push({ name: entry.name, text: `could not be parsed (${errorMessage(error)})` });
+      failures.push(`${entry.name}: ${describeFailure(error)}`);
+      warnings.push({ name: entry.name, text: `could not be parsed (${describeFailure(error)})` });
       continue;
     }
     for (const text of result.warnings) warnings.push({ name: entry.name, text });

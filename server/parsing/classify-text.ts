@@ -42,6 +42,15 @@ export const isBulleted = (line: string): boolean => bulletPrefixLength(line) > 
 
 export const stripBullet = (line: string): string => line.slice(bulletPrefixLength(line)).trim();
 
+const GLYPH_BULLET_RE = /^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔][ \t]/;
+
+/**
+ * A list item's text: a glyph bullet ("•", "-") is dropped, a number or letter ("1.", "(a)", "iv.") is kept, since it
+ * is part of what the item says ("step 3", "clause (b)") and of its place in the list.
+ */
+export const listItemText = (line: string): string =>
+  GLYPH_BULLET_RE.test(line) ? stripBullet(line) || line.trim() : line.trim();
+
 export const isEmailAddress = (text: string): boolean => text.length <= 254 && EMAIL_RE.test(text.trim());
 
 export const findEmailAddresses = (text: string): string[] =>

@@ -11,7 +11,8 @@ describe("partitionDocument", () => {
   it("has a parser for every extension the API accepts", () => {
     expect(ALLOWED_EXTENSIONS.filter((ext) => !isParsableFileType(ext))).toEqual([]);
     expect(isParsableFileType("vtt")).toBe(true);
-    expect(isParsableFileType("webp")).toBe(false);
+    expect(isParsableFileType("webp")).toBe(true);
+    expect(isParsableFileType("exe")).toBe(false);
   });
 
   it("reads text formats the same way with every method, and says so for page-image methods", async () => {

@@ -1,7 +1,8 @@
 import { AppError } from "@/server/errors";
 import { visionModel } from "@/server/llm/chat";
+import { asParseFailure, nothingRead } from "./failure";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
-import type { ParsedElement, PartitionResult } from "./types";
+import type { PartitionResult } from "./types";
 import type { SkippedPage } from "./worker/protocol";
 
 /**
@@ -41,6 +42,10 @@ const partitionMedia = lazy(
 const partitionSubtitleFile = lazy(
   () => import("./media/subtitle-file"),
   (m) => m.partitionSubtitleFile,
+);
+const partitionEpub = lazy(
+  () => import("./epub"),
+  (m) => m.partitionEpub,
 );
 /** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
 const partitionBundle = lazy(
@@ -98,41 +103,9 @@ const allPages = (result: PartitionResult, method: string): PartitionResult => (
       : undefined),
 });
 
-/**
- * Figures go into the fast parse's reading order: before the first element of the same page that starts below the
- * figure's top and overlaps it horizontally; otherwise at the end of the page.
- */
-export const mergeFigures = (elements: ParsedElement[], figures: ParsedElement[]): ParsedElement[] => {
-  if (figures.length === 0) return elements;
-  const out = [...elements];
-  for (const figure of figures) {
-    const box = figure.boundingBox;
-    const samePage = (e: ParsedElement) => e.pageNumber === figure.pageNumber;
-    let at = out.findIndex(
-      (e) =>
-        samePage(e) &&
-        box &&
-        e.boundingBox &&
-        e.boundingBox.top >= box.top &&
-        e.boundingBox.left < box.left + box.width &&
-        e.boundingBox.left + e.boundingBox.width > box.left,
-    );
-    if (at < 0) {
-      const lastOfPage = out.findLastIndex((e) => e.pageNumber !== null && e.pageNumber <= (figure.pageNumber ?? 0));
-      at = lastOfPage + 1;
-    }
-    out.splice(at, 0, figure);
-  }
-  return out;
-};
+import { hasImageObjects, mergeFigures } from "./place";
 
-/**
- * Whether a PDF holds any image XObject. Streams are never packed into object streams, so an image's dictionary is
- * always plain text in the file: without `/Subtype /Image` there is no picture to cut out, and the costly operator
- * list walk of every page is skipped (it more than doubled the time of fast on text-only papers).
- */
-export const hasImageObjects = (bytes: Uint8Array): boolean =>
-  /\/Subtype\s*\/Image\b/.test(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"));
+export { hasImageObjects, mergeFigures };
 
 const parsePdfBytes = async (
   original: Uint8Array,
@@ -157,10 +130,12 @@ const parsePdfPages = async (bytes: Uint8Array, method: InternalMethod): Promise
     }
     case "balanced":
     case "accurate": {
-      const { partitionPdfOcr } = await import("./pdf/ocr-method");
-      const result = await partitionPdfOcr({ bytes, method: pageMethod });
+      const { partitionPdfTextFirst } = await import("./pdf/text-first");
+      const result = await partitionPdfTextFirst({ bytes, method: pageMethod });
       if (method === "mai")
-        result.warnings.push("No vision model is configured (VISION_MODEL): mai read the pages with OCR");
+        result.warnings.push(
+          "No vision model is configured (VISION_MODEL): mai read the pages as balanced does (text layer, OCR for scans)",
+        );
       return allPages(result, pageMethod);
     }
     case "agentic": {
@@ -248,11 +223,16 @@ const PARSERS: Record<string, Parser> = {
   pptx: parseOffice,
   xls: parseOffice,
   xlsx: parseOffice,
+  ods: parseOffice,
+  odp: parseOffice,
+  rtf: parseOffice,
+  epub: sameForEveryMethod(partitionEpub),
   png: parseImage,
   jpg: parseImage,
   jpeg: parseImage,
   tiff: parseImage,
   tif: parseImage,
+  webp: parseImage,
   bmp: parseImage,
   heic: parseImage,
   ...Object.fromEntries(
@@ -273,7 +253,18 @@ export const partitionDocument = async ({
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
   if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
-  return parser({ bytes, fileName, fileType: ext, method, skipPages });
+  let result: PartitionResult;
+  try {
+    result = await parser({ bytes, fileName, fileType: ext, method, skipPages });
+  } catch (error) {
+    throw asParseFailure(error, ext);
+  }
+  // A document that yields no text at all fails with the reason, instead of completing with nothing to search (a
+  // blank or unreadable scan leaves only page pictures). An image file is the exception: it is a picture, and a
+  // picture without text is still kept, as one Image element with a warning.
+  const hasText = result.elements.some((e) => e.text.trim() !== "");
+  if (result.elements.length === 0 || (!hasText && parser !== parseImage)) throw nothingRead(ext, result.warnings);
+  return result;
 };
 
 export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;

@@ -104,7 +104,10 @@ export const runTool = (
         child.kill("SIGKILL");
       }
     };
-    const timer = setTimeout(() => kill(`${what} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`), timeoutMs);
+    const timer = setTimeout(
+      () => kill(`${what} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`),
+      timeoutMs,
+    );
     child.stdout?.on("data", (chunk: Buffer) => {
       outBytes += chunk.length;
       if (outBytes > maxOutputBytes) return kill(`${what} produced more output than allowed`);
@@ -123,7 +126,10 @@ export const runTool = (
       if (code !== 0) {
         const detail = err.trim().split("\n").slice(-3).join(" ").slice(0, 500);
         return reject(
-          new AppError("UNPROCESSABLE", `${what} failed (${signal ?? `exit code ${code}`})${detail ? `: ${detail}` : ""}`),
+          new AppError(
+            "UNPROCESSABLE",
+            `${what} failed (${signal ?? `exit code ${code}`})${detail ? `: ${detail}` : ""}`,
+          ),
         );
       }
       resolve({ stdout: Buffer.concat(out), stderr: err });

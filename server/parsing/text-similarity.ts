@@ -3,7 +3,11 @@
  * punctuation-insensitive). Used by tests and the bench to compare Quarry's text with a peer's (`.expected.json`).
  */
 
-const words = (text: string): string[] => text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+const words = (text: string): string[] =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu) ?? [];
 
 export const textSimilarity = (ours: string, theirs: string): number => {
   const a = words(ours);

@@ -53,13 +53,19 @@ describe.runIf(existsSync(CORPUS))("corpus documents through the API", () => {
     expect((await api.get(`/get-elements?file_id=${status.file_id}`)).status).toBe(404);
   });
 
-  it("reports a scanned PDF's missing text layer instead of inventing text", async () => {
-    const res = await api.upload("scan.pdf", readFileSync(path.join(CORPUS, "loremipsum-flat-image-only.pdf")));
+  it("reports a scanned PDF's missing text layer under fast instead of inventing text; auto reads it", async () => {
+    const scan = readFileSync(path.join(CORPUS, "loremipsum-flat-image-only.pdf"));
+    const fast = await api.upload("scan.pdf", scan, { method: "fast" });
+    const fastBuild = ((await fast.json()) as { build_id: string }).build_id;
+    expect(await api.waitForBuild(fastBuild)).toMatchObject({
+      status: "Processing failed",
+      error: expect.stringMatching(/^No text could be read from this \.pdf file: Page 1 has no text layer/),
+    });
+    const res = await api.upload("scan.pdf", scan, { method: "auto" });
     const { build_id } = (await res.json()) as { build_id: string };
     expect(await api.waitForBuild(build_id)).toMatchObject({ status: "Completed" });
     const status = await (await api.get(`/builds/${build_id}`)).json();
-    expect(status.total_partitions).toBe(0);
-    expect(status.elements).toEqual([]);
-    expect(status.warnings).toEqual([expect.stringMatching(/^Page 1 has no text layer/)]);
+    expect(status.page_methods).toEqual({ 1: "balanced" });
+    expect(status.elements.map((e: { text: string }) => e.text).join(" ")).toMatch(/lorem ipsum/i);
   });
 });

@@ -131,9 +131,11 @@ describe("POST /upload", () => {
   });
 
   it("runs legacy-only methods as the method that does their job", async () => {
-    // No vision model is configured here: mai reads pages with OCR (balanced), and the source says so.
+    // Reported as stored (contract §3): mai has no v2 name, so both fields say mai.
     const vlm = await uploaded("manuscript.txt", textDoc(1, "chert"), { partition_method: "mai" });
-    expect(vlm).toMatchObject({ status: "Completed", method: "balanced", partition_method: "hi_res" });
+    expect(vlm).toMatchObject({ status: "Completed", method: "mai", partition_method: "mai" });
+    const yolox = await uploaded("yolox.txt", textDoc(1, "chert"), { partition_method: "yolox" });
+    expect(yolox).toMatchObject({ status: "Completed", method: "balanced", partition_method: "yolox" });
     await expectDetail(
       await legacyUpload("a.txt", "x", { partition_method: "graphorlm" }),
       400,

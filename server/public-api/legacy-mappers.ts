@@ -24,6 +24,12 @@ const MIME_TYPES: Record<string, string> = {
   jpg: "image/jpeg",
   jpeg: "image/jpeg",
   tiff: "image/tiff",
+  tif: "image/tiff",
+  webp: "image/webp",
+  ods: "application/vnd.oasis.opendocument.spreadsheet",
+  odp: "application/vnd.oasis.opendocument.presentation",
+  epub: "application/epub+zip",
+  rtf: "application/rtf",
   bmp: "image/bmp",
   heic: "image/heic",
   mp3: "audio/mpeg",
@@ -43,7 +49,7 @@ const MIME_TYPES: Record<string, string> = {
 export const mimeTypeOf = (fileType: string): string | null => MIME_TYPES[fileType.toLowerCase()] ?? null;
 
 /** Raster formats: their element boxes are in pixels of the image; every other paged format uses PDF points. */
-const PIXEL_SPACE_TYPES = new Set(["png", "jpg", "jpeg", "tiff", "bmp", "heic"]);
+const PIXEL_SPACE_TYPES = new Set(["png", "jpg", "jpeg", "tiff", "tif", "bmp", "heic", "webp"]);
 
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 

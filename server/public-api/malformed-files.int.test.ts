@@ -42,7 +42,8 @@ const cfb = () => Buffer.concat([Buffer.from("d0cf11e0a1b11ae1", "hex"), noise(8
 const brokenFiles = async (): Promise<[string, Buffer][]> => {
   const pdf = await pdfDoc({ pages: 3 });
   const docx = await zipOf({
-    "[Content_Types].xml": '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+    "[Content_Types].xml":
+      '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
     "word/document.xml": "<w:document><w:body><w:p><w:r><w:t>Granite",
   });
   return [

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALLOWED_EXTENSIONS } from "../sources/sources.schema";
 import { markdownDoc, pdfDoc, textDoc } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 
@@ -321,7 +322,12 @@ describe("errors", () => {
       default_method: "fast",
       max_file_size_bytes: 104857600,
     });
-    expect(config.allowed_extensions).toHaveLength(33);
+    // The contract's list and its "also accepted" formats (§5.2).
+    expect(config.allowed_extensions).toEqual([...ALLOWED_EXTENSIONS]);
+    expect(config.allowed_extensions).toEqual(
+      expect.arrayContaining(["tif", "webp", "ods", "odp", "epub", "rtf", "vtt", "srt"]),
+    );
+    expect(config.allowed_extensions).toHaveLength(39);
   });
 });
 

@@ -14,7 +14,7 @@ const detailOf = (result: { success: boolean; error?: { issues: { message: strin
   result.success ? null : result.error?.issues[0]?.message;
 
 describe("legacy partition_method", () => {
-  it("accepts legacy, v2 and vlm names and runs each as one of the five parsers' methods", () => {
+  it("accepts legacy, v2 and vlm names and stores legacy-only names as they were given", () => {
     const runs = (v?: string) => buildMethodFor(LegacyUploadFields.parse({ partition_method: v }).partition_method);
     expect(runs(undefined)).toBe("basic");
     expect(runs("hi_res")).toBe("hi_res");
@@ -23,12 +23,12 @@ describe("legacy partition_method", () => {
     expect(runs("auto")).toBe("auto");
     expect(runs("fast")).toBe("basic");
     expect(runs("agentic")).toBe("graphorlm");
-    // No vision model is configured here: mai and vlm read pages with OCR instead.
-    expect(runs("mai")).toBe("hi_res");
-    expect(runs("vlm")).toBe("hi_res");
-    expect(runs("ocr")).toBe("hi_res");
-    expect(runs("yolox")).toBe("hi_res");
-    expect(runs("advanced")).toBe("hi_res_ft");
+    // Reported as stored (contract §3): the parsers run them as the method that does their job.
+    expect(runs("mai")).toBe("mai");
+    expect(runs("vlm")).toBe("mai");
+    expect(runs("ocr")).toBe("ocr");
+    expect(runs("yolox")).toBe("yolox");
+    expect(runs("advanced")).toBe("advanced");
   });
 
   it("refuses anything else with the contract's text", () => {

@@ -1,7 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ACTIVE_BUILD_STATUSES, latestSuccessfulBuild } from "../builds/service";
 import { db } from "../db";
-import { visionModel } from "../llm/chat";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
@@ -27,23 +26,12 @@ import {
  */
 
 /**
- * Legacy names that have no parser of their own run as the method that does their job, so the parsers only ever
- * see the five current methods: `mai` (VLM, text-first reading of manuscripts and handwriting) is the vision-model
- * reading of the agentic method when a vision model is configured, else balanced's OCR; `ocr` (OCR + heuristic classification) and `yolox` (OCR + layout model) are what
- * balanced does; `advanced` (fine-tuned model) is accurate. The source reports the method that actually ran.
+ * The method a legacy call stores and runs: its own name (contract §3 "Reporting": `partition_method` is the stored
+ * internal name, `mai` stays `mai`). The parsers run a legacy-only name as the method that does its job: `mai`
+ * (text-first reading of manuscripts) as agentic with a vision model, else as balanced, with a build warning;
+ * `ocr` and `yolox` as balanced; `advanced` as accurate (parsing/partition.ts).
  */
-const RUNS_AS: Partial<Record<InternalMethod, InternalMethod>> = {
-  ocr: "hi_res",
-  yolox: "hi_res",
-  advanced: "hi_res_ft",
-};
-
-export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => {
-  const wanted = method ?? "basic"; // the legacy default (contract §3)
-  // Without a vision model, `mai` reads pages with OCR (balanced), and the source says so by its method.
-  if (wanted === "mai") return visionModel() ? "graphorlm" : "hi_res";
-  return RUNS_AS[wanted] ?? wanted;
-};
+export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => method ?? "basic"; // the legacy default (contract §3)
 
 const legacyBuildOptions = (method: InternalMethod | undefined): BuildOptions => {
   const runAs = buildMethodFor(method);

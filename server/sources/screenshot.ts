@@ -25,6 +25,8 @@ const KINDS: Record<string, ScreenshotKind> = {
   jpg: "image",
   jpeg: "image",
   tiff: "image",
+  tif: "image",
+  webp: "image",
   bmp: "image",
   heic: "image",
   doc: "office",
@@ -32,6 +34,9 @@ const KINDS: Record<string, ScreenshotKind> = {
   ppt: "office",
   pptx: "office",
   odt: "office",
+  ods: "office",
+  odp: "office",
+  rtf: "office",
 };
 
 export const screenshotKind = (fileType: string): ScreenshotKind | null => KINDS[fileType.toLowerCase()] ?? null;

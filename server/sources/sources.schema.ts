@@ -32,7 +32,14 @@ export const ALLOWED_EXTENSIONS = [
   "avi",
   "mkv",
   "webm",
-  // Subtitles on their own (contract §5.2 "also accepted"): the way in for a video whose captions can't be fetched.
+  // Contract §5.2 "also accepted": TIFF's other spelling, WebP, the OpenDocument spreadsheet and presentation,
+  // EPUB, RTF, and subtitles on their own (timed transcripts; the way in for a video whose captions can't be fetched).
+  "tif",
+  "webp",
+  "ods",
+  "odp",
+  "epub",
+  "rtf",
   "vtt",
   "srt",
 ] as const;

@@ -246,7 +246,8 @@ describe.runIf(existsSync(CORPUS))("image corpus", () => {
     expect(elements[0]).toMatchObject({ type: "Title", text: "RULES AND INSTRUCTIONS" });
     const items = elements.filter((e) => e.type === "ListItem").map((e) => e.text);
     expect(items.length).toBeGreaterThanOrEqual(3);
-    expect(items[0]).toMatch(/^Template for day 1/);
+    // The item's number is part of what it says, so it stays with the item.
+    expect(items[0]).toMatch(/^1\. Template for day 1/);
     expect(items.some((t) => t.includes("Harutonations@gmail.com"))).toBe(true);
     expect(elements.find((e) => e.text.startsWith("Note: Remember"))?.type).toBe("NarrativeText");
     expect(elements[0]?.pageLayout).toEqual({ width: 650, height: 814 });

@@ -1,4 +1,5 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { describeFailure } from "../failure";
+import { AppError } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
 import { DEFAULT_OCR_TIMEOUT_MS } from "../ocr/engine";
 import { parseTimeBudgetMs } from "../time-budget";
@@ -79,7 +80,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
       );
     } catch (error) {
       firstError ??= error;
-      if (++failed <= MAX_PAGE_WARNINGS) warnings.push(`Page ${i + 1} could not be read (${errorMessage(error)})`);
+      if (++failed <= MAX_PAGE_WARNINGS) warnings.push(`Page ${i + 1} could not be read (${describeFailure(error)})`);
     }
     // Pages are read one at a time; a read page's pixels are not needed any more.
     frames[i] = null;
@@ -87,7 +88,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
   if (failed > MAX_PAGE_WARNINGS) warnings.push(`${failed - MAX_PAGE_WARNINGS} more pages could not be read`);
   if (pages.length === 0) {
     if (firstError instanceof AppError) throw firstError;
-    throw new AppError("UNPROCESSABLE", `The image could not be read: ${errorMessage(firstError)}`, {
+    throw new AppError("UNPROCESSABLE", `The image could not be read: ${describeFailure(firstError)}`, {
       cause: firstError,
     });
   }

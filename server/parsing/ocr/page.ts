@@ -5,6 +5,7 @@ import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
 import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
+import { keepRepeatedFurniture } from "../furniture";
 import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
 import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
 import { boxHeight, meanConfidence, median, unionBox, type OcrPage, type OcrWord, type PixelBox } from "./types";
@@ -257,11 +258,13 @@ export const pagesToElements = (
   },
 ): ParsedElement[] => {
   const elements: ParsedElement[] = [];
+  const byPage = new Map(pages.map((page) => [page, classifyUnits(page.units, page, stats ?? bodyStats(page.units))]));
+  keepRepeatedFurniture([...byPage.values()]);
   for (const page of pages) {
     const k = scale(page);
     const size = layout?.(page) ?? { width: page.width / k, height: page.height / k };
     const pageLayout = { width: round(size.width), height: round(size.height) };
-    const classified = classifyUnits(page.units, page, stats ?? bodyStats(page.units));
+    const classified = byPage.get(page) ?? [];
     type Item = { box: PixelBox; element: ParsedElement };
     const items: Item[] = classified.map(({ unit, type, text }) => ({
       box: unit,

@@ -80,7 +80,7 @@ describe("ocr structure", () => {
       ["NarrativeText", "Quarry reads every page and keeps the box of each element ".repeat(3).trim()],
       ["ListItem", "First finding about speed"],
       ["ListItem", "Second finding about chunks continued on a second line"],
-      ["ListItem", "Third finding, numbered"],
+      ["ListItem", "1. Third finding, numbered"],
       ["EmailAddress", "support@quarry.example.com"],
       ["PageNumber", "7"],
     ]);

@@ -51,7 +51,10 @@ const isJunkLine = (words: OcrWord[]) => {
   return conf < 45 && (alnumShare(text) < 0.6 || text.replace(/\s/g, "").length < 3);
 };
 
-/** Number of leading characters that mark a list item, and how many words they take. */
+/**
+ * The words that mark a list item. A glyph bullet (however OCR read it) is dropped from the text; a number or letter
+ * ("1.", "(a)") is kept with its item.
+ */
 const bulletOf = (line: OcrLine): { words: number } | null => {
   const first = line.words[0];
   if (!first) return null;
@@ -69,6 +72,7 @@ const bulletOf = (line: OcrLine): { words: number } | null => {
   }
   const prefix = bulletPrefixLength(line.text);
   if (prefix === 0) return null;
+  if (/^\s*\(?[\p{L}\p{N}]/u.test(line.text)) return { words: 0 };
   // The shared pattern works on the text; count the words the prefix covers.
   let covered = 0;
   let words = 0;

@@ -9,8 +9,8 @@ const soffice = await findTool("soffice");
 
 describe("convertOfficeToPdf", () => {
   it("refuses formats it does not convert", async () => {
-    const error = await expectUnprocessable(convertOfficeToPdf(new Uint8Array(10), "rtf"));
-    expect(error.message).toBe("Converting .rtf files to PDF is not supported");
+    const error = await expectUnprocessable(convertOfficeToPdf(new Uint8Array(10), "pages"));
+    expect(error.message).toBe("Converting .pages files to PDF is not supported");
   });
 
   it("checks packages before LibreOffice sees them", async () => {

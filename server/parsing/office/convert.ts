@@ -25,6 +25,9 @@ const IMPORT_FILTERS: Record<string, string> = {
   pptx: "Impress MS PowerPoint 2007 XML",
   xls: "MS Excel 97",
   xlsx: "Calc MS Excel 2007 XML",
+  ods: "calc8",
+  odp: "impress8",
+  rtf: "Rich Text Format",
 };
 
 let running = 0;
@@ -111,8 +114,8 @@ export const convertWithSoffice = async ({
   });
 };
 
-const ZIP_FORMATS = new Set(["docx", "pptx", "xlsx", "odt"]);
-export const PDF_CONVERTIBLE = new Set(["doc", "docx", "odt", "ppt", "pptx", "xls", "xlsx"]);
+export const ZIP_FORMATS = new Set(["docx", "pptx", "xlsx", "odt", "ods", "odp"]);
+export const PDF_CONVERTIBLE = new Set(["doc", "docx", "odt", "ppt", "pptx", "xls", "xlsx", "ods", "odp", "rtf"]);
 
 /**
  * An Office file as PDF (page screenshots, and the PDF methods for Office files). Packages pass the ZIP limits

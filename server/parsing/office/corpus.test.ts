@@ -149,7 +149,10 @@ describe.runIf(existsSync(CORPUS))("Office corpus", () => {
     expect(totalPages).toBe(5);
     expect(new Set(elements.map((e) => e.pageNumber))).toEqual(new Set([1, 2, 3, 4, 5]));
     const first = elements.filter((e) => e.pageNumber === 1);
+    // The sheet's name first, then its own title lines.
+    expect(first[0]?.text).toBe("OS-Rev.and results 30 06 2023");
     expect(first.map((e) => e.type)).toEqual([
+      "Title",
       "Title",
       "Title",
       "Title",
@@ -161,13 +164,13 @@ describe.runIf(existsSync(CORPUS))("Office corpus", () => {
       "NarrativeText",
       "NarrativeText",
     ]);
-    const table = first[3];
+    const table = first[4];
     expect(table?.metadata).toEqual({ sheet_name: "OS-Rev.and results 30 06 2023", cell_range: "A6:J18" });
     expect(table?.text).toContain("Zone NA 12553 2713 2632 -81 -29 -44 -337");
     // Totals are formulas: their cached results.
     expect(table?.text).toContain("Total 46293 7904 7351 -553 -110 -262 -1722");
     expect(table?.html).toMatch(/^<table><thead><tr><th>In millions of CHF<\/th>/);
-    expect(first[5]?.text).toBe("(a) Inter-segment sales are not significant.");
+    expect(first[6]?.text).toBe("(a) Inter-segment sales are not significant.");
   });
 
   describe.runIf(soffice)("legacy formats through LibreOffice", () => {
@@ -195,8 +198,9 @@ describe.runIf(existsSync(CORPUS))("Office corpus", () => {
     it("tests-example.xls: three sheets, a quiz table, readme lines", async () => {
       const { elements, totalPages } = await parse("tests-example.xls");
       expect(totalPages).toBe(3);
-      expect(elements[0]).toMatchObject({ type: "Table", pageNumber: 1, metadata: { sheet_name: "Example Test" } });
-      expect(elements[0]?.text).toContain("MC What is 2+2? 4 correct 3 incorrect");
+      expect(elements[0]).toMatchObject({ type: "Title", text: "Example Test", pageNumber: 1 });
+      expect(elements[1]).toMatchObject({ type: "Table", pageNumber: 1, metadata: { sheet_name: "Example Test" } });
+      expect(elements[1]?.text).toContain("MC What is 2+2? 4 correct 3 incorrect");
       const abbr = elements.find((e) => e.type === "Table" && e.pageNumber === 2);
       expect(abbr?.html).toContain("<thead><tr><th>Abbreviation</th><th>Question Type</th></tr></thead>");
       expect(elements.find((e) => e.type === "EmailAddress")).toMatchObject({

@@ -1,11 +1,12 @@
 import { AppError } from "@/server/errors";
 import type { Parser } from "../partition";
 import type { PartitionResult } from "../types";
-import { convertWithSoffice } from "./convert";
+import { convertWithSoffice, ZIP_FORMATS } from "./convert";
 import { partitionDocx } from "./docx";
 import { partitionOdt } from "./odt";
 import { partitionPptx } from "./pptx";
 import { partitionXlsx } from "./xlsx";
+import { checkOfficeZip } from "./zip-limits";
 
 export { convertOfficeToPdf } from "./convert";
 
@@ -22,7 +23,15 @@ const OOXML: Record<string, (bytes: Uint8Array, ext: string) => Promise<Partitio
   odt: partitionOdt,
 };
 
-const LEGACY: Record<string, "docx" | "pptx" | "xlsx"> = { doc: "docx", ppt: "pptx", xls: "xlsx" };
+/** Formats LibreOffice turns into their OOXML counterpart first (the binary Office formats, ODS, ODP and RTF). */
+const LEGACY: Record<string, "docx" | "pptx" | "xlsx"> = {
+  doc: "docx",
+  ppt: "pptx",
+  xls: "xlsx",
+  ods: "xlsx",
+  odp: "pptx",
+  rtf: "docx",
+};
 
 export const OFFICE_FILE_TYPES = [...Object.keys(OOXML), ...Object.keys(LEGACY)];
 
@@ -33,6 +42,8 @@ export const partitionOffice: Parser = async ({ bytes, fileType }) => {
   const target = LEGACY[ext];
   const parse = target ? OOXML[target] : undefined;
   if (!target || !parse) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
+  // OpenDocument packages pass the ZIP limits before LibreOffice opens them, as every package does.
+  if (ZIP_FORMATS.has(ext)) await checkOfficeZip(bytes, ext);
   const converted = await convertWithSoffice({ bytes, fromExt: ext, toExt: target });
   // Messages name the file the user uploaded, not the intermediate one.
   const result = await parse(converted, ext);

@@ -31,12 +31,14 @@ describe("partitionXlsx", () => {
     const { elements, totalPages, warnings } = await partitionXlsx(xlsx);
     expect(totalPages).toBe(2);
     expect(warnings).toEqual([]);
+    // The sheet's name heads its page; the empty sheet adds nothing.
     expect(elements.map((e) => [e.type, e.text, e.pageNumber])).toEqual([
+      ["Title", "Sales 2024", 1],
       ["Title", "Quarterly Sales", 1],
       ["Table", "Region Q1 Q2 Total\nNorth 10 20 999\nSouth 0.1 0.2\nClosed on 2024-03-15 n/a n/a", 1],
       ["NarrativeText", "Source: the regional offices, unaudited.", 1],
     ]);
-    const table = elements[1];
+    const table = elements[2];
     expect(table?.metadata).toEqual({ sheet_name: "Sales 2024", cell_range: "A3:D6" });
     expect(table?.html).toBe(
       "<table><thead><tr><th>Region</th><th>Q1</th><th>Q2</th><th>Total</th></tr></thead><tbody>" +
@@ -65,7 +67,7 @@ describe("partitionXlsx", () => {
       ["Merged header Other\n1 2 3", 2, "A5:C6"],
     ]);
     expect(tables[2]?.html).toContain('<th colspan="2">Merged header</th><th>Other</th>');
-    expect(elements[0]).toMatchObject({ text: "Nothing much here", pageNumber: 1, metadata: { sheet_name: "First" } });
+    expect(elements[1]).toMatchObject({ text: "Nothing much here", pageNumber: 1, metadata: { sheet_name: "First" } });
   });
 
   it("joins header rows and spacer-separated column groups into one table", async () => {
@@ -77,11 +79,49 @@ describe("partitionXlsx", () => {
       ws.getRow(5).values = ["Zone B", 200, 40, null, -7];
     });
     const { elements } = await partitionXlsx(xlsx);
-    expect(elements.map((e) => e.type)).toEqual(["Table"]);
-    expect(elements[0]?.html).toMatch(
+    expect(elements.map((e) => e.type)).toEqual(["Title", "Table"]);
+    expect(elements[1]?.html).toMatch(
       /^<table><thead><tr><th>In millions<\/th><th><\/th><th><\/th><th>2023<\/th><\/tr>/,
     );
-    expect(elements[0]?.text).toBe("In millions 2023\nSales Profit Costs\nZone A 100 20 -5\nZone B 200 40 -7");
+    expect(elements[1]?.text).toBe("In millions 2023\nSales Profit Costs\nZone A 100 20 -5\nZone B 200 40 -7");
+  });
+
+  it("skips hidden sheets and says so; keeps a chart's title and series as text", async () => {
+    const base = await write((wb) => {
+      const ws = wb.addWorksheet("Revenue");
+      ws.getRow(1).values = ["Year", "Revenue"];
+      ws.getRow(2).values = [2022, 12];
+      ws.getRow(3).values = [2023, 15];
+      const hidden = wb.addWorksheet("Lookup");
+      hidden.state = "hidden";
+      hidden.getCell("A1").value = "internal rate table";
+    });
+    const zip = await JSZip.loadAsync(base);
+    const rels = (id: string, type: string, target: string) =>
+      `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/></Relationships>`;
+    zip.file("xl/worksheets/_rels/sheet1.xml.rels", rels("rId9", "drawing", "../drawings/drawing1.xml"));
+    zip.file(
+      "xl/drawings/drawing1.xml",
+      `<xdr:wsDr xmlns:xdr="x" xmlns:c="c" xmlns:r="r"><xdr:twoCellAnchor><xdr:graphicFrame><c:chart r:id="rId1"/></xdr:graphicFrame></xdr:twoCellAnchor></xdr:wsDr>`,
+    );
+    zip.file("xl/drawings/_rels/drawing1.xml.rels", rels("rId1", "chart", "../charts/chart1.xml"));
+    const pts = (values: string[]) => values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("");
+    zip.file(
+      "xl/charts/chart1.xml",
+      `<c:chartSpace xmlns:c="c" xmlns:a="a"><c:chart><c:title><c:tx><c:rich><a:p><a:r><a:t>Revenue by year</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart><c:ser>` +
+        `<c:tx><c:strRef><c:strCache><c:pt idx="0"><c:v>Revenue</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
+        `<c:cat><c:numRef><c:numCache>${pts(["2022", "2023"])}</c:numCache></c:numRef></c:cat>` +
+        `<c:val><c:numRef><c:numCache>${pts(["12", "15"])}</c:numCache></c:numRef></c:val>` +
+        `</c:ser></c:barChart></c:plotArea></c:chart></c:chartSpace>`,
+    );
+    const { elements, warnings } = await partitionXlsx(await zip.generateAsync({ type: "uint8array" }));
+    expect(warnings).toEqual(['Sheet "Lookup" is hidden and was not read']);
+    expect(elements.map((e) => e.text).join("\n")).not.toContain("internal rate table");
+    expect(elements.map((e) => [e.type, e.text])).toEqual([
+      ["Title", "Revenue"],
+      ["Table", "Year Revenue\n2022 12\n2023 15"],
+      ["Chart", "Revenue by year\nRevenue: 2022: 12, 2023: 15"],
+    ]);
   });
 
   it("stops at the cell cap with a warning", async () => {
@@ -96,7 +136,7 @@ describe("partitionXlsx", () => {
       'Sheet "After" and the sheets after it were not read: the workbook has more than 12 cells',
     ]);
     expect(elements.map((e) => e.text).join("\n")).not.toContain("never read");
-    expect(elements[0]?.text.split("\n")).toHaveLength(4);
+    expect(elements[1]?.text.split("\n")).toHaveLength(4);
   });
 
   describe("malformed files end as UNPROCESSABLE", () => {

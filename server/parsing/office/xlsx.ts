@@ -13,6 +13,7 @@ import {
   type TableCell,
 } from "./common";
 import { asUnprocessable } from "./xml";
+import { readCharts, type ChartText } from "./xlsx-charts";
 import { checkOfficeZip } from "./zip-limits";
 
 /**
@@ -473,8 +474,14 @@ export const partitionXlsx = async (
     if (sheets.length === 0) throw new AppError("UNPROCESSABLE", `The .${ext} file has no worksheets`);
     const warnings: string[] = [];
     const elements: ParsedElement[] = [];
+    const charts = await readCharts(bytes).catch(() => new Map<string, ChartText[]>());
     let budget = maxCells;
     for (const [index, ws] of sheets.entries()) {
+      // A hidden sheet holds lookups and scratch work its author chose not to show: left out, and said so.
+      if (ws.state === "hidden" || ws.state === "veryHidden") {
+        warnings.push(`Sheet "${ws.name}" is hidden and was not read`);
+        continue;
+      }
       if (budget <= 0) {
         warnings.push(
           `Sheet "${ws.name}" and the sheets after it were not read: the workbook has more than ${maxCells.toLocaleString("en-US")} cells`,
@@ -487,9 +494,24 @@ export const partitionXlsx = async (
         warnings.push(
           `Sheet "${ws.name}" was read only in part: Quarry reads the first ${maxCells.toLocaleString("en-US")} cells of a workbook`,
         );
-      const hidden = ws.state === "hidden" || ws.state === "veryHidden";
-      for (const element of sheetElements(data, index + 1, ws.name)) {
-        elements.push(hidden ? { ...element, metadata: { ...element.metadata, sheet_hidden: true } } : element);
+      const page = index + 1;
+      const meta = { sheet_name: ws.name };
+      const content = sheetElements(data, page, ws.name);
+      const sheetCharts = charts.get(ws.name) ?? [];
+      // The sheet's name heads its page: it is what the workbook calls this table ("Q3 by region").
+      const titled =
+        content[0]?.type === "Title" && content[0].text.trim().toLowerCase() === ws.name.trim().toLowerCase();
+      if ((content.length > 0 || sheetCharts.length > 0) && !titled) {
+        elements.push({ type: "Title", text: ws.name, markdown: `# ${ws.name}`, pageNumber: page, metadata: meta });
+      }
+      elements.push(...content);
+      for (const chart of sheetCharts) {
+        elements.push({
+          type: "Chart",
+          text: chart.text,
+          pageNumber: page,
+          metadata: { ...meta, chart_title: chart.title },
+        });
       }
     }
     return { elements, totalPages: sheets.length, warnings };

@@ -1,4 +1,6 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { withSureFurniture } from "../furniture";
+import { describeFailure } from "../failure";
+import { AppError } from "@/server/errors";
 import { visionModel, type ChatModel } from "@/server/llm/chat";
 import type { ParsedElement, PartitionResult } from "../types";
 import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../vision/read-page";
@@ -83,7 +85,8 @@ export const readPagesWithVision = async (
   const read = pageNumbers.filter((n) => results.has(n));
   failed.sort((a, b) => a.pageNumber - b.pageNumber);
   skipped.sort((a, b) => a - b);
-  return { elements: read.flatMap((n) => results.get(n) ?? []), read, failed, skipped };
+  // The model's Header/Footer are its guess: only those repeated across the pages read stay typed so.
+  return { elements: withSureFurniture(read.flatMap((n) => results.get(n) ?? [])), read, failed, skipped };
 };
 
 /** The pages asked for, in order, within the document and the page bound. */
@@ -105,7 +108,7 @@ const failure = (run: VisionRun): AppError | null => {
   const first = run.failed[0];
   if (!first) return null;
   if (first.error instanceof AppError) return first.error;
-  return new AppError("UNPROCESSABLE", `Page ${first.pageNumber} could not be read (${errorMessage(first.error)})`, {
+  return new AppError("UNPROCESSABLE", `Page ${first.pageNumber} could not be read (${describeFailure(first.error)})`, {
     cause: first.error,
   });
 };

@@ -13,28 +13,13 @@ import {
   type Reply,
   type SeenRequest,
 } from "../vision/test-fixtures";
-import { hasRuledTable, partitionPdfAuto, planPdfPages } from "./auto";
+import { partitionPdfAuto, planPdfPages } from "./auto";
 
 const CORPUS = path.resolve(import.meta.dirname, "../../../../shared/corpus");
 const corpusFile = (name: string) => new Uint8Array(readFileSync(path.join(CORPUS, name)));
 
 const routesOf = (plan: Awaited<ReturnType<typeof planPdfPages>>) =>
   Object.fromEntries(plan.routes.map((r) => [r.pageNumber, r.method]));
-
-describe("ruled tables", () => {
-  const rule = (x0: number, x1: number, y: number) => ({ x0, x1, y });
-
-  it("needs three rules at different heights over about the same width", () => {
-    expect(hasRuledTable([rule(100, 400, 100), rule(100, 400, 120), rule(101, 399, 200)])).toBe(true);
-    // Two rules (a header line and a footer line), or the same rule painted twice, are no table.
-    expect(hasRuledTable([rule(72, 540, 50), rule(72, 540, 750)])).toBe(false);
-    expect(hasRuledTable([rule(100, 400, 100), rule(100, 400, 100.5), rule(100, 400, 200)])).toBe(false);
-    // Rules of different widths (a footnote separator, a chart axis, a heading underline) do not stack.
-    expect(hasRuledTable([rule(72, 132, 700), rule(300, 500, 300), rule(72, 540, 100)])).toBe(false);
-    // Short strokes are underlines, whatever their number.
-    expect(hasRuledTable([rule(100, 130, 100), rule(100, 130, 120), rule(100, 130, 140)])).toBe(false);
-  });
-});
 
 describe("auto routing of PDF pages", () => {
   let server: FakeVisionServer;
@@ -123,7 +108,7 @@ describe("auto routing of PDF pages", () => {
   describe.runIf(existsSync(CORPUS))("corpus", () => {
     it("layout-parser page with Table 1 → accurate", async () => {
       const plan = await planPdfPages(corpusFile("layout-parser-paper-with-table.pdf"), { vision: false });
-      expect(plan.routes).toEqual([{ pageNumber: 1, method: "accurate", reason: "ruled-table" }]);
+      expect(plan.routes).toEqual([{ pageNumber: 1, method: "accurate", reason: "text-table" }]);
     });
 
     it("DPR paper: pages with result tables → accurate, prose pages → fast", async () => {

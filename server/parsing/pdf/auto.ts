@@ -1,18 +1,18 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { describeFailure } from "../failure";
+import { AppError } from "@/server/errors";
 import { visionModel, type ChatModel } from "@/server/llm/chat";
-import { readingPage } from "../page-watch";
 import type { ParsedElement, PartitionResult } from "../types";
 import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision } from "./agentic";
-import { scanPageGraphics, type HorizontalLine } from "./figures";
-import { MAX_PDF_PAGES, partitionPdf } from "./index";
-import { openPdf } from "./load";
+import { parseTextLayer, type TextLayerParse } from "./index";
 import { partitionPdfOcr } from "./ocr-method";
+import { pagesNeedingOcr, textPagesWithFigures } from "./text-first";
 
 /**
- * The `auto` method for PDFs: each page goes to the method that suits it. A page with a text layer is read by
- * `fast`, unless it holds a table (`accurate` recovers table structure better); a page without one is a scan, read
- * by `agentic` when a vision model is configured, else by `balanced` (OCR). A page whose method fails is read by
- * the next one down (agentic → balanced → fast) with a warning.
+ * The `auto` method for PDFs: each page goes to the method that suits it. A page with a sound text layer is read
+ * from it, by `fast`, or by `accurate`'s table recovery (ruling lines and text positions, never OCR) when it holds
+ * a table; a page without usable text is a scan, read by `agentic` when a vision model is configured, else by
+ * `balanced` (OCR). A page whose method fails is read by the next one down (agentic → balanced → fast) with a
+ * warning. Text pages cost what `fast` costs: only pages with tables, or with little text, have their drawing read.
  */
 
 export type RoutedMethod = "fast" | "balanced" | "accurate" | "agentic";
@@ -24,117 +24,47 @@ export type PageRoute = {
   reason: "text" | "ruled-table" | "text-table" | "scan";
 };
 
-export type PdfPlan = { totalPages: number; routes: PageRoute[]; warnings: string[]; fast: PartitionResult };
-
-/** Fewer printed characters than this and the page has no text layer to speak of (a stamp, a page number). */
-const MIN_TEXT_CHARS = 10;
-/** A page mostly covered by one picture with this little text is a scan with a stamp on it. */
-const SCAN_IMAGE_COVERAGE = 0.7;
-const SCAN_MAX_TEXT_CHARS = 100;
-/** Rules shorter than this are underlines and footnote separators. */
-const MIN_TABLE_RULE = 40;
-/** Reading every page's drawing operators is the slow part of planning; past this, pages are judged by text only. */
-const PLAN_GRAPHICS_BUDGET_MS = 60_000;
+export type PdfPlan = { totalPages: number; routes: PageRoute[]; warnings: string[]; fast: TextLayerParse };
 
 /**
- * A ruled table: at least three horizontal rules at different heights spanning about the same x range (booktabs'
- * top/mid/bottom rules, or the row lines of a grid; a grid's cells give each column its own stack of rules).
- */
-export const hasRuledTable = (lines: readonly HorizontalLine[]): boolean => {
-  const stacks: { x0: number; x1: number; ys: number[] }[] = [];
-  for (const line of lines) {
-    const length = line.x1 - line.x0;
-    if (length < MIN_TABLE_RULE) continue;
-    const tolerance = Math.max(4, length * 0.03);
-    let stack = stacks.find((s) => Math.abs(s.x0 - line.x0) <= tolerance && Math.abs(s.x1 - line.x1) <= tolerance);
-    if (!stack) {
-      stack = { x0: line.x0, x1: line.x1, ys: [] };
-      stacks.push(stack);
-    }
-    // A rule drawn twice (fill and stroke, or a double rule) is one rule.
-    if (!stack.ys.some((y) => Math.abs(y - line.y) < 1.5)) stack.ys.push(line.y);
-    if (stack.ys.length >= 3) return true;
-  }
-  return false;
-};
-
-/**
- * Decides the method of every page. Reads the text layer (fast) of the whole document once: its Table elements
- * count as tables, and when every page goes to fast it is the result.
+ * Decides the method of every page from one parse of the text layer: its verdicts say which pages need OCR, its
+ * Table elements which pages hold tables.
  */
 export const planPdfPages = async (bytes: Uint8Array, { vision }: { vision: boolean }): Promise<PdfPlan> => {
-  const fast = await partitionPdf({ bytes });
-  const textTables = new Set(fast.elements.filter((e) => e.type === "Table").map((e) => e.pageNumber));
-  const { pdfjs, doc } = await openPdf(bytes);
-  const routes: PageRoute[] = [];
-  const warnings: string[] = [];
-  try {
-    const total = doc.numPages;
-    const limit = Math.min(total, MAX_PDF_PAGES);
-    const started = Date.now();
-    let graphicsChecked = 0;
-    for (let pageNumber = 1; pageNumber <= limit; pageNumber++) {
-      const page = await doc.getPage(pageNumber);
-      try {
-        const content = await readingPage(pageNumber, () => page.getTextContent());
-        let chars = 0;
-        for (const item of content.items) if ("str" in item) chars += item.str.replace(/\s+/g, "").length;
-        let ruled = false;
-        let coverage = 0;
-        if (Date.now() - started <= PLAN_GRAPHICS_BUDGET_MS) {
-          try {
-            const graphics = await readingPage(pageNumber, () => scanPageGraphics(pdfjs, page));
-            graphicsChecked = pageNumber;
-            ruled = hasRuledTable(graphics.horizontalLines);
-            const pageArea = graphics.width * graphics.height;
-            for (const { box } of graphics.images) {
-              const w = Math.min(box.right, graphics.width) - Math.max(box.left, 0);
-              const h = Math.min(box.bottom, graphics.height) - Math.max(box.top, 0);
-              if (w > 0 && h > 0) coverage = Math.max(coverage, (w * h) / pageArea);
-            }
-          } catch {
-            // Drawing operators are a hint; without them the page is judged by its text.
-          }
-        }
-        const scan = chars < MIN_TEXT_CHARS || (coverage >= SCAN_IMAGE_COVERAGE && chars < SCAN_MAX_TEXT_CHARS);
-        routes.push(
-          scan
-            ? { pageNumber, method: vision ? "agentic" : "balanced", reason: "scan" }
-            : ruled
-              ? { pageNumber, method: "accurate", reason: "ruled-table" }
-              : textTables.has(pageNumber)
-                ? { pageNumber, method: "accurate", reason: "text-table" }
-                : { pageNumber, method: "fast", reason: "text" },
-        );
-      } finally {
-        page.cleanup();
-      }
+  const fast = await parseTextLayer({ bytes, warnTextless: false });
+  const scans = new Set(await pagesNeedingOcr(bytes, fast.verdicts));
+  const tables = new Map<number, string>();
+  for (const e of fast.elements) {
+    if (e.type === "Table" && e.pageNumber !== null) {
+      const ruled = e.metadata?.table_source === "ruling-lines";
+      if (ruled || !tables.has(e.pageNumber)) tables.set(e.pageNumber, ruled ? "ruled-table" : "text-table");
     }
-    if (graphicsChecked < limit) {
-      warnings.push(
-        `Ruling lines were looked for on pages 1–${graphicsChecked} only (time limit); later pages were routed by their text`,
-      );
-    }
-    if (total > limit) warnings.push(`Only the first ${limit} of ${total} pages were parsed`);
-    // The vision model reads a bounded number of pages; the other scans are OCR'd.
-    const agentic = routes.filter((r) => r.method === "agentic");
-    if (agentic.length > MAX_AGENTIC_PAGES) {
-      const rest = agentic.slice(MAX_AGENTIC_PAGES);
-      for (const r of rest) r.method = "balanced";
-      warnings.push(
-        `Only ${MAX_AGENTIC_PAGES} scanned pages are read with the vision model; pages ${pageList(rest.map((r) => r.pageNumber))} were read with balanced`,
-      );
-    }
-    return { totalPages: total, routes, warnings, fast };
-  } finally {
-    await doc.destroy();
   }
+  const routes: PageRoute[] = [...fast.verdicts.keys()]
+    .sort((a, b) => a - b)
+    .map((pageNumber): PageRoute => {
+      if (scans.has(pageNumber)) return { pageNumber, method: vision ? "agentic" : "balanced", reason: "scan" };
+      const table = tables.get(pageNumber);
+      if (table) return { pageNumber, method: "accurate", reason: table as PageRoute["reason"] };
+      return { pageNumber, method: "fast", reason: "text" };
+    });
+  const warnings = [...fast.warnings];
+  // The vision model reads a bounded number of pages; the other scans are OCR'd.
+  const agentic = routes.filter((r) => r.method === "agentic");
+  if (agentic.length > MAX_AGENTIC_PAGES) {
+    const rest = agentic.slice(MAX_AGENTIC_PAGES);
+    for (const r of rest) r.method = "balanced";
+    warnings.push(
+      `Only ${MAX_AGENTIC_PAGES} scanned pages are read with the vision model; pages ${pageList(rest.map((r) => r.pageNumber))} were read with balanced`,
+    );
+  }
+  return { totalPages: fast.totalPages ?? 0, routes, warnings, fast };
 };
 
 /** Where a page goes when its method fails. */
 const FALLBACK: Record<RoutedMethod, RoutedMethod | null> = {
   agentic: "balanced",
-  accurate: "balanced",
+  accurate: "fast",
   balanced: "fast",
   fast: null,
 };
@@ -165,13 +95,13 @@ const runStage = async (
     }
     return { elements: run.elements, warnings: run.warnings, read: run.read, failed };
   }
+  if (method === "fast" || method === "accurate") {
+    // Text pages: the planning parse read them already (accurate's table recovery included).
+    const elements = await textPagesWithFigures(bytes, plan.fast, pages);
+    return { elements, warnings: [], read: pages, failed: [] };
+  }
   try {
-    const result =
-      method === "fast"
-        ? pages.length === plan.routes.length
-          ? plan.fast // every page is a text page: the planning parse is the answer
-          : await partitionPdf({ bytes, pages })
-        : await partitionPdfOcr({ bytes, method, pages });
+    const result = await partitionPdfOcr({ bytes, method, pages });
     // OCR skips a page it cannot read (with its own warning) and goes on; such a page falls back like a failed one.
     const read = result.pageMethods ? pages.filter((n) => result.pageMethods?.[n] !== undefined) : pages;
     const missed = pages.filter((n) => !read.includes(n));
@@ -182,7 +112,6 @@ const runStage = async (
       failed: missed.length > 0 ? [{ pages: missed, error: "it returned no result" }] : [],
     };
   } catch (error) {
-    if (method === "fast") throw error;
     return { elements: [], warnings: [], read: [], failed: [{ pages, error }] };
   }
 };
@@ -214,10 +143,10 @@ export const partitionPdfAuto = async ({ bytes }: { bytes: Uint8Array }): Promis
     for (const { pages: failedPages, error } of outcome.failed) {
       const next = FALLBACK[method];
       if (!next) {
-        throw new AppError("UNPROCESSABLE", `${pagesWord(failedPages)} could not be read (${errorMessage(error)})`);
+        throw new AppError("UNPROCESSABLE", `${pagesWord(failedPages)} could not be read (${describeFailure(error)})`);
       }
       warnings.push(
-        `${pagesWord(failedPages)}: method ${method} failed (${errorMessage(error)}); read with ${next} instead`,
+        `${pagesWord(failedPages)}: method ${method} failed (${describeFailure(error)}); read with ${next} instead`,
       );
       queue.get(next)?.push(...failedPages);
     }

@@ -4,7 +4,7 @@ import {
   isEmailAddress,
   isPageNumberText,
   isSentenceLike,
-  stripBullet,
+  listItemText,
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
@@ -12,7 +12,7 @@ import { isHeadingLine, joinLines } from "./blocks";
 import { monoShare, type DocStats } from "./stats";
 import { maxOf, type Block, type PageText } from "./types";
 
-/** Page margins where running headers and footers live, as shares of the page height. */
+/** Page margins where page numbers sit, as shares of the page height. */
 const HEADER_BAND = 0.14;
 const FOOTER_BAND = 0.88;
 /** Wider bands for text that repeats across pages: a repeated line this close to the edge is a running head. */
@@ -70,19 +70,17 @@ export const classifyBlock = ({
   const fontSize = maxOf(block.lines.map((l) => l.fontSize));
 
   if ((inTop || inBottom) && isPageNumberText(text)) return { type: "PageNumber", text };
-  if (key && repeated.has(key)) return { type: key.startsWith("top:") ? "Header" : "Footer", text };
-  if (inTop && block.lines.length <= 2 && text.length <= 150 && fontSize <= stats.bodySize * 1.05) {
-    return { type: "Header", text };
-  }
-  // Footnotes also sit at the bottom; only short, narrow lines there are taken for footers.
-  if (inBottom && block.lines.length === 1 && text.length <= 80 && block.right - block.left < 0.6 * page.width) {
-    return { type: "Footer", text };
+  // Running heads and feet are only what repeats across pages in the margins, and never a line set larger than
+  // the body (a title on the first page, a chapter heading): text typed Header or Footer is left out of the index,
+  // and a line seen once, at the top of one page, is as likely the document's title or first line.
+  if (key && repeated.has(key) && fontSize <= stats.bodySize * 1.15) {
+    return { type: key.startsWith("top:") ? "Header" : "Footer", text };
   }
   // Listings keep their line breaks: indentation and line order are the content.
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: block.lines.map((l) => l.text).join("\n") };
   }
-  if (bulletPrefixLength(text) > 0) return { type: "ListItem", text: stripBullet(text) || text };
+  if (bulletPrefixLength(text) > 0) return { type: "ListItem", text: listItemText(text) };
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };
   const heading =
     block.lines.length <= 3 &&

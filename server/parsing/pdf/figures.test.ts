@@ -60,6 +60,7 @@ describe("figures of a PDF", () => {
       width: 612,
       height: 792,
       horizontalLines: [],
+      verticalLines: [],
       images: [
         { box, pixelWidth: 10, pixelHeight: 10 },
         { box: { ...box, right: 302 }, pixelWidth: 10, pixelHeight: 10 },

@@ -1,5 +1,5 @@
-import { errorMessage } from "@/server/errors";
 import { readingPage } from "../page-watch";
+import { describeFailure } from "../failure";
 import type { ParsedElement } from "../types";
 import { cropPng } from "../vision/crop";
 import { openPdf } from "./load";
@@ -14,10 +14,19 @@ type Matrix = [number, number, number, number, number, number];
 /** A horizontal rule drawn on the page (stroked segment or hairline rectangle), in points, top-left origin. */
 export type HorizontalLine = { x0: number; x1: number; y: number };
 
+/** A vertical rule (table column border), in points, top-left origin. */
+export type VerticalLine = { y0: number; y1: number; x: number };
+
 /** An image painted on the page: where it lands (points, top-left origin) and its own pixel size. */
 export type PaintedImage = { box: Box; pixelWidth: number; pixelHeight: number };
 
-export type PageGraphics = { width: number; height: number; horizontalLines: HorizontalLine[]; images: PaintedImage[] };
+export type PageGraphics = {
+  width: number;
+  height: number;
+  horizontalLines: HorizontalLine[];
+  verticalLines: VerticalLine[];
+  images: PaintedImage[];
+};
 
 /** Vector maps and plots can paint millions of segments; past these we know enough about the page. */
 const MAX_LINES_PER_PAGE = 5000;
@@ -26,6 +35,8 @@ const MAX_IMAGES_PER_PAGE = 200;
 const MIN_RULE_LENGTH = 20;
 /** Filled rectangles at most this tall are rules (TeX draws \hline and booktabs rules as filled boxes). */
 const MAX_RULE_THICKNESS = 3;
+/** Vertical borders of table cells can be short (one row of text). */
+const MIN_VERTICAL_RULE = 6;
 
 const multiply = (m: Matrix, n: readonly number[]): Matrix => {
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = n;
@@ -98,6 +109,7 @@ export const scanPageGraphics = async (pdfjs: PdfJs, page: PdfPage): Promise<Pag
   const viewport = page.getViewport({ scale: 1 });
   const operators = await page.getOperatorList();
   const horizontalLines: HorizontalLine[] = [];
+  const verticalLines: VerticalLine[] = [];
   const images: PaintedImage[] = [];
   const stack: Matrix[] = [];
   let ctm = viewport.transform.slice(0, 6) as Matrix;
@@ -108,6 +120,11 @@ export const scanPageGraphics = async (pdfjs: PdfJs, page: PdfPage): Promise<Pag
     if (horizontalLines.length >= MAX_LINES_PER_PAGE) return;
     if (Math.abs(x1 - x0) < MIN_RULE_LENGTH || !Number.isFinite(y)) return;
     horizontalLines.push({ x0: Math.min(x0, x1), x1: Math.max(x0, x1), y });
+  };
+  const addVertical = (y0: number, y1: number, x: number) => {
+    if (verticalLines.length >= MAX_LINES_PER_PAGE) return;
+    if (Math.abs(y1 - y0) < MIN_VERTICAL_RULE || !Number.isFinite(x)) return;
+    verticalLines.push({ y0: Math.min(y0, y1), y1: Math.max(y0, y1), x });
   };
 
   const addPath = (paintOp: number, data: ArrayLike<number>) => {
@@ -126,12 +143,17 @@ export const scanPageGraphics = async (pdfjs: PdfJs, page: PdfPage): Promise<Pag
         addRule(box.left, box.right, (box.top + box.bottom) / 2);
         continue;
       }
+      if (filled && box.right - box.left <= MAX_RULE_THICKNESS) {
+        addVertical(box.top, box.bottom, (box.left + box.right) / 2);
+        continue;
+      }
       if (!stroked) continue;
       const ring = closed ? [...points, points[0] as [number, number]] : points;
       for (let i = 1; i < ring.length; i++) {
         const [ax, ay] = ring[i - 1] as [number, number];
         const [bx, by] = ring[i] as [number, number];
         if (Math.abs(ay - by) <= 1) addRule(ax, bx, (ay + by) / 2);
+        else if (Math.abs(ax - bx) <= 1) addVertical(ay, by, (ax + bx) / 2);
       }
     }
   };
@@ -185,7 +207,7 @@ export const scanPageGraphics = async (pdfjs: PdfJs, page: PdfPage): Promise<Pag
       }
     }
   }
-  return { width: viewport.width, height: viewport.height, horizontalLines, images };
+  return { width: viewport.width, height: viewport.height, horizontalLines, verticalLines, images };
 };
 
 /** At least ~100×100 pt of page: smaller pictures are logos, icons and bullets. */
@@ -322,7 +344,7 @@ export const extractFigures = async (
         const left = MAX_FIGURES - figures.length;
         figures.push(...(await readingPage(pageNumber, () => figuresOfPage(pdfjs, doc, pageNumber, left))));
       } catch (error) {
-        warnings?.push(`Figures of page ${pageNumber} could not be extracted (${errorMessage(error)})`);
+        warnings?.push(`Figures of page ${pageNumber} could not be extracted (${describeFailure(error)})`);
       }
     }
   } finally {

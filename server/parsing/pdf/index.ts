@@ -1,15 +1,21 @@
-import { errorMessage } from "@/server/errors";
+import { describeFailure } from "../failure";
 import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
 import { classifyBlock, findRepeatedMargins, type PageBlocks } from "./classify";
 import { layoutPage, type Region } from "./layout";
 import { openPdf, readPage } from "./load";
+import { judgeTextLayer, type TextLayerVerdict } from "./soundness";
+import { mergeFigures } from "../place";
+import { rowsToText } from "../table-html";
+import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
 import { computeStats } from "./stats";
 import { maxOf, type Box, type PageText, type RotatedText } from "./types";
 
 /** Work bounds: a hostile or huge PDF must not hold a worker for hours. */
 export const MAX_PDF_PAGES = 2000;
 const TIME_BUDGET_MS = 5 * 60_000;
+/** Reading pages' drawings for ruled tables stops after this long; later pages keep their text-aligned tables. */
+const GRID_BUDGET_MS = 60_000;
 /** Past this many, pages without a text layer are summarised in one warning. */
 const MAX_PAGE_WARNINGS = 20;
 
@@ -70,7 +76,7 @@ const readPages = async (bytes: Uint8Array, only?: ReadonlySet<number>) => {
       try {
         pages.push(await readPage({ pdfjs, doc, pageNumber }));
       } catch (error) {
-        warnings.push(`Page ${pageNumber} could not be read (${errorMessage(error)})`);
+        warnings.push(`Page ${pageNumber} could not be read (${describeFailure(error)})`);
       }
     }
     return { pages, warnings, total };
@@ -79,27 +85,48 @@ const readPages = async (bytes: Uint8Array, only?: ReadonlySet<number>) => {
   }
 };
 
+/** The text-layer parse, with each page's verdict on its text layer (soundness.ts) for the methods that OCR. */
+export type TextLayerParse = PartitionResult & { verdicts: Map<number, TextLayerVerdict> };
+
 /**
- * The `fast` method: the text layer only, never OCR. `pages` (1-based) limits the parse to some pages, for `auto`,
- * which routes page by page; repeated headers and footers are still found across the pages given.
+ * The text layer of a PDF as elements. `pages` (1-based) limits the parse to some pages; repeated headers and
+ * footers are still found across the pages given. `warnTextless` adds fast's warnings about pages that need OCR;
+ * the methods that OCR those pages leave them out.
  */
-export const partitionPdf = async ({
+export const parseTextLayer = async ({
   bytes,
   pages: only,
+  warnTextless = true,
+  rulings = "table-pages",
 }: {
   bytes: Uint8Array;
   pages?: readonly number[];
-}): Promise<PartitionResult> => {
+  warnTextless?: boolean;
+  /**
+   * Where to look for tables drawn as grids of ruling lines (reading a page's drawing costs about as much as its
+   * text): on pages where the text already lines up as a table, on every page (accurate), or nowhere.
+   */
+  rulings?: "table-pages" | "all-pages" | "none";
+}): Promise<TextLayerParse> => {
   const { pages, warnings, total } = await readPages(bytes, only ? new Set(only) : undefined);
+  const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
-  const textless = pages.filter((p) => p.runs.length === 0 && p.rotated.length === 0).map((p) => p.pageNumber);
-  for (const n of textless.slice(0, MAX_PAGE_WARNINGS)) {
-    warnings.push(`Page ${n} has no text layer (scanned?); use method balanced or accurate for OCR`);
-  }
-  if (textless.length > MAX_PAGE_WARNINGS) {
-    warnings.push(
-      `${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`,
-    );
+  const textless = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "no-text").map((p) => p.pageNumber);
+  const garbled = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "garbled").map((p) => p.pageNumber);
+  if (warnTextless) {
+    for (const n of textless.slice(0, MAX_PAGE_WARNINGS)) {
+      warnings.push(`Page ${n} has no text layer (scanned?); use method balanced or accurate for OCR`);
+    }
+    if (textless.length > MAX_PAGE_WARNINGS) {
+      warnings.push(
+        `${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`,
+      );
+    }
+    for (const n of garbled.slice(0, MAX_PAGE_WARNINGS)) {
+      warnings.push(
+        `The text layer of page ${n} looks garbled (a broken font encoding); use method balanced or accurate for OCR`,
+      );
+    }
   }
 
   const laidOut: { page: PageText; regions: Region[] }[] = pages.map((page) => ({
@@ -110,12 +137,33 @@ export const partitionPdf = async ({
     runs: pages.flatMap((p) => p.runs),
     lineGroups: laidOut.flatMap((p) => p.regions.map((r) => r.lines)),
   });
-  const paged: (PageBlocks & { regions: { column: number | null; blocks: PageBlocks["blocks"] }[] })[] = laidOut.map(
-    ({ page, regions }) => {
-      const withBlocks = regions.map((r) => ({ column: r.column, blocks: buildBlocks(r.lines, stats) }));
-      return { page, regions: withBlocks, blocks: withBlocks.flatMap((r) => r.blocks) };
-    },
-  );
+  const toBlocks = ({ page, regions }: { page: PageText; regions: Region[] }) => {
+    const withBlocks = regions.map((r) => ({ column: r.column, blocks: buildBlocks(r.lines, stats) }));
+    return { page, regions: withBlocks, blocks: withBlocks.flatMap((r) => r.blocks) };
+  };
+  let paged: (PageBlocks & { regions: { column: number | null; blocks: PageBlocks["blocks"] }[] })[] =
+    laidOut.map(toBlocks);
+
+  // Ruled tables take their text out of the page's flow; the page is laid out again without it.
+  const grids = new Map<number, GridTable[]>();
+  if (rulings !== "none") {
+    const candidates = paged
+      .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
+      .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
+      .map((p) => p.page);
+    const found = await readGridTables(bytes, candidates, warnings);
+    paged = paged.map((entry) => {
+      const tables = found.get(entry.page.pageNumber);
+      if (!tables?.tables.length) return entry;
+      grids.set(entry.page.pageNumber, tables.tables);
+      const page = {
+        ...entry.page,
+        runs: entry.page.runs.filter((r) => !tables.takenRuns.has(r)),
+        rotated: entry.page.rotated.filter((r) => !tables.takenRotated.has(r)),
+      };
+      return toBlocks({ page, regions: layoutPage({ runs: page.runs, pageHeight: page.height }) });
+    });
+  }
   const repeated = findRepeatedMargins(paged);
 
   const elements: ParsedElement[] = [];
@@ -148,5 +196,63 @@ export const partitionPdf = async ({
       });
     }
   }
-  return { elements, totalPages: total, warnings };
+  const tables: ParsedElement[] = [...grids].flatMap(([pageNumber, list]) => {
+    const page = pages.find((p) => p.pageNumber === pageNumber);
+    const pageLayout = page ? { width: round(page.width), height: round(page.height) } : null;
+    return list.map((table) => ({
+      type: "Table" as const,
+      text: rowsToText(gridRows(table)),
+      html: gridHtml(table),
+      pageNumber,
+      boundingBox: toBoundingBox(table),
+      pageLayout,
+      metadata: { table_rows: table.rows, table_columns: table.cols, table_source: "ruling-lines" },
+    }));
+  });
+  return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts };
+};
+
+/** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */
+const readGridTables = async (bytes: Uint8Array, pages: PageText[], warnings: string[]) => {
+  const found = new Map<number, ReturnType<typeof findGridTables>>();
+  if (pages.length === 0) return found;
+  // Loaded here: the figures module brings the canvas library, which text-only parses never need.
+  const { scanPageGraphics } = await import("./figures");
+  const { pdfjs, doc } = await openPdf(bytes);
+  const started = Date.now();
+  try {
+    for (const text of pages) {
+      if (Date.now() - started > GRID_BUDGET_MS) {
+        warnings.push(`Ruled tables were looked for up to page ${text.pageNumber - 1}: the time limit was reached`);
+        break;
+      }
+      const page = await doc.getPage(text.pageNumber);
+      try {
+        const graphics = await scanPageGraphics(pdfjs, page);
+        const tables = findGridTables({
+          runs: text.runs,
+          rotated: text.rotated,
+          horizontal: graphics.horizontalLines,
+          vertical: graphics.verticalLines,
+        });
+        if (tables.tables.length > 0) found.set(text.pageNumber, tables);
+      } catch {
+        // The drawing is a hint; without it the page's tables come from the text's alignment.
+      } finally {
+        page.cleanup();
+      }
+    }
+  } finally {
+    await doc.destroy();
+  }
+  return found;
+};
+
+/** The `fast` method: the text layer only, never OCR. */
+export const partitionPdf = async (input: {
+  bytes: Uint8Array;
+  pages?: readonly number[];
+}): Promise<PartitionResult> => {
+  const { elements, totalPages, warnings } = await parseTextLayer(input);
+  return { elements, totalPages, warnings };
 };

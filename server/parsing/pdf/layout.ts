@@ -89,6 +89,9 @@ export const joinRuns = (runs: Run[]): string => {
   return text.replace(/\s+/g, " ").trim();
 };
 
+/** A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border. */
+const MARKER_RE = /^(?:[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])$/;
+
 const toSegments = (rows: Run[][]): Segment[] => {
   const segments: Segment[] = [];
   rows.forEach((row, rowIndex) => {
@@ -102,7 +105,8 @@ const toSegments = (rows: Run[][]): Segment[] => {
     };
     for (const run of sorted) {
       const last = current[current.length - 1];
-      if (last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize)) flush();
+      const wide = last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize);
+      if (wide && !(current.length === 1 && MARKER_RE.test(last.text.trim()))) flush();
       current.push(run);
     }
     flush();

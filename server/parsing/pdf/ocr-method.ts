@@ -1,4 +1,5 @@
-import { AppError, errorMessage } from "@/server/errors";
+import { describeFailure } from "../failure";
+import { AppError } from "@/server/errors";
 import { parseTimeBudgetMs } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
@@ -8,9 +9,9 @@ import { openPdf } from "./load";
 import { renderPage } from "./render";
 
 /**
- * The balanced and accurate methods for PDFs: every page is rendered and read with OCR, whatever its text layer
- * says (scans, broken font encodings and text drawn as curves all come out). Balanced reads at 200 dpi; accurate
- * at 300 dpi, recovers table structure and reads unsure lines again from a 400 dpi render. Pages are rendered and
+ * OCR of PDF pages, for the pages balanced, accurate and auto cannot read from a text layer (text-first.ts decides
+ * which: scans, broken font encodings, text drawn as curves). Balanced reads at 200 dpi; accurate at 300 dpi and
+ * reads unsure lines and table cells again from a 400 dpi render; both recover table structure. Pages are rendered and
  * read one at a time, so memory does not grow with the page count. Boxes are in PDF points, like the fast parser's.
  */
 
@@ -70,7 +71,8 @@ export const partitionPdfOcr = async ({
           height: rendered.height,
           dpi: rendered.scale * 72,
           enlargeSmallText: false,
-          tables: accurate,
+          // Both methods recover tables on scans (balanced by alignment and rules, without second readings).
+          tables: true,
           reocr: accurate
             ? {
                 source: async () => {
@@ -96,7 +98,7 @@ export const partitionPdfOcr = async ({
         }
       } catch (error) {
         firstError ??= error;
-        pageWarnings.push(`Page ${pageNumber} could not be read with OCR (${errorMessage(error)})`);
+        pageWarnings.push(`Page ${pageNumber} could not be read with OCR (${describeFailure(error)})`);
       }
     }
   } finally {
@@ -104,7 +106,7 @@ export const partitionPdfOcr = async ({
   }
   if (analysed.length === 0 && firstError) {
     if (firstError instanceof AppError) throw firstError;
-    throw new AppError("UNPROCESSABLE", `The PDF could not be read with OCR: ${errorMessage(firstError)}`, {
+    throw new AppError("UNPROCESSABLE", `The PDF could not be read with OCR: ${describeFailure(firstError)}`, {
       cause: firstError,
     });
   }

@@ -1,4 +1,4 @@
-import { PDFDocument, PDFHexString, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { degrees, PDFDocument, PDFHexString, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 
 /**
  * PDFs built in code for the parser's unit tests (pdf-lib is a dev dependency; nothing in the app imports this).
@@ -117,6 +117,68 @@ export const buildTablePdf = async (): Promise<Uint8Array> => {
     size: 11,
     font: regular,
   });
+  return doc.save();
+};
+
+const line = (page: PDFPage, x0: number, top0: number, x1: number, top1: number) =>
+  page.drawLine({
+    start: { x: x0, y: PAGE.height - top0 },
+    end: { x: x1, y: PAGE.height - top1 },
+    thickness: 0.7,
+    color: rgb(0, 0, 0),
+  });
+
+/** Column and row boundaries of buildGridTablePdf's table (points, top-left origin). */
+export const GRID = { xs: [72, 200, 290, 380, 470], ys: [150, 170, 190, 222, 242, 262] } as const;
+
+/**
+ * A ruled table with what trips table parsers: a caption above it, a two-row header where "State" and a rotated
+ * "Flag" span both rows and "Counts" spans two columns, a wrapped cell ("New South / Wales"), numbers with
+ * separators, an empty cell and a mostly empty column; then a framed note (a box, not a table) and a page number.
+ */
+export const buildGridTablePdf = async (): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  const { regular, bold } = await embedFonts(doc);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const [x0, x1, x2, x3, x4] = GRID.xs;
+  const [y0, y1, y2, y3, y4, y5] = GRID.ys;
+  draw(page, "Table 2: Checks by state and year.", { x: 72, top: 128, size: 10, font: regular });
+  for (const y of [y0, y2, y3, y4, y5]) line(page, x0, y, x4, y);
+  line(page, x1, y1, x3, y1); // under "Counts" only: State and Flag span both header rows
+  for (const x of [x0, x1, x3, x4]) line(page, x, y0, x, y5);
+  line(page, x2, y1, x2, y5); // not through "Counts": it spans two columns
+  const cell = (text: string, x: number, top: number, font = regular) =>
+    draw(page, text, { x: x + 5, top, size: 9, font });
+  cell("State", x0, y0 + 14, bold);
+  cell("Counts", x1, y0 + 5, bold);
+  cell("2014", x1, y1 + 5, bold);
+  cell("2015", x2, y1 + 5, bold);
+  page.drawText("Flag", { x: x3 + 45, y: PAGE.height - y1 - 12, size: 9, font: bold, rotate: degrees(90) });
+  cell("New South", x0, y2 + 5);
+  cell("Wales", x0, y2 + 17);
+  cell("1,234", x1, y2 + 11);
+  cell("0.955", x2, y2 + 11);
+  cell("X", x3, y2 + 11);
+  cell("Ohio", x0, y3 + 5);
+  cell("2", x1, y3 + 5);
+  cell("4", x2, y3 + 5);
+  cell("Utah", x0, y4 + 5);
+  cell("17", x1, y4 + 5);
+  cell("X", x3, y4 + 5);
+  draw(page, "The counts are checks run in each state, as reported by the states themselves.", {
+    x: 72,
+    top: 290,
+    size: 11,
+    font: regular,
+  });
+  // A framed note: four lines around two lines of text.
+  line(page, 72, 330, 300, 330);
+  line(page, 72, 380, 300, 380);
+  line(page, 72, 330, 72, 380);
+  line(page, 300, 330, 300, 380);
+  draw(page, "Note: figures for 2015 are", { x: 80, top: 340, size: 10, font: regular });
+  draw(page, "provisional until March.", { x: 80, top: 354, size: 10, font: regular });
+  draw(page, "1", { x: 300, top: 755, size: 9, font: regular });
   return doc.save();
 };
 

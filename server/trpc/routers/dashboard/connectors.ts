@@ -57,21 +57,23 @@ export const connectorsRouter = router({
     ),
 
   /** What the source's latest build fetched; null for an upload or before the build fetched anything. */
-  acquired: projectProcedure("viewer").input(ProjectInput.extend({ sourceId: z.uuid() })).query(async ({ ctx, input }) => {
-    const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
-    if (!source) throw new AppError("NOT_FOUND", "Source not found");
-    if (!source.origin) return null;
-    // The newest build that fetched (a reprocess re-parses and has no report of its own).
-    const build = await db.build.findFirst({
-      where: { projectId: ctx.projectId, sourceId: source.id, NOT: { acquired: { equals: Prisma.AnyNull } } },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, status: true, acquired: true, createdAt: true },
-    });
-    return {
-      fileSource: source.fileSource,
-      status: source.status,
-      build: build ? { id: build.id, status: build.status, createdAt: build.createdAt } : null,
-      acquired: (build?.acquired ?? null) as Record<string, unknown> | null,
-    };
-  }),
+  acquired: projectProcedure("viewer")
+    .input(ProjectInput.extend({ sourceId: z.uuid() }))
+    .query(async ({ ctx, input }) => {
+      const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
+      if (!source) throw new AppError("NOT_FOUND", "Source not found");
+      if (!source.origin) return null;
+      // The newest build that fetched (a reprocess re-parses and has no report of its own).
+      const build = await db.build.findFirst({
+        where: { projectId: ctx.projectId, sourceId: source.id, NOT: { acquired: { equals: Prisma.AnyNull } } },
+        orderBy: { createdAt: "desc" },
+        select: { id: true, status: true, acquired: true, createdAt: true },
+      });
+      return {
+        fileSource: source.fileSource,
+        status: source.status,
+        build: build ? { id: build.id, status: build.status, createdAt: build.createdAt } : null,
+        acquired: (build?.acquired ?? null) as Record<string, unknown> | null,
+      };
+    }),
 });

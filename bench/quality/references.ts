@@ -1,0 +1,124 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { XMLParser } from "fast-xml-parser";
+import { openPdf } from "@/server/parsing/pdf/load";
+import type { Reference } from "@/server/parsing/quality";
+
+/**
+ * Reference outputs the quality bench scores against, each from outside Quarry: the document's own tags (a tagged
+ * PDF's structure tree: headings, list items, table cells and the author's reading order), a peer's expected output
+ * (pdfplumber's text comparisons, unstructured's element JSON, ICDAR 2013's table cells as tabula-java ships them),
+ * and poppler's `pdftotext` for the words and numbers of a text layer.
+ */
+
+type StructNode = { role?: string; type?: string; id?: string; children?: StructNode[] };
+
+const HEADING_ROLES = /^(?:H[1-6]?|Title)$/;
+
+/** Structure tree of the first `pages` pages: text per role, in the tree's (the author's reading) order. */
+export const structTreeReference = async (bytes: Uint8Array, pages: number): Promise<Reference | null> => {
+  const { doc } = await openPdf(bytes);
+  try {
+    const headings: string[] = [];
+    const listItems: string[] = [];
+    const tableCells: string[] = [];
+    const order: string[] = [];
+    let tagged = false;
+    for (let n = 1; n <= Math.min(pages, doc.numPages); n++) {
+      const page = await doc.getPage(n);
+      const tree = (await page.getStructTree()) as StructNode | null;
+      if (!tree?.children?.length) continue;
+      tagged = true;
+      const content = await page.getTextContent({ includeMarkedContent: true });
+      const byId = new Map<string, string[]>();
+      const open: string[] = [];
+      for (const item of content.items) {
+        if ("type" in item && item.type === "beginMarkedContentProps" && typeof item.id === "string")
+          open.push(item.id);
+        else if ("type" in item && item.type === "beginMarkedContent") open.push("");
+        else if ("type" in item && item.type === "endMarkedContent") open.pop();
+        else if ("str" in item) {
+          const id = open.findLast((x) => x !== "");
+          if (!id) continue;
+          const list = byId.get(id) ?? [];
+          list.push(item.str);
+          if (item.hasEOL) list.push(" ");
+          byId.set(id, list);
+        }
+      }
+      const textOf = (node: StructNode): string =>
+        node.type === "content" && node.id
+          ? (byId.get(node.id) ?? []).join("")
+          : (node.children ?? []).map(textOf).join(" ");
+      const walk = (node: StructNode) => {
+        const role = node.role ?? "";
+        if (HEADING_ROLES.test(role)) headings.push(textOf(node));
+        else if (role === "LI") listItems.push(textOf(node));
+        else if (role === "TD" || role === "TH") tableCells.push(textOf(node));
+        if (node.type === "content") order.push(textOf(node));
+        for (const child of node.children ?? []) walk(child);
+      };
+      walk(tree);
+    }
+    if (!tagged) return null;
+    const clean = (s: string) => s.replace(/\s+/g, " ").trim();
+    return {
+      headings: headings.map(clean).filter(Boolean),
+      listItems: listItems.map(clean).filter(Boolean),
+      tableCells: tableCells.map(clean).filter(Boolean),
+      orderText: order.join(" "),
+    };
+  } finally {
+    await doc.destroy();
+  }
+};
+
+/** Words of the text layer as poppler reads them (reading order of `pdftotext` without -layout). */
+export const pdftotextReference = (file: string, pages: number): string | null => {
+  const out = spawnSync("pdftotext", ["-l", String(pages), "-enc", "UTF-8", file, "-"], { maxBuffer: 64 << 20 });
+  return out.status === 0 ? out.stdout.toString("utf8") : null;
+};
+
+/** ICDAR 2013 table-structure ground truth (`-str.xml`): the cell texts of tables on the first `pages` pages. */
+export const icdarCells = (file: string, pages: number): string[] => {
+  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: () => true }).parse(
+    readFileSync(file, "utf8"),
+  ) as { document?: { table?: { region?: { page?: string; cell?: { content?: unknown[] }[] }[] }[] }[] };
+  const cells: string[] = [];
+  for (const table of xml.document?.[0]?.table ?? []) {
+    for (const region of table.region ?? []) {
+      if (Number(region.page) > pages) continue;
+      for (const cell of region.cell ?? []) {
+        const content = cell.content?.[0];
+        const text = typeof content === "string" ? content : typeof content === "number" ? String(content) : "";
+        if (text.trim()) cells.push(text.replace(/\s+/g, " ").trim());
+      }
+    }
+  }
+  return cells;
+};
+
+type PeerElement = { type?: string; text?: string; metadata?: { page_number?: number; text_as_html?: string } };
+
+/** unstructured's expected element list: text in order, and Title / ListItem / Table cells where it typed them. */
+export const unstructuredReference = (file: string, pages: number): Reference => {
+  const elements = (JSON.parse(readFileSync(file, "utf8")) as PeerElement[]).filter(
+    (e) => (e.metadata?.page_number ?? 1) <= pages,
+  );
+  const of = (type: string) => elements.filter((e) => e.type === type).map((e) => e.text ?? "");
+  const cells = elements
+    .filter((e) => e.type === "Table")
+    .flatMap((e) =>
+      [...(e.metadata?.text_as_html ?? "").matchAll(/<t[dh]\b[^>]*>([\s\S]*?)<\/t[dh]>/gi)].map((m) =>
+        (m[1] ?? "").replace(/<[^>]+>/g, "").trim(),
+      ),
+    )
+    .filter(Boolean);
+  const text = elements.map((e) => e.text ?? "").join("\n");
+  return {
+    text,
+    headings: of("Title"),
+    listItems: of("ListItem"),
+    ...(cells.length ? { tableCells: cells } : {}),
+  };
+};

@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { partitionDocument } from "../partition";
+import type { ParsedElement } from "../types";
+import { findGridTables } from "./grid-tables";
+import { buildGridTablePdf } from "./test-fixtures";
+
+const EXPECTED_HTML =
+  "<table>" +
+  '<tr><th rowspan="2">State</th><th colspan="2">Counts</th><th rowspan="2">Flag</th></tr>' +
+  "<tr><th>2014</th><th>2015</th></tr>" +
+  "<tr><td>New South Wales</td><td>1,234</td><td>0.955</td><td>X</td></tr>" +
+  "<tr><td>Ohio</td><td>2</td><td>4</td><td></td></tr>" +
+  "<tr><td>Utah</td><td>17</td><td></td><td>X</td></tr>" +
+  "</table>";
+
+describe("ruled tables from the text layer and the PDF's lines", () => {
+  let bytes: Uint8Array;
+  beforeAll(async () => {
+    bytes = await buildGridTablePdf();
+  });
+
+  // Every method reads a born-digital page's tables from its text layer: the same table, spans and all.
+  for (const method of ["basic", "hi_res", "hi_res_ft", "auto"] as const) {
+    it(`${method}: spans, a rotated and a two-row header, a wrapped cell, an empty column; caption and note outside`, async () => {
+      const { elements } = await partitionDocument({ bytes, fileName: "grid.pdf", fileType: "pdf", method });
+      const tables = elements.filter((e) => e.type === "Table");
+      expect(tables).toHaveLength(1);
+      const table = tables[0] as ParsedElement;
+      expect(table.html).toBe(EXPECTED_HTML);
+      expect(table.metadata).toMatchObject({ table_rows: 5, table_columns: 4, table_source: "ruling-lines" });
+      const others = elements.filter((e) => e.type !== "Table").map((e) => [e.type, e.text]);
+      expect(others).toEqual([
+        ["FigureCaption", "Table 2: Checks by state and year."],
+        ["NarrativeText", "The counts are checks run in each state, as reported by the states themselves."],
+        // A framed note is a box, not a one-cell table.
+        ["NarrativeText", "Note: figures for 2015 are provisional until March."],
+        ["PageNumber", "1"],
+      ]);
+      // The caption sits in the reading order before the table.
+      expect(elements.findIndex((e) => e.type === "FigureCaption")).toBeLessThan(elements.indexOf(table));
+    });
+  }
+
+  it("a box, two parallel rules or a grid around one word is no table", () => {
+    const run = (text: string, left: number, top: number) => ({
+      text,
+      left,
+      right: left + 6 * text.length,
+      top,
+      bottom: top + 10,
+      baseline: top + 8,
+      fontSize: 10,
+      fontName: "Helvetica",
+      mono: false,
+    });
+    const box = {
+      horizontal: [
+        { x0: 72, x1: 300, y: 100 },
+        { x0: 72, x1: 300, y: 200 },
+      ],
+      vertical: [
+        { x: 72, y0: 100, y1: 200 },
+        { x: 300, y0: 100, y1: 200 },
+      ],
+    };
+    const runs = [run("A framed sidebar", 80, 110), run("with two lines", 80, 130)];
+    expect(findGridTables({ runs, rotated: [], ...box }).tables).toEqual([]);
+    // A 2×2 grid with one word in it: a drawing, not a table.
+    const grid = {
+      horizontal: [...box.horizontal, { x0: 72, x1: 300, y: 150 }],
+      vertical: [...box.vertical, { x: 186, y0: 100, y1: 200 }],
+    };
+    expect(findGridTables({ runs: [run("Logo", 80, 110)], rotated: [], ...grid }).tables).toEqual([]);
+    const table = findGridTables({
+      runs: [run("Name", 80, 110), run("Age", 190, 110), run("Ada", 80, 160), run("36", 190, 160)],
+      rotated: [],
+      ...grid,
+    });
+    expect(table.tables.map((t) => t.cells.map((c) => c.text))).toEqual([["Name", "Age", "Ada", "36"]]);
+    expect(table.takenRuns.size).toBe(4);
+  });
+
+  it("a header row ruled around its outline only still has one cell per column", () => {
+    // Word's table styles: the header row has no inner vertical borders (word365_structure.pdf of pdfplumber).
+    const run = (text: string, left: number, top: number) => ({
+      text,
+      left,
+      right: left + 6 * text.length,
+      top,
+      bottom: top + 10,
+      baseline: top + 8,
+      fontSize: 10,
+      fontName: "Helvetica",
+      mono: false,
+    });
+    const ys = [100, 120, 140, 160];
+    const xs = [72, 222, 372, 522];
+    const horizontal = ys.map((y) => ({ x0: 72, x1: 522, y }));
+    const vertical = [
+      { x: 72, y0: 100, y1: 160 },
+      { x: 522, y0: 100, y1: 160 },
+      { x: 222, y0: 120, y1: 160 },
+      { x: 372, y0: 120, y1: 160 },
+    ];
+    const runs = [
+      ...["Head 1", "Head 2", "Head 3"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 105)),
+      ...["Row 1", "Lark", "Elf"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 125)),
+      ...["Row 2", "Weasel", "Imp"].map((t, i) => run(t, (xs[i] ?? 0) + 5, 145)),
+    ];
+    const [table] = findGridTables({ runs, rotated: [], horizontal, vertical }).tables;
+    expect(table?.cells.filter((c) => c.row === 0).map((c) => [c.text, c.colSpan])).toEqual([
+      ["Head 1", 1],
+      ["Head 2", 1],
+      ["Head 3", 1],
+    ]);
+    // A title across the whole header row stays one spanning cell.
+    const titled = [run("Results by region", 200, 105), ...runs.slice(3)];
+    const [spanning] = findGridTables({ runs: titled, rotated: [], horizontal, vertical }).tables;
+    expect(spanning?.cells.filter((c) => c.row === 0).map((c) => [c.text, c.colSpan])).toEqual([
+      ["Results by region", 3],
+    ]);
+  });
+});
