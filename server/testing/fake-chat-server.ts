@@ -20,9 +20,13 @@ export type ChatRequestBody = {
 /** A scripted reply: its text, and optionally how it ended (`length`: cut at the token limit). */
 export type ScriptedReply = string | { content: string; finishReason?: string };
 
+export type RerankRequestBody = { model: string; query: string; documents: string[] };
+
 export type FakeChatServer = {
   baseUrl: string;
   requests: ChatRequestBody[];
+  /** Requests to its Cohere-style `POST /v1/rerank` (scores by query-word overlap). */
+  reranks: RerankRequestBody[];
   /** Answer with this HTTP status (and an OpenAI-style error) while it returns a number. */
   failWith: (fn: ((body: ChatRequestBody) => number | null) | null) => void;
   /** Reply with this message content instead of the computed one while it returns one. */
@@ -184,10 +188,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const startFakeChatServer = async (): Promise<FakeChatServer> => {
   const requests: ChatRequestBody[] = [];
+  const reranks: RerankRequestBody[] = [];
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
   let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
   let delays = { first: 0, between: 0 };
   const server: Server = createServer(async (req, res) => {
+    if (req.url === "/v1/rerank") {
+      const body = JSON.parse(await readBody(req)) as RerankRequestBody;
+      reranks.push(body);
+      const query = contentWords(body.query);
+      const results = body.documents.map((doc, index) => {
+        const have = words(doc);
+        return { index, relevance_score: query.filter((w) => have.has(w)).length / (query.length || 1) };
+      });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ results }));
+      return;
+    }
     const body = JSON.parse(await readBody(req)) as ChatRequestBody;
     requests.push(body);
     const status = fail?.(body) ?? null;
@@ -258,6 +275,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    reranks,
     failWith: (fn) => (fail = fn),
     replyWith: (fn) => (reply = fn),
     setStreamDelay: (first, between) => (delays = { first, between }),
