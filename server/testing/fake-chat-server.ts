@@ -103,11 +103,14 @@ const systemText = (body: ChatRequestBody) =>
     .join("\n");
 
 /** `[N] (file, page)\ntext` blocks of a context message. */
-const passagesOf = (user: string) =>
-  [...user.matchAll(/^\[(\d+)\] \([^)]*\)\n([\s\S]*?)(?=\n\n\[\d+\] \(|\n\nQuestion: |$)/gm)].map((m) => ({
-    n: Number(m[1]),
-    text: m[2]!,
+const passagesOf = (user: string) => {
+  const body = user.split(/\n\n(?:Question|Last question): /)[0]!;
+  const heads = [...body.matchAll(/^\[(\d+)\] \([^)\n]*\)\n/gm)];
+  return heads.map((head, i) => ({
+    n: Number(head[1]),
+    text: body.slice(head.index + head[0].length, heads[i + 1]?.index ?? body.length).trim(),
   }));
+};
 const questionOf = (user: string) => /(?:Question|Last question): ([\s\S]*)$/.exec(user)?.[1]?.trim() ?? user;
 
 const bestPassage = (user: string) => {
@@ -180,8 +183,12 @@ export const replyFor = (body: ChatRequestBody): string => {
   if (body.response_format) return JSON.stringify(answerFor(body));
   const best = bestPassage(user);
   if (!best) return "I could not find this in the selected sources.";
-  const sentence = best.text.split(/(?<=[.!?])\s+/)[0]!.trim();
-  return `${sentence} [${best.n}]`;
+  // The passage's sentence that shares most words with the question.
+  const question = contentWords(questionOf(user));
+  const sentences = best.text.split(/(?<=[.!?])\s+|\n+/).filter((x) => x.trim());
+  const hits = (x: string) => question.filter((w) => words(x).has(w)).length;
+  const sentence = sentences.reduce((a, b) => (hits(b) > hits(a) ? b : a), sentences[0] ?? "");
+  return `${sentence.trim()} [${best.n}]`;
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
