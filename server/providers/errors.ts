@@ -9,16 +9,25 @@ export class ProviderError extends Error {
   readonly status: number | null;
   /** Seconds the remote asked us to wait (its Retry-After), when it said. */
   readonly retryAfterS: number | null;
+  /** The remote's own error text, when it answered with one. */
+  readonly remoteMessage: string | null;
 
   constructor(
     message: string,
-    options: { retryable: boolean; status?: number | null; retryAfterS?: number | null; cause?: unknown },
+    options: {
+      retryable: boolean;
+      status?: number | null;
+      retryAfterS?: number | null;
+      remoteMessage?: string | null;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: options.cause });
     this.name = "ProviderError";
     this.retryable = options.retryable;
     this.status = options.status ?? null;
     this.retryAfterS = options.retryAfterS ?? null;
+    this.remoteMessage = options.remoteMessage ?? null;
   }
 }
 
@@ -43,6 +52,7 @@ export const providerErrorFromResponse = async (response: Response, what: string
     retryable: retryableStatus(response.status),
     status: response.status,
     retryAfterS: parseRetryAfter(response.headers.get("retry-after")),
+    remoteMessage: remote,
   });
 };
 
