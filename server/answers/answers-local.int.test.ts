@@ -42,8 +42,13 @@ const expectSentencesInCitedPages = async (answer: AskResponse) => {
     const citation = answer.citations!.find((c) => c.index === n)!;
     expect(citation).toBeTruthy();
     const page = citation.page_number === null ? "" : `&page_numbers=${citation.page_number}`;
-    const res = await api.get(`/get-elements?file_id=${citation.file_id}${page}&page_size=100&page=1`);
-    const { items } = (await res.json()) as { items: { text: string }[] };
+    const items: { text: string }[] = [];
+    for (let n = 1; ; n++) {
+      const res = await api.get(`/get-elements?file_id=${citation.file_id}${page}&page_size=100&page=${n}`);
+      const body = (await res.json()) as { items: { text: string }[]; total_pages: number };
+      items.push(...body.items);
+      if (n >= body.total_pages) break;
+    }
     expect(normal(items.map((e) => e.text).join("\n"))).toContain(normal(sentence));
   }
 };
