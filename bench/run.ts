@@ -8,7 +8,9 @@
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
  * while a BENCH_STALL_MB 20 MB text ingests).
  * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
- * BENCH_ONLY=ingest,methods,quality,memory,retrieval,scale,smalldocs,hostile,load,crash,responsiveness picks parts.
+ * Answers: citation precision of the local answerer on SciFact train, and streaming times with a stand-in model.
+ * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,scale,smalldocs,hostile,load,crash,responsiveness picks
+ * parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -107,6 +109,10 @@ const main = async () => {
     if (wanted("methods")) process.stdout.write(`${await benchMethods()}\n\n`);
     if (wanted("memory")) process.stdout.write(`${await benchMemory(quarry)}\n\n`);
     if (wanted("retrieval")) process.stdout.write(`${await benchRetrieval({ quarry, databaseUrl: pgServer.url })}\n\n`);
+    if (wanted("answers")) {
+      const { benchAnswers } = await import("./answers");
+      process.stdout.write(`${await benchAnswers()}\n\n`);
+    }
     if (wanted("scale")) {
       const { benchScale } = await import("./scale");
       process.stdout.write(`${await benchScale({ databaseUrl: pgServer.url })}\n`);

@@ -53,6 +53,7 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
   const links = [
     { href: `/${projectId}/sources`, label: "Sources" },
     { href: `/${projectId}/search`, label: "Search" },
+    { href: `/${projectId}/chat`, label: "Chat" },
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
   ];
   return (

@@ -1,19 +1,21 @@
 import { env } from "@/server/env";
-import { AppError, errorMessage } from "@/server/errors";
+import { AppError } from "@/server/errors";
+import { isProviderError } from "@/server/providers/errors";
+import { openAiCompatibleModel } from "@/server/providers/chat/openai-compatible";
+import type { ChatContent, ChatMessage } from "@/server/providers/chat/types";
+
+export type { ChatContent, ChatMessage };
+
+/**
+ * Build-time chat calls (enrichment, the vision page reader) through the provider layer's client. They run inside
+ * jobs, so a failed call is not retried here (the job's step decides); its error becomes UNPROCESSABLE with the
+ * model's name, status and message, so a build says why it failed. The API key never appears in them.
+ */
 
 /** An OpenAI-compatible chat completions endpoint (OpenAI, Groq, Ollama, vLLM …). */
 export type ChatModel = { baseUrl: string; apiKey?: string; model: string };
 
-export type ChatContent =
-  | string
-  | (
-      | { type: "text"; text: string }
-      | { type: "image_url"; image_url: { url: string; detail?: "low" | "high" | "auto" } }
-    )[];
-
-export type ChatMessage = { role: "system" | "user" | "assistant"; content: ChatContent };
-
-/** The configured text model, or null when Quarry runs with its local model-free answerer. */
+/** The configured text model, or null when Quarry runs with its local model-free methods. */
 export const llmModel = (): ChatModel | null =>
   env.LLM_PROVIDER === "openai" ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL } : null;
 
@@ -29,10 +31,6 @@ export const visionModel = (): ChatModel | null =>
 
 export type ChatResult = { text: string; model: string };
 
-/**
- * One chat completion. Errors of the remote server become UNPROCESSABLE with its status and message, so a build
- * says why it failed; the API key never appears in them.
- */
 export const chatComplete = async (
   target: ChatModel,
   {
@@ -43,40 +41,29 @@ export const chatComplete = async (
     timeoutMs = 120_000,
   }: { messages: ChatMessage[]; json?: boolean; maxTokens?: number; temperature?: number; timeoutMs?: number },
 ): Promise<ChatResult> => {
-  const url = `${target.baseUrl.replace(/\/+$/, "")}/chat/completions`;
-  let response: Response;
+  const model = openAiCompatibleModel({
+    id: target.model,
+    provider: "openai-compatible",
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    nativeJsonSchema: false,
+    timeoutMs,
+  });
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: target.model,
-        messages,
-        temperature,
-        ...(maxTokens ? { max_tokens: maxTokens } : {}),
-        ...(json ? { response_format: { type: "json_object" } } : {}),
-      }),
-      signal: AbortSignal.timeout(timeoutMs),
+    const result = await model.generate({
+      messages,
+      temperature,
+      maxTokens,
+      responseFormat: json ? { type: "json" } : undefined,
+      retries: 0,
     });
+    return { text: result.text, model: result.model };
   } catch (error) {
-    throw new AppError(
-      "UNPROCESSABLE",
-      `The model server at ${new URL(url).host} did not answer (${errorMessage(error)})`,
-    );
+    if (!isProviderError(error)) throw error;
+    const message =
+      error.status !== null
+        ? `The model ${target.model} failed (HTTP ${error.status}): ${error.remoteMessage ?? error.message}`
+        : error.message;
+    throw new AppError("UNPROCESSABLE", message, { cause: error });
   }
-  const body = (await response.json().catch(() => null)) as {
-    model?: string;
-    choices?: { message?: { content?: string | null } }[];
-    error?: { message?: string };
-  } | null;
-  if (!response.ok) {
-    const detail = body?.error?.message ?? response.statusText;
-    throw new AppError("UNPROCESSABLE", `The model ${target.model} failed (HTTP ${response.status}): ${detail}`);
-  }
-  const text = body?.choices?.[0]?.message?.content;
-  if (typeof text !== "string") throw new AppError("UNPROCESSABLE", `The model ${target.model} returned no message`);
-  return { text, model: body?.model ?? target.model };
 };

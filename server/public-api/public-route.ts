@@ -1,6 +1,7 @@
 import "server-only";
 import { after } from "next/server";
 import { touchApiToken } from "../auth/api-tokens";
+import { AnswerStream } from "../answers/stream";
 import { AppError } from "../errors";
 import { createCaller } from "../trpc/root";
 import { createTokenContext } from "../trpc/context";
@@ -27,6 +28,7 @@ export const handlePublic = async (
     const run = () => call(createCaller(ctx).publicApi);
     const result = await (isUpload(req) ? withUploadSlot(tokenId, run) : run());
     after(() => touchApiToken(tokenId));
+    if (result instanceof AnswerStream) return result.toResponse(options.headers);
     return Response.json(result, { headers: options.headers });
   } catch (error) {
     return errorResponse(error, ctx.logger, options.failureDetail);

@@ -1,12 +1,18 @@
 import { createCallerFactory, router } from "./init";
 import { dashboardRouter } from "./routers/dashboard/index";
 import { legacySourcesRouter } from "./routers/legacy-sources";
+import { publicAnswersRouter } from "./routers/public-answers";
 import { publicConnectorsRouter } from "./routers/public-connectors";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
-  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter }),
+  publicApi: router({
+    sources: publicSourcesRouter,
+    legacy: legacySourcesRouter,
+    connectors: publicConnectorsRouter,
+    answers: publicAnswersRouter,
+  }),
   /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,
 });

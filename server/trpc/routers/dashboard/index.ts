@@ -1,5 +1,6 @@
 import { router } from "../../init";
 import { accountRouter } from "./account";
+import { answersRouter } from "./answers";
 import { connectorsRouter } from "./connectors";
 import { projectsRouter } from "./projects";
 import { searchRouter } from "./search";
@@ -17,6 +18,7 @@ export const dashboardRouter = router({
   projects: projectsRouter,
   sources: sourcesRouter,
   search: searchRouter,
+  answers: answersRouter,
   tokens: tokensRouter,
   connectors: connectorsRouter,
 });

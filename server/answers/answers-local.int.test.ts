@@ -1,0 +1,152 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pdfDoc } from "../testing/fixtures";
+import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { AnswerEventSchema, AskResponseSchema, parseSseFrames, type AskResponse } from "./events.schema";
+import { NOTHING_FOUND } from "./extractive";
+
+/**
+ * The embedded default, over real HTTP: no model configured, so chat is answered by the local extractive answerer
+ * and extraction is refused naming the setting. Every cited sentence must be found on the cited page of the cited
+ * source (its elements as GET /get-elements returns them) — on generated documents always, and on real corpus
+ * documents when ../shared/corpus is there.
+ */
+
+const CORPUS = path.resolve(import.meta.dirname, "../../../shared/corpus");
+
+let quarry: QuarryProcess;
+let api: ReturnType<typeof apiClient>;
+const ids: Record<string, string> = {};
+
+const normal = (text: string) => text.replace(/\s+/g, " ").trim();
+
+const ask = async (body: Record<string, unknown>) => {
+  const res = await api.post("/ask-sources", body);
+  return { status: res.status, body: (await res.json()) as AskResponse & { detail?: string } };
+};
+
+const ingest = async (name: string, content: Buffer | string) => {
+  const res = await api.upload(name, content, { enrichment: "none" });
+  expect(res.status).toBe(200);
+  const { build_id } = (await res.json()) as { build_id: string };
+  const build = (await api.waitForBuild(build_id, 600_000)) as { status: string; error: string | null };
+  expect(build.status, build.error ?? "").toBe("Completed");
+};
+
+/** Each `sentence [N]` of the answer is on page citation N's page of its source. */
+const expectSentencesInCitedPages = async (answer: AskResponse) => {
+  const pairs = [...answer.answer.matchAll(/(.+?)\s\[(\d+)\]\s*/g)].map((m) => ({ sentence: m[1]!, n: Number(m[2]) }));
+  expect(pairs.length).toBeGreaterThan(0);
+  for (const { sentence, n } of pairs) {
+    const citation = answer.citations!.find((c) => c.index === n)!;
+    expect(citation).toBeTruthy();
+    const page = citation.page_number === null ? "" : `&page_numbers=${citation.page_number}`;
+    const items: { text: string }[] = [];
+    for (let n = 1; ; n++) {
+      const res = await api.get(`/get-elements?file_id=${citation.file_id}${page}&page_size=100&page=${n}`);
+      const body = (await res.json()) as { items: { text: string }[]; total_pages: number };
+      items.push(...body.items);
+      if (n >= body.total_pages) break;
+    }
+    expect(normal(items.map((e) => e.text).join("\n"))).toContain(normal(sentence));
+  }
+};
+
+beforeAll(async () => {
+  quarry = await startQuarry();
+  api = apiClient(quarry);
+  await ingest(
+    "granite.md",
+    "# Granite\n\nGranite is an igneous rock made mostly of quartz, feldspar and mica. It forms when magma " +
+      "cools slowly deep underground.\n\n## Quarrying\n\nGranite blocks are cut with diamond wire saws. The saw " +
+      "wire is cooled with water.\n",
+  );
+  await ingest("sandstone.pdf", await pdfDoc({ pages: 2, title: "Sandstone Report" }));
+  const list = (await (await api.get("/")).json()) as { file_id: string; file_name: string }[];
+  for (const s of list) ids[s.file_name] = s.file_id;
+}, 300_000);
+
+afterAll(async () => {
+  await quarry?.dispose();
+});
+
+describe("ask-sources without a model", () => {
+  it("answers with sentences of the sources, each carrying the marker of the chunk it came from", async () => {
+    for (const thinking_level of ["fast", "balanced", "accurate", "max"]) {
+      const { status, body } = await ask({ question: "How are granite blocks cut?", thinking_level });
+      expect(status).toBe(200);
+      AskResponseSchema.parse(body);
+      expect(body.model).toBe("quarry-extractive");
+      expect(body.answer).toContain("Granite blocks are cut with diamond wire saws.");
+      expect(body.usage).toEqual({
+        tokens_in: 0,
+        tokens_out: 0,
+        cache_read_tokens: 0,
+        cache_write_tokens: 0,
+        om_tokens_in: 0,
+        om_tokens_out: 0,
+      });
+      await expectSentencesInCitedPages(body);
+    }
+    const pdf = await ask({
+      question: "What do quarry operators test each block for?",
+      file_ids: [ids["sandstone.pdf"]],
+    });
+    expect(pdf.body.citations!.every((c) => c.file_name === "sandstone.pdf" && c.page_number !== null)).toBe(true);
+    await expectSentencesInCitedPages(pdf.body);
+  });
+
+  it("says it found nothing when the sources do not cover the question", async () => {
+    const { body } = await ask({ question: "Who won the 1998 football world cup final?" });
+    expect(body).toMatchObject({ answer: NOTHING_FOUND, citations: [], model: "quarry-extractive" });
+  });
+
+  it("streams the local answer and continues a conversation", async () => {
+    const res = await api.post("/ask-sources", { question: "What is granite made of?", stream: true });
+    const events = parseSseFrames(await res.text()).map((e) => AnswerEventSchema.parse(e));
+    expect(events.at(-1)!.type).toBe("done");
+    const done = AskResponseSchema.parse((events.at(-1) as { response: unknown }).response);
+    expect(events.flatMap((e) => (e.type === "token" ? [e.text] : [])).join("")).toBe(done.answer);
+    expect(done.answer).toContain("quartz, feldspar and mica");
+    const follow = await ask({ question: "How does it form?", conversation_id: done.conversation_id });
+    expect(follow.body.conversation_id).toBe(done.conversation_id);
+    expect(follow.body.answer).toContain("magma cools slowly");
+  });
+
+  it("refuses what needs a model, naming the setting", async () => {
+    const schema = { type: "object", properties: { rock: { type: "string" } } };
+    const asked = await ask({ question: "What is granite?", output_schema: schema });
+    expect(asked.status).toBe(400);
+    expect(asked.body.detail).toMatch(/LLM_PROVIDER=openai/);
+    const res = await api.post("/run-extraction", {
+      file_ids: [ids["granite.md"]],
+      user_instruction: "Describe",
+      output_schema: schema,
+    });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { detail: string }).detail).toBe(
+      "Extraction needs a chat model; configure LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL",
+    );
+  });
+});
+
+describe.runIf(existsSync(CORPUS))("the local answerer on corpus documents", () => {
+  const questions: [string, string][] = [
+    ["dpr-paper-multi-column-13p.pdf", "How does the dense passage retriever encode questions and passages?"],
+    ["dpr-paper-multi-column-13p.pdf", "Which datasets are used to evaluate open-domain question answering?"],
+    ["UDHR_first_article_all.txt", "How are all human beings born?"],
+    ["book-war-and-peace-1p.txt", "What did Anna Pavlovna say about Genoa and Lucca?"],
+  ];
+
+  it("cites, for every sentence, a page of a source that holds that sentence", { timeout: 900_000 }, async () => {
+    for (const name of new Set(questions.map(([n]) => n))) await ingest(name, readFileSync(path.join(CORPUS, name)));
+    const list = (await (await api.get("/")).json()) as { file_id: string; file_name: string }[];
+    for (const [name, question] of questions) {
+      const fileId = list.find((s) => s.file_name === name)!.file_id;
+      const { body } = await ask({ question, file_ids: [fileId] });
+      expect(body.answer, question).not.toBe(NOTHING_FOUND);
+      await expectSentencesInCitedPages(body);
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { askSources, prepareAsk, runAsk } from "@/server/answers/ask";
+import { AnswerStream } from "@/server/answers/stream";
+import { runExtraction } from "@/server/extraction/extract";
+import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
+import { apiProcedure, router } from "../init";
+
+const askInput = (projectId: string, input: AskSourcesInput) => ({
+  projectId,
+  question: input.question,
+  conversationId: input.conversation_id,
+  reset: input.reset ?? false,
+  fileIds: input.file_ids ?? undefined,
+  fileNames: input.file_names ?? undefined,
+  outputSchema: input.output_schema,
+  thinkingLevel: input.thinking_level,
+  includeCitationImages: input.include_citation_images ?? false,
+  includeCitationMarkup: input.include_citation_markup ?? false,
+});
+
+/** Contract §5.13 and §5.14: chat over the project's sources, and extraction against a schema. */
+export const publicAnswersRouter = router({
+  askSources: apiProcedure("write")
+    .input(AskSourcesInput)
+    .mutation(async ({ ctx, input }) => {
+      const ask = askInput(ctx.projectId, input);
+      if (!input.stream) return askSources(ask);
+      // Streaming: the route sends the events as text/event-stream; errors after the first byte become `error` events.
+      const prepared = await prepareAsk(ask);
+      return new AnswerStream((onEvent, signal) => runAsk(prepared, { onEvent, signal }), ctx.logger);
+    }),
+
+  runExtraction: apiProcedure("write")
+    .input(RunExtractionInput)
+    .mutation(({ ctx, input }) =>
+      runExtraction({
+        projectId: ctx.projectId,
+        fileIds: input.file_ids ?? undefined,
+        fileNames: input.file_names ?? undefined,
+        userInstruction: input.user_instruction,
+        outputSchema: input.output_schema,
+        thinkingLevel: input.thinking_level,
+      }),
+    ),
+});
