@@ -6,7 +6,8 @@ import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
 
 export type BuildOptions = { method: string; enrichment: string; indexing: string };
-export const DEFAULT_BUILD_OPTIONS: BuildOptions = { method: "fast", enrichment: "full", indexing: "full" };
+/** What an ingest does when nothing is chosen (contract §3: `auto` reads text pages as fast and OCRs only scans). */
+export const DEFAULT_BUILD_OPTIONS: BuildOptions = { method: "auto", enrichment: "full", indexing: "full" };
 
 const METHOD_HINTS: Record<string, string> = {
   fast: "text layer, no OCR",
@@ -37,7 +38,7 @@ export const BuildOptionsFields = ({
           disabled={disabled}
           onChange={(e) => onChange({ ...value, method: e.target.value })}
         >
-          {["fast", ...V2_METHODS.filter((m) => m !== "fast")].map((m) => (
+          {["auto", ...V2_METHODS.filter((m) => m !== "auto")].map((m) => (
             <option key={m} value={m}>
               {m[0]!.toUpperCase() + m.slice(1)} ({METHOD_HINTS[m]})
             </option>

@@ -73,7 +73,8 @@ describe("ingest → retrieve", () => {
     expect(full).toMatchObject({
       success: true,
       file_name: "granite.md",
-      method: "fast",
+      // Contract §3: an ingest without a method runs `auto` (for a text file, read as fast).
+      method: "auto",
       message: "Build completed successfully",
     });
     expect(full.total_elements).toBeGreaterThan(3);
@@ -182,8 +183,8 @@ describe("sources lifecycle", () => {
       file_name: "cycle.txt",
       file_source: "local file",
       status: "Completed",
-      method: "fast",
-      partition_method: "basic",
+      method: "auto",
+      partition_method: "auto",
     });
 
     const again = await api.post("/reprocess", { file_id: fileId, method: "auto" });

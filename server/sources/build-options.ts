@@ -23,20 +23,25 @@ export const assertMethodAvailable = (method: InternalMethod) => {
   }
 };
 
-/** Defaults of contract §3/§5.2 (method fast, full enrichment and indexing) and the deployment's indexing rule. */
+/**
+ * Defaults of contract §3/§5.2 (method `auto` for an ingest, `fast` for a reprocess; full enrichment and indexing)
+ * and the deployment's indexing rule.
+ */
 export const resolveBuildOptions = ({
   method,
   enrichment,
   indexing,
+  defaultMethod = "fast",
 }: {
   method?: V2Method;
   enrichment?: Enrichment;
   indexing?: Indexing;
+  defaultMethod?: V2Method;
 }): BuildOptions => {
   if (indexing === "none" && !indexingOptions().includes("none")) {
     throw new AppError("BAD_REQUEST", "Indexing 'none' is not enabled. Valid values: full");
   }
-  const internal = v2ToInternal[method ?? "fast"];
+  const internal = v2ToInternal[method ?? defaultMethod];
   assertMethodAvailable(internal);
   return { method: internal, enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
 };

@@ -20,7 +20,7 @@ export const ListSourcesPageInput = z.object({
 export type ListSourcesPageInput = z.infer<typeof ListSourcesPageInput>;
 
 export const BuildOptionsInput = z.object({
-  method: z.enum(V2_METHODS).default("fast"),
+  method: z.enum(V2_METHODS).default("auto"),
   enrichment: z.enum(ENRICHMENT_OPTIONS).default("full"),
   indexing: z.enum(INDEXING_OPTIONS).default("full"),
 });

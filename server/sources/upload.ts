@@ -15,7 +15,11 @@ export const ingestMultipartUpload = async ({ projectId, upload }: { projectId: 
   });
   try {
     const parsed = IngestFileFields.parse(fields);
-    const options = resolveBuildOptions({ ...parsed, method: parsed.method ?? parsed.partition_method });
+    const options = resolveBuildOptions({
+      ...parsed,
+      method: parsed.method ?? parsed.partition_method,
+      defaultMethod: "auto",
+    });
     return await createSourceFromUpload({ projectId, upload: file.received, options });
   } catch (error) {
     // Once the source row exists it owns the file (a failed schedule leaves a Failed source to reprocess).

@@ -60,7 +60,11 @@ export const publicConnectorsRouter = router({
           crawl: input.crawlUrls ?? input.crawl_urls ?? false,
           maxPages: input.max_pages,
           maxDepth: input.max_depth,
-          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+          options: resolveBuildOptions({
+            ...input,
+            method: input.method ?? input.partition_method,
+            defaultMethod: "auto",
+          }),
         }),
       ),
     ),
@@ -72,7 +76,11 @@ export const publicConnectorsRouter = router({
         await ingestGithub({
           projectId: ctx.projectId,
           url: input.url,
-          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+          options: resolveBuildOptions({
+            ...input,
+            method: input.method ?? input.partition_method,
+            defaultMethod: "auto",
+          }),
         }),
       ),
     ),
@@ -85,7 +93,11 @@ export const publicConnectorsRouter = router({
           projectId: ctx.projectId,
           url: input.url,
           language: input.language,
-          options: resolveBuildOptions({ ...input, method: input.method ?? input.partition_method }),
+          options: resolveBuildOptions({
+            ...input,
+            method: input.method ?? input.partition_method,
+            defaultMethod: "auto",
+          }),
         }),
       ),
     ),

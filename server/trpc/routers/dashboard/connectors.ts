@@ -35,14 +35,18 @@ export const connectorsRouter = router({
         crawl: input.crawl,
         maxPages: input.maxPages,
         maxDepth: input.maxDepth,
-        options: resolveBuildOptions({ method: input.method }),
+        options: resolveBuildOptions({ method: input.method, defaultMethod: "auto" }),
       }),
     ),
 
   addGithub: projectProcedure("member")
     .input(ProjectInput.extend({ url: z.string().trim().min(1) }))
     .mutation(({ ctx, input }) =>
-      ingestGithub({ projectId: ctx.projectId, url: input.url, options: resolveBuildOptions({}) }),
+      ingestGithub({
+        projectId: ctx.projectId,
+        url: input.url,
+        options: resolveBuildOptions({ defaultMethod: "auto" }),
+      }),
     ),
 
   addYoutube: projectProcedure("member")
@@ -52,7 +56,7 @@ export const connectorsRouter = router({
         projectId: ctx.projectId,
         url: input.url,
         language: input.language || undefined,
-        options: resolveBuildOptions({}),
+        options: resolveBuildOptions({ defaultMethod: "auto" }),
       }),
     ),
 
