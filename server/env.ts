@@ -117,6 +117,21 @@ const schema = z.object({
   LLM_API_KEY: optionalString,
   LLM_MODEL: z.preprocess(emptyAsUndefined, z.string().default("gpt-4o-mini")),
   /**
+   * Structured output of the configured chat model: "auto" uses native `json_schema` on api.openai.com and JSON mode
+   * with the schema in the prompt elsewhere; "json_schema" or "json_mode" force one.
+   */
+  LLM_STRUCTURED_OUTPUT: z.preprocess(emptyAsUndefined, z.enum(["auto", "json_schema", "json_mode"]).default("auto")),
+  /** Per-attempt timeout of a chat call (a streamed reply: until its first byte). */
+  LLM_TIMEOUT_S: int(120).pipe(z.number().min(1)),
+  /**
+   * Keys for the named models a flow's llm node can pick (gpt-4o, gpt-4.1-mini, llama-3.1-8b-instant, ...): OpenAI's
+   * and Groq's. Without the provider's key a named model falls back to the configured LLM_MODEL (and says so).
+   */
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.openai.com/v1")),
+  GROQ_API_KEY: optionalString,
+  GROQ_BASE_URL: z.preprocess(emptyAsUndefined, z.string().url().default("https://api.groq.com/openai/v1")),
+  /**
    * Vision-capable chat model for the `agentic` method. Unset: agentic is refused with 400. Base URL and key
    * default to the LLM ones.
    */

@@ -1,24 +1,34 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 
 /**
- * Test helper: a local OpenAI-compatible `/chat/completions` server (no remote model exists in tests). Its JSON-mode
- * answers are computed from the page text in the request, the way a model's would depend on it: the summary quotes
- * the page's first sentence, keywords are its most frequent long words, topics pairs of them.
+ * Test helper: a local OpenAI-compatible `/chat/completions` server (no remote model exists in tests). Its answers
+ * are computed from the request, the way a model's would depend on it: enrichment summaries quote the page's first
+ * sentence; a question over numbered context passages is answered with the best-matching passage's first sentence
+ * and its `[N]`; JSON against a schema (native `json_schema` or the schema in the prompt) is filled from the
+ * context; follow-up rewriting, query expansion and the sufficiency check answer as their prompts ask. It streams
+ * (SSE with a final usage chunk), reports usage, and can be scripted to fail or to reply with given text.
  */
 
 export type ChatRequestBody = {
   model: string;
   messages: { role: string; content: string }[];
-  response_format?: { type: string };
+  response_format?: { type: string; json_schema?: { name?: string; schema?: Record<string, unknown> } };
+  stream?: boolean;
+  max_tokens?: number;
 };
+
+/** A scripted reply: its text, and optionally how it ended (`length`: cut at the token limit). */
+export type ScriptedReply = string | { content: string; finishReason?: string };
 
 export type FakeChatServer = {
   baseUrl: string;
   requests: ChatRequestBody[];
   /** Answer with this HTTP status (and an OpenAI-style error) while it returns a number. */
   failWith: (fn: ((body: ChatRequestBody) => number | null) | null) => void;
-  /** Reply with this message content instead of the computed JSON while it returns a string. */
-  replyWith: (fn: ((body: ChatRequestBody) => string | null) | null) => void;
+  /** Reply with this message content instead of the computed one while it returns one. */
+  replyWith: (fn: ((body: ChatRequestBody) => ScriptedReply | null) | null) => void;
+  /** Milliseconds before the first streamed chunk and between chunks (a model's latency). */
+  setStreamDelay: (firstMs: number, betweenMs: number) => void;
   close: () => Promise<void>;
 };
 
@@ -60,33 +70,186 @@ export const answerFor = (body: ChatRequestBody): object => {
   };
 };
 
+const words = (text: string) => new Set(text.toLowerCase().match(/\p{L}{3,}|\p{N}+/gu) ?? []);
+const STOP = new Set([
+  "the",
+  "and",
+  "what",
+  "which",
+  "who",
+  "how",
+  "does",
+  "did",
+  "for",
+  "are",
+  "was",
+  "with",
+  "this",
+  "that",
+  "about",
+  "from",
+]);
+const contentWords = (text: string) => [...words(text)].filter((w) => !STOP.has(w));
+
+const lastUser = (body: ChatRequestBody) => [...body.messages].reverse().find((m) => m.role === "user")?.content ?? "";
+const systemText = (body: ChatRequestBody) =>
+  body.messages
+    .filter((m) => m.role === "system")
+    .map((m) => m.content)
+    .join("\n");
+
+/** `[N] (file, page)\ntext` blocks of a context message. */
+const passagesOf = (user: string) =>
+  [...user.matchAll(/^\[(\d+)\] \([^)]*\)\n([\s\S]*?)(?=\n\n\[\d+\] \(|\n\nQuestion: |$)/gm)].map((m) => ({
+    n: Number(m[1]),
+    text: m[2]!,
+  }));
+const questionOf = (user: string) => /(?:Question|Last question): ([\s\S]*)$/.exec(user)?.[1]?.trim() ?? user;
+
+const bestPassage = (user: string) => {
+  const question = contentWords(questionOf(user));
+  const scored = passagesOf(user).map((p) => {
+    const have = words(p.text);
+    return { ...p, hits: question.filter((w) => have.has(w)).length };
+  });
+  return scored.sort((a, b) => b.hits - a.hits || a.n - b.n)[0];
+};
+
+/** A value for a JSON Schema, taken from the context the way an extracting model would. */
+const fillSchema = (schema: Record<string, unknown>, context: string, key = ""): unknown => {
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  if (Array.isArray(schema.enum)) return schema.enum[0];
+  if (type === "object") {
+    const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, fillSchema(v, context, k)]));
+  }
+  if (type === "array")
+    return [fillSchema((schema.items ?? { type: "string" }) as Record<string, unknown>, context, key)];
+  if (type === "number" || type === "integer") {
+    const n = Number(/\d+(?:\.\d+)?/.exec(context)?.[0] ?? 0);
+    return type === "integer" ? Math.round(n) : n;
+  }
+  if (type === "boolean") return true;
+  if (type === "null") return null;
+  const sentences = context.split(/(?<=[.!?])\s+/).filter((s) => s.trim());
+  const hit = sentences.find((s) => key && s.toLowerCase().includes(key.toLowerCase()));
+  return (hit ?? sentences[0] ?? "").trim();
+};
+
+const schemaOf = (body: ChatRequestBody): Record<string, unknown> | null => {
+  if (body.response_format?.type === "json_schema") return body.response_format.json_schema?.schema ?? null;
+  const inPrompt = /JSON Schema:\n(\{[\s\S]*\})\s*$/m.exec(systemText(body));
+  return inPrompt ? (JSON.parse(inPrompt[1]!) as Record<string, unknown>) : null;
+};
+
+/** What a model would say to this request. */
+export const replyFor = (body: ChatRequestBody): string => {
+  const system = systemText(body);
+  const user = lastUser(body);
+  if (/standalone search query/i.test(system)) {
+    const previous = /^user: (.*)$/m.exec(user)?.[1] ?? "";
+    return JSON.stringify({ query: `${questionOf(user)} (${previous})` });
+  }
+  if (/search queries/i.test(system)) {
+    const q = questionOf(user);
+    return JSON.stringify({ queries: [q, contentWords(q).join(" ")] });
+  }
+  if (/enough to answer/i.test(system)) {
+    const have = words(
+      passagesOf(user)
+        .map((p) => p.text)
+        .join(" "),
+    );
+    const missing = contentWords(questionOf(user)).filter((w) => !have.has(w));
+    return JSON.stringify(missing.length ? { sufficient: false, query: missing.join(" ") } : { sufficient: true });
+  }
+  const schema = schemaOf(body);
+  if (schema)
+    return JSON.stringify(
+      fillSchema(
+        schema,
+        passagesOf(user)
+          .map((p) => p.text)
+          .join(" ") || user,
+      ),
+    );
+  if (body.response_format) return JSON.stringify(answerFor(body));
+  const best = bestPassage(user);
+  if (!best) return "I could not find this in the selected sources.";
+  const sentence = best.text.split(/(?<=[.!?])\s+/)[0]!.trim();
+  return `${sentence} [${best.n}]`;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export const startFakeChatServer = async (): Promise<FakeChatServer> => {
   const requests: ChatRequestBody[] = [];
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
-  let reply: ((body: ChatRequestBody) => string | null) | null = null;
+  let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
+  let delays = { first: 0, between: 0 };
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req)) as ChatRequestBody;
     requests.push(body);
     const status = fail?.(body) ?? null;
-    res.setHeader("content-type", "application/json");
     if (req.url !== "/v1/chat/completions" || status) {
       res.statusCode = status ?? 404;
-      res.end(JSON.stringify({ error: { message: "The server had an error while processing your request" } }));
+      res.setHeader("content-type", "application/json");
+      if (status === 429) res.setHeader("retry-after", "0");
+      const message =
+        status === 429
+          ? "Rate limit reached, retry later"
+          : status && status < 500
+            ? "Invalid request: unsupported parameter"
+            : "The server had an error while processing your request";
+      res.end(JSON.stringify({ error: { message } }));
       return;
     }
+    const scripted = reply?.(body) ?? null;
+    const content = scripted === null ? replyFor(body) : typeof scripted === "string" ? scripted : scripted.content;
+    const finishReason = (typeof scripted === "object" && scripted?.finishReason) || "stop";
+    const usage = {
+      prompt_tokens: Math.ceil(JSON.stringify(body.messages).length / 4),
+      completion_tokens: Math.ceil(content.length / 4),
+    };
+    const id = `chatcmpl-${requests.length}`;
+    if (body.stream) {
+      res.setHeader("content-type", "text/event-stream");
+      const send = (chunk: object) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      await sleep(delays.first);
+      const pieces = content.match(/\S+\s*/g) ?? [content];
+      for (const [i, piece] of pieces.entries()) {
+        if (i) await sleep(delays.between);
+        send({
+          id,
+          object: "chat.completion.chunk",
+          model: body.model,
+          choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+        });
+      }
+      send({
+        id,
+        object: "chat.completion.chunk",
+        model: body.model,
+        choices: [{ index: 0, delta: {}, finish_reason: finishReason }],
+      });
+      send({
+        id,
+        object: "chat.completion.chunk",
+        model: body.model,
+        choices: [],
+        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      });
+      res.end("data: [DONE]\n\n");
+      return;
+    }
+    res.setHeader("content-type", "application/json");
     res.end(
       JSON.stringify({
-        id: `chatcmpl-${requests.length}`,
+        id,
         object: "chat.completion",
         model: body.model,
-        choices: [
-          {
-            index: 0,
-            finish_reason: "stop",
-            message: { role: "assistant", content: reply?.(body) ?? JSON.stringify(answerFor(body)) },
-          },
-        ],
-        usage: { prompt_tokens: 100, completion_tokens: 50, total_tokens: 150 },
+        choices: [{ index: 0, finish_reason: finishReason, message: { role: "assistant", content } }],
+        usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
       }),
     );
   });
@@ -97,6 +260,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
     requests,
     failWith: (fn) => (fail = fn),
     replyWith: (fn) => (reply = fn),
+    setStreamDelay: (first, between) => (delays = { first, between }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 };

@@ -1,0 +1,101 @@
+import { splitSentences } from "../chunking/sentences";
+import { stem } from "../embedding/stem";
+import { STOPWORDS } from "../enrichment/stopwords";
+import type { RetrievedChunk } from "../retrieval/retrieve";
+
+/**
+ * The local, model-free answerer (`quarry-extractive`): it writes no text of its own beyond a "found nothing"
+ * sentence. It picks sentences of the retrieved chunks that cover the question's terms (weighted by how rare each
+ * term is among the candidates), skips sentences that repeat ones already picked, and puts the `[N]` of the chunk a
+ * sentence came from after it, so every claim can be checked against its source.
+ */
+
+export const EXTRACTIVE_MODEL = "quarry-extractive";
+export const NOTHING_FOUND = "I could not find an answer to this in the selected sources.";
+
+/** Share of the question's term weight a sentence must cover to be worth quoting. */
+const MIN_COVERAGE = 0.3;
+const MAX_SENTENCES = 4;
+const MAX_ANSWER_CHARS = 900;
+const MAX_SENTENCE_CHARS = 400;
+/** How much a sentence's overlap with those already picked counts against it (maximal marginal relevance). */
+const REDUNDANCY_WEIGHT = 0.6;
+/** Chunks read: the best ones; lower ones rarely hold a better sentence and cost time. */
+const MAX_CHUNKS = 8;
+
+export const contentTerms = (text: string): string[] =>
+  (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
+    .filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w))
+    .map(stem);
+
+type Candidate = { sentence: string; chunkIndex: number; terms: Set<string>; order: number };
+
+const jaccard = (a: Set<string>, b: Set<string>) => {
+  let both = 0;
+  for (const t of a) if (b.has(t)) both++;
+  return both / (a.size + b.size - both || 1);
+};
+
+export type ExtractiveAnswer = { answer: string; cited: number[]; coverage: number };
+
+export const extractiveAnswer = (question: string, chunks: RetrievedChunk[]): ExtractiveAnswer => {
+  const queryTerms = [...new Set(contentTerms(question))];
+  const candidates: Candidate[] = [];
+  chunks.slice(0, MAX_CHUNKS).forEach((chunk, i) => {
+    for (const sentence of splitSentences(chunk.text)) {
+      if (sentence.length < 12 || sentence.length > MAX_SENTENCE_CHARS) continue;
+      candidates.push({
+        sentence,
+        chunkIndex: i + 1,
+        terms: new Set(contentTerms(sentence)),
+        order: candidates.length,
+      });
+    }
+  });
+  if (!queryTerms.length || !candidates.length) return { answer: NOTHING_FOUND, cited: [], coverage: 0 };
+
+  // A term found in few candidate sentences says more about which one answers (idf over the candidates); a term
+  // found in none weighs the most, since an answer would have to contain it.
+  const weight = new Map(
+    queryTerms.map((t) => {
+      const df = candidates.filter((c) => c.terms.has(t)).length;
+      return [t, Math.log(1 + candidates.length / Math.max(df, 1))];
+    }),
+  );
+  const total = [...weight.values()].reduce((sum, w) => sum + w, 0);
+  const coverage = (c: Candidate) =>
+    queryTerms.reduce((sum, t) => sum + (c.terms.has(t) ? weight.get(t)! : 0), 0) / (total || 1);
+  // Earlier chunks ranked higher; a small nudge breaks ties toward them.
+  const relevance = (c: Candidate) => coverage(c) + 0.02 / c.chunkIndex;
+
+  const ranked = candidates
+    .map((c) => ({ c, score: relevance(c), cover: coverage(c) }))
+    .sort((a, b) => b.score - a.score);
+  const best = ranked[0]!;
+  if (best.cover < MIN_COVERAGE) return { answer: NOTHING_FOUND, cited: [], coverage: best.cover };
+
+  const picked: Candidate[] = [];
+  let length = 0;
+  const pool = ranked.filter((r) => r.cover >= MIN_COVERAGE / 2);
+  while (picked.length < MAX_SENTENCES && pool.length) {
+    let top = 0;
+    let topScore = -Infinity;
+    pool.forEach((r, i) => {
+      const redundancy = Math.max(0, ...picked.map((p) => jaccard(p.terms, r.c.terms)));
+      const score = r.score - REDUNDANCY_WEIGHT * redundancy;
+      if (score > topScore) {
+        top = i;
+        topScore = score;
+      }
+    });
+    const { c } = pool.splice(top, 1)[0]!;
+    if (picked.some((p) => jaccard(p.terms, c.terms) > 0.8)) continue;
+    if (picked.length && length + c.sentence.length > MAX_ANSWER_CHARS) break;
+    picked.push(c);
+    length += c.sentence.length;
+  }
+  // Read in document order within the answer: by chunk rank, then position in the chunk.
+  picked.sort((a, b) => a.chunkIndex - b.chunkIndex || a.order - b.order);
+  const answer = picked.map((p) => `${p.sentence.replace(/\s+/g, " ").trim()} [${p.chunkIndex}]`).join(" ");
+  return { answer, cited: [...new Set(picked.map((p) => p.chunkIndex))], coverage: best.cover };
+};
