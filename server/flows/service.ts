@@ -97,8 +97,17 @@ export const exportFlow = async (projectId: string, name: string) => {
   const graph = graphOf(flow);
   const used = new Set(graph.nodes.map((n) => n.data.config.promptId).filter((id) => typeof id === "string"));
   const prompts = (await listPrompts(projectId)).filter((p) => used.has(p.id) && p.id !== "default_retrieval_prompt");
-  return { name: flow.name, description: flow.description, nodes: graph.nodes, edges: graph.edges, prompts };
+  // The database keeps JSON keys in its own order; configs are written in their kind's field order, so an export is
+  // stable and an imported file comes back as it was written.
+  const nodes = graph.nodes.map((n) => {
+    const order = isNodeKind(n.type) ? Object.keys(NODE_KIND_DEFS[n.type].fields.shape) : [];
+    const keys = Object.keys(n.data.config).sort((a, b) => rank(order, a) - rank(order, b) || a.localeCompare(b));
+    return { ...n, data: { ...n.data, config: Object.fromEntries(keys.map((k) => [k, n.data.config[k]])) } };
+  });
+  return { name: flow.name, description: flow.description, nodes, edges: graph.edges, prompts };
 };
+
+const rank = (order: string[], key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
 
 export const deleteFlow = async (projectId: string, name: string) => {
   const flow = await requireFlow(projectId, name, "named");

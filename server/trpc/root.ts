@@ -2,11 +2,15 @@ import { createCallerFactory, router } from "./init";
 import { dashboardRouter } from "./routers/dashboard/index";
 import { legacySourcesRouter } from "./routers/legacy-sources";
 import { publicConnectorsRouter } from "./routers/public-connectors";
+import { publicFlowsRouter } from "./routers/public-flows";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
-  publicApi: router({ sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter }),
+  publicApi: router({
+    sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter,
+    flows: publicFlowsRouter,
+  }),
   /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,
 });

@@ -1,19 +1,10 @@
 import { z } from "zod";
 import { defineKind, RETRIEVERS } from "./define";
 import { enumField, rangeField } from "./fields";
+import { CHAT_MODEL_IDS } from "../../providers/chat/catalog";
 
-/** LLM model values of the contract (§2.10) with their context windows in tokens. */
-export const LLM_MODELS = {
-  "gpt-4o": 128_000,
-  "gpt-4o-mini": 128_000,
-  "gpt-4.1": 128_000,
-  "gpt-4.1-mini": 128_000,
-  "gpt-4.1-nano": 128_000,
-  "gpt-3.5-turbo-0125": 16_385,
-  "mixtral-8x7b-32768": 32_768,
-  "llama-3.1-8b-instant": 8_000,
-} as const;
-const MODEL_IDS = Object.keys(LLM_MODELS) as [keyof typeof LLM_MODELS, ...(keyof typeof LLM_MODELS)[]];
+/** LLM model values of the contract (§2.10), from the chat provider catalog that serves them. */
+const MODEL_IDS = CHAT_MODEL_IDS as [string, ...string[]];
 
 const fields = {
   model: enumField("model", MODEL_IDS),
