@@ -1,6 +1,3 @@
-/** A flow's host: a DNS label (the flow name, contract §2.8) in front of `.flows.`. */
-const FLOW_HOST = "(?<flow>[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\\.flows\\..+";
-
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Parsers and the database driver stay plain Node modules: they load wasm, workers and native addons at run time.
@@ -28,17 +25,7 @@ const nextConfig = {
   typescript: { ignoreBuildErrors: true },
   // The public API takes paths with or without a trailing slash (contract §0); a redirect would break POST clients.
   skipTrailingSlashRedirect: true,
-  // Host form of the flow service (contract §0, §7): `<flow>.flows.<any host>/<suffix>` is the path form
-  // `/api/public/v1/flows/<flow>/<suffix>`, and `flows.<any host>/` the project's flow list. Before the file system,
-  // so no page or other route answers on a flow host. Next matches `host` against the hostname, without the port.
-  rewrites: async () => ({
-    beforeFiles: [
-      { source: "/", has: [{ type: "host", value: "flows\\..+" }], destination: "/api/public/v1/flows" },
-      { source: "/", has: [{ type: "host", value: FLOW_HOST }], destination: "/api/public/v1/flows/:flow" },
-      { source: "/:path+", has: [{ type: "host", value: FLOW_HOST }], destination: "/api/public/v1/flows/:flow/:path+" },
-    ],
-    afterFiles: [{ source: "/api/public/:path+/", destination: "/api/public/:path+" }],
-  }),
+  rewrites: async () => [{ source: "/api/public/:path+/", destination: "/api/public/:path+" }],
   // Every response: no MIME sniffing, never framed, no full URLs leaked to other sites. Pages get their CSP (with a
   // per-request script nonce) from proxy.ts; API responses are data and get a policy that allows nothing. No
   // Access-Control-* header is ever sent: the public API is for servers and scripts with a token, not other sites.

@@ -10,13 +10,21 @@ export const FLOW_USAGE = `  npm run quarry -- flow create <name> --project <pro
   npm run quarry -- flow delete <name> --project <project>
   npm run quarry -- flow rollback <name> --project <project> [--revision <revision id>]`;
 
-type Values = { project?: string; file?: string; name?: string; description?: string; replace?: boolean; revision?: string };
+type Values = {
+  project?: string;
+  file?: string;
+  name?: string;
+  description?: string;
+  replace?: boolean;
+  revision?: string;
+};
 
 const projectId = async (name: string | undefined) => {
   if (!name) throw new Error(`--project is required\n${FLOW_USAGE}`);
   const { db } = await import("../server/db");
   const projects = await db.project.findMany({ where: { name }, select: { id: true } });
-  if (projects.length !== 1) throw new Error(projects.length ? `Several projects are named ${name}` : `No project named ${name}`);
+  if (projects.length !== 1)
+    throw new Error(projects.length ? `Several projects are named ${name}` : `No project named ${name}`);
   return projects[0]!.id;
 };
 
@@ -32,7 +40,12 @@ export const runFlowCommand = async (action: string | undefined, arg: string | u
   switch (action) {
     case "create": {
       const name = FlowName.parse(named());
-      await service.saveFlow({ projectId: project, name, description: values.description, graph: { nodes: [], edges: [] } });
+      await service.saveFlow({
+        projectId: project,
+        name,
+        description: values.description,
+        graph: { nodes: [], edges: [] },
+      });
       process.stderr.write(`Flow ${name} created\n`);
       return;
     }

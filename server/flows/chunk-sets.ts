@@ -109,9 +109,7 @@ export const ensureFlowChunkSet = async ({
 /** Flow chunk sets that no kept revision of any flow of the project names any more are deleted with their chunks. */
 export const releaseUnusedFlowChunkSets = async (projectId: string) => {
   const revisions = await db.flowRevision.findMany({ where: { projectId }, select: { chunkSets: true } });
-  const used = new Set(
-    revisions.flatMap((r) => Object.values((r.chunkSets ?? {}) as Record<string, string[]>).flat()),
-  );
+  const used = new Set(revisions.flatMap((r) => Object.values((r.chunkSets ?? {}) as Record<string, string[]>).flat()));
   await db.chunkSet.deleteMany({
     where: { projectId, ownerKind: "flow_chunking", id: { notIn: [...used] }, status: "ready" },
   });

@@ -11,6 +11,9 @@ export const datasetCounts = async (projectId: string, fileIds: string[]) => ({
 });
 
 export const chunkSetsSize = async (projectId: string, chunkSetIds: string[]) => {
-  const sets = await db.chunkSet.findMany({ where: { projectId, id: { in: chunkSetIds } }, select: { chunkCount: true } });
+  const sets = await db.chunkSet.findMany({
+    where: { projectId, id: { in: chunkSetIds } },
+    select: { chunkCount: true },
+  });
   return sets.reduce((sum, s) => sum + s.chunkCount, 0);
 };

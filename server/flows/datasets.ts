@@ -10,11 +10,17 @@ export const resolveDatasetFiles = async (projectId: string, patch: Record<strin
   const ids = patch.fileIds as string[] | undefined;
   if (names === undefined && ids === undefined) return patch;
   if (ids !== undefined) {
-    const sources = await db.source.findMany({ where: { projectId, id: { in: ids } }, select: { id: true, fileName: true } });
+    const sources = await db.source.findMany({
+      where: { projectId, id: { in: ids } },
+      select: { id: true, fileName: true },
+    });
     const byId = new Map(sources.map((s) => [s.id, s.fileName]));
     const missing = ids.filter((id) => !byId.has(id));
     if (missing.length)
-      throw new AppError("BAD_REQUEST", `The following files do not exist as sources in the dataset: ${missing.join(", ")}`);
+      throw new AppError(
+        "BAD_REQUEST",
+        `The following files do not exist as sources in the dataset: ${missing.join(", ")}`,
+      );
     const unique = [...new Set(ids)];
     return { ...patch, fileIds: unique, files: unique.map((id) => byId.get(id)!) };
   }
@@ -25,9 +31,15 @@ export const resolveDatasetFiles = async (projectId: string, patch: Record<strin
   });
   const missing = wanted.filter((n) => !sources.some((s) => s.fileName === n));
   if (missing.length)
-    throw new AppError("BAD_REQUEST", `The following files do not exist as sources in the dataset: ${missing.join(", ")}`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `The following files do not exist as sources in the dataset: ${missing.join(", ")}`,
+    );
   const ambiguous = wanted.filter((n) => sources.filter((s) => s.fileName === n).length > 1);
   if (ambiguous.length)
-    throw new AppError("BAD_REQUEST", `Several sources are named ${ambiguous.join(", ")}; name them by fileIds instead`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `Several sources are named ${ambiguous.join(", ")}; name them by fileIds instead`,
+    );
   return { ...patch, files: wanted, fileIds: wanted.map((n) => sources.find((s) => s.fileName === n)!.id) };
 };

@@ -30,7 +30,10 @@ export type RevisionSnapshot = z.infer<typeof RevisionSnapshot>;
 /** What validation needs to know of the project: its sources' statuses and its prompt ids. */
 export const graphContext = async (projectId: string, graph: Graph): Promise<GraphContext & { prompts: Prompt[] }> => {
   const ids = graph.nodes.flatMap((n) => (n.type === "dataset" ? ((n.data.config.fileIds as string[]) ?? []) : []));
-  const sources = await db.source.findMany({ where: { projectId, id: { in: ids } }, select: { id: true, status: true } });
+  const sources = await db.source.findMany({
+    where: { projectId, id: { in: ids } },
+    select: { id: true, status: true },
+  });
   const status = new Map(sources.map((s) => [s.id, s.status as string]));
   const prompts = await listPrompts(projectId);
   return { sourceStatus: (id) => status.get(id), promptIds: new Set(prompts.map((p) => p.id)), prompts };
@@ -83,7 +86,8 @@ export const requestDeploy = async ({
     throw new AppError("INTERNAL", `Failed to deploy flow: could not schedule the deploy (${errorMessage(error)})`);
   }
   const done = await waitForRevision(revision.id);
-  if (done.status === "failed") throw new AppError("INTERNAL", `Failed to deploy flow: ${done.error ?? "unknown error"}`);
+  if (done.status === "failed")
+    throw new AppError("INTERNAL", `Failed to deploy flow: ${done.error ?? "unknown error"}`);
   return {
     success: true,
     message: `Flow '${flow.name}' deployed successfully`,
@@ -96,7 +100,8 @@ const waitForRevision = async (revisionId: string) => {
   const deadline = Date.now() + DEPLOY_TIMEOUT_MS;
   for (let delay = 100; ; delay = Math.min(1000, delay * 1.5)) {
     const revision = await db.flowRevision.findUnique({ where: { id: revisionId } });
-    if (!revision || revision.status !== "building") return revision ?? { status: "failed", error: "revision vanished" };
+    if (!revision || revision.status !== "building")
+      return revision ?? { status: "failed", error: "revision vanished" };
     if (Date.now() > deadline) {
       throw new AppError("TIMEOUT", "The deploy is still running; GET the flow to follow it");
     }
@@ -154,7 +159,11 @@ const deployCounts = async (projectId: string, snapshot: Graph, chunkSets: Recor
       const ids = (parseNodeConfig("dataset", node.data.config) as DatasetConfig).fileIds;
       outcome.push({ id: node.id, ok: true, counts: await datasetCounts(projectId, ids) });
     } else if (node.type === "chunking") {
-      outcome.push({ id: node.id, ok: true, counts: { total_chunks: await chunkSetsSize(projectId, chunkSets[node.id] ?? []) } });
+      outcome.push({
+        id: node.id,
+        ok: true,
+        counts: { total_chunks: await chunkSetsSize(projectId, chunkSets[node.id] ?? []) },
+      });
     }
   }
   return outcome;

@@ -14,7 +14,10 @@ import { listNodeDtos } from "./views";
 
 /** POST {flow_url} (the deployed revision), /simulate (the draft) and /nodes/simulate (contract §7.1, §7.2). */
 
-const page = z.coerce.number({ error: "page must be an integer of at least 1" }).int().min(1, { error: "page must be an integer of at least 1" });
+const page = z.coerce
+  .number({ error: "page must be an integer of at least 1" })
+  .int()
+  .min(1, { error: "page must be an integer of at least 1" });
 const pageSize = z.coerce
   .number({ error: "page_size must be an integer between 1 and 100" })
   .int({ error: "page_size must be an integer between 1 and 100" })
@@ -52,7 +55,9 @@ const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEv
     if (error instanceof FlowRunError) throw new AppError("INTERNAL", `Failed to run flow: ${error.message}`);
     throw error;
   } finally {
-    await recordNodeStats(exe.flowId, outcomes).catch((e: unknown) => logger.warn({ err: e }, "flow stats not written"));
+    await recordNodeStats(exe.flowId, outcomes).catch((e: unknown) =>
+      logger.warn({ err: e }, "flow stats not written"),
+    );
     if (exe.draft) {
       await mutateDraft(exe.flowId, (flow) => ({ nodeState: markProcessed(statesOf(flow), outcomes) })).catch(
         (e: unknown) => logger.warn({ err: e }, "flow flags not written"),
@@ -83,7 +88,8 @@ const respond = async (exe: Execution, input: RunFlowInput) => {
 };
 
 const onDemandChunkSets =
-  (projectId: string) => async (_nodeId: string, config: Parameters<typeof ensureFlowChunkSet>[0]["config"], sourceIds: string[]) => {
+  (projectId: string) =>
+  async (_nodeId: string, config: Parameters<typeof ensureFlowChunkSet>[0]["config"], sourceIds: string[]) => {
     const ids: string[] = [];
     for (const sourceId of sourceIds) ids.push((await ensureFlowChunkSet({ projectId, sourceId, config })).id);
     return ids;
@@ -97,7 +103,11 @@ export const runDeployedFlow = async (projectId: string, flowName: string, input
   if (!revision) throw new AppError("NOT_FOUND", `Flow ${flowName} is not deployed`);
   const snapshot = RevisionSnapshot.parse(revision.snapshot);
   // Sources may have gone since the deploy: the revision is checked again before it runs.
-  const check = validateGraph(snapshot, "run", await import("./deploy").then((m) => m.graphContext(projectId, snapshot)));
+  const check = validateGraph(
+    snapshot,
+    "run",
+    await import("./deploy").then((m) => m.graphContext(projectId, snapshot)),
+  );
   if (!check.ok) throw new AppError("INTERNAL", `Failed to run flow: ${check.errors[0]!.message}`);
   const chunkSets = revision.chunkSets as Record<string, string[]>;
   return respond(
@@ -151,7 +161,11 @@ export const simulateNode = async (projectId: string, flowName: string, nodeId: 
   } catch (error) {
     outcomes = outcomesOf(error);
     const ran = new Set(outcomes.map((o) => o.id));
-    outcomes.push(...affected.filter((id) => !ran.has(id)).map((id) => ({ id, ok: false, ms: 0, itemsOut: 0, responseChars: 0, error: "an upstream node failed" })));
+    outcomes.push(
+      ...affected
+        .filter((id) => !ran.has(id))
+        .map((id) => ({ id, ok: false, ms: 0, itemsOut: 0, responseChars: 0, error: "an upstream node failed" })),
+    );
     await mutateDraft(flow.id, (f) => ({ nodeState: markProcessed(statesOf(f), outcomes) }));
     throw new AppError("INTERNAL", `Failed to simulate node: ${errorMessage(error)}`);
   }

@@ -27,9 +27,7 @@ export const newNodeId = (kind: NodeKind, at = Date.now()) => `${kind}-${String(
 
 /** Flow names are DNS labels, since the host form puts them in front of `.flows.<host>` (contract §2.8). */
 export const FLOW_NAME_RULE = "Flow names use a-z, 0-9 and '-', 1 to 63 characters, not starting or ending with '-'";
-export const FlowName = z
-  .string()
-  .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { message: FLOW_NAME_RULE });
+export const FlowName = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, { message: FLOW_NAME_RULE });
 
 export const GraphNode = z.object({
   id: z.string().min(1).max(100),

@@ -57,11 +57,7 @@ const mergedItems = (inputs: NodeOutput[]): RetrievedChunk[] => {
 
 /** The prompt as the answerer's instructions: the query is filled in; the context is the numbered passages it gets. */
 const instructions = (prompt: Prompt, query: string) =>
-  prompt.text
-    .split("{context}")
-    .join("(the numbered context passages that follow)")
-    .split("{query}")
-    .join(query);
+  prompt.text.split("{context}").join("(the numbered context passages that follow)").split("{query}").join(query);
 
 const generate: Operation = async ({ nodeId, config, inputs, ctx }) => {
   const items = mergedItems(inputs);
@@ -116,7 +112,11 @@ export const OPERATIONS: Record<NodeKind, Operation> = {
       items.map((c) => ({ text: [c.title, c.heading, c.text].filter(Boolean).join("\n"), score: c.score })),
     );
     const ranked = items
-      .map((c, i) => ({ ...c, score: Math.min(1, Math.max(0, scores[i] ?? 0)), scores: { ...c.scores, rerank: scores[i] ?? 0 } }))
+      .map((c, i) => ({
+        ...c,
+        score: Math.min(1, Math.max(0, scores[i] ?? 0)),
+        scores: { ...c.scores, rerank: scores[i] ?? 0 },
+      }))
       .sort((a, b) => b.score - a.score);
     return { items: ranked.slice(0, topK) };
   },

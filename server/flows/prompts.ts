@@ -4,7 +4,12 @@ import { DEFAULT_PROMPT, type Prompt } from "./graph.schema";
 /** The project's prompts for llm and response nodes, the built-in default first (contract §2.11). */
 export const listPrompts = async (projectId: string): Promise<Prompt[]> => {
   const rows = await db.flowPrompt.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
-  return [DEFAULT_PROMPT, ...rows.filter((r) => r.promptId !== DEFAULT_PROMPT.id).map((r) => ({ id: r.promptId, name: r.name, text: r.text }))];
+  return [
+    DEFAULT_PROMPT,
+    ...rows
+      .filter((r) => r.promptId !== DEFAULT_PROMPT.id)
+      .map((r) => ({ id: r.promptId, name: r.name, text: r.text })),
+  ];
 };
 
 export const promptIds = async (projectId: string) => new Set((await listPrompts(projectId)).map((p) => p.id));

@@ -43,7 +43,12 @@ export class FlowRunError extends Error {}
 const ancestorsOf = (graph: Graph, id: string) => {
   const found = new Set<string>();
   const visit = (n: string) => {
-    for (const e of graph.edges) if (e.target === n && !found.has(e.source)) found.add(e.source), visit(e.source);
+    for (const e of graph.edges) {
+      if (e.target === n && !found.has(e.source)) {
+        found.add(e.source);
+        visit(e.source);
+      }
+    }
   };
   visit(id);
   return found;
@@ -75,7 +80,12 @@ export const runGraph = async ({
   const response = graph.nodes.find((n) => n.type === "response");
   const wanted = targets ?? (response ? [response.id] : []);
   const needed = new Set(wanted.flatMap((id) => [id, ...ancestorsOf(graph, id)]));
-  const order = (topologicalOrder(graph.nodes.map((n) => n.id), graph.edges) ?? []).filter((id) => needed.has(id));
+  const order = (
+    topologicalOrder(
+      graph.nodes.map((n) => n.id),
+      graph.edges,
+    ) ?? []
+  ).filter((id) => needed.has(id));
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const responseUpstream = response ? ancestorsOf(graph, response.id) : new Set<string>();
   const firstLlm = order.find((id) => byId.get(id)?.type === "llm" && responseUpstream.has(id));

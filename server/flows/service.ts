@@ -11,10 +11,10 @@ import { validateGraph } from "./validate-graph";
 
 export type FlowRow = NonNullable<Awaited<ReturnType<typeof db.flow.findFirst>>>;
 
-export const findFlow = (projectId: string, name: string) =>
-  db.flow.findFirst({ where: { projectId, name } });
+export const findFlow = (projectId: string, name: string) => db.flow.findFirst({ where: { projectId, name } });
 
-export const listFlows = (projectId: string) => db.flow.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
+export const listFlows = (projectId: string) =>
+  db.flow.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
 
 export const graphOf = (flow: Pick<FlowRow, "graph">): Graph => Graph.parse(flow.graph);
 export const statesOf = (flow: Pick<FlowRow, "nodeState">) => (flow.nodeState ?? {}) as NodeStates;

@@ -56,7 +56,13 @@ export const smartRag = async ({
   const want = topK ?? 20;
   const lists = await Promise.all(
     rewrites.map(async (q) => {
-      const result = await retrieve({ projectId, query: q, searchType: "hybrid", topK: Math.min(100, Math.max(20, 4 * want)), ...scope });
+      const result = await retrieve({
+        projectId,
+        query: q,
+        searchType: "hybrid",
+        topK: Math.min(100, Math.max(20, 4 * want)),
+        ...scope,
+      });
       return result.chunks;
     }),
   );
@@ -70,7 +76,11 @@ export const smartRag = async ({
       )
     : [];
   const ranked = candidates
-    .map((c, i) => ({ ...c, score: Math.min(1, Math.max(0, scores[i] ?? 0)), scores: { ...c.scores, rerank: scores[i] ?? 0 } }))
+    .map((c, i) => ({
+      ...c,
+      score: Math.min(1, Math.max(0, scores[i] ?? 0)),
+      scores: { ...c.scores, rerank: scores[i] ?? 0 },
+    }))
     .sort((a, b) => b.score - a.score);
   return { chunks: topK === null ? ranked : ranked.slice(0, topK), rewrites, reranker: reranker.model };
 };

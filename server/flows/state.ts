@@ -11,7 +11,12 @@ export type NodeStates = Record<string, NodeState>;
 export const downstreamOf = (graph: Graph, nodeId: string): string[] => {
   const found = new Set<string>();
   const visit = (id: string) => {
-    for (const e of graph.edges) if (e.source === id && !found.has(e.target)) found.add(e.target), visit(e.target);
+    for (const e of graph.edges) {
+      if (e.source === id && !found.has(e.target)) {
+        found.add(e.target);
+        visit(e.target);
+      }
+    }
   };
   visit(nodeId);
   return [...found];

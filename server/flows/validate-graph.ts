@@ -42,11 +42,7 @@ export const topologicalOrder = (ids: string[], edges: { source: string; target:
   return order.length === ids.length ? order : null;
 };
 
-export const validateGraph = (
-  input: unknown,
-  stage: "save" | "run",
-  context: GraphContext = {},
-): GraphCheck => {
+export const validateGraph = (input: unknown, stage: "save" | "run", context: GraphContext = {}): GraphCheck => {
   const errors: GraphIssue[] = [];
   const fail = (): GraphCheck => ({
     ok: false,
@@ -88,7 +84,10 @@ export const validateGraph = (
     if (seen.has(key)) errors.push({ message: `Edge ${edge.source} -> ${edge.target} is listed twice` });
     seen.add(key);
     if (!NODE_KIND_DEFS[from].downstream.includes(to)) {
-      errors.push({ nodeId: edge.target, message: `A ${from} node cannot feed a ${to} node (${key.replace(">", " -> ")})` });
+      errors.push({
+        nodeId: edge.target,
+        message: `A ${from} node cannot feed a ${to} node (${key.replace(">", " -> ")})`,
+      });
     }
   }
   if (errors.length) return fail();
@@ -108,7 +107,11 @@ export const validateGraph = (
   const upstreamOf = (id: string) => edges.filter((e) => e.target === id).map((e) => e.source);
   const ancestors = new Set<string>();
   const walk = (id: string) => {
-    for (const up of upstreamOf(id)) if (!ancestors.has(up) && (ancestors.add(up), true)) walk(up);
+    for (const up of upstreamOf(id)) {
+      if (ancestors.has(up)) continue;
+      ancestors.add(up);
+      walk(up);
+    }
   };
   walk(responses[0]!.id);
   if (![...ancestors].some((id) => kinds.get(id) === "dataset")) {

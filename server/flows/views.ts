@@ -64,7 +64,10 @@ export const toNodeDto = (node: GraphNode, state: NodeState | undefined, stat: S
   // A node that never ran (no flags, no counters) has no result (§2.9).
   if (!state && !stat) return { ...base, data: { name: node.data.name, config } };
   const s = state ?? {};
-  const lastRun = stat?.lastRunAt && (!s.lastRun || stat.lastRunAt.toISOString() > s.lastRun) ? stat.lastRunAt.toISOString() : s.lastRun;
+  const lastRun =
+    stat?.lastRunAt && (!s.lastRun || stat.lastRunAt.toISOString() > s.lastRun)
+      ? stat.lastRunAt.toISOString()
+      : s.lastRun;
   return {
     ...base,
     data: {

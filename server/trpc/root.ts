@@ -8,7 +8,9 @@ import { publicSourcesRouter } from "./routers/public-sources";
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
   publicApi: router({
-    sources: publicSourcesRouter, legacy: legacySourcesRouter, connectors: publicConnectorsRouter,
+    sources: publicSourcesRouter,
+    legacy: legacySourcesRouter,
+    connectors: publicConnectorsRouter,
     flows: publicFlowsRouter,
   }),
   /** The dashboard's procedures (signed-in users, by team role). */

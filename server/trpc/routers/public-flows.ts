@@ -3,7 +3,7 @@ import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
 import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
-import { listPrompts } from "@/server/flows/prompts";
+import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
 import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
 import { db } from "@/server/db";
@@ -80,7 +80,12 @@ export const publicFlowsRouter = router({
         segment: input.segment,
         nodeId: input.nodeId,
         body: input.body,
-        resolve: async (kind, patch) => (kind === "dataset" ? resolveDatasetFiles(ctx.projectId, patch) : patch),
+        resolve: async (kind, patch) => {
+          if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
+          if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
+            throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
+          return patch;
+        },
       }),
     ),
 
