@@ -136,8 +136,8 @@ export const simulateFlow = async (projectId: string, flowName: string, input: R
 
 /** Processes one node with its current configuration, and what it affects downstream (no query: nothing is asked). */
 export const simulateNode = async (projectId: string, flowName: string, nodeId: unknown) => {
-  if (typeof nodeId !== "string" || !nodeId) throw new AppError("BAD_REQUEST", "Invalid input: node_id is required");
   const flow = await requireFlow(projectId, flowName, "short");
+  if (typeof nodeId !== "string" || !nodeId) throw new AppError("BAD_REQUEST", "Invalid input: node_id is required");
   const graph = graphOf(flow);
   if (!graph.nodes.some((n) => n.id === nodeId))
     throw new AppError("NOT_FOUND", `Node with id '${nodeId}' not found in flow '${flowName}'`);
