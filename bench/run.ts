@@ -7,7 +7,8 @@
  * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
  * while a BENCH_STALL_MB 20 MB text ingests).
- * BENCH_ONLY=ingest,methods,memory,retrieval,scale,hostile,load,crash,responsiveness picks parts.
+ * Flow run latency (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
+ * BENCH_ONLY=ingest,methods,memory,retrieval,flows,scale,hostile,load,crash,responsiveness picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -93,6 +94,10 @@ const main = async () => {
     if (wanted("methods")) process.stdout.write(`${await benchMethods()}\n\n`);
     if (wanted("memory")) process.stdout.write(`${await benchMemory(quarry)}\n\n`);
     if (wanted("retrieval")) process.stdout.write(`${await benchRetrieval({ quarry, databaseUrl: pgServer.url })}\n\n`);
+    if (wanted("flows")) {
+      const { benchFlows } = await import("./flows");
+      process.stdout.write(`${await benchFlows(quarry)}\n\n`);
+    }
     if (wanted("scale")) {
       const { benchScale } = await import("./scale");
       process.stdout.write(`${await benchScale({ databaseUrl: pgServer.url })}\n`);
