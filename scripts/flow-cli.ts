@@ -55,6 +55,18 @@ export const runFlowCommand = async (action: string | undefined, arg: string | u
         ...JSON.parse(readFileSync(values.file, "utf8")),
         ...(values.name ? { name: values.name } : {}),
       });
+      // Datasets that name files without ids (hand-written files) are resolved against the project's sources.
+      const { resolveDatasetFiles } = await import("../server/flows/datasets");
+      for (const node of file.nodes) {
+        const config = node.data.config;
+        if (
+          node.type === "dataset" &&
+          Array.isArray(config.files) &&
+          config.files.length &&
+          !(config.fileIds as [])?.length
+        )
+          node.data.config = await resolveDatasetFiles(project, { ...config, fileIds: undefined });
+      }
       await service.saveFlow({
         projectId: project,
         name: file.name,

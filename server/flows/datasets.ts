@@ -43,3 +43,35 @@ export const resolveDatasetFiles = async (projectId: string, patch: Record<strin
     );
   return { ...patch, files: wanted, fileIds: wanted.map((n) => sources.find((s) => s.fileName === n)!.id) };
 };
+
+/**
+ * A deleted source leaves every dataset node that named it (contract §4.4): the dataset and everything downstream
+ * are marked outdated. Deployed revisions keep their snapshot; their next run fails the source check until redeploy.
+ */
+export const forgetSourceInFlows = async (projectId: string, sourceId: string) => {
+  const { graphOf, mutateDraft } = await import("./service");
+  const { markChanged } = await import("./state");
+  const flows = await db.flow.findMany({ where: { projectId }, select: { id: true } });
+  for (const { id } of flows) {
+    await mutateDraft(id, (flow) => {
+      const graph = graphOf(flow);
+      const touched = graph.nodes.filter(
+        (n) => n.type === "dataset" && ((n.data.config.fileIds as string[] | undefined) ?? []).includes(sourceId),
+      );
+      if (touched.length === 0) return null;
+      let states = (flow.nodeState ?? {}) as Parameters<typeof markChanged>[0];
+      for (const node of touched) {
+        const ids = (node.data.config.fileIds as string[]) ?? [];
+        const names = (node.data.config.files as string[] | undefined) ?? [];
+        const keep = ids.map((fid, i) => [fid, names[i]] as const).filter(([fid]) => fid !== sourceId);
+        node.data.config = {
+          ...node.data.config,
+          fileIds: keep.map(([fid]) => fid),
+          files: keep.map(([, n]) => n ?? ""),
+        };
+        states = markChanged(states, graph, node.id);
+      }
+      return { graph, nodeState: states };
+    });
+  }
+};

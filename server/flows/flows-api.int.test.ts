@@ -268,3 +268,14 @@ it("refuses to deploy graph-rag nodes until they are available, and shows no flo
   expect((await call("path", null, "GET", "", undefined, other)).json()).toEqual({ flows: [], total: 0 });
   expect((await call("host", "plain-rag", "POST", "", { query: "granite" }, other)).status).toBe(404);
 });
+
+it("a deleted source leaves the dataset nodes that named it, which are marked outdated", async () => {
+  const sources = (await (await apiClient(quarry).get("")).json()) as { file_id: string; file_name: string }[];
+  const basalt = sources.find((s) => s.file_name === "basalt.txt")!;
+  expect((await apiClient(quarry).del({ file_id: basalt.file_id })).status).toBe(200);
+  const [dataset] = (await call("path", "plain-rag", "GET", "/datasets")).json();
+  expect(dataset.data.config.files).toEqual(["granite.txt"]);
+  expect(dataset.data.config.fileIds).not.toContain(basalt.file_id);
+  expect(dataset.data.result).toMatchObject({ updated: false });
+  expect((await call("path", "plain-rag", "GET", "/retrieval")).json()[0].data.result).toMatchObject({ waiting: true });
+});
