@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSseFrames } from "../answers/events.schema";
@@ -255,7 +255,7 @@ it("refuses to deploy graph-rag nodes until they are available, and shows no flo
   ];
   file.nodes[0].data.config = { files: [], fileIds: [] };
   const tmp = path.join(quarry.dataDir, "graph-flow.json");
-  (await import("node:fs")).writeFileSync(tmp, JSON.stringify(file));
+  writeFileSync(tmp, JSON.stringify(file));
   quarryCli(quarry, "flow", "import", "--project", "default", "--file", tmp);
   await call("path", "graph-flow", "PATCH", `/datasets/${file.nodes[0].id}`, { files: ["granite.txt"] });
   const patched = await call("path", "graph-flow", "PATCH", "/graph-rag/graph-rag-1764000000002", { topK: 3 });
@@ -267,6 +267,29 @@ it("refuses to deploy graph-rag nodes until they are available, and shows no flo
   const other = createToken(quarry, "other-project");
   expect((await call("path", null, "GET", "", undefined, other)).json()).toEqual({ flows: [], total: 0 });
   expect((await call("host", "plain-rag", "POST", "", { query: "granite" }, other)).status).toBe(404);
+});
+
+it("runs a smart-rag node: rewritten searches, fused and reranked, with its counters", async () => {
+  const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
+  file.name = "smart-flow";
+  const smart = "smart-rag-1764000000002";
+  file.nodes[1] = { ...file.nodes[1], id: smart, type: "smart-rag", data: { name: "Smart", config: { topK: 1 } } };
+  file.nodes[0].data.config = { files: ["granite.txt", "basalt.txt"], fileIds: [] };
+  file.edges = [
+    { source: file.nodes[0].id, target: smart },
+    { source: smart, target: file.nodes[2].id },
+  ];
+  const tmp = path.join(quarry.dataDir, "smart-flow.json");
+  writeFileSync(tmp, JSON.stringify(file));
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", tmp);
+  expect((await call("path", "smart-flow", "POST", "/deploy", {})).status).toBe(200);
+  const run = (
+    await call("host", "smart-flow", "POST", "", { query: "What is basalt crushed for and how heavy is granite?" })
+  ).json();
+  expect(run.total).toBe(1);
+  expect(run.items[0].metadata.relevance_score).toBeGreaterThan(0);
+  const [node] = (await call("path", "smart-flow", "GET", "/smart-rag")).json();
+  expect(node.data.result).toMatchObject({ total_processed: 1, total_retrieved: 1 });
 });
 
 it("a deleted source leaves the dataset nodes that named it, which are marked outdated", async () => {

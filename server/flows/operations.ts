@@ -1,10 +1,9 @@
 import { generateAnswer } from "../answers/generate";
 import type { Citation } from "../answers/events.schema";
-import { getReranker } from "../providers/rerank";
 import { retrieve, type RetrievedChunk } from "../retrieval/retrieve";
 import type { NodeKind, Prompt } from "./graph.schema";
 import type { ChunkingConfig, DatasetConfig, LlmConfig, RetrievalConfig } from "./node-kinds";
-import { smartRag } from "./smart-rag";
+import { rerankItems, smartRag } from "./smart-rag";
 import { chunkSetsSize, datasetCounts } from "./counts";
 
 /**
@@ -106,18 +105,7 @@ export const OPERATIONS: Record<NodeKind, Operation> = {
   reranking: async ({ config, inputs, ctx }) => {
     const items = mergedItems(inputs);
     const topK = (config.topK as number | null) ?? items.length;
-    if (items.length === 0) return { items };
-    const scores = await getReranker().rerank(
-      ctx.query,
-      items.map((c) => ({ text: [c.title, c.heading, c.text].filter(Boolean).join("\n"), score: c.score })),
-    );
-    const ranked = items
-      .map((c, i) => ({
-        ...c,
-        score: Math.min(1, Math.max(0, scores[i] ?? 0)),
-        scores: { ...c.scores, rerank: scores[i] ?? 0 },
-      }))
-      .sort((a, b) => b.score - a.score);
+    const { items: ranked } = await rerankItems(ctx.query, items);
     return { items: ranked.slice(0, topK) };
   },
   "smart-rag": async ({ config, inputs, ctx }) => {

@@ -4,6 +4,7 @@ import { errorMessage } from "../errors";
 import type { Graph, NodeKind, Prompt } from "./graph.schema";
 import { parseNodeConfig } from "./node-kinds";
 import { OPERATIONS, type Generated, type NodeOutput, type RunContext } from "./operations";
+import { reachable } from "./state";
 import { topologicalOrder } from "./validate-graph";
 
 /**
@@ -40,19 +41,7 @@ export type RunResult = {
 
 export class FlowRunError extends Error {}
 
-const ancestorsOf = (graph: Graph, id: string) => {
-  const found = new Set<string>();
-  const visit = (n: string) => {
-    for (const e of graph.edges) {
-      if (e.target === n && !found.has(e.source)) {
-        found.add(e.source);
-        visit(e.source);
-      }
-    }
-  };
-  visit(id);
-  return found;
-};
+const ancestorsOf = (graph: Graph, id: string) => new Set(reachable(graph, id, "up"));
 
 export const runGraph = async ({
   projectId,

@@ -41,6 +41,24 @@ export const fuseRankings = (lists: RetrievedChunk[][]): RetrievedChunk[] => {
   return [...fused.values()].sort((a, b) => b.score - a.score).map((e) => e.chunk);
 };
 
+/** Items reordered by the configured reranker against the query (scores become the reranker's, in [0, 1]). */
+export const rerankItems = async (query: string, items: RetrievedChunk[]) => {
+  const reranker = getReranker();
+  if (items.length === 0) return { items, reranker: reranker.model };
+  const scores = await reranker.rerank(
+    query,
+    items.map((c) => ({ text: [c.title, c.heading, c.text].filter(Boolean).join("\n"), score: c.score })),
+  );
+  const ranked = items
+    .map((c, i) => ({
+      ...c,
+      score: Math.min(1, Math.max(0, scores[i] ?? 0)),
+      scores: { ...c.scores, rerank: scores[i] ?? 0 },
+    }))
+    .sort((a, b) => b.score - a.score);
+  return { items: ranked, reranker: reranker.model };
+};
+
 export const smartRag = async ({
   projectId,
   query,
@@ -68,19 +86,6 @@ export const smartRag = async ({
   );
   const fused = fuseRankings(lists);
   const candidates = topK === null ? fused : fused.slice(0, 3 * topK);
-  const reranker = getReranker();
-  const scores = candidates.length
-    ? await reranker.rerank(
-        query,
-        candidates.map((c) => ({ text: [c.title, c.heading, c.text].filter(Boolean).join("\n"), score: c.score })),
-      )
-    : [];
-  const ranked = candidates
-    .map((c, i) => ({
-      ...c,
-      score: Math.min(1, Math.max(0, scores[i] ?? 0)),
-      scores: { ...c.scores, rerank: scores[i] ?? 0 },
-    }))
-    .sort((a, b) => b.score - a.score);
-  return { chunks: topK === null ? ranked : ranked.slice(0, topK), rewrites, reranker: reranker.model };
+  const { items: ranked, reranker } = await rerankItems(query, candidates);
+  return { chunks: topK === null ? ranked : ranked.slice(0, topK), rewrites, reranker };
 };

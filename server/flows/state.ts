@@ -7,20 +7,23 @@ import type { Graph, NodeFlags } from "./graph.schema";
 export type NodeState = Partial<NodeFlags> & { counts?: Record<string, number>; error?: string };
 export type NodeStates = Record<string, NodeState>;
 
-/** Every node reachable downstream of `nodeId` (not itself). */
-export const downstreamOf = (graph: Graph, nodeId: string): string[] => {
+/** Every node reachable from `nodeId` (not itself) following edges downstream, or upstream. */
+export const reachable = (graph: Graph, nodeId: string, direction: "down" | "up" = "down"): string[] => {
   const found = new Set<string>();
   const visit = (id: string) => {
     for (const e of graph.edges) {
-      if (e.source === id && !found.has(e.target)) {
-        found.add(e.target);
-        visit(e.target);
+      const [from, to] = direction === "down" ? [e.source, e.target] : [e.target, e.source];
+      if (from === id && !found.has(to)) {
+        found.add(to);
+        visit(to);
       }
     }
   };
   visit(nodeId);
   return [...found];
 };
+
+export const downstreamOf = (graph: Graph, nodeId: string) => reachable(graph, nodeId, "down");
 
 /** A node's config changed: it must be processed again, and everything downstream waits for it. */
 export const markChanged = (states: NodeStates, graph: Graph, nodeId: string): NodeStates => {
