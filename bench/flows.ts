@@ -1,5 +1,9 @@
 import path from "node:path";
-import { apiClient, quarryCli, type QuarryProcess } from "@/server/testing/quarry-process";
+import { readFileSync } from "node:fs";
+import { db } from "@/server/db";
+import { FlowFile } from "@/server/flows/flow-file";
+import { saveFlow } from "@/server/flows/service";
+import { apiClient, type QuarryProcess } from "@/server/testing/quarry-process";
 import { flowCall } from "@/server/testing/flow-client";
 import { fmt, percentile, table } from "./stats";
 
@@ -42,17 +46,11 @@ export const benchFlows = async (quarry: QuarryProcess) => {
     { name: "reranked-rag", dataset: "dataset-1764000000011" },
   ];
   const deployMs: Record<string, number> = {};
+  const projectId = (await db.project.findFirstOrThrow({ where: { name: "default" } })).id;
   for (const flow of flows) {
-    quarryCli(
-      quarry,
-      "flow",
-      "import",
-      "--project",
-      "default",
-      "--file",
-      path.join(root, `examples/flows/${flow.name}.json`),
-      "--replace",
-    );
+    // In process, not through the CLI: this process serves the database, so a synchronous CLI call would wait forever.
+    const file = FlowFile.parse(JSON.parse(readFileSync(path.join(root, `examples/flows/${flow.name}.json`), "utf8")));
+    await saveFlow({ projectId, name: file.name, graph: file, prompts: file.prompts, replace: true });
     const call = (method: string, suffix: string, body?: unknown) =>
       flowCall(quarry.url, quarry.token, "path", flow.name, method, suffix, body);
     await call("PATCH", `/datasets/${flow.dataset}`, { files: names });
