@@ -15,7 +15,11 @@ const flowRewrite = (request: NextRequest) => {
   if (!flow && !FLOW_LIST_HOST.test(host)) return null;
   const suffix = request.nextUrl.pathname.replace(/\/+$/, "");
   const target = request.nextUrl.clone();
-  target.pathname = flow ? `/api/public/v1/flows/${flow[1]}${suffix}` : suffix ? "/api/public/v1/not-found" : "/api/public/v1/flows";
+  target.pathname = flow
+    ? `/api/public/v1/flows/${flow[1]}${suffix}`
+    : suffix
+      ? "/api/public/v1/not-found"
+      : "/api/public/v1/flows";
   return NextResponse.rewrite(target);
 };
 
@@ -30,7 +34,7 @@ const isPrefetch = (request: NextRequest) =>
 export const proxy = (request: NextRequest) => {
   const rewritten = flowRewrite(request);
   if (rewritten) return rewritten;
-  // API routes get a stricter fixed policy from next.config.mjs; prefetches are cached and must not carry a nonce.
+  // An API path on a flow host's matcher, or a prefetch: no page policy (prefetches are cached; no nonce).
   if (request.nextUrl.pathname.startsWith("/api/") || isPrefetch(request)) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   const https = request.nextUrl.protocol === "https:";
@@ -59,6 +63,17 @@ export const proxy = (request: NextRequest) => {
 };
 
 export const config = {
-  // Every path (the host form can be any path); static files need nothing.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  matcher: [
+    {
+      // Pages only: API routes get a stricter fixed policy from next.config.mjs, static files need none. (API routes
+      // stay out: a request the proxy sees has its body buffered, and uploads must stream.)
+      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+    // Every path of a flow host (host form of the flow service). Next matches the hostname, without the port.
+    { source: "/:path*", has: [{ type: "host", value: "(?:[a-z0-9-]+\\.)?flows\\..+" }] },
+  ],
 };
