@@ -110,3 +110,14 @@ it("a deploy killed with -9 while it embeds resumes on restart and ends Deployed
   expect(chunking.result.total_chunks).toBeGreaterThan(0);
   expect((await call("POST", "", { query: "stone number 7" })).json().total).toBeGreaterThan(0);
 }, 300_000);
+
+it("rolls back to the previous ready revision from the CLI", async () => {
+  const before = await summary();
+  quarryCli(quarry, "flow", "rollback", FLOW, "--project", "default");
+  const after = await summary();
+  expect(after.status).toBe("Deployed");
+  expect(after.revision_id).not.toBe(before.revision_id);
+  expect((await call("POST", "", { query: "stone number 7" })).json().total).toBeGreaterThan(0);
+  const chunking = (await call("GET", "/chunking")).json()[0].data.config;
+  expect(chunking.chunkSize).toBe(400); // the draft is not touched by a rollback
+});
