@@ -1,11 +1,41 @@
 import { NextResponse, type NextRequest } from "next/server";
 
+/** A flow's host: a DNS label (the flow name, contract §2.8) in front of `.flows.`; `flows.` alone lists them. */
+const FLOW_HOST = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.flows\./;
+const FLOW_LIST_HOST = /^flows\./;
+
+/**
+ * Host form of the flow service (contract §0, §7): `<flow>.flows.<any host>/<suffix>` is served by the path form's
+ * handlers at `/api/public/v1/flows/<flow>/<suffix>`, and `flows.<any host>/` by the project's flow list. Nothing
+ * else (no page, no other route) answers on a flow host.
+ */
+const flowRewrite = (request: NextRequest) => {
+  const host = (request.headers.get("host") ?? "").toLowerCase();
+  const flow = FLOW_HOST.exec(host);
+  if (!flow && !FLOW_LIST_HOST.test(host)) return null;
+  const suffix = request.nextUrl.pathname.replace(/\/+$/, "");
+  const target = request.nextUrl.clone();
+  target.pathname = flow
+    ? `/api/public/v1/flows/${flow[1]}${suffix}`
+    : suffix
+      ? "/api/public/v1/not-found"
+      : "/api/public/v1/flows";
+  return NextResponse.rewrite(target);
+};
+
+const isPrefetch = (request: NextRequest) =>
+  request.headers.has("next-router-prefetch") || request.headers.get("purpose") === "prefetch";
+
 /**
  * Content Security Policy for the dashboard's pages, with a fresh nonce per request: Next reads the nonce from the
  * request's CSP header and puts it on the scripts it emits, so no other script can run. Auth never lives here (it is
  * in the procedures); the headers every response gets (nosniff, frame denial, referrer) are in next.config.mjs.
  */
 export const proxy = (request: NextRequest) => {
+  const rewritten = flowRewrite(request);
+  if (rewritten) return rewritten;
+  // An API path on a flow host's matcher, or a prefetch: no page policy (prefetches are cached; no nonce).
+  if (request.nextUrl.pathname.startsWith("/api/") || isPrefetch(request)) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   const https = request.nextUrl.protocol === "https:";
   const csp = [
@@ -35,12 +65,15 @@ export const proxy = (request: NextRequest) => {
 export const config = {
   matcher: [
     {
-      // Pages only: API routes get a stricter fixed policy from next.config.mjs, static files need none.
+      // Pages only: API routes get a stricter fixed policy from next.config.mjs, static files need none. (API routes
+      // stay out: a request the proxy sees has its body buffered, and uploads must stream.)
       source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },
       ],
     },
+    // Every path of a flow host (host form of the flow service). Next matches the hostname, without the port.
+    { source: "/:path*", has: [{ type: "host", value: "(?:[a-z0-9-]+\\.)?flows\\..+" }] },
   ],
 };

@@ -9,8 +9,9 @@
  * while a BENCH_STALL_MB 20 MB text ingests).
  * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
  * Answers: citation precision of the local answerer on SciFact train, and streaming times with a stand-in model.
- * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,scale,smalldocs,hostile,load,crash,responsiveness picks
- * parts.
+ * Flows: run latency of the example flows (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
+ * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,flows,scale,smalldocs,hostile,load,crash,responsiveness
+ * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,6 +113,10 @@ const main = async () => {
     if (wanted("answers")) {
       const { benchAnswers } = await import("./answers");
       process.stdout.write(`${await benchAnswers()}\n\n`);
+    }
+    if (wanted("flows")) {
+      const { benchFlows } = await import("./flows");
+      process.stdout.write(`${await benchFlows(quarry)}\n\n`);
     }
     if (wanted("scale")) {
       const { benchScale } = await import("./scale");

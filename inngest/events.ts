@@ -26,3 +26,10 @@ export type ChunkSetsReembedRequestedData = z.infer<typeof ChunkSetsReembedReque
 export const chunkSetsReembedRequested = eventType(CHUNK_SETS_REEMBED_REQUESTED, {
   schema: ChunkSetsReembedRequestedData,
 });
+
+export const FLOW_DEPLOY_REQUESTED = "flow/deploy.requested" as const;
+
+export const FlowDeployRequestedData = z.object({ revisionId: z.uuid(), projectId: z.uuid(), flowId: z.uuid() });
+export type FlowDeployRequestedData = z.infer<typeof FlowDeployRequestedData>;
+
+export const flowDeployRequested = eventType(FLOW_DEPLOY_REQUESTED, { schema: FlowDeployRequestedData });

@@ -1,5 +1,6 @@
+import { deployFlow } from "./functions/deploy-flow";
 import { processSourceBuild } from "./functions/process-source-build";
 import { reembedChunkSets } from "./functions/reembed-chunk-sets";
 
 /** Every function Quarry serves at /api/inngest. */
-export const functions = [processSourceBuild, reembedChunkSets];
+export const functions = [processSourceBuild, reembedChunkSets, deployFlow];

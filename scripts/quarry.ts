@@ -3,12 +3,14 @@
  *   token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
  *       creates the project if needed; prints only the new token on stdout
  *   token revoke <token>
+ *   flow create|import|export|delete|rollback ... (scripts/flow-cli.ts)
  * Works whether or not Quarry is running: it reaches the running embedded database through its lock file, or opens
  * the data directory itself when nothing runs (or uses DATABASE_URL).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { FLOW_USAGE, runFlowCommand } from "./flow-cli";
 
 process.chdir(path.resolve(import.meta.dirname, ".."));
 if (existsSync(".env")) process.loadEnvFile(".env");
@@ -16,7 +18,8 @@ process.env.LOG_LEVEL ??= "warn";
 
 const USAGE = `Usage:
   npm run quarry -- token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
-  npm run quarry -- token revoke <token>`;
+  npm run quarry -- token revoke <token>
+${FLOW_USAGE}`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -26,10 +29,19 @@ const fail = (message: string): never => {
 const main = async () => {
   const { positionals, values } = parseArgs({
     allowPositionals: true,
-    options: { project: { type: "string" }, name: { type: "string" }, permissions: { type: "string" } },
+    options: {
+      project: { type: "string" },
+      name: { type: "string" },
+      permissions: { type: "string" },
+      file: { type: "string" },
+      description: { type: "string" },
+      replace: { type: "boolean" },
+      revision: { type: "string" },
+    },
   });
   const [area, action, arg] = positionals;
-  if (area !== "token" || (action !== "create" && action !== "revoke")) fail(USAGE);
+  const isToken = area === "token" && (action === "create" || action === "revoke");
+  if (!isToken && area !== "flow") fail(USAGE);
 
   const { env, setRuntimeEnv } = await import("../server/env");
   const { keepFilesPrivate } = await import("../server/runtime/private-files");
@@ -41,7 +53,8 @@ const main = async () => {
   try {
     await applyMigrations({ url: database.url });
     const tokens = await import("../server/auth/api-tokens");
-    if (action === "create") {
+    if (area === "flow") await runFlowCommand(action, arg, values);
+    else if (action === "create") {
       if (!values.project) fail(`--project is required\n${USAGE}`);
       const permissions = values.permissions?.split(",").map((p) => p.trim()) ?? tokens.ALL_PERMISSIONS;
       const unknown = permissions.filter((p) => !(tokens.ALL_PERMISSIONS as string[]).includes(p));

@@ -41,6 +41,11 @@ const schema = z.object({
    * cookies get Secure when it is https. Unset: the address each request was sent to.
    */
   QUARRY_PUBLIC_URL: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /**
+   * Flows. Base of the public flow URLs (`http://flows.example.com`: a flow `faq` is `http://faq.flows.example.com`);
+   * needs wildcard DNS to this server. Unset: URLs are the path form `<origin>/api/public/v1/flows/<name>`.
+   */
+  PUBLIC_FLOWS_BASE: z.preprocess(emptyAsUndefined, z.url().optional()),
   /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
   QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),

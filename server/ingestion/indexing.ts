@@ -36,11 +36,11 @@ export const PIPELINE_CHUNKING = {
 const EMBED_BATCH = 64;
 
 /** Chunking is CPU work over the whole document: done in the worker thread, not on the one serving requests. */
-const chunkOffThread = (input: { elements: ParsedElement[]; options: ChunkOptions }) =>
+export const chunkOffThread = (input: { elements: ParsedElement[]; options: ChunkOptions }) =>
   runOffThread<Chunk[]>("server/chunking/chunk.ts", "chunkElements", [input]);
 
 /** The local embedder is CPU work too (a remote one waits on the network and stays here). */
-const embedTexts = (embedder: Embedder, texts: string[]) =>
+export const embedTexts = (embedder: Embedder, texts: string[]) =>
   embedder.provider === "local"
     ? runOffThread<number[][]>("server/embedding/local-embedder.ts", "embedTextsLocally", [texts])
     : embedder.embed(texts);
@@ -83,7 +83,41 @@ export const reuseParentElements = async (buildId: string) => {
   ]);
   return { elements: available, parentBuildId: parent.id };
 };
-const CHUNK_INSERT_BATCH = 200;
+export const CHUNK_INSERT_BATCH = 200;
+
+/**
+ * Chunk rows of one document: each chunk carries its document's title and its section's heading for keyword search
+ * and embedding. Shared by source builds and flow chunking nodes.
+ */
+export const chunkRows = <Base extends object>({
+  rows,
+  chunks,
+  fileName,
+  base,
+}: {
+  rows: Awaited<ReturnType<typeof readBuildElements>>;
+  chunks: Chunk[];
+  fileName: string;
+  base: Base;
+}) => {
+  const title = documentTitle(rows, fileName);
+  const headings = sectionHeadings(rows);
+  return chunks.map((chunk, position) => {
+    const firstIndex = chunk.elementIndexes[0] ?? -1;
+    const first = rows[firstIndex];
+    const section = typeof chunk.metadata.section_title === "string" ? chunk.metadata.section_title : undefined;
+    return {
+      ...base,
+      position,
+      text: chunk.text,
+      title,
+      heading: chunkHeading(section ?? headings[firstIndex], title),
+      pageNumber: chunk.pageNumber,
+      elementIds: chunk.elementIndexes.map((i) => rows[i]?.elementId).filter((id): id is string => Boolean(id)),
+      metadata: { ...chunk.metadata, element_type: first?.elementType ?? null },
+    };
+  });
+};
 
 /**
  * Splits the build's elements into chunks (no vectors yet), in the build's chunk set. Each chunk carries its
@@ -112,26 +146,12 @@ export const chunkBuild = async (buildId: string) => {
     buildId,
     config: options,
   });
-  const title = documentTitle(rows, build.source.fileName);
-  const headings = sectionHeadings(rows);
   await db.chunk.deleteMany({ where: { chunkSetId: chunkSet.id } });
-  const data = chunks.map((chunk, position) => {
-    const firstIndex = chunk.elementIndexes[0] ?? -1;
-    const first = rows[firstIndex];
-    const section = typeof chunk.metadata.section_title === "string" ? chunk.metadata.section_title : undefined;
-    return {
-      projectId: build.projectId,
-      sourceId: build.sourceId,
-      chunkSetId: chunkSet.id,
-      buildId,
-      position,
-      text: chunk.text,
-      title,
-      heading: chunkHeading(section ?? headings[firstIndex], title),
-      pageNumber: chunk.pageNumber,
-      elementIds: chunk.elementIndexes.map((i) => rows[i]?.elementId).filter((id): id is string => Boolean(id)),
-      metadata: { ...chunk.metadata, element_type: first?.elementType ?? null },
-    };
+  const data = chunkRows({
+    rows,
+    chunks,
+    fileName: build.source.fileName,
+    base: { projectId: build.projectId, sourceId: build.sourceId, chunkSetId: chunkSet.id, buildId },
   });
   for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
     await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });

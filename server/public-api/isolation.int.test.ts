@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pdfDoc } from "../testing/fixtures";
-import { apiClient, createToken, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { apiClient, createToken, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 
 /**
  * The tenant-isolation matrix, generated from the route files: every public route × every method it implements is
@@ -69,9 +69,14 @@ let db: pg.Client;
 /** Project A's identifiers and words: none may appear in an answer to B. */
 let a: { projectId: string; fileIds: string[]; fileNames: string[]; buildIds: string[]; elementIds: string[] };
 const SECRET = "zanthorite";
+/** A's flow (the example plain RAG flow, its dataset pointed at A's files). */
+const A_FLOW = { name: "plain-rag", datasetNodeId: "dataset-1764000000001" };
 
 /** Values of A for every path parameter name a route can have; a new name must be taught here. */
 const pathValue = (param: string): string | null => {
+  if (param === "flowName") return A_FLOW.name;
+  if (param === "kind") return "datasets";
+  if (param === "nodeId") return A_FLOW.datasetNodeId;
   if (/file|source/i.test(param)) return a.fileIds[0]!;
   if (/build/i.test(param)) return a.buildIds[0]!;
   if (/page/i.test(param)) return "1";
@@ -139,6 +144,13 @@ beforeAll(async () => {
     await db.query<{ project_id: string }>("SELECT project_id FROM public.sources WHERE id = $1", [fileIds[0]])
   ).rows[0]!.project_id;
   a = { projectId, fileIds, fileNames: ["a-notes.txt", "a-report.pdf"], buildIds: builds, elementIds };
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", path.join(ROOT, "examples/flows/plain-rag.json"));
+  const patched = await fetch(`${quarry.url}/api/public/v1/flows/${A_FLOW.name}/datasets/${A_FLOW.datasetNodeId}`, {
+    method: "PATCH",
+    headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ config: { fileIds } }),
+  });
+  expect(patched.status).toBe(200);
 }, 300_000);
 
 afterAll(async () => {
@@ -192,6 +204,8 @@ it("answers project B's token exactly as if project A's ids did not exist, on ev
       "/api/public/v1/sources/[fileId]/pages/[pageNumber]/screenshot",
       "/api/public/v1/sources/delete",
       "/api/public/v1/sources/prebuilt-rag",
+      "/api/public/v1/flows/[flowName]",
+      "/api/public/v1/flows/[flowName]/[kind]/[nodeId]",
     ]),
   );
   const tokenB = createToken(quarry, "isolation-b");

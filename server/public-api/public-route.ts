@@ -29,6 +29,8 @@ export const handlePublic = async (
     const result = await (isUpload(req) ? withUploadSlot(tokenId, run) : run());
     after(() => touchApiToken(tokenId));
     if (result instanceof AnswerStream) return result.toResponse(options.headers);
+    // A procedure that streams (a flow run with "stream": true) answers with its own Response.
+    if (result instanceof Response) return result;
     return Response.json(result, { headers: options.headers });
   } catch (error) {
     return errorResponse(error, ctx.logger, options.failureDetail);

@@ -102,9 +102,16 @@ const keywordParts = (side: KeywordSide) => {
 export const searchSql = (plan: SearchPlan): Prisma.Sql => {
   const { projectId, vector, mode } = plan;
   if (mode !== "keyword" && !vector) throw new Error(`A ${mode} search needs the query's vector`);
+  // Flow chunking nodes' sets are searched only when named: a search of the project or of sources means the
+  // sources' own chunks, never a flow's copies of them.
   const setNarrow = Prisma.sql`${
-    plan.chunkSetIds ? Prisma.sql`AND cs.id = ANY(${uuids(plan.chunkSetIds)}::uuid[])` : Prisma.empty
+    plan.chunkSetIds
+      ? Prisma.sql`AND cs.id = ANY(${uuids(plan.chunkSetIds)}::uuid[])`
+      : Prisma.sql`AND cs.owner_kind = 'source_build'`
   } ${plan.sourceIds ? Prisma.sql`AND cs.source_id = ANY(${uuids(plan.sourceIds)}::uuid[])` : Prisma.empty}`;
+  const excluded = plan.chunkSetIds
+    ? Prisma.sql`cs.status = 'building'`
+    : Prisma.sql`(cs.status = 'building' OR cs.owner_kind <> 'source_build')`;
   const chunkNarrow = Prisma.sql`${
     plan.chunkSetIds ? Prisma.sql`AND c.chunk_set_id = ANY(${uuids(plan.chunkSetIds)}::uuid[])` : Prisma.empty
   } ${plan.sourceIds ? Prisma.sql`AND c.source_id = ANY(${uuids(plan.sourceIds)}::uuid[])` : Prisma.empty}`;
@@ -162,7 +169,7 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
         (EXISTS (SELECT 1 FROM chunk_sets cs WHERE cs.project_id = ${projectId}::uuid AND cs.status = 'ready' ${setNarrow}))::int AS sets,
         ${stale} AS stale,
         coalesce((SELECT array_agg(cs.id) FROM chunk_sets cs
-          WHERE cs.project_id = ${projectId}::uuid AND cs.status = 'building'), '{}') AS unfinished
+          WHERE cs.project_id = ${projectId}::uuid AND ${excluded}), '{}') AS unfinished
     ),
     by_vector AS (${vectorCte}),
     -- Not MATERIALIZED: pg_textsearch's planner hook only reaches scans in the main plan tree, not in CTE subplans.

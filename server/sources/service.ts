@@ -8,6 +8,7 @@ import { requestBuild } from "../builds/schedule";
 import { logger } from "../logger";
 import { fileStore, originalFileKey, sourceFolder } from "../storage";
 import { extensionOf, isAllowedExtension, type Enrichment, type Indexing } from "./sources.schema";
+import { forgetSourceInFlows } from "../flows/datasets";
 
 export type BuildOptions = { method: string; enrichment: Enrichment; indexing: Indexing };
 
@@ -139,6 +140,7 @@ export const deleteSource = async ({ projectId, fileId }: { projectId: string; f
   const source = await findSource({ projectId, fileId });
   if (!source) throw new AppError("NOT_FOUND", "Source not found");
   await db.source.delete({ where: { id: source.id } });
+  await forgetSourceInFlows(projectId, source.id);
   await fileStore()
     .deletePrefix(sourceFolder({ projectId, sourceId: source.id }))
     .catch((err: unknown) => logger.warn({ err, sourceId: source.id }, "source files could not be removed"));

@@ -3,6 +3,7 @@ import { dashboardRouter } from "./routers/dashboard/index";
 import { legacySourcesRouter } from "./routers/legacy-sources";
 import { publicAnswersRouter } from "./routers/public-answers";
 import { publicConnectorsRouter } from "./routers/public-connectors";
+import { publicFlowsRouter } from "./routers/public-flows";
 import { publicSourcesRouter } from "./routers/public-sources";
 
 export const appRouter = router({
@@ -12,6 +13,7 @@ export const appRouter = router({
     legacy: legacySourcesRouter,
     connectors: publicConnectorsRouter,
     answers: publicAnswersRouter,
+    flows: publicFlowsRouter,
   }),
   /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import { latestSuccessfulBuild } from "../builds/service";
+import { embeddingInput } from "../chunk-sets/service";
+import { writeChunkVectors } from "../chunk-sets/vectors";
+import { db } from "../db";
+import { getEmbedder } from "../embedding";
+import { AppError } from "../errors";
+import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, embedTexts } from "../ingestion/indexing";
+import { readBuildElements } from "../ingestion/read-elements";
+import type { ParsedElement } from "../parsing/types";
+import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
+import { refreshChunkStatistics } from "../retrieval/keyword-query";
+import { yieldToEventLoop } from "../runtime/cpu-thread";
+import type { ChunkingConfig } from "./node-kinds";
+
+/**
+ * Chunk sets of flow chunking nodes (ChunkSet ownerKind "flow_chunking"): one per (source build, chunking settings,
+ * embedding model), so a configuration already built for a document is reused by every flow and revision that asks
+ * for it, and only new documents or new settings cost a split and an embedding. Project-wide searches never see
+ * these sets (server/retrieval/vector-search.ts); a flow searches them by id.
+ */
+
+const EMBED_BATCH = 64;
+
+const splitterOptions = (config: ChunkingConfig) => ({
+  splitter: config.chunkingSplitter,
+  chunkSize: config.chunkSize,
+  chunkOverlap: config.chunkOverlap,
+  chunkSeparator: config.chunkSeparator,
+  elementsToRemove: [...config.elementsToRemove],
+});
+
+/**
+ * The chunk set of one document under one chunking configuration: reused when ready, else (re)built: split, stored,
+ * embedded, then marked ready. Idempotent: a retried call after a crash starts the unfinished set again.
+ */
+export const ensureFlowChunkSet = async ({
+  projectId,
+  sourceId,
+  config,
+}: {
+  projectId: string;
+  sourceId: string;
+  config: ChunkingConfig;
+}) => {
+  const source = await db.source.findFirst({ where: { id: sourceId, projectId }, select: { fileName: true } });
+  const build = source ? await latestSuccessfulBuild({ projectId, sourceId }) : null;
+  if (!source || !build) throw new AppError("BAD_REQUEST", `Source ${sourceId} has no completed build to chunk`);
+  const embedder = getEmbedder();
+  const index = await ensureEmbeddingIndex(embedder);
+  const options = splitterOptions(config);
+  const key = createHash("sha256")
+    .update(JSON.stringify({ options, buildId: build.id, index: index.id }))
+    .digest("hex");
+  const existing = await db.chunkSet.findFirst({
+    where: { projectId, sourceId, ownerKind: "flow_chunking", config: { path: ["key"], equals: key } },
+  });
+  if (existing?.status === "ready") return existing;
+  const chunkSet =
+    existing ??
+    (await db.chunkSet.create({
+      data: {
+        projectId,
+        sourceId,
+        ownerKind: "flow_chunking",
+        config: { ...options, key, sourceBuildId: build.id, embeddingModel: embedder.model },
+        status: "building",
+      },
+    }));
+
+  const rows = await readBuildElements(build.id);
+  const elements: ParsedElement[] = rows.map((r) => ({
+    type: r.elementType as ParsedElement["type"],
+    text: r.text,
+    html: r.html,
+    pageNumber: r.pageNumber,
+  }));
+  const chunks = await chunkOffThread({ elements, options });
+  await db.chunk.deleteMany({ where: { chunkSetId: chunkSet.id } });
+  const data = chunkRows({
+    rows,
+    chunks,
+    fileName: source.fileName,
+    base: { projectId, sourceId, chunkSetId: chunkSet.id, buildId: null },
+  });
+  for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
+    await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
+    await yieldToEventLoop();
+  }
+  const pending = await db.chunk.findMany({
+    where: { chunkSetId: chunkSet.id },
+    select: { id: true, text: true, title: true, heading: true },
+    orderBy: { position: "asc" },
+  });
+  for (let i = 0; i < pending.length; i += EMBED_BATCH) {
+    const batch = pending.slice(i, i + EMBED_BATCH);
+    const vectors = await embedTexts(embedder, batch.map(embeddingInput));
+    await writeChunkVectors({ indexId: index.id, ids: batch.map((c) => c.id), vectors });
+    await yieldToEventLoop();
+  }
+  const ready = await db.chunkSet.update({
+    where: { id: chunkSet.id },
+    data: { status: "ready", chunkCount: data.length, embeddingIndexId: index.id },
+  });
+  await refreshChunkStatistics();
+  return ready;
+};
+
+/** Flow chunk sets that no kept revision of any flow of the project names any more are deleted with their chunks. */
+export const releaseUnusedFlowChunkSets = async (projectId: string) => {
+  const revisions = await db.flowRevision.findMany({ where: { projectId }, select: { chunkSets: true } });
+  const used = new Set(revisions.flatMap((r) => Object.values((r.chunkSets ?? {}) as Record<string, string[]>).flat()));
+  await db.chunkSet.deleteMany({
+    where: { projectId, ownerKind: "flow_chunking", id: { notIn: [...used] }, status: "ready" },
+  });
+};

@@ -1,0 +1,304 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseSseFrames } from "../answers/events.schema";
+import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
+import { flowCall, type FlowForm } from "../testing/flow-client";
+import { apiClient, createToken, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+
+/**
+ * The flow service over real HTTP (contract §7): both address forms, every endpoint and its errors, deploy as a job
+ * with revisions, runs and simulations with a stand-in chat model, streaming, and the CLI's import/export.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const EXAMPLE = (name: string) => path.join(ROOT, "examples/flows", `${name}.json`);
+let quarry: QuarryProcess;
+let chat: FakeChatServer;
+const call = (form: FlowForm, flow: string | null, method: string, suffix: string, body?: unknown, token?: string) =>
+  flowCall(quarry.url, token ?? quarry.token, form, flow, method, suffix, body);
+
+const DOCS = {
+  "granite.txt":
+    "Granite quarrying\n\nGranite is cut from the north face with wire saws. The granite blocks weigh twelve tonnes each and are moved by crane to the cutting shed.",
+  "basalt.txt":
+    "Basalt columns\n\nBasalt forms hexagonal columns when lava cools slowly. The basalt is crushed for road gravel at the east pit.",
+};
+
+beforeAll(async () => {
+  chat = await startFakeChatServer();
+  quarry = await startQuarry({
+    env: { LLM_PROVIDER: "openai", LLM_BASE_URL: chat.baseUrl, LLM_API_KEY: "test-key", LLM_MODEL: "gpt-4o-mini" },
+  });
+  const api = apiClient(quarry);
+  for (const [name, text] of Object.entries(DOCS)) {
+    const res = await api.upload(name, text);
+    const { build_id } = (await res.json()) as { build_id: string };
+    expect((await api.waitForBuild(build_id)).status).toBe("Completed");
+  }
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", EXAMPLE("plain-rag"));
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", EXAMPLE("reranked-rag"));
+}, 300_000);
+
+afterAll(async () => {
+  await quarry?.dispose();
+  await chat?.close();
+});
+
+const plain = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
+const DATASET = plain.nodes[0].id as string;
+const RETRIEVAL = plain.nodes[1].id as string;
+
+it("exports an imported flow exactly as the file was written", () => {
+  for (const name of ["plain-rag", "reranked-rag"]) {
+    expect(quarryCli(quarry, "flow", "export", name, "--project", "default") + "\n").toBe(
+      readFileSync(EXAMPLE(name), "utf8"),
+    );
+  }
+});
+
+describe.each(["path", "host"] as const)("%s form", (form) => {
+  it("lists flows and answers the contract's 404s", async () => {
+    const list = await call(form, null, "GET", "");
+    expect(list.status).toBe(200);
+    expect(list.json().total).toBe(2);
+    expect(
+      list
+        .json()
+        .flows.map((f: { name: string }) => f.name)
+        .sort(),
+    ).toEqual(["plain-rag", "reranked-rag"]);
+    expect((await call(form, "nope", "GET", "/retrieval")).json()).toEqual({ detail: "Flow not found" });
+    expect((await call(form, "nope", "POST", "/deploy", {})).json()).toEqual({
+      detail: "Flow with name nope not found",
+    });
+    expect((await call(form, "nope", "POST", "", { query: "x" })).json()).toEqual({
+      detail: "Flow with name nope not found",
+    });
+    const unauth = await call(form, "plain-rag", "GET", "/datasets", undefined, "qry_wrong");
+    expect(unauth.status).toBe(401);
+    expect((await call(form, "plain-rag", "GET", "/unknown-kind")).status).toBe(404);
+  });
+
+  it("lists nodes by kind and prompts", async () => {
+    const datasets = await call(form, "plain-rag", "GET", "/datasets");
+    expect(datasets.status).toBe(200);
+    expect(datasets.json().map((n: { id: string }) => n.id)).toEqual([DATASET]);
+    expect((await call(form, "plain-rag", "GET", "/graph-rag")).json()).toEqual([]);
+    expect((await call(form, "plain-rag", "GET", "/llm")).json()).toEqual([]);
+    const prompts = (await call(form, "reranked-rag", "GET", "/prompts")).json();
+    expect(prompts.map((p: { id: string }) => p.id)).toEqual(["default_retrieval_prompt", "concise_answer"]);
+  });
+});
+
+it("validates PATCH per kind with the contract's messages", async () => {
+  const patch = (kind: string, id: string, body: unknown) => call("path", "plain-rag", "PATCH", `/${kind}/${id}`, body);
+  const detail = async (kind: string, id: string, body: unknown) => {
+    const res = await patch(kind, id, body);
+    expect(res.status, res.text).toBe(400);
+    return res.json().detail;
+  };
+  expect(await detail("retrieval", RETRIEVAL, {})).toBe("Invalid input: config is required");
+  expect(await detail("retrieval", RETRIEVAL, { config: {} })).toBe("Invalid input: config is required");
+  expect(await detail("retrieval", RETRIEVAL, { config: { topK: 5 } })).toBe("Invalid input: searchType is required");
+  expect(await detail("retrieval", RETRIEVAL, { searchType: "fuzzy" })).toBe(
+    "Invalid searchType 'fuzzy'. Valid values: similarity, keyword, hybrid, semantic",
+  );
+  expect(await detail("retrieval", RETRIEVAL, { searchType: "hybrid", scoreThreshold: 2 })).toBe(
+    "scoreThreshold must be between 0.0 and 1.0",
+  );
+  expect(await detail("datasets", DATASET, { config: { files: ["missing.pdf", "granite.txt"] } })).toBe(
+    "The following files do not exist as sources in the dataset: missing.pdf",
+  );
+  const reranked = JSON.parse(readFileSync(EXAMPLE("reranked-rag"), "utf8"));
+  const rr = (kind: string, id: string, body: unknown) => call("path", "reranked-rag", "PATCH", `/${kind}/${id}`, body);
+  expect((await rr("reranking", reranked.nodes[3].id, { topK: 0 })).json().detail).toBe(
+    "topK must be a positive integer or null",
+  );
+  expect((await rr("chunking", reranked.nodes[1].id, { chunkOverlap: 5000 })).json().detail).toBe(
+    "chunkOverlap must be an integer from 0 to chunkSize - 1",
+  );
+  expect((await rr("llm", reranked.nodes[4].id, { model: "gpt-9" })).json().detail).toMatch(/^Invalid model 'gpt-9'/);
+  expect((await rr("llm", reranked.nodes[4].id, { promptId: "nope" })).json().detail).toBe("Prompt 'nope' not found");
+  const missing = await patch("reranking", "reranking-1764000000999", { topK: 3 });
+  expect(missing.status).toBe(404);
+  expect(missing.json().detail).toBe("Reranking node with id 'reranking-1764000000999' not found in flow 'plain-rag'");
+  expect((await patch("llm", RETRIEVAL, { model: "gpt-4o" })).status).toBe(404);
+  const ok = await patch("reranking", "x", { topK: null });
+  expect(ok.status).toBe(404);
+  const nulled = await rr("reranking", reranked.nodes[3].id, { config: { topK: null } });
+  expect(nulled.json()).toEqual({
+    success: true,
+    message: `Reranking node '${reranked.nodes[3].id}' updated successfully`,
+    node_id: reranked.nodes[3].id,
+  });
+  await rr("reranking", reranked.nodes[3].id, { config: { topK: 5 } });
+});
+
+it("deploys, runs, streams, and keeps the deployed revision until the next deploy", async () => {
+  const notDeployed = await call("path", "plain-rag", "POST", "", { query: "granite" });
+  expect(notDeployed.status).toBe(404);
+  expect(notDeployed.json().detail).toBe("Flow plain-rag is not deployed");
+  const empty = await call("path", "plain-rag", "POST", "/deploy", {});
+  expect(empty.status).toBe(400);
+  expect(empty.json().detail).toMatch(/^Flow configuration is invalid: dataset node .* has no files$/);
+
+  const set = await call("path", "plain-rag", "PATCH", `/datasets/${DATASET}`, {
+    config: { files: ["granite.txt", "basalt.txt"] },
+  });
+  expect(set.json().message).toBe(`Dataset node '${DATASET}' updated successfully`);
+  const flags = (await call("path", "plain-rag", "GET", "/retrieval")).json()[0].data.result;
+  expect(flags).toMatchObject({ updated: false, waiting: true });
+
+  const readOnly = createToken(quarry, "default", "read,write");
+  const denied = await call("path", "plain-rag", "POST", "/deploy", {}, readOnly);
+  expect(denied.status).toBe(403);
+  expect(denied.json().detail).toBe("Permission denied");
+
+  const deployed = await call("host", "plain-rag", "POST", "/deploy", { tool_description: "Answers about stone" });
+  expect(deployed.status, deployed.text).toBe(200);
+  expect(deployed.json()).toMatchObject({
+    success: true,
+    message: "Flow 'plain-rag' deployed successfully",
+    status: "Deployed",
+  });
+  const summary = (await call("path", "plain-rag", "GET", "")).json();
+  expect(summary).toMatchObject({ name: "plain-rag", status: "Deployed", revision_id: deployed.json().revision_id });
+  expect(summary.url).toMatch(/\/api\/public\/v1\/flows\/plain-rag$/);
+
+  for (const form of ["path", "host"] as const) {
+    const run = await call(form, "plain-rag", "POST", "", { query: "How heavy are the granite blocks?", page_size: 1 });
+    expect(run.status, run.text).toBe(200);
+    const body = run.json();
+    expect(body).toMatchObject({ page: 1, page_size: 1, total: 2, total_pages: 2, model: "gpt-4o-mini" });
+    expect(body.items[0].metadata).toMatchObject({ source: "granite.txt", page: null });
+    expect(body.items[0].metadata.chunk_id).toEqual(expect.any(String));
+    // The stand-in model answers with the best passage's first sentence and its marker.
+    expect(body.answer).toMatch(/granite.*\[1\]/i);
+    expect(body.citations[0]).toMatchObject({ index: 1, file_name: "granite.txt" });
+  }
+
+  const streamed = await call("host", "plain-rag", "POST", "", { query: "What is basalt crushed for?", stream: true });
+  const events = parseSseFrames(streamed.text) as {
+    type: string;
+    node_id?: string;
+    status?: string;
+    response?: { answer: string };
+  }[];
+  const kinds = events.map((e) => (e.type === "node" ? `${e.status}:${e.node_id!.split("-")[0]}` : e.type));
+  expect(kinds.slice(0, 5)).toEqual([
+    "started:dataset",
+    "finished:dataset",
+    "started:retrieval",
+    "finished:retrieval",
+    "started:response",
+  ]);
+  expect(kinds.at(-2)).toBe("finished:response");
+  expect(kinds.at(-1)).toBe("done");
+  const tokens = events.filter((e) => e.type === "token").map((e) => (e as unknown as { text: string }).text);
+  expect(tokens.length).toBeGreaterThan(0);
+  expect(tokens.join("")).toBe(events.at(-1)!.response!.answer);
+
+  // The draft changes; the deployed revision does not, until the next deploy.
+  await call("path", "plain-rag", "PATCH", `/retrieval/${RETRIEVAL}`, { config: { searchType: "keyword", topK: 1 } });
+  expect((await call("path", "plain-rag", "POST", "", { query: "granite basalt" })).json().total).toBe(2);
+  const simulated = await call("path", "plain-rag", "POST", "/simulate", { query: "granite basalt" });
+  expect(simulated.json().total).toBe(1);
+  expect((await call("path", "plain-rag", "POST", "/simulate", {})).json().detail).toBe(
+    "Invalid input: query is required",
+  );
+  expect((await call("path", "plain-rag", "POST", "/deploy", {})).status).toBe(200);
+  expect((await call("path", "plain-rag", "POST", "", { query: "granite basalt" })).json().total).toBe(1);
+
+  const retrieval = (await call("path", "plain-rag", "GET", "/retrieval")).json()[0].data.result;
+  expect(retrieval.total_retrievals).toBeGreaterThanOrEqual(5);
+  const response = (await call("path", "plain-rag", "GET", "/llm")).json();
+  expect(response).toEqual([]);
+}, 300_000);
+
+it("builds a chunking node's own chunk set on deploy, reranks, and simulates one node", async () => {
+  const file = JSON.parse(readFileSync(EXAMPLE("reranked-rag"), "utf8"));
+  const [dataset, chunking] = file.nodes;
+  await call("path", "reranked-rag", "PATCH", `/datasets/${dataset.id}`, { files: ["granite.txt", "basalt.txt"] });
+  const node = await call("host", "reranked-rag", "POST", "/nodes/simulate", { node_id: chunking.id });
+  expect(node.status, node.text).toBe(200);
+  const updated = node.json();
+  expect(updated.message).toBe(`Node '${chunking.id}' simulated successfully`);
+  expect(updated.updated_nodes.map((n: { id: string }) => n.id)).toEqual(
+    file.nodes.slice(1).map((n: { id: string }) => n.id),
+  );
+  expect(updated.updated_nodes[0].data.result).toMatchObject({ updated: true, has_error: false });
+  expect(updated.updated_nodes[0].data.result.total_chunks).toBeGreaterThanOrEqual(2);
+
+  expect((await call("path", "reranked-rag", "POST", "/deploy", {})).status).toBe(200);
+  const run = (await call("path", "reranked-rag", "POST", "", { query: "Where is basalt crushed?" })).json();
+  expect(run.items[0].metadata.source).toBe("basalt.txt");
+  expect(run.items[0].metadata.relevance_score).toBeGreaterThan(0);
+  // The flow's chunk sets never show up in the project's own search.
+  const rag = await apiClient(quarry).post("/prebuilt-rag", { query: "basalt" });
+  const chunks = ((await rag.json()) as { chunks: { file_name: string }[] }).chunks;
+  expect(chunks.map((c) => c.file_name).sort()).toEqual(["basalt.txt", "granite.txt"]);
+}, 300_000);
+
+it("refuses to deploy graph-rag nodes until they are available, and shows no flow to another project", async () => {
+  const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
+  file.name = "graph-flow";
+  file.nodes[1] = {
+    ...file.nodes[1],
+    id: "graph-rag-1764000000002",
+    type: "graph-rag",
+    data: { name: "G", config: { topK: 5 } },
+  };
+  file.edges = [
+    { source: file.nodes[0].id, target: "graph-rag-1764000000002" },
+    { source: "graph-rag-1764000000002", target: file.nodes[2].id },
+  ];
+  file.nodes[0].data.config = { files: [], fileIds: [] };
+  const tmp = path.join(quarry.dataDir, "graph-flow.json");
+  writeFileSync(tmp, JSON.stringify(file));
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", tmp);
+  await call("path", "graph-flow", "PATCH", `/datasets/${file.nodes[0].id}`, { files: ["granite.txt"] });
+  const patched = await call("path", "graph-flow", "PATCH", "/graph-rag/graph-rag-1764000000002", { topK: 3 });
+  expect(patched.json().message).toBe("Graph RAG node configuration updated successfully");
+  const deploy = await call("path", "graph-flow", "POST", "/deploy", {});
+  expect(deploy.status).toBe(400);
+  expect(deploy.json().detail).toMatch(/Graph RAG nodes are not available yet/);
+
+  const other = createToken(quarry, "other-project");
+  expect((await call("path", null, "GET", "", undefined, other)).json()).toEqual({ flows: [], total: 0 });
+  expect((await call("host", "plain-rag", "POST", "", { query: "granite" }, other)).status).toBe(404);
+});
+
+it("runs a smart-rag node: rewritten searches, fused and reranked, with its counters", async () => {
+  const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
+  file.name = "smart-flow";
+  const smart = "smart-rag-1764000000002";
+  file.nodes[1] = { ...file.nodes[1], id: smart, type: "smart-rag", data: { name: "Smart", config: { topK: 1 } } };
+  file.nodes[0].data.config = { files: ["granite.txt", "basalt.txt"], fileIds: [] };
+  file.edges = [
+    { source: file.nodes[0].id, target: smart },
+    { source: smart, target: file.nodes[2].id },
+  ];
+  const tmp = path.join(quarry.dataDir, "smart-flow.json");
+  writeFileSync(tmp, JSON.stringify(file));
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", tmp);
+  expect((await call("path", "smart-flow", "POST", "/deploy", {})).status).toBe(200);
+  const run = (
+    await call("host", "smart-flow", "POST", "", { query: "What is basalt crushed for and how heavy is granite?" })
+  ).json();
+  expect(run.total).toBe(1);
+  expect(run.items[0].metadata.relevance_score).toBeGreaterThan(0);
+  const [node] = (await call("path", "smart-flow", "GET", "/smart-rag")).json();
+  expect(node.data.result).toMatchObject({ total_processed: 1, total_retrieved: 1 });
+});
+
+it("a deleted source leaves the dataset nodes that named it, which are marked outdated", async () => {
+  const sources = (await (await apiClient(quarry).get("")).json()) as { file_id: string; file_name: string }[];
+  const basalt = sources.find((s) => s.file_name === "basalt.txt")!;
+  expect((await apiClient(quarry).del({ file_id: basalt.file_id })).status).toBe(200);
+  const [dataset] = (await call("path", "plain-rag", "GET", "/datasets")).json();
+  expect(dataset.data.config.files).toEqual(["granite.txt"]);
+  expect(dataset.data.config.fileIds).not.toContain(basalt.file_id);
+  expect(dataset.data.result).toMatchObject({ updated: false });
+  expect((await call("path", "plain-rag", "GET", "/retrieval")).json()[0].data.result).toMatchObject({ waiting: true });
+});

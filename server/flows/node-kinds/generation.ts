@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { defineKind, RETRIEVERS } from "./define";
+import { enumField, rangeField } from "./fields";
+import { CHAT_MODEL_IDS } from "../../providers/chat/catalog";
+
+/** LLM model values of the contract (§2.10), from the chat provider catalog that serves them. */
+const MODEL_IDS = CHAT_MODEL_IDS as [string, ...string[]];
+
+const fields = {
+  model: enumField("model", MODEL_IDS),
+  promptId: z.string({ error: "promptId must be a string" }).min(1).max(100),
+  temperature: rangeField("temperature must be between 0.0 and 2.0", { min: 0, max: 2 }),
+};
+const defaults = { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } as const;
+const resultFields = [
+  "total_responses",
+  "avg_response_length",
+  "avg_processing_time",
+  "contextual_precision",
+  "contextual_recall",
+  "answer_relevancy",
+  "faithfulness",
+] as const;
+
+/** Generates text from the retrieved passages with its prompt; a response node downstream returns it. */
+export const llmKind = defineKind({
+  kind: "llm",
+  label: "LLM",
+  fields,
+  defaults,
+  upstream: [...RETRIEVERS, "reranking"],
+  downstream: ["response"],
+  resultFields,
+});
+
+/**
+ * The flow's required end (contract §11.3): its text is the run's `answer`, generated here unless an llm node
+ * upstream generated it already.
+ */
+export const responseKind = defineKind({
+  kind: "response",
+  label: "Response",
+  fields,
+  defaults,
+  upstream: [...RETRIEVERS, "reranking", "llm"],
+  downstream: [],
+  resultFields,
+});

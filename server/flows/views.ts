@@ -1,0 +1,114 @@
+import { db } from "../db";
+import { env } from "../env";
+import type { GraphNode, NodeKind } from "./graph.schema";
+import { NODE_KIND_DEFS } from "./node-kinds";
+import type { FlowRow } from "./service";
+import { graphOf, statesOf } from "./service";
+import type { NodeState } from "./state";
+
+/** Wire shapes of flows (contract §2.8, §2.9): snake_case results, flags merged into `data.result`. */
+
+type Stat = { runs: number; itemsOut: number; responseChars: bigint; processingMs: bigint; lastRunAt: Date | null };
+
+const perRun = (total: bigint | number, runs: number) => (runs ? Number(total) / runs : 0);
+
+/** Counters of a kind from its stored counts and its run counters. */
+const counters = (kind: NodeKind, state: NodeState, stat: Stat | undefined): Record<string, number | null> => {
+  const runs = stat?.runs ?? 0;
+  const counts = state.counts ?? {};
+  const generation = {
+    total_responses: runs,
+    avg_response_length: Math.round(perRun(stat?.responseChars ?? 0, runs) * 10) / 10,
+    avg_processing_time: Math.round(perRun(stat?.processingMs ?? 0, runs)) / 1000,
+    contextual_precision: null,
+    contextual_recall: null,
+    answer_relevancy: null,
+    faithfulness: null,
+  };
+  switch (kind) {
+    case "dataset":
+      return { total_documents: counts.total_documents ?? 0, total_chunks: counts.total_chunks ?? 0 };
+    case "chunking":
+      return { total_chunks: counts.total_chunks ?? 0 };
+    case "retrieval":
+      return { total_retrievals: runs };
+    case "reranking":
+      return { total_reranked: stat?.itemsOut ?? 0 };
+    case "smart-rag":
+      return { total_processed: runs, total_chunks: counts.total_chunks ?? 0, total_retrieved: stat?.itemsOut ?? 0 };
+    case "graph-rag":
+      return { total_processed: 0, total_chunks: 0, total_retrieved: 0, total_entities: 0, total_relationships: 0 };
+    case "raptor-rag":
+      return {
+        total_processed: 0,
+        total_chunks: 0,
+        total_retrieved: 0,
+        tree_levels: 0,
+        total_clusters: 0,
+        total_summaries: 0,
+        clustering_ratio: null,
+        summarization_ratio: null,
+        tree_density: null,
+      };
+    case "llm":
+    case "response":
+      return generation;
+  }
+};
+
+export const toNodeDto = (node: GraphNode, state: NodeState | undefined, stat: Stat | undefined) => {
+  const kind = node.type as NodeKind;
+  const def = NODE_KIND_DEFS[kind];
+  const config = { ...def.defaults, ...node.data.config };
+  const base = { id: node.id, type: node.type, position: node.position, style: node.style };
+  // A node that never ran (no flags, no counters) has no result (§2.9).
+  if (!state && !stat) return { ...base, data: { name: node.data.name, config } };
+  const s = state ?? {};
+  const lastRun =
+    stat?.lastRunAt && (!s.lastRun || stat.lastRunAt.toISOString() > s.lastRun)
+      ? stat.lastRunAt.toISOString()
+      : s.lastRun;
+  return {
+    ...base,
+    data: {
+      name: node.data.name,
+      config,
+      result: {
+        updated: s.updated ?? false,
+        processing: s.processing ?? false,
+        waiting: s.waiting ?? false,
+        has_error: s.has_error ?? false,
+        updatedMetrics: s.updatedMetrics ?? false,
+        ...(lastRun ? { lastRun } : {}),
+        ...(s.error ? { error: s.error } : {}),
+        ...counters(kind, s, stat),
+      },
+    },
+  };
+};
+
+/** The draft's nodes of some kinds, with flags and counters. */
+export const listNodeDtos = async (flow: FlowRow, kinds: NodeKind[]) => {
+  const nodes = graphOf(flow).nodes.filter((n) => (kinds as string[]).includes(n.type));
+  const stats = await db.flowNodeStat.findMany({ where: { flowId: flow.id, nodeId: { in: nodes.map((n) => n.id) } } });
+  const byId = new Map(stats.map((s) => [s.nodeId, s]));
+  const states = statesOf(flow);
+  return nodes.map((n) => toNodeDto(n, states[n.id], byId.get(n.id)));
+};
+
+/** The public run URL: PUBLIC_FLOWS_BASE with the name in front of it, else the absolute path form (§2.8). */
+export const flowUrl = (name: string, origin: string) => {
+  const base = env.PUBLIC_FLOWS_BASE;
+  if (base) {
+    const url = new URL(base);
+    return `${url.protocol}//${name}.${url.host}${url.pathname.replace(/\/$/, "")}`;
+  }
+  return `${origin}/api/public/v1/flows/${name}`;
+};
+
+export const toFlowSummary = (flow: FlowRow, origin: string) => ({
+  name: flow.name,
+  description: flow.description,
+  status: flow.status,
+  url: flow.status === "Deployed" ? flowUrl(flow.name, origin) : null,
+});

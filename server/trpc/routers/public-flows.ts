@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { AppError } from "@/server/errors";
+import { resolveDatasetFiles } from "@/server/flows/datasets";
+import { requestDeploy } from "@/server/flows/deploy";
+import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
+import { listPrompts, promptIds } from "@/server/flows/prompts";
+import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
+import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
+import { db } from "@/server/db";
+import { apiProcedure, router } from "../init";
+
+/** Contract §7: the flow service. The route handlers pass the flow name from the path (or the Host header). */
+
+const Named = z.object({ flowName: z.string().max(100) });
+const WithBody = Named.extend({ body: z.record(z.string(), z.unknown()) });
+
+const runInput = (body: Record<string, unknown>) => RunFlowInput.parse(body);
+
+export const publicFlowsRouter = router({
+  list: apiProcedure("read")
+    .input(z.object({ origin: z.string() }))
+    .query(async ({ ctx, input }) => {
+      const flows = await listFlows(ctx.projectId);
+      return { flows: flows.map((f) => toFlowSummary(f, input.origin)), total: flows.length };
+    }),
+
+  get: apiProcedure("read")
+    .input(Named.extend({ origin: z.string() }))
+    .query(async ({ ctx, input }) => {
+      const flow = await requireFlow(ctx.projectId, input.flowName, "named");
+      const latest = await db.flowRevision.findFirst({ where: { flowId: flow.id }, orderBy: { number: "desc" } });
+      return {
+        ...toFlowSummary(flow, input.origin),
+        revision_id: flow.activeRevisionId,
+        deploy: latest && {
+          revision_id: latest.id,
+          status: latest.status,
+          step: latest.step,
+          progress: latest.progress,
+          error: latest.error,
+        },
+      };
+    }),
+
+  run: apiProcedure("write")
+    .input(WithBody)
+    .mutation(({ ctx, input }) => runDeployedFlow(ctx.projectId, input.flowName, runInput(input.body))),
+
+  simulate: apiProcedure("write")
+    .input(WithBody)
+    .mutation(({ ctx, input }) => simulateFlow(ctx.projectId, input.flowName, runInput(input.body))),
+
+  deploy: apiProcedure("deploy")
+    .input(WithBody)
+    .mutation(({ ctx, input }) => {
+      const description = input.body.tool_description;
+      if (description !== undefined && description !== null && typeof description !== "string")
+        throw new AppError("BAD_REQUEST", "Invalid input: tool_description must be a string");
+      return requestDeploy({ projectId: ctx.projectId, flowName: input.flowName, toolDescription: description });
+    }),
+
+  simulateNode: apiProcedure("write")
+    .input(WithBody)
+    .mutation(({ ctx, input }) => simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+
+  nodes: apiProcedure("read")
+    .input(Named.extend({ segment: z.string() }))
+    .query(async ({ ctx, input }) => {
+      const kind = kindOfSegment(input.segment);
+      const flow = await requireFlow(ctx.projectId, input.flowName, "short");
+      return listNodeDtos(flow, [kind]);
+    }),
+
+  updateNode: apiProcedure("write")
+    .input(WithBody.extend({ segment: z.string(), nodeId: z.string().max(200) }))
+    .mutation(({ ctx, input }) =>
+      updateNodeConfig({
+        projectId: ctx.projectId,
+        flowName: input.flowName,
+        segment: input.segment,
+        nodeId: input.nodeId,
+        body: input.body,
+        resolve: async (kind, patch) => {
+          if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
+          if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
+            throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
+          return patch;
+        },
+      }),
+    ),
+
+  prompts: apiProcedure("read")
+    .input(Named)
+    .query(async ({ ctx, input }) => {
+      await requireFlow(ctx.projectId, input.flowName, "short");
+      return listPrompts(ctx.projectId);
+    }),
+});
