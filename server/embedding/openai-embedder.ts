@@ -1,3 +1,4 @@
+import { postJson } from "../providers/post-json";
 import type { Embedder } from "./types";
 
 /**
@@ -12,7 +13,6 @@ export const MAX_BATCH_CHARS = 250_000;
 const MAX_INPUT_CHARS = 24_000;
 const MAX_ATTEMPTS = 3;
 const REQUEST_TIMEOUT_MS = 60_000;
-const MAX_RETRY_DELAY_MS = 30_000;
 
 /** Published output sizes, so the dimension is known before the first call when none is configured. */
 const KNOWN_DIMENSIONS: Record<string, number> = {
@@ -34,8 +34,6 @@ export type OpenAIEmbedderOptions = {
 
 type EmbeddingsResponse = { data?: { embedding?: unknown; index?: number }[] };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Batches that respect both the input count and the total size a provider accepts per request. */
 export const batchInputs = (texts: string[]): string[][] => {
   const batches: string[][] = [];
@@ -54,52 +52,24 @@ export const batchInputs = (texts: string[]): string[][] => {
   return batches;
 };
 
-const retryAfterMs = (response: Response): number | null => {
-  const header = response.headers.get("retry-after");
-  if (!header) return null;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_DELAY_MS);
-  const date = Date.parse(header);
-  return Number.isFinite(date) ? Math.min(Math.max(date - Date.now(), 0), MAX_RETRY_DELAY_MS) : null;
-};
-
-const excerpt = (body: string) => body.replace(/\s+/g, " ").trim().slice(0, 300);
-
 export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder => {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
-  const doFetch = options.fetch ?? fetch;
-  const baseDelay = options.retryDelayMs ?? 500;
   const requested = options.dimensions && options.dimensions > 0 ? options.dimensions : undefined;
   let dimension = requested ?? KNOWN_DIMENSIONS[options.model] ?? 0;
 
   const request = async (input: string[]): Promise<number[][]> => {
-    const body = JSON.stringify({ model: options.model, input, ...(requested ? { dimensions: requested } : {}) });
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    let lastError = "";
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      let response: Response;
-      try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers,
-          body,
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-      } catch (error) {
-        // Network failures and timeouts are as transient as a 503.
-        lastError = `request to ${url} failed (${error instanceof Error ? error.message : String(error)})`;
-        if (attempt < MAX_ATTEMPTS) await sleep(baseDelay * 2 ** (attempt - 1));
-        continue;
-      }
-      if (response.ok) return parse(await response.json(), input.length);
-      const text = await response.text().catch(() => "");
-      lastError = `HTTP ${response.status} from ${url}: ${excerpt(text) || response.statusText}`;
-      const retryable = response.status === 429 || response.status >= 500;
-      if (!retryable || attempt === MAX_ATTEMPTS) break;
-      await sleep(retryAfterMs(response) ?? baseDelay * 2 ** (attempt - 1));
-    }
-    throw new Error(`Embedding request failed: ${lastError}`);
+    const json = await postJson({
+      url,
+      body: { model: options.model, input, ...(requested ? { dimensions: requested } : {}) },
+      apiKey: options.apiKey,
+      fetch: options.fetch,
+      attempts: MAX_ATTEMPTS,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      retryDelayMs: options.retryDelayMs,
+    }).catch((error: unknown) => {
+      throw new Error(`Embedding request failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return parse(json, input.length);
   };
 
   const parse = (json: unknown, expected: number): number[][] => {

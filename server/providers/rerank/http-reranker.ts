@@ -1,3 +1,4 @@
+import { postJson } from "../post-json";
 import type { Reranker } from "./types";
 
 /**
@@ -5,7 +6,7 @@ import type { Reranker } from "./types";
  * is `{model, query, documents, top_n}`, the answer one relevance score per document index (`results` or `data`, or
  * a bare list as Hugging Face TEI answers). Scores outside [0, 1] (raw logits) are mapped through the logistic
  * function.
- * 429 and 5xx are retried with backoff; a failure names the status and the start of the body.
+ * Retries and failure texts are those of every provider call (`postJson`).
  */
 
 const MAX_ATTEMPTS = 3;
@@ -24,8 +25,6 @@ export type HttpRerankerOptions = {
 
 type Result = { index?: unknown; relevance_score?: unknown; score?: unknown };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const excerpt = (body: string) => body.replace(/\s+/g, " ").trim().slice(0, 300);
 const logistic = (x: number) => 1 / (1 + Math.exp(-x));
 
 /** The result list of any of the known response shapes. */
@@ -55,35 +54,20 @@ export const parseRerankResponse = (json: unknown, count: number, url: string): 
 
 export const createHttpReranker = (options: HttpRerankerOptions): Reranker => {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/rerank`;
-  const doFetch = options.fetch ?? fetch;
-  const baseDelay = options.retryDelayMs ?? 500;
 
   const request = async (query: string, documents: string[]): Promise<number[]> => {
-    const body = JSON.stringify({ model: options.model, query, documents, top_n: documents.length });
-    const headers: Record<string, string> = { "content-type": "application/json" };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    let lastError = "";
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      let response: Response;
-      try {
-        response = await doFetch(url, {
-          method: "POST",
-          headers,
-          body,
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-        });
-      } catch (error) {
-        lastError = `request to ${url} failed (${error instanceof Error ? error.message : String(error)})`;
-        if (attempt < MAX_ATTEMPTS) await sleep(baseDelay * 2 ** (attempt - 1));
-        continue;
-      }
-      if (response.ok) return parseRerankResponse(await response.json(), documents.length, url);
-      const text = await response.text().catch(() => "");
-      lastError = `HTTP ${response.status} from ${url}: ${excerpt(text) || response.statusText}`;
-      if (!(response.status === 429 || response.status >= 500) || attempt === MAX_ATTEMPTS) break;
-      await sleep(baseDelay * 2 ** (attempt - 1));
-    }
-    throw new Error(`Rerank request failed: ${lastError}`);
+    const json = await postJson({
+      url,
+      body: { model: options.model, query, documents, top_n: documents.length },
+      apiKey: options.apiKey,
+      fetch: options.fetch,
+      attempts: MAX_ATTEMPTS,
+      timeoutMs: REQUEST_TIMEOUT_MS,
+      retryDelayMs: options.retryDelayMs,
+    }).catch((error: unknown) => {
+      throw new Error(`Rerank request failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    return parseRerankResponse(json, documents.length, url);
   };
 
   return {
