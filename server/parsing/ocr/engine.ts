@@ -156,6 +156,19 @@ const stopEngine = async () => {
   await state.worker.terminate().catch(() => undefined);
 };
 
+/**
+ * Ends a worker in the middle of a call. tesseract.js's own `terminate` forgets its thread, and a call still on its
+ * way (`recognize` after `setParameters`) then posts to `null` from a promise nobody holds: an unhandled rejection.
+ * Ending the thread underneath keeps tesseract.js's handle, so that late message goes nowhere.
+ */
+const abandonEngine = async (state: Engine) => {
+  // A dead engine is replaced by the next `getEngine`.
+  if (state.dead) return;
+  state.dead = true;
+  if (state.thread) await state.thread.terminate().catch(() => undefined);
+  else await state.worker.terminate().catch(() => undefined);
+};
+
 const scheduleIdleStop = () => {
   if (idleTimer) clearTimeout(idleTimer);
   idleTimer = setTimeout(() => {
@@ -233,7 +246,7 @@ const runJob = async (image: Buffer, size: { width: number; height: number }, op
     work.catch(() => undefined);
     const result = await withTimeout(Promise.race([work, died]), timeoutMs, () => {
       // The worker may be stuck in WebAssembly; the only way out is to end it. The next call starts a new one.
-      void stopEngine();
+      void abandonEngine(state);
       return unprocessable(`OCR took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`);
     });
     return toPage(result.data, size.width, size.height);
