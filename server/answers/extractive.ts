@@ -20,8 +20,18 @@ const MAX_ANSWER_CHARS = 900;
 const MAX_SENTENCE_CHARS = 400;
 /** How much a sentence's overlap with those already picked counts against it (maximal marginal relevance). */
 const REDUNDANCY_WEIGHT = 0.6;
-/** Chunks read: the best ones; lower ones rarely hold a better sentence and cost time. */
-const MAX_CHUNKS = 8;
+/*
+ * Chosen on SciFact train claims (half of them; the other half confirmed it), answering from a BM25 top 10 over the
+ * whole corpus: citation precision 24.1% -> 43.5% and claims answered with a relevant document cited 58.4% -> 54.2%,
+ * at 1.6 citations per answer instead of 3.0. Quoting a lower-ranked chunk because one sentence shares more words
+ * with the question was the main source of wrong citations.
+ */
+/** Chunks read: the best ones; lower ones rarely hold a better sentence. */
+const MAX_CHUNKS = 5;
+/** Weight of the chunk's retrieval score (in [0, 1]) next to the sentence's term coverage. */
+const SCORE_WEIGHT = 0.4;
+/** A further sentence is quoted only when it scores at least this share of the best one. */
+const MIN_RELATIVE = 0.85;
 
 export const contentTerms = (text: string): string[] =>
   (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])
@@ -65,18 +75,20 @@ export const extractiveAnswer = (question: string, chunks: RetrievedChunk[]): Ex
   const total = [...weight.values()].reduce((sum, w) => sum + w, 0);
   const coverage = (c: Candidate) =>
     queryTerms.reduce((sum, t) => sum + (c.terms.has(t) ? weight.get(t)! : 0), 0) / (total || 1);
-  // Earlier chunks ranked higher; a small nudge breaks ties toward them.
-  const relevance = (c: Candidate) => coverage(c) + 0.02 / c.chunkIndex;
+  // A sentence of a chunk retrieval ranked higher is likelier to answer; a small nudge also breaks ties toward it.
+  const relevance = (c: Candidate) =>
+    coverage(c) + 0.02 / c.chunkIndex + SCORE_WEIGHT * (chunks[c.chunkIndex - 1]?.score ?? 0);
 
   const ranked = candidates
     .map((c) => ({ c, score: relevance(c), cover: coverage(c) }))
     .sort((a, b) => b.score - a.score);
   const best = ranked[0]!;
-  if (best.cover < MIN_COVERAGE) return { answer: NOTHING_FOUND, cited: [], coverage: best.cover };
+  const bestCover = Math.max(...ranked.map((r) => r.cover));
+  if (bestCover < MIN_COVERAGE) return { answer: NOTHING_FOUND, cited: [], coverage: bestCover };
 
   const picked: Candidate[] = [];
   let length = 0;
-  const pool = ranked.filter((r) => r.cover >= MIN_COVERAGE / 2);
+  const pool = ranked.filter((r) => r.cover >= MIN_COVERAGE / 2 && r.score >= MIN_RELATIVE * best.score);
   while (picked.length < MAX_SENTENCES && pool.length) {
     let top = 0;
     let topScore = -Infinity;
@@ -97,5 +109,5 @@ export const extractiveAnswer = (question: string, chunks: RetrievedChunk[]): Ex
   // Read in document order within the answer: by chunk rank, then position in the chunk.
   picked.sort((a, b) => a.chunkIndex - b.chunkIndex || a.order - b.order);
   const answer = picked.map((p) => `${p.sentence.replace(/\s+/g, " ").trim()} [${p.chunkIndex}]`).join(" ");
-  return { answer, cited: [...new Set(picked.map((p) => p.chunkIndex))], coverage: best.cover };
+  return { answer, cited: [...new Set(picked.map((p) => p.chunkIndex))], coverage: bestCover };
 };
