@@ -37,7 +37,11 @@ export const buildSearchIndexes = async ({ databaseUrl, index }: { databaseUrl: 
   const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
   const { BM25_INDEX_SQL } = await import("@/server/retrieval/keyword-engine");
   return withClient(databaseUrl, async (client) => {
+    // pgvector builds the graph in memory while it fits in maintenance_work_mem (64 MB by default, about 50k of these
+    // vectors), then far more slowly on disk. A bulk load's one-off build may take more, as a DBA would give it.
+    await client.query("SET maintenance_work_mem = '1GB'").catch(() => undefined);
     const [, hnswMs] = await time(() => client.query(hnswIndexSql(index).sql));
+    await client.query("RESET maintenance_work_mem").catch(() => undefined);
     const [, bm25Ms] = await time(() => client.query(BM25_INDEX_SQL));
     await client.query("ANALYZE chunks");
     return { hnswMs, bm25Ms };

@@ -66,6 +66,7 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
     }
     say(`scale: ${chunks} chunks loaded in ${fmt(loadMs / 1000)} s${failure ? ` (${failure})` : ""}`);
     const built = await buildSearchIndexes({ databaseUrl, index });
+    say(`scale: HNSW index built in ${fmt(built.hnswMs / 1000)} s, BM25 in ${fmt(built.bm25Ms / 1000)} s`);
     const hnswName = /INDEX IF NOT EXISTS "([^"]+)"/.exec(hnswIndexSql(index).sql)![1]!;
     const { rows: sizes } = await client.query(
       `SELECT pg_total_relation_size('chunks') AS total, pg_relation_size('chunks') AS heap,
@@ -83,13 +84,16 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
       latency.push([searchType, fmt(percentile(ms, 50)), fmt(percentile(ms, 95))]);
     }
 
-    // recall@10 of the HNSW scan against an exact scan (the distance plus zero: no index can serve that order).
+    // recall@10 of the HNSW scan against an exact scan (the distance plus zero: no index can serve that order), by
+    // distance as ann-benchmarks counts it: a result within 1e-3 of the 10th exact distance is a true neighbour. The
+    // copies of a template chunk lie at near-equal distances from a query, so counting ids would call a tie a miss.
     let found = 0;
+    let sameIds = 0;
     const exactMs: number[] = [];
     for (const query of queries.slice(0, EXACT_QUERIES)) {
       const [vector] = await getEmbedder().embed([query]);
       const literal = toVectorLiteral(vector!);
-      const approximate = await runSearch<{ id: string | null }>(
+      const approximate = await runSearch<{ id: string | null; similarity: number | null }>(
         searchSql({
           projectId: project.id,
           mode: "vector",
@@ -102,15 +106,18 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
         }),
       );
       const [exact, took] = await time(() =>
-        client.query<{ id: string }>(
-          `SELECT id FROM chunks WHERE project_id = $1 AND embedding_index_id = $2
-           ORDER BY (embedding::vector(${index.dimension}) <=> $3::vector(${index.dimension})) + 0 LIMIT 10`,
+        client.query<{ id: string; distance: number }>(
+          `SELECT id, (embedding::vector(${index.dimension}) <=> $3::vector(${index.dimension})) + 0 AS distance
+           FROM chunks WHERE project_id = $1 AND embedding_index_id = $2 ORDER BY 2 LIMIT 10`,
           [project.id, index.id, literal],
         ),
       );
       exactMs.push(took);
+      const threshold = Number(exact.rows.at(-1)?.distance ?? 0) + 1e-3;
+      const hits = approximate.filter((r) => r.id && r.similarity !== null && 1 - Number(r.similarity) <= threshold);
+      found += hits.length / Math.max(1, exact.rows.length);
       const truth = new Set(exact.rows.map((r) => r.id));
-      found += approximate.filter((r) => r.id && truth.has(r.id)).length / Math.max(1, truth.size);
+      sameIds += approximate.filter((r) => r.id && truth.has(r.id)).length / Math.max(1, truth.size);
     }
     return [
       `Scale: ${chunks} chunks in one project${failure ? `, short of ${target}: ${failure}` : ""}`,
@@ -131,7 +138,9 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
       `Search latency through the retrieval function (topK 10, ${QUERIES} queries)`,
       table(latency),
       "",
-      `HNSW recall@10 against exact search: ${fmt(found / EXACT_QUERIES, 3)} (${EXACT_QUERIES} queries; exact scan p50 ${fmt(percentile(exactMs, 50))} ms)`,
+      `HNSW recall@10 against exact search: ${fmt(found / EXACT_QUERIES, 3)} by distance (ann-benchmarks: within 1e-3 of ` +
+        `the 10th), ${fmt(sameIds / EXACT_QUERIES, 3)} by identical ids (${EXACT_QUERIES} queries; exact scan p50 ` +
+        `${fmt(percentile(exactMs, 50))} ms)`,
     ].join("\n");
   } finally {
     clearInterval(sampler);
