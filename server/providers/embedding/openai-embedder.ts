@@ -1,4 +1,4 @@
-import { postJson } from "../providers/post-json";
+import { postJson } from "../post-json";
 import type { Embedder } from "./types";
 
 /**
