@@ -66,8 +66,7 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
       attempts: MAX_ATTEMPTS,
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
-    }).catch((error: unknown) => {
-      throw new Error(`Embedding request failed: ${error instanceof Error ? error.message : String(error)}`);
+      what: "Embedding request",
     });
     return parse(json, input.length);
   };
