@@ -33,11 +33,11 @@ export type PostReply = { text: string; contentType: string | null };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const isTimeout = (error: unknown) =>
+export const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
 /** fetch says "fetch failed"; the reason (ECONNREFUSED, a DNS failure) is its cause. */
-const connectFailure = (error: unknown) =>
+export const connectFailure = (error: unknown) =>
   error instanceof Error && error.cause instanceof Error ? error.cause.message : errorMessage(error);
 
 /** The answer's text once the provider accepted the request; throws a ProviderError once the attempts are spent. */

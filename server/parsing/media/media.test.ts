@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
+import { createSpeechModel } from "@/server/providers/speech/client";
 import { requireTool, runTool } from "@/server/parsing/system-tools";
 import { textSimilarity } from "@/server/parsing/text-similarity";
 import type { ParsedElement } from "@/server/parsing/types";
@@ -39,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const provider = () => ({ baseUrl: fake.baseUrl, apiKey: KEY, model: "whisper-1" });
+const provider = () => createSpeechModel({ baseUrl: fake.baseUrl, apiKey: KEY, model: "whisper-1" });
 
 const parse = (bytes: Buffer, ext: string, options: MediaOptions = {}) =>
   partitionMediaWith({ bytes, fileName: `clip.${ext}`, fileType: ext, method: "basic" }, options);
@@ -243,7 +244,7 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
     serve(ONE_SECOND);
     const before = await quarryTempDirs();
     const wrongKey = "sk-this-one-is-wrong";
-    const error = await parse(bytes, "mp3", { provider: { ...provider(), apiKey: wrongKey } }).then(
+    const error = await parse(bytes, "mp3", { provider: createSpeechModel({ ...provider().config, apiKey: wrongKey }) }).then(
       () => null,
       (e: Error) => e,
     );
