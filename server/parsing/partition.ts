@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors";
-import { visionModel } from "@/server/llm/chat";
+import { getVisionModel } from "@/server/providers/vision";
 import { asParseFailure, nothingRead } from "./failure";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
 import type { PartitionResult } from "./types";
@@ -89,7 +89,7 @@ const PAGE_METHOD: Record<InternalMethod, PageMethod> = {
 
 const pageMethodOf = (method: InternalMethod): PageMethod => {
   const wanted = PAGE_METHOD[method];
-  if (method === "mai" && !visionModel()) return "balanced";
+  if (method === "mai" && !getVisionModel()) return "balanced";
   return wanted;
 };
 

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { createVisionModel } from "@/server/providers/vision/client";
 import { pageList, partitionImageAgentic, partitionPdfAgentic, readPagesWithVision } from "./agentic";
 import {
   buildMixedPdf,
@@ -129,7 +130,7 @@ describe("agentic (vision model) PDF parsing", () => {
     const before = server.requests.length;
     const png = drawScannedPage(400, 500);
     const run = await readPagesWithVision(
-      { baseUrl: server.baseUrl, model: "fake-vision" },
+      createVisionModel({ baseUrl: server.baseUrl, model: "fake-vision" }),
       [1, 2, 3, 5],
       async (pageNumber) => ({ png, width: 400, height: 500, layout: { width: 400, height: 500 }, pageNumber }),
       { onFailure: "continue", timeBudgetMs: -1 },

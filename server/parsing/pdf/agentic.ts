@@ -1,7 +1,7 @@
 import { withSureFurniture } from "../furniture";
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
-import { visionModel, type ChatModel } from "@/server/llm/chat";
+import { getVisionModel, type VisionModel } from "@/server/providers/vision";
 import type { ParsedElement, PartitionResult } from "../types";
 import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../vision/read-page";
 import { openPdf } from "./load";
@@ -19,8 +19,8 @@ export const AGENTIC_NEEDS_VISION_MODEL =
   "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an " +
   "OpenAI-compatible vision model";
 
-export const requireVisionModel = (): ChatModel => {
-  const model = visionModel();
+export const requireVisionModel = (): VisionModel => {
+  const model = getVisionModel();
   if (!model) throw new AppError("BAD_REQUEST", AGENTIC_NEEDS_VISION_MODEL);
   return model;
 };
@@ -47,7 +47,7 @@ export type VisionRunOptions = {
  * page at a time (rendering is CPU- and memory-heavy, model calls are not).
  */
 export const readPagesWithVision = async (
-  model: ChatModel,
+  model: VisionModel,
   pageNumbers: readonly number[],
   load: (pageNumber: number) => Promise<VisionPage>,
   { onFailure, timeBudgetMs = parseTimeBudgetMs(), pageTimeoutMs = VISION_PAGE_TIMEOUT_MS }: VisionRunOptions,
@@ -142,7 +142,7 @@ const pageMethodsOf = (pages: readonly number[]) => Object.fromEntries(pages.map
 export const readPdfWithVision = async (
   bytes: Uint8Array,
   pages: readonly number[] | undefined,
-  model: ChatModel,
+  model: VisionModel,
   options: VisionRunOptions,
 ): Promise<VisionRun & { totalPages: number; warnings: string[] }> => {
   const { doc } = await openPdf(bytes);

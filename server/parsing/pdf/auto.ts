@@ -1,6 +1,6 @@
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
-import { visionModel, type ChatModel } from "@/server/llm/chat";
+import { getVisionModel, type VisionModel } from "@/server/providers/vision";
 import type { ParsedElement, PartitionResult } from "../types";
 import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision } from "./agentic";
 import { parseTextLayer, type TextLayerParse } from "./index";
@@ -84,7 +84,7 @@ type StageOutcome = {
 const runStage = async (
   method: RoutedMethod,
   pages: number[],
-  { bytes, plan, model }: { bytes: Uint8Array; plan: PdfPlan; model: ChatModel | null },
+  { bytes, plan, model }: { bytes: Uint8Array; plan: PdfPlan; model: VisionModel | null },
 ): Promise<StageOutcome> => {
   if (method === "agentic") {
     if (!model) return { elements: [], warnings: [], read: [], failed: [{ pages, error: "no vision model" }] };
@@ -117,7 +117,7 @@ const runStage = async (
 };
 
 export const partitionPdfAuto = async ({ bytes }: { bytes: Uint8Array }): Promise<PartitionResult> => {
-  const model = visionModel();
+  const model = getVisionModel();
   const plan = await planPdfPages(bytes, { vision: model !== null });
   const queue = new Map<RoutedMethod, number[]>(STAGES.map((m) => [m, []]));
   for (const route of plan.routes) queue.get(route.method)?.push(route.pageNumber);
