@@ -5,7 +5,7 @@ import type { Parser, ParserInput } from "@/server/parsing/partition";
 import { requireTool } from "@/server/parsing/system-tools";
 import type { PartitionResult } from "@/server/parsing/types";
 import { normalizeLanguage } from "./language";
-import { getSpeechModel, type SpeechModel } from "@/server/providers/speech";
+import type { SpeechModel } from "@/server/providers/speech/types";
 import { extractAudioChunks } from "./audio";
 import { mediaError } from "./ffmpeg";
 import { probeMedia, type AudioStream, type MediaInfo, type SubtitleStream } from "./probe";
@@ -22,8 +22,8 @@ const MAX_CHUNK_BYTES = 24 * 1024 * 1024;
 const PROMPT_CHARS = 200;
 
 export type MediaOptions = {
-  /** undefined: the provider configured in the environment (SPEECH_BASE_URL); null: none. */
-  provider?: SpeechModel | null;
+  /** The speech-to-text model; absent or null: none, and subtitle tracks are the only transcript. */
+  speech?: SpeechModel | null;
   chunkSeconds?: number;
   /** Per provider call. */
   requestTimeoutMs?: number;
@@ -142,7 +142,7 @@ export const partitionMediaWith = async (
       throw mediaError(`The .${ext} file has no audio track and no subtitle track, so there is nothing to transcribe`);
     }
     const ctx: Context = { ext, fileName, inputPath, dir, info };
-    const provider = options.provider === undefined ? getSpeechModel() : options.provider;
+    const provider = options.speech ?? null;
     if (provider && info.audio.length > 0) {
       const stream = info.audio.find((a) => a.isDefault) ?? info.audio[0]!;
       return await transcribeSpeech(ctx, provider, stream, options);
@@ -165,4 +165,4 @@ export const partitionMediaWith = async (
   }
 };
 
-export const partitionMedia: Parser = (input) => partitionMediaWith(input);
+export const partitionMedia: Parser = (input) => partitionMediaWith(input, { speech: input.speech });
