@@ -1,6 +1,28 @@
 import next from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 
+/**
+ * Parsing reads no settings and picks no models: its caller hands it the models (STYLE §14.3, §14.5). So nothing in
+ * server/parsing/ imports the env, the old llm helpers or a provider (types excepted), by alias or by a relative path
+ * that climbs out. The parse worker's entry and the tests build clients from plain configs, so they may import the
+ * two factories (`providers/{vision,speech}/client`, which read no environment) and nothing else of providers/.
+ */
+const parsingBoundary = ({ allowClients }) => {
+  const message = "server/parsing/ reads no settings: take the model or the value as an argument from the caller.";
+  const providers = allowClients ? "providers/(?!(vision|speech)/client$)" : "providers(/|$)";
+  return [
+    "error",
+    {
+      patterns: [
+        { regex: "^@/server/(env|llm)(/|$)", message },
+        { regex: "^(\\.\\./)+(env|llm)(/|$)", message },
+        { regex: `^@/server/${providers}`, message, allowTypeImports: true },
+        { regex: `^(\\.\\./)+${providers}`, message, allowTypeImports: true },
+      ],
+    },
+  ];
+};
+
 const config = [
   ...next,
   ...nextTs,
@@ -32,6 +54,26 @@ const config = [
         },
       ],
     },
+  },
+  {
+    files: ["server/parsing/**/*.ts"],
+    ignores: ["server/parsing/**/*.test.ts", "server/parsing/worker/main.ts"],
+    rules: {
+      "no-restricted-imports": parsingBoundary({ allowClients: false }),
+      // Parsers load lazily with import(), which no-restricted-imports does not see.
+      "no-restricted-syntax": [
+        "error",
+        {
+          // (esquery regexes cannot hold a slash: `.` stands for it)
+          selector: "ImportExpression[source.value=/^(@.server.|(\\.\\..)+)(env|llm|providers)(\\W|$)/]",
+          message: "server/parsing/ reads no settings: take the model or the value as an argument from the caller.",
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/parsing/**/*.test.ts", "server/parsing/worker/main.ts"],
+    rules: { "no-restricted-imports": parsingBoundary({ allowClients: true }) },
   },
   // Server code logs through pino; tests may print the figures they measure.
   {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { partitionDocument } from "@/server/parsing/partition";
+import { getVisionModel } from "@/server/providers/vision";
 import type { InternalMethod } from "@/server/parsing/methods.schema";
 import { fmt, table, time } from "./stats";
 
@@ -82,7 +83,10 @@ export const benchMethods = async () => {
       const [, ms] = await time(async () => {
         for (const p of pdfs) {
           // fast fails on the scan by design (no text layer, no OCR): the time it took still counts.
-          await partitionDocument({ bytes: p.bytes, fileName: p.name, fileType: "pdf", method }).catch((error) =>
+          await partitionDocument(
+            { bytes: p.bytes, fileName: p.name, fileType: "pdf", method },
+            { providers: { vision: getVisionModel() } },
+          ).catch((error) =>
             failures.push(`${name} on ${p.name}: ${error instanceof Error ? error.message.slice(0, 80) : error}`),
           );
         }

@@ -149,7 +149,7 @@ const fusionFigures = async ({
   sf: SciFact;
   docOfSource: Map<string, string>;
 }) => {
-  const { getEmbedder } = await import("@/server/embedding");
+  const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex, toVectorLiteral } = await import("@/server/retrieval/embedding-index");
   const { runSearch } = await import("@/server/retrieval/search-pool");
   const { searchSql } = await import("@/server/retrieval/vector-search");

@@ -33,7 +33,7 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
     await indexDocuments({ projectId: template.id, documents: syntheticDocuments() });
   }
 
-  const { getEmbedder } = await import("@/server/embedding");
+  const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex, toVectorLiteral } = await import("@/server/retrieval/embedding-index");
   const { searchSql } = await import("@/server/retrieval/vector-search");
   const { HYBRID_VECTOR_WEIGHT } = await import("@/server/retrieval/retrieve");

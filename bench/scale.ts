@@ -19,7 +19,7 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
   const target = Number(process.env.BENCH_SCALE_CHUNKS ?? 1_000_000);
   const { db } = await import("@/server/db");
   const { indexDocuments } = await import("@/server/testing/index-documents");
-  const { getEmbedder } = await import("@/server/embedding");
+  const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex, hnswIndexSql, toVectorLiteral } = await import("@/server/retrieval/embedding-index");
   const { BM25_INDEX } = await import("@/server/retrieval/keyword-engine");
   const { retrieve } = await import("@/server/retrieval/retrieve");

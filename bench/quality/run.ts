@@ -6,6 +6,7 @@ import path from "node:path";
 import type { InternalMethod } from "@/server/parsing/methods.schema";
 import { partitionDocument } from "@/server/parsing/partition";
 import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/server/parsing/quality";
+import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
 import { icdarCells, pdftotextReference, structTreeReference, unstructuredReference } from "./references";
@@ -126,7 +127,11 @@ export const benchQuality = async (): Promise<string> => {
           if (!method) continue;
           try {
             const [result, ms] = await time(() =>
-              partitionDocument({ bytes: input.bytes, fileName: input.name, fileType: "pdf", method }),
+              // auto reads scans with the vision model when one is configured (VISION_MODEL), as a build would.
+              partitionDocument(
+                { bytes: input.bytes, fileName: input.name, fileType: "pdf", method },
+                { providers: { vision: getVisionModel() } },
+              ),
             );
             rows.push({
               doc: input.name,

@@ -1,5 +1,5 @@
 import { splitSentences } from "../chunking/sentences";
-import { stem } from "../embedding/stem";
+import { stem } from "../providers/embedding/stem";
 import { STOPWORDS } from "../enrichment/stopwords";
 import type { RetrievedChunk } from "../retrieval/retrieve";
 

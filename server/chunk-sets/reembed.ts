@@ -1,7 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { CHUNK_SETS_REEMBED_REQUESTED } from "@/inngest/events";
 import { db } from "../db";
-import { getEmbedder } from "../embedding";
+import { getEmbedder } from "../providers/embedding";
 import { errorMessage } from "../errors";
 import { logger } from "../logger";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";

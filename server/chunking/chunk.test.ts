@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { Tiktoken } from "js-tiktoken/lite";
 import cl100kBase from "js-tiktoken/ranks/cl100k_base";
-import { createLocalEmbedder } from "../embedding/local-embedder";
+import { createLocalEmbedder } from "../providers/embedding/local-embedder";
 import { partitionDocument } from "../parsing/partition";
 import { chunkElements } from "./chunk";
 import { tokenLength } from "./text-splitter";

@@ -1,4 +1,4 @@
-import type { Embedder } from "../embedding/types";
+import type { Embedder } from "../providers/embedding/types";
 import type { ParsedElement } from "../parsing/types";
 import { semanticChunks } from "./semantic";
 import { defaultSeparators, splitText, tailOf } from "./text-splitter";
@@ -114,4 +114,4 @@ export const chunkElements = async ({
 };
 
 /** Loaded only when needed: the configured embedder reads the environment. */
-const configuredEmbedder = async () => (await import("../embedding")).getEmbedder();
+const configuredEmbedder = async () => (await import("../providers/embedding")).getEmbedder();

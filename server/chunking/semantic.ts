@@ -1,4 +1,4 @@
-import type { Embedder } from "../embedding/types";
+import type { Embedder } from "../providers/embedding/types";
 import { splitSentences } from "./sentences";
 import { defaultSeparators, splitText, tailOf } from "./text-splitter";
 import type { Chunk } from "./types";

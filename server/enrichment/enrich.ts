@@ -1,5 +1,5 @@
 import { errorMessage } from "../errors";
-import type { ChatModel } from "../llm/chat";
+import type { ChatTarget } from "../providers/chat/complete";
 import { logger } from "../logger";
 import { annotatePageWithLlm, summarizeDocumentWithLlm } from "./llm-annotator";
 import {
@@ -97,7 +97,7 @@ export const enrichDocument = async ({
 }: {
   fileName: string;
   elements: EnrichmentInputElement[];
-  llm: ChatModel | null;
+  llm: ChatTarget | null;
 }): Promise<EnrichmentResult> => {
   const groups = groupPages(elements);
   const local = createLocalExtractor(groups.map((g) => g.elements));
@@ -152,7 +152,7 @@ export const enrichDocument = async ({
   const pages: EnrichedPage[] = groups.map((g, i) => {
     const fromLlm = byLlm.get(i);
     const annotation = fromLlm ?? local.annotate(i);
-    const model = fromLlm ? (llm as ChatModel).model : pageText(g) ? LOCAL_ENRICHMENT_MODEL : primary;
+    const model = fromLlm ? (llm as ChatTarget).model : pageText(g) ? LOCAL_ENRICHMENT_MODEL : primary;
     return { ...annotation, first: g.first, last: g.last, model };
   });
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AppError } from "../errors";
-import { chatComplete, type ChatModel } from "../llm/chat";
+import { chatComplete, type ChatTarget } from "../providers/chat/complete";
 import { MAX_KEYWORDS, MAX_TOPICS, type PageAnnotation } from "./local-extractor";
 
 /**
@@ -85,7 +85,7 @@ const cleanSummary = (summary: string, model: string) => {
 };
 
 export const annotatePageWithLlm = async (
-  model: ChatModel,
+  model: ChatTarget,
   { fileName, label, text }: { fileName: string; label: string; text: string },
 ): Promise<PageAnnotation> => {
   const reply = await chatComplete(model, {
@@ -106,7 +106,7 @@ export const annotatePageWithLlm = async (
 };
 
 export const summarizeDocumentWithLlm = async (
-  model: ChatModel,
+  model: ChatTarget,
   { fileName, pageSummaries }: { fileName: string; pageSummaries: string[] },
 ): Promise<string> => {
   const listing = pageSummaries.map((s, i) => `${i + 1}. ${s}`).join("\n");

@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { errorMessage } from "../errors";
-import { llmModel } from "../llm/chat";
+import { getChatTarget } from "../providers/chat";
 import { progressOf } from "../ingestion/progress";
 import { logger } from "../logger";
 import { readBuildElements } from "../ingestion/read-elements";
@@ -80,7 +80,7 @@ export const enrichBuild = async (buildId: string) => {
         pageNumber: r.pageNumber,
       })),
     };
-    const llm = llmModel();
+    const llm = getChatTarget();
     // Without a chat model it is all local CPU work (TF-IDF, RAKE, TextRank): off the thread that serves requests.
     const result = llm
       ? await enrichDocument({ ...input, llm })

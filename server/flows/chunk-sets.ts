@@ -3,7 +3,7 @@ import { latestSuccessfulBuild } from "../builds/service";
 import { embeddingInput } from "../chunk-sets/service";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { db } from "../db";
-import { getEmbedder } from "../embedding";
+import { getEmbedder } from "../providers/embedding";
 import { AppError } from "../errors";
 import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, embedTexts } from "../ingestion/indexing";
 import { readBuildElements } from "../ingestion/read-elements";

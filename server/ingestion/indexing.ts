@@ -8,7 +8,7 @@ import {
 } from "../chunk-sets/service";
 import type { Chunk, ChunkOptions } from "../chunking/types";
 import { db } from "../db";
-import { getEmbedder, type Embedder } from "../embedding";
+import { getEmbedder, type Embedder } from "../providers/embedding";
 import { AppError, errorMessage } from "../errors";
 import type { ParsedElement } from "../parsing/types";
 import { logger } from "../logger";
@@ -42,7 +42,7 @@ export const chunkOffThread = (input: { elements: ParsedElement[]; options: Chun
 /** The local embedder is CPU work too (a remote one waits on the network and stays here). */
 export const embedTexts = (embedder: Embedder, texts: string[]) =>
   embedder.provider === "local"
-    ? runOffThread<number[][]>("server/embedding/local-embedder.ts", "embedTextsLocally", [texts])
+    ? runOffThread<number[][]>("server/providers/embedding/local-embedder.ts", "embedTextsLocally", [texts])
     : embedder.embed(texts);
 
 /**

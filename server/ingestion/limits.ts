@@ -12,6 +12,9 @@ export const PARSE_LIMITS: IsolationLimits = {
   get pageTimeoutMs() {
     return env.QUARRY_PARSE_PAGE_TIMEOUT_S * 1000;
   },
+  get workers() {
+    return env.QUARRY_PARSE_WORKERS;
+  },
 };
 
 /**

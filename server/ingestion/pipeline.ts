@@ -4,6 +4,8 @@ import { AppError, errorMessage } from "../errors";
 import { elementIdFor } from "../ids";
 import type { InternalMethod } from "../parsing/methods.schema";
 import { partitionIsolatedInBatches } from "../parsing/isolated";
+import { getSpeechModel } from "../providers/speech";
+import { getVisionModel } from "../providers/vision";
 import { yieldToEventLoop } from "../runtime/cpu-thread";
 import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";
@@ -109,7 +111,8 @@ export const partitionBuild = async (buildId: string) => {
       await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
       await yieldToEventLoop();
     },
-    { onRestart: clear },
+    // Parsing reads no settings: the models this deployment configures are handed to it here.
+    { onRestart: clear, providers: { vision: getVisionModel(), speech: getSpeechModel() } },
   ).catch(async (error: unknown) => {
     await clear();
     throw error;

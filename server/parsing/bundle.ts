@@ -2,7 +2,7 @@ import { describeFailure } from "./failure";
 import { AppError } from "@/server/errors";
 import { decodeBundle, type BundleEntry } from "./bundle-format";
 import type { InternalMethod } from "./methods.schema";
-import type { ParsedElement, PartitionResult } from "./types";
+import type { ParsedElement, PartitionOptions, PartitionResult } from "./types";
 
 /**
  * Parses the documents of a connector source (bundle-format.ts) into one element list: each document with the
@@ -11,7 +11,12 @@ import type { ParsedElement, PartitionResult } from "./types";
  * A document that fails is skipped with a warning; only a bundle where nothing could be read fails.
  */
 
-const parseEntry = async (entry: BundleEntry, bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
+const parseEntry = async (
+  entry: BundleEntry,
+  bytes: Uint8Array,
+  method: InternalMethod,
+  options: PartitionOptions,
+): Promise<PartitionResult> => {
   if (entry.type === "webpage") {
     const { partitionWebPage } = await import("./web-page");
     return partitionWebPage({ bytes, url: entry.url ?? entry.name, charset: entry.charset });
@@ -21,7 +26,7 @@ const parseEntry = async (entry: BundleEntry, bytes: Uint8Array, method: Interna
     return partitionCode({ bytes, language: entry.language ?? null });
   }
   const { partitionDocument } = await import("./partition");
-  return partitionDocument({ bytes, fileName: entry.name, fileType: entry.type, method });
+  return partitionDocument({ bytes, fileName: entry.name, fileType: entry.type, method }, options);
 };
 
 const mostCommon = (values: string[]) => {
@@ -41,13 +46,18 @@ const groupWarnings = (warnings: { text: string; name: string }[]) => {
   );
 };
 
+/** `vision`, `speech` and `timeBudgetMs` go to the parse of each document (partitionDocument's options). */
 export const partitionBundle = async ({
   bytes,
   method,
+  vision,
+  speech,
+  timeBudgetMs,
 }: {
   bytes: Uint8Array;
   method: InternalMethod;
-}): Promise<PartitionResult> => {
+} & NonNullable<PartitionOptions["providers"]> &
+  Pick<PartitionOptions, "timeBudgetMs">): Promise<PartitionResult> => {
   const documents = decodeBundle(bytes);
   const elements: ParsedElement[] = [];
   const warnings: { text: string; name: string }[] = [];
@@ -56,7 +66,7 @@ export const partitionBundle = async ({
   for (const { entry, bytes: documentBytes } of documents) {
     let result: PartitionResult;
     try {
-      result = await parseEntry(entry, documentBytes, method);
+      result = await parseEntry(entry, documentBytes, method, { providers: { vision, speech }, timeBudgetMs });
     } catch (error) {
       failures.push(`${entry.name}: ${describeFailure(error)}`);
       warnings.push({ name: entry.name, text: `could not be parsed (${describeFailure(error)})` });

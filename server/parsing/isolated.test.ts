@@ -1,17 +1,17 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
+import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
 import { closeWorkerPools, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
 import { stallingPdf } from "./test-stall";
+import { drawScannedPage, mixedPdfAnswer, startFakeVisionServer } from "./vision/test-fixtures";
 
-// One warm worker, so which process parses what is predictable.
-setRuntimeEnv("QUARRY_PARSE_WORKERS", "1");
 afterAll(() => closeWorkerPools());
 
 const text = new TextEncoder().encode("Quarterly report\n\nRevenue grew in every region this quarter.\n");
 const txt = (bytes: Uint8Array) => ({ bytes, fileName: "r.txt", fileType: "txt", method: "basic" as const });
 const bigText = (mb: number) => new TextEncoder().encode(textDoc(Math.round((mb * 1024 * 1024) / 230), "granite"));
-const limits = { timeoutMs: 120_000, maxRssMb: 3072, pageTimeoutMs: 60_000 };
+// One warm worker, so which process parses what is predictable.
+const limits = { timeoutMs: 120_000, maxRssMb: 3072, pageTimeoutMs: 60_000, workers: 1 };
 const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
@@ -81,6 +81,32 @@ describe("partitionIsolated", () => {
     expect(result.elements.map((e) => e.text)).toEqual(["Granite survives the winter"]);
     expect(result.warnings).toContain("Page 1 was skipped: reading it took longer than 2 s");
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+});
+
+describe("models in the worker", () => {
+  it("reach the worker as plain configs and are called from there; without one, agentic is refused", async () => {
+    const server = await startFakeVisionServer(() => ({ status: 200, content: mixedPdfAnswer(3) }));
+    try {
+      const scan = {
+        bytes: drawScannedPage(400, 500),
+        fileName: "scan.png",
+        fileType: "png",
+        method: "graphorlm" as const,
+      };
+      const vision = createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-in-job", model: "fake-vision" });
+      const result = await partitionIsolated(scan, limits, { providers: { vision } });
+      expect(result.pageMethods).toEqual({ 1: "agentic" });
+      expect(result.elements[0]?.metadata).toMatchObject({ method: "agentic" });
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]).toMatchObject({ model: "fake-vision", authorization: "Bearer sk-in-job" });
+      await expect(partitionIsolated(scan, limits)).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringContaining("VISION_MODEL"),
+      });
+    } finally {
+      await server.close();
+    }
   });
 });
 

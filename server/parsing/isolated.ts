@@ -1,20 +1,29 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { env } from "@/server/env";
 import type { InternalMethod } from "./methods.schema";
-import type { ParsedElement, PartitionResult } from "./types";
+import { parseTimeBudgetFor } from "./time-budget";
+import type { ParsedElement, ParseProviders, PartitionResult } from "./types";
 import { createWorkerPool, WorkerFailure, type JobLimits, type WorkerPool } from "./worker-pool";
-import type { PartitionMeta, SkippedPage, WorkerJob } from "./worker/protocol";
+import type { PartitionMeta, ProviderConfigs, SkippedPage, WorkerJob } from "./worker/protocol";
 
 /**
  * Parsing and page drawing run in worker processes (worker-pool.ts): a parser that loops, leaks or blows the heap
- * ends its build as failed instead of taking the server, and every other build, down.
+ * ends its build as failed instead of taking the server, and every other build, down. Limits, worker counts and
+ * models come from the caller (the build's partition step, the screenshot service); nothing here reads settings.
  */
 
-export type IsolationLimits = JobLimits;
+export type IsolationLimits = JobLimits & {
+  /** Worker processes kept for this kind of work (default 2); more documents wait their turn. */
+  workers?: number;
+};
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 10 * 60_000, maxRssMb: 3072, pageTimeoutMs: 60_000 };
+
+type Kind = "parse" | "page-image";
+
+/** Workers per kind, as the latest caller asked (a pool reads it whenever a job arrives). */
+const workerCounts: Record<Kind, number> = { parse: 2, "page-image": 2 };
 
 /** Documents up to this size travel inside the job message; larger ones as a file in the job's scratch folder. */
 const INLINE_BYTES = 1024 * 1024;
@@ -26,14 +35,15 @@ const heapMb = (limits: IsolationLimits) => Math.max(256, Math.floor(limits.maxR
 const pools = new Map<string, WorkerPool>();
 
 /** One pool per kind of work and heap cap (a process's heap cap is fixed when it starts). */
-const poolFor = (kind: "parse" | "page-image", limits: IsolationLimits) => {
+const poolFor = (kind: Kind, limits: IsolationLimits) => {
+  if (limits.workers) workerCounts[kind] = limits.workers;
   const heap = heapMb(limits);
   const key = `${kind}:${heap}`;
   let pool = pools.get(key);
   if (!pool) {
     pool = createWorkerPool({
       kind,
-      size: () => (kind === "parse" ? env.QUARRY_PARSE_WORKERS : env.QUARRY_SCREENSHOT_CONCURRENCY),
+      size: () => workerCounts[kind],
       heapMb: heap,
       maxJobs: 200,
       idleMs: 60_000,
@@ -57,12 +67,22 @@ export const closeWorkerPools = () => {
 
 export type IsolatedInput = { bytes: Uint8Array; fileName: string; fileType: string; method: InternalMethod };
 
+export type IsolatedOptions = {
+  /** Models the parse may call (none by default). They cross into the worker as their plain configs. */
+  providers?: Partial<ParseProviders>;
+};
+
+const configsOf = (providers: Partial<ParseProviders> = {}): ProviderConfigs => ({
+  vision: providers.vision?.config ?? null,
+  speech: providers.speech?.config ?? null,
+});
+
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type JobFields = DistributiveOmit<WorkerJob, "bytes" | "inputPath">;
 
 /** Runs one job in the pool with a scratch folder of its own, removed afterwards whatever happened. */
 const inWorker = async <T>(
-  kind: "parse" | "page-image",
+  kind: Kind,
   bytes: Uint8Array,
   fields: JobFields,
   limits: IsolationLimits,
@@ -97,15 +117,25 @@ export const partitionIsolatedInBatches = async (
   { bytes, fileName, fileType, method }: IsolatedInput,
   limits: IsolationLimits,
   onBatch: (elements: ParsedElement[], firstPosition: number) => Promise<void>,
-  { onRestart = async () => undefined }: { onRestart?: () => Promise<void> } = {},
+  { onRestart = async () => undefined, providers }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
 ): Promise<PartitionMeta> => {
   const started = Date.now();
+  const configs = configsOf(providers);
   const skipPages: SkippedPage[] = [];
   let fresh = false;
   for (;;) {
     const left = { ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (Date.now() - started)) };
     try {
-      const fields: JobFields = { task: "partition", fileName, fileType, method, skipPages: [...skipPages] };
+      const fields: JobFields = {
+        task: "partition",
+        fileName,
+        fileType,
+        method,
+        skipPages: [...skipPages],
+        providers: configs,
+        // Page-by-page reading stops in time to hand back what it read before the worker is killed.
+        timeBudgetMs: parseTimeBudgetFor(left.timeoutMs),
+      };
       const outcome = await inWorker("parse", bytes, fields, left, (pool, job, dir) =>
         pool.run(job, dir, left, { onElements: onBatch }, { fresh }),
       );
@@ -129,6 +159,7 @@ export const partitionIsolatedInBatches = async (
 export const partitionIsolated = async (
   input: IsolatedInput,
   limits: IsolationLimits = DEFAULT_LIMITS,
+  options: IsolatedOptions = {},
 ): Promise<PartitionResult> => {
   let elements: ParsedElement[] = [];
   const meta = await partitionIsolatedInBatches(
@@ -138,6 +169,7 @@ export const partitionIsolated = async (
       elements.push(...batch);
     },
     {
+      ...options,
       onRestart: async () => {
         elements = [];
       },
@@ -149,17 +181,19 @@ export const partitionIsolated = async (
 /** Page screenshots draw untrusted documents too: same isolation, tighter limits. */
 const PAGE_IMAGE_LIMITS: IsolationLimits = { timeoutMs: 60_000, maxRssMb: 1536 };
 
-/** One page as a PNG (`fileType` "pdf" or an image extension), drawn in a worker process. */
-export const pageImageIsolated = async (input: {
-  bytes: Uint8Array;
-  fileType: string;
-  pageNumber: number;
-  width: number;
-}): Promise<{ png: Buffer; width: number; height: number }> => {
+/**
+ * One page as a PNG (`fileType` "pdf" or an image extension), drawn in a worker process; `workers`: how many such
+ * processes may draw at once.
+ */
+export const pageImageIsolated = async (
+  input: { bytes: Uint8Array; fileType: string; pageNumber: number; width: number },
+  { workers }: { workers?: number } = {},
+): Promise<{ png: Buffer; width: number; height: number }> => {
   const { bytes, ...fields } = input;
+  const limits = { ...PAGE_IMAGE_LIMITS, workers };
   const run = (fresh: boolean) =>
-    inWorker("page-image", bytes, { task: "page-image", ...fields }, PAGE_IMAGE_LIMITS, (pool, job, dir) =>
-      pool.run(job, dir, PAGE_IMAGE_LIMITS, {}, { fresh }),
+    inWorker("page-image", bytes, { task: "page-image", ...fields }, limits, (pool, job, dir) =>
+      pool.run(job, dir, limits, {}, { fresh }),
     );
   const outcome = await run(false).catch((error: unknown) => {
     if (error instanceof WorkerFailure && error.reused && error.kind !== "timeout") return run(true);

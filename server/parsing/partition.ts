@@ -1,8 +1,9 @@
 import { AppError } from "@/server/errors";
-import { visionModel } from "@/server/llm/chat";
+import type { VisionModel } from "@/server/providers/vision/types";
 import { asParseFailure, nothingRead } from "./failure";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
-import type { PartitionResult } from "./types";
+import type { ParseProviders, PartitionOptions, PartitionResult } from "./types";
+import { DEFAULT_PARSE_TIME_BUDGET_MS } from "./time-budget";
 import type { SkippedPage } from "./worker/protocol";
 
 /**
@@ -61,10 +62,21 @@ export type ParserInput = {
   method: InternalMethod;
   /** PDF pages to leave out: they ran past the per-page time budget in an earlier attempt (page-watch.ts). */
   skipPages?: readonly SkippedPage[];
+  /** The models this parse may call (partitionDocument's options); a parser called directly gets none. */
+  vision?: VisionModel | null;
+  speech?: ParseProviders["speech"];
+  /** See PartitionOptions. */
+  timeBudgetMs?: number;
 };
 
 /** What partitionDocument takes; Buffers are Uint8Arrays. The extension may come in any case, with or without a dot. */
-export type PartitionInput = ParserInput;
+export type PartitionInput = {
+  bytes: Uint8Array;
+  fileName: string;
+  fileType: string;
+  method: InternalMethod;
+  skipPages?: readonly SkippedPage[];
+};
 
 export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
 
@@ -87,11 +99,14 @@ const PAGE_METHOD: Record<InternalMethod, PageMethod> = {
   auto: "auto",
 };
 
-const pageMethodOf = (method: InternalMethod): PageMethod => {
+const pageMethodOf = (method: InternalMethod, vision: VisionModel | null | undefined): PageMethod => {
   const wanted = PAGE_METHOD[method];
-  if (method === "mai" && !visionModel()) return "balanced";
+  if (method === "mai" && !vision) return "balanced";
   return wanted;
 };
+
+/** What the PDF path needs of its input besides the bytes. */
+type PdfParse = Pick<ParserInput, "method" | "skipPages" | "vision" | "timeBudgetMs">;
 
 /** Every page of a single-method parse read with that method. */
 const allPages = (result: PartitionResult, method: string): PartitionResult => ({
@@ -107,19 +122,18 @@ import { hasImageObjects, mergeFigures } from "./place";
 
 export { hasImageObjects, mergeFigures };
 
-const parsePdfBytes = async (
-  original: Uint8Array,
-  method: InternalMethod,
-  skipPages?: readonly SkippedPage[],
-): Promise<PartitionResult> => {
+const parsePdfBytes = async (original: Uint8Array, parse: PdfParse): Promise<PartitionResult> => {
   const { emptySkippedPages } = await import("./pdf/skip-pages");
-  const skipped = await emptySkippedPages(original, skipPages);
-  const result = await parsePdfPages(skipped.bytes, method);
+  const skipped = await emptySkippedPages(original, parse.skipPages);
+  const result = await parsePdfPages(skipped.bytes, parse);
   return skipped.warnings.length ? { ...result, warnings: [...skipped.warnings, ...result.warnings] } : result;
 };
 
-const parsePdfPages = async (bytes: Uint8Array, method: InternalMethod): Promise<PartitionResult> => {
-  const pageMethod = pageMethodOf(method);
+const parsePdfPages = async (
+  bytes: Uint8Array,
+  { method, vision, timeBudgetMs }: PdfParse,
+): Promise<PartitionResult> => {
+  const pageMethod = pageMethodOf(method, vision);
   switch (pageMethod) {
     case "fast": {
       const text = await (await pdf()).partitionPdf({ bytes });
@@ -131,7 +145,7 @@ const parsePdfPages = async (bytes: Uint8Array, method: InternalMethod): Promise
     case "balanced":
     case "accurate": {
       const { partitionPdfTextFirst } = await import("./pdf/text-first");
-      const result = await partitionPdfTextFirst({ bytes, method: pageMethod });
+      const result = await partitionPdfTextFirst({ bytes, method: pageMethod, timeBudgetMs });
       if (method === "mai")
         result.warnings.push(
           "No vision model is configured (VISION_MODEL): mai read the pages as balanced does (text layer, OCR for scans)",
@@ -140,37 +154,38 @@ const parsePdfPages = async (bytes: Uint8Array, method: InternalMethod): Promise
     }
     case "agentic": {
       const { partitionPdfAgentic } = await import("./pdf/agentic");
-      return allPages(await partitionPdfAgentic({ bytes }), "agentic");
+      return allPages(await partitionPdfAgentic({ bytes, vision, timeBudgetMs }), "agentic");
     }
     case "auto": {
       const { partitionPdfAuto } = await import("./pdf/auto");
-      return partitionPdfAuto({ bytes });
+      return partitionPdfAuto({ bytes, vision, timeBudgetMs });
     }
   }
 };
 
 /** Pages no parser could walk in time are emptied first (pdf/nesting.ts), whatever the method. */
-const parsePdf: Parser = async ({ bytes, method, skipPages }) => {
+const parsePdf: Parser = async ({ bytes, ...parse }) => {
   const { emptyTooDeepPages } = await import("./pdf/nesting");
   const checked = await emptyTooDeepPages(bytes);
-  const result = await parsePdfBytes(checked.bytes, method, skipPages);
+  const result = await parsePdfBytes(checked.bytes, parse);
   return checked.warnings.length ? { ...result, warnings: [...checked.warnings, ...result.warnings] } : result;
 };
 
 const parseImage: Parser = async (input) => {
-  if (pageMethodOf(input.method) === "agentic") {
+  const pageMethod = pageMethodOf(input.method, input.vision);
+  if (pageMethod === "agentic") {
     const [{ decodeImage }, { partitionImageAgentic }] = await Promise.all([
       import("./images/decode"),
       import("./pdf/agentic"),
     ]);
     const { pages } = await decodeImage(input.bytes, input.fileType);
-    return allPages(await partitionImageAgentic(pages), "agentic");
+    return allPages(
+      await partitionImageAgentic(pages, { vision: input.vision, timeBudgetMs: input.timeBudgetMs }),
+      "agentic",
+    );
   }
   const result = await (await images()).partitionImage(input);
-  return allPages(
-    result,
-    pageMethodOf(input.method) === "fast" || input.method === "auto" ? "fast" : pageMethodOf(input.method),
-  );
+  return allPages(result, pageMethod === "fast" || input.method === "auto" ? "fast" : pageMethod);
 };
 
 /**
@@ -181,7 +196,7 @@ const parseOffice: Parser = async (input) => {
   const { convertOfficeToPdf, partitionOffice } = await office();
   if (input.method === "basic" || input.method === "auto") return partitionOffice(input);
   const converted = await convertOfficeToPdf(input.bytes, input.fileType);
-  const result = await parsePdfBytes(converted, input.method, input.skipPages);
+  const result = await parsePdfBytes(converted, input);
   result.warnings.unshift(
     `Method '${methodDisplayName(input.method)}' read the pages of the PDF that LibreOffice made of this .${input.fileType} file`,
   );
@@ -243,19 +258,29 @@ const PARSERS: Record<string, Parser> = {
   ),
 };
 
-export const partitionDocument = async ({
-  bytes,
-  fileName,
-  fileType,
-  method,
-  skipPages,
-}: PartitionInput): Promise<PartitionResult> => {
+/**
+ * Parses one document. `options` carries what the caller decides: the models the parse may call (none by default)
+ * and its time budget; parsing itself reads no settings.
+ */
+export const partitionDocument = async (
+  { bytes, fileName, fileType, method, skipPages }: PartitionInput,
+  { providers, timeBudgetMs = DEFAULT_PARSE_TIME_BUDGET_MS }: PartitionOptions = {},
+): Promise<PartitionResult> => {
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const parser = PARSERS[ext];
   if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
   let result: PartitionResult;
   try {
-    result = await parser({ bytes, fileName, fileType: ext, method, skipPages });
+    result = await parser({
+      bytes,
+      fileName,
+      fileType: ext,
+      method,
+      skipPages,
+      vision: providers?.vision ?? null,
+      speech: providers?.speech ?? null,
+      timeBudgetMs,
+    });
   } catch (error) {
     throw asParseFailure(error, ext);
   }

@@ -1,3 +1,6 @@
+import type { SpeechModel } from "@/server/providers/speech/types";
+import type { VisionModel } from "@/server/providers/vision/types";
+
 /**
  * What every parser produces. Field names follow the public Element (contract §2.4) in camelCase; the mapper that
  * stores elements adds ids, positions and file metadata.
@@ -68,4 +71,20 @@ export type PartitionResult = {
    * by page, and a build reports the result so a user can see how each page was read.
    */
   pageMethods?: Record<number, string>;
+};
+
+/**
+ * The models a parse may call. Parsing reads no settings: its caller (the build's partition step) passes what the
+ * deployment configures, null for none, and a method that needs a missing model says which setting to fill in.
+ */
+export type ParseProviders = { vision: VisionModel | null; speech: SpeechModel | null };
+
+export type PartitionOptions = {
+  /** Absent ones are null. */
+  providers?: Partial<ParseProviders>;
+  /**
+   * How long page-by-page reading (OCR, a vision model) may run before it stops with the pages read so far and a
+   * warning; default: 80% of the default parse time limit (time-budget.ts).
+   */
+  timeBudgetMs?: number;
 };

@@ -36,12 +36,45 @@ export const isProviderError = (e: unknown): e is ProviderError => e instanceof 
 /** 408 (request timeout), 409 (OpenAI's "conflict, try again"), 429 and every 5xx are worth another attempt. */
 export const retryableStatus = (status: number) => status === 408 || status === 409 || status === 429 || status >= 500;
 
-const parseRetryAfter = (value: string | null): number | null => {
+/** Seconds from a Retry-After header (a number of seconds or an HTTP date); null when absent or unreadable. */
+export const parseRetryAfter = (value: string | null): number | null => {
   if (!value) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds);
   const date = Date.parse(value);
   return Number.isFinite(date) ? Math.max(0, (date - Date.now()) / 1000) : null;
+};
+
+const MAX_REMOTE_MESSAGE_CHARS = 300;
+
+/**
+ * What a remote said went wrong, from the body of its error answer: the `error.message` (OpenAI, Groq), `error`,
+ * `message` or `detail` field of a JSON body, else the body's text without markup, cut to a readable length.
+ */
+export const remoteMessageOf = (raw: string, contentType: string | null): string => {
+  if (contentType?.includes("json") || raw.trimStart().startsWith("{")) {
+    try {
+      const body = JSON.parse(raw) as { error?: { message?: unknown } | string; message?: unknown; detail?: unknown };
+      const message =
+        (typeof body.error === "object" ? body.error?.message : body.error) ?? body.message ?? body.detail;
+      if (typeof message === "string" && message.trim()) return message.trim().slice(0, MAX_REMOTE_MESSAGE_CHARS);
+      if (message !== undefined) return JSON.stringify(message).slice(0, MAX_REMOTE_MESSAGE_CHARS);
+    } catch {
+      // Not JSON after all: fall through to the raw text.
+    }
+  }
+  return raw
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, MAX_REMOTE_MESSAGE_CHARS);
+};
+
+/** A remote's text without our key, even when the remote echoes it ("Incorrect API key provided: …"). */
+export const redactKey = (text: string, apiKey?: string): string => {
+  let out = text;
+  if (apiKey && apiKey.length >= 4) out = out.split(apiKey).join("***");
+  return out.replace(/Bearer\s+\S+/gi, "Bearer ***");
 };
 
 /** The error for a non-2xx answer: the remote's own message (never our key), its status, and whether to retry. */

@@ -1,5 +1,5 @@
 import { reembeddingProgress } from "../chunk-sets/reembed";
-import { getEmbedder } from "../embedding";
+import { getEmbedder } from "../providers/embedding";
 import { getReranker } from "../providers/rerank";
 import { keywordEngine } from "./keyword-engine";
 import { SEARCH_TYPES } from "./search-type.schema";

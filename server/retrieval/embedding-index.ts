@@ -1,5 +1,5 @@
 import { db } from "../db";
-import { resolveDimension, type Embedder } from "../embedding";
+import { resolveDimension, type Embedder } from "../providers/embedding";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 

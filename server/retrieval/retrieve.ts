@@ -1,5 +1,5 @@
 import { reembeddingProgress } from "../chunk-sets/reembed";
-import { getEmbedder } from "../embedding";
+import { getEmbedder } from "../providers/embedding";
 import { errorMessage } from "../errors";
 import { isUuid } from "../ids";
 import { logger } from "../logger";

@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { AppError } from "../errors";
-import { visionModel } from "../llm/chat";
+import { getVisionModel } from "../providers/vision";
 import { v2ToInternal, type InternalMethod, type V2Method } from "../parsing/methods.schema";
 import type { Enrichment, Indexing } from "./sources.schema";
 import type { BuildOptions } from "./service";
@@ -15,7 +15,7 @@ export const indexingOptions = (): Indexing[] =>
 
 /** Methods that need a model this deployment may not have. Checked when a build is requested, never faked later. */
 export const assertMethodAvailable = (method: InternalMethod) => {
-  if (method === "graphorlm" && !visionModel()) {
+  if (method === "graphorlm" && !getVisionModel()) {
     throw new AppError(
       "BAD_REQUEST",
       "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an OpenAI-compatible vision model",

@@ -90,7 +90,8 @@ const renderPool = createSemaphore({
   onFull: () => new AppError("TOO_MANY_REQUESTS", "Too many requests", { retryAfterS: 5 }),
 });
 
-const drawPage = (input: Parameters<typeof pageImageIsolated>[0]) => renderPool.run(() => pageImageIsolated(input));
+const drawPage = (input: Parameters<typeof pageImageIsolated>[0]) =>
+  renderPool.run(() => pageImageIsolated(input, { workers: env.QUARRY_SCREENSHOT_CONCURRENCY }));
 
 export const pageScreenshot = async ({
   projectId,

@@ -2,7 +2,7 @@ import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
 import type { InternalMethod } from "../methods.schema";
 import { DEFAULT_OCR_TIMEOUT_MS } from "../ocr/engine";
-import { parseTimeBudgetMs } from "../time-budget";
+import { DEFAULT_PARSE_TIME_BUDGET_MS } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import type { Parser } from "../partition";
@@ -36,7 +36,7 @@ const modeOf = (method: InternalMethod): Mode => {
  * Image files (PNG, JPEG, TIFF pages, BMP, HEIC, ...): each page is read with OCR and typed like a scanned page.
  * Boxes and page layouts are in pixels of the image; `page_number` is the frame number.
  */
-export const partitionImage: Parser = async ({ bytes, fileType, method }): Promise<PartitionResult> => {
+export const partitionImage: Parser = async ({ bytes, fileType, method, timeBudgetMs }): Promise<PartitionResult> => {
   const mode = modeOf(method);
   const warnings: string[] = [];
   if (method === "basic") {
@@ -51,7 +51,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method }): Promi
   }
 
   const started = Date.now();
-  const budget = parseTimeBudgetMs();
+  const budget = timeBudgetMs ?? DEFAULT_PARSE_TIME_BUDGET_MS;
   const pages: AnalyzedPage[] = [];
   let firstError: unknown = null;
   let failed = 0;

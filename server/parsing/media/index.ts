@@ -4,8 +4,8 @@ import path from "node:path";
 import type { Parser, ParserInput } from "@/server/parsing/partition";
 import { requireTool } from "@/server/parsing/system-tools";
 import type { PartitionResult } from "@/server/parsing/types";
-import { normalizeLanguage } from "@/server/speech/language";
-import { speechProvider, transcribeAudio, type SpeechProvider } from "@/server/speech/transcribe";
+import { normalizeLanguage } from "./language";
+import type { SpeechModel } from "@/server/providers/speech/types";
 import { extractAudioChunks } from "./audio";
 import { mediaError } from "./ffmpeg";
 import { probeMedia, type AudioStream, type MediaInfo, type SubtitleStream } from "./probe";
@@ -22,8 +22,8 @@ const MAX_CHUNK_BYTES = 24 * 1024 * 1024;
 const PROMPT_CHARS = 200;
 
 export type MediaOptions = {
-  /** undefined: the provider configured in the environment (SPEECH_BASE_URL); null: none. */
-  provider?: SpeechProvider | null;
+  /** The speech-to-text model; absent or null: none, and subtitle tracks are the only transcript. */
+  speech?: SpeechModel | null;
   chunkSeconds?: number;
   /** Per provider call. */
   requestTimeoutMs?: number;
@@ -41,7 +41,7 @@ const describeTrack = (t: { ordinal: number; language: string | null; codec: str
 
 const transcribeSpeech = async (
   ctx: Context,
-  provider: SpeechProvider,
+  provider: SpeechModel,
   stream: AudioStream,
   options: MediaOptions,
 ): Promise<PartitionResult> => {
@@ -57,14 +57,14 @@ const transcribeSpeech = async (
     fileName,
   });
   const segments: TimedText[] = [];
-  let model = provider.model;
+  let model = provider.id;
   let previous = "";
   for (const [i, chunk] of chunks.entries()) {
     const audio = await readFile(chunk.file);
     if (audio.byteLength > MAX_CHUNK_BYTES) {
       throw mediaError(`Part ${i + 1} of the audio of the .${ext} file is over the 25 MB a speech provider accepts`);
     }
-    const result = await transcribeAudio(provider, {
+    const result = await provider.transcribe({
       audio,
       fileName: `part-${String(i + 1).padStart(3, "0")}.mp3`,
       mimeType: "audio/mpeg",
@@ -94,7 +94,7 @@ const transcribeSpeech = async (
   return { elements, totalPages: null, warnings };
 };
 
-const readSubtitles = async (ctx: Context, track: SubtitleStream, provider: SpeechProvider | null) => {
+const readSubtitles = async (ctx: Context, track: SubtitleStream, provider: SpeechModel | null) => {
   const { ext, fileName, inputPath, info } = ctx;
   const ffmpeg = await requireTool("ffmpeg", `Reading .${ext} files`);
   const cues = await readSubtitleTrack(ffmpeg, inputPath, { track, duration: info.duration, ext, fileName });
@@ -142,7 +142,7 @@ export const partitionMediaWith = async (
       throw mediaError(`The .${ext} file has no audio track and no subtitle track, so there is nothing to transcribe`);
     }
     const ctx: Context = { ext, fileName, inputPath, dir, info };
-    const provider = options.provider === undefined ? speechProvider() : options.provider;
+    const provider = options.speech ?? null;
     if (provider && info.audio.length > 0) {
       const stream = info.audio.find((a) => a.isDefault) ?? info.audio[0]!;
       return await transcribeSpeech(ctx, provider, stream, options);
@@ -165,4 +165,4 @@ export const partitionMediaWith = async (
   }
 };
 
-export const partitionMedia: Parser = (input) => partitionMediaWith(input);
+export const partitionMedia: Parser = (input) => partitionMediaWith(input, { speech: input.speech });

@@ -3,7 +3,7 @@ import { readdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
+import { createSpeechModel } from "@/server/providers/speech/client";
 import { requireTool, runTool } from "@/server/parsing/system-tools";
 import { textSimilarity } from "@/server/parsing/text-similarity";
 import type { ParsedElement } from "@/server/parsing/types";
@@ -13,7 +13,8 @@ import {
   type FakeTranscriptionServer,
 } from "@/server/testing/fake-transcription-server";
 import { extractAudioChunks } from "./audio";
-import { partitionMedia, partitionMediaWith, type MediaOptions } from "./index";
+import { partitionDocument } from "../partition";
+import { partitionMediaWith, type MediaOptions } from "./index";
 import { parseWebVtt } from "./subtitles";
 import { makeMedia, srt } from "./test-fixtures";
 import { formatTimestamp, transcriptElements } from "./transcript";
@@ -39,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const provider = () => ({ baseUrl: fake.baseUrl, apiKey: KEY, model: "whisper-1" });
+const provider = () => createSpeechModel({ baseUrl: fake.baseUrl, apiKey: KEY, model: "whisper-1" });
 
 const parse = (bytes: Buffer, ext: string, options: MediaOptions = {}) =>
   partitionMediaWith({ bytes, fileName: `clip.${ext}`, fileType: ext, method: "basic" }, options);
@@ -171,7 +172,7 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
   it.each(FORMATS)("transcribes a generated .$ext file", async ({ ext, video }) => {
     const bytes = await makeMedia({ ext, video, seconds: 1 });
     serve(ONE_SECOND);
-    const result = await parse(bytes, ext, { provider: provider() });
+    const result = await parse(bytes, ext, { speech: provider() });
     expect(result.totalPages).toBeNull();
     expect(result.warnings).toEqual([]);
     expect(result.elements).toHaveLength(1);
@@ -204,7 +205,7 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
       text: `Sentence number ${i + 1}.`,
     }));
     serve(cues);
-    const result = await parse(bytes, "mp3", { provider: provider(), chunkSeconds: 4 });
+    const result = await parse(bytes, "mp3", { speech: provider(), chunkSeconds: 4 });
     // 10 s in parts of ≤ 4 s: three parts of ~3.3 s, not 4 + 4 + a short tail.
     expect(fake.uploads.map((u) => Math.round(u.duration))).toEqual([4, 4, 3]);
     expect(fake.uploads[1]!.prompt).toMatch(/Sentence number \d\.$/);
@@ -218,24 +219,19 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
     for (let i = 1; i < starts.length; i++) expect(starts[i]).toBeGreaterThan(starts[i - 1]!);
   });
 
-  it("reads the provider from SPEECH_BASE_URL / SPEECH_API_KEY / SPEECH_MODEL", async () => {
+  it("is given its speech model by partitionDocument's caller", async () => {
     const bytes = await makeMedia({ ext: "wav", seconds: 1 });
     serve(ONE_SECOND);
-    setRuntimeEnv("SPEECH_BASE_URL", fake.baseUrl);
-    setRuntimeEnv("SPEECH_API_KEY", KEY);
-    setRuntimeEnv("SPEECH_MODEL", "whisper-large-v3");
-    try {
-      const result = await partitionMedia({ bytes, fileName: "a.wav", fileType: "wav", method: "auto" });
-      expect(result.elements[0]?.metadata).toMatchObject({
-        transcript_source: "speech",
-        speech_model: "whisper-large-v3",
-      });
-      expect(fake.uploads[0]?.model).toBe("whisper-large-v3");
-    } finally {
-      setRuntimeEnv("SPEECH_BASE_URL", "");
-      setRuntimeEnv("SPEECH_API_KEY", "");
-      setRuntimeEnv("SPEECH_MODEL", "");
-    }
+    const speech = createSpeechModel({ baseUrl: fake.baseUrl, apiKey: KEY, model: "whisper-large-v3" });
+    const result = await partitionDocument(
+      { bytes, fileName: "a.wav", fileType: "wav", method: "auto" },
+      { providers: { speech } },
+    );
+    expect(result.elements[0]?.metadata).toMatchObject({
+      transcript_source: "speech",
+      speech_model: "whisper-large-v3",
+    });
+    expect(fake.uploads[0]?.model).toBe("whisper-large-v3");
   });
 
   it("fails with the provider's status and message, without the key, and leaves no temp files", async () => {
@@ -243,7 +239,9 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
     serve(ONE_SECOND);
     const before = await quarryTempDirs();
     const wrongKey = "sk-this-one-is-wrong";
-    const error = await parse(bytes, "mp3", { provider: { ...provider(), apiKey: wrongKey } }).then(
+    const error = await parse(bytes, "mp3", {
+      speech: createSpeechModel({ ...provider().config, apiKey: wrongKey }),
+    }).then(
       () => null,
       (e: Error) => e,
     );
@@ -259,7 +257,7 @@ describe("media with a speech provider (fake OpenAI-compatible server)", () => {
       subtitles: [{ srt: srt([{ start: 0, end: 1, text: "Subtitle words" }]), language: "eng" }],
     });
     serve(ONE_SECOND);
-    const result = await parse(bytes, "mkv", { provider: provider() });
+    const result = await parse(bytes, "mkv", { speech: provider() });
     expect(result.elements.map((e) => e.text)).toEqual(["Testing one two three."]);
     expect(result.elements[0]?.metadata?.transcript_source).toBe("speech");
   });
@@ -282,7 +280,7 @@ describe("media without a speech provider", () => {
         },
       ],
     });
-    const result = await parse(bytes, "mkv", { provider: null });
+    const result = await parse(bytes, "mkv", { speech: null });
     expect(result.elements).toHaveLength(1);
     const [el] = result.elements;
     expect(el?.text).toBe("Hello everyone and welcome.");
@@ -311,7 +309,7 @@ describe("media without a speech provider", () => {
         { srt: srt([{ start: 0, end: 1, text: "Bonjour" }]), language: "fre", default: true },
       ],
     });
-    const result = await parse(bytes, "mkv", { provider: null });
+    const result = await parse(bytes, "mkv", { speech: null });
     expect(result.elements.map((e) => e.text)).toEqual(["Bonjour"]);
     expect(result.elements[0]?.metadata?.language).toBe("fr");
     expect(result.warnings).toEqual(["The transcript comes from subtitle track #3 (fr, subrip) of 3"]);
@@ -326,7 +324,7 @@ describe("media without a speech provider", () => {
       subtitleCodec: "mov_text",
       subtitles: [{ srt: srt([{ start: 0.5, end: 1.5, text: "Timed text in an MP4" }]), language: "eng" }],
     });
-    const result = await parse(bytes, "mp4", { provider: provider() });
+    const result = await parse(bytes, "mp4", { speech: provider() });
     expect(result.elements.map((e) => e.text)).toEqual(["Timed text in an MP4"]);
     expect(result.elements[0]?.metadata).toMatchObject({
       transcript_source: "subtitles",
@@ -338,7 +336,7 @@ describe("media without a speech provider", () => {
 
   it("asks for a speech provider when there is audio and no subtitle track", async () => {
     const bytes = await makeMedia({ ext: "mp3", seconds: 1 });
-    await expect(parse(bytes, "mp3", { provider: null })).rejects.toThrow(
+    await expect(parse(bytes, "mp3", { speech: null })).rejects.toThrow(
       /Transcribing \.mp3 files needs a speech provider: set SPEECH_BASE_URL .*no subtitle track/,
     );
   });
@@ -346,7 +344,7 @@ describe("media without a speech provider", () => {
 
 describe("media that cannot be transcribed", () => {
   it("refuses bytes that are not media, a truncated file and an empty one", async () => {
-    const garbage = await parse(Buffer.from("definitely not a video file"), "mp4", { provider: null }).then(
+    const garbage = await parse(Buffer.from("definitely not a video file"), "mp4", { speech: null }).then(
       () => null,
       (e: Error) => e,
     );
@@ -355,7 +353,7 @@ describe("media that cannot be transcribed", () => {
     );
     expect(garbage?.message).not.toMatch(/quarry-media-|input\.mp4/);
     const whole = await makeMedia({ ext: "mp4", video: "mpeg4", seconds: 1 });
-    const error = await parse(whole.subarray(0, 600), "mp4", { provider: provider() }).then(
+    const error = await parse(whole.subarray(0, 600), "mp4", { speech: provider() }).then(
       () => null,
       (e: Error) => e,
     );
@@ -368,14 +366,14 @@ describe("media that cannot be transcribed", () => {
 
   it("refuses a playlist posing as a video (it could make ffmpeg read other files)", async () => {
     const playlist = Buffer.from("#EXTM3U\n#EXTINF:10,\nfile:///etc/passwd\n#EXT-X-ENDLIST\n");
-    await expect(parse(playlist, "mp4", { provider: provider() })).rejects.toThrow(/not a readable media file/);
+    await expect(parse(playlist, "mp4", { speech: provider() })).rejects.toThrow(/not a readable media file/);
     const concat = Buffer.from("ffconcat version 1.0\nfile /etc/hostname\n");
-    await expect(parse(concat, "mkv", { provider: provider() })).rejects.toThrow(/not a readable media file/);
+    await expect(parse(concat, "mkv", { speech: provider() })).rejects.toThrow(/not a readable media file/);
   });
 
   it("refuses a video without audio or subtitles", async () => {
     const bytes = await makeMedia({ ext: "mp4", video: "mpeg4", audio: null, seconds: 1 });
-    await expect(parse(bytes, "mp4", { provider: provider() })).rejects.toThrow(
+    await expect(parse(bytes, "mp4", { speech: provider() })).rejects.toThrow(
       "The .mp4 file has no audio track and no subtitle track, so there is nothing to transcribe",
     );
   });
@@ -387,7 +385,7 @@ describe("media that cannot be transcribed", () => {
       seconds: 1,
       subtitles: [{ srt: srt([{ start: 7 * 3600, end: 7 * 3600 + 1, text: "Late" }]) }],
     });
-    await expect(parse(bytes, "mkv", { provider: provider() })).rejects.toThrow(
+    await expect(parse(bytes, "mkv", { speech: provider() })).rejects.toThrow(
       "The .mkv file is 7 h 0 min long; Quarry transcribes recordings of up to 6 hours",
     );
   });
@@ -420,7 +418,7 @@ describe.runIf(existsSync(CORPUS))("corpus media", () => {
       }
       serve(cues);
       const started = performance.now();
-      const result = await parse(await corpus(name), path.extname(name).slice(1), { provider: provider() });
+      const result = await parse(await corpus(name), path.extname(name).slice(1), { speech: provider() });
       const seconds = (performance.now() - started) / 1000;
       console.log(
         `${name}: ${duration.toFixed(1)} s of audio → ${result.elements.length} elements in ${seconds.toFixed(2)} s`,
@@ -439,7 +437,7 @@ describe.runIf(existsSync(CORPUS))("corpus media", () => {
     const cues = parseWebVtt(vtt);
     expect(cues).toHaveLength(89);
     serve(cues, "french");
-    const result = await parse(await corpus("smartphone.mp3"), "mp3", { provider: provider() });
+    const result = await parse(await corpus("smartphone.mp3"), "mp3", { speech: provider() });
     const expected = cues.map((c) => c.text).join(" ");
     const ours = result.elements.map((e) => e.text).join(" ");
     const similarity = textSimilarity(ours, expected);
@@ -484,7 +482,7 @@ describe.runIf(existsSync(CORPUS))("corpus media", () => {
   });
 
   it("chaplin.mp4 without a provider: asks for one", async () => {
-    await expect(parse(await corpus("chaplin.mp4"), "mp4", { provider: null })).rejects.toThrow(
+    await expect(parse(await corpus("chaplin.mp4"), "mp4", { speech: null })).rejects.toThrow(
       /^Transcribing \.mp4 files needs a speech provider: set SPEECH_BASE_URL/,
     );
   });

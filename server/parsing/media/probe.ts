@@ -1,5 +1,5 @@
 import { runTool } from "@/server/parsing/system-tools";
-import { normalizeLanguage } from "@/server/speech/language";
+import { normalizeLanguage } from "./language";
 import { isToolTimeout, mediaError, safeInputArgs, toolFailureDetail } from "./ffmpeg";
 
 export type AudioStream = {

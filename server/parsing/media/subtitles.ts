@@ -1,5 +1,5 @@
 import { runTool } from "@/server/parsing/system-tools";
-import { isEnglish } from "@/server/speech/language";
+import { isEnglish } from "./language";
 import { isToolTimeout, mediaError, safeInputArgs, toolFailureDetail } from "./ffmpeg";
 import type { SubtitleStream } from "./probe";
 

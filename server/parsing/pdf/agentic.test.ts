@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
 import { AppError } from "@/server/errors";
+import { createVisionModel } from "@/server/providers/vision/client";
 import { pageList, partitionImageAgentic, partitionPdfAgentic, readPagesWithVision } from "./agentic";
 import {
   buildMixedPdf,
@@ -26,16 +26,9 @@ describe("agentic (vision model) PDF parsing", () => {
   });
   afterAll(() => server.close());
   afterEach(() => {
-    setRuntimeEnv("VISION_MODEL", "");
-    setRuntimeEnv("VISION_BASE_URL", "");
-    setRuntimeEnv("VISION_API_KEY", "");
     reply = (r) => ({ status: 200, content: mixedPdfAnswer(r.pageNumber) });
   });
-  const useFakeModel = () => {
-    setRuntimeEnv("VISION_MODEL", "fake-vision");
-    setRuntimeEnv("VISION_BASE_URL", server.baseUrl);
-    setRuntimeEnv("VISION_API_KEY", "sk-vision");
-  };
+  const fakeModel = () => createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-vision", model: "fake-vision" });
 
   it("refuses to run without a vision model, naming the settings", async () => {
     const error = await partitionPdfAgentic({ bytes: mixedPdf }).catch((e: unknown) => e);
@@ -48,9 +41,9 @@ describe("agentic (vision model) PDF parsing", () => {
   });
 
   it("reads every page from a 150 dpi render, boxes in PDF points", async () => {
-    useFakeModel();
+    const vision = fakeModel();
     const before = server.requests.length;
-    const result = await partitionPdfAgentic({ bytes: mixedPdf });
+    const result = await partitionPdfAgentic({ bytes: mixedPdf, vision });
     const requests = server.requests.slice(before);
     expect(requests.map((r) => r.pageNumber).sort()).toEqual([1, 2, 3]);
     for (const r of requests) {
@@ -90,30 +83,30 @@ describe("agentic (vision model) PDF parsing", () => {
   });
 
   it("reads only the pages asked for", async () => {
-    useFakeModel();
-    const result = await partitionPdfAgentic({ bytes: mixedPdf, pages: [3, 9] });
+    const vision = fakeModel();
+    const result = await partitionPdfAgentic({ bytes: mixedPdf, vision, pages: [3, 9] });
     expect(result.pageMethods).toEqual({ 3: "agentic" });
     expect(result.elements.every((e) => e.pageNumber === 3)).toBe(true);
     expect(result.elements[0]?.text).toBe(SCANNED_PAGE.title.text);
   });
 
   it("fails the parse when the model server fails, with status and model", async () => {
-    useFakeModel();
+    const vision = fakeModel();
     reply = (r) =>
       r.pageNumber === 2
         ? { status: 500, error: "CUDA out of memory" }
         : { status: 200, content: mixedPdfAnswer(r.pageNumber) };
-    const error = await partitionPdfAgentic({ bytes: mixedPdf }).catch((e: unknown) => e);
+    const error = await partitionPdfAgentic({ bytes: mixedPdf, vision }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).message).toBe("The model fake-vision failed (HTTP 500): CUDA out of memory");
   });
 
   it("reads image files with boxes in pixels", async () => {
-    useFakeModel();
+    const vision = fakeModel();
     const before = server.requests.length;
     reply = () => ({ status: 200, content: mixedPdfAnswer(3) });
     const png = drawScannedPage(800, 1000);
-    const result = await partitionImageAgentic([{ png, width: 800, height: 1000 }]);
+    const result = await partitionImageAgentic([{ png, width: 800, height: 1000 }], { vision });
     expect(server.requests[before]).toMatchObject({ width: 800, height: 1000, pageNumber: 1 });
     expect(result.totalPages).toBe(1);
     expect(result.pageMethods).toEqual({ 1: "agentic" });
@@ -129,7 +122,7 @@ describe("agentic (vision model) PDF parsing", () => {
     const before = server.requests.length;
     const png = drawScannedPage(400, 500);
     const run = await readPagesWithVision(
-      { baseUrl: server.baseUrl, model: "fake-vision" },
+      createVisionModel({ baseUrl: server.baseUrl, model: "fake-vision" }),
       [1, 2, 3, 5],
       async (pageNumber) => ({ png, width: 400, height: 500, layout: { width: 400, height: 500 }, pageNumber }),
       { onFailure: "continue", timeBudgetMs: -1 },

@@ -1,12 +1,12 @@
 import { withSureFurniture } from "../furniture";
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
-import { visionModel, type ChatModel } from "@/server/llm/chat";
+import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement, PartitionResult } from "../types";
 import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../vision/read-page";
 import { openPdf } from "./load";
 import { renderPage } from "./render";
-import { parseTimeBudgetMs } from "../time-budget";
+import { DEFAULT_PARSE_TIME_BUDGET_MS } from "../time-budget";
 
 /** A vision model reads a page in seconds to a minute: more pages than this would outlast any build. */
 export const MAX_AGENTIC_PAGES = 300;
@@ -19,8 +19,7 @@ export const AGENTIC_NEEDS_VISION_MODEL =
   "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an " +
   "OpenAI-compatible vision model";
 
-export const requireVisionModel = (): ChatModel => {
-  const model = visionModel();
+export const requireVisionModel = (model: VisionModel | null | undefined): VisionModel => {
   if (!model) throw new AppError("BAD_REQUEST", AGENTIC_NEEDS_VISION_MODEL);
   return model;
 };
@@ -47,10 +46,10 @@ export type VisionRunOptions = {
  * page at a time (rendering is CPU- and memory-heavy, model calls are not).
  */
 export const readPagesWithVision = async (
-  model: ChatModel,
+  model: VisionModel,
   pageNumbers: readonly number[],
   load: (pageNumber: number) => Promise<VisionPage>,
-  { onFailure, timeBudgetMs = parseTimeBudgetMs(), pageTimeoutMs = VISION_PAGE_TIMEOUT_MS }: VisionRunOptions,
+  { onFailure, timeBudgetMs = DEFAULT_PARSE_TIME_BUDGET_MS, pageTimeoutMs = VISION_PAGE_TIMEOUT_MS }: VisionRunOptions,
 ): Promise<VisionRun> => {
   const started = Date.now();
   const results = new Map<number, ParsedElement[]>();
@@ -142,7 +141,7 @@ const pageMethodsOf = (pages: readonly number[]) => Object.fromEntries(pages.map
 export const readPdfWithVision = async (
   bytes: Uint8Array,
   pages: readonly number[] | undefined,
-  model: ChatModel,
+  model: VisionModel,
   options: VisionRunOptions,
 ): Promise<VisionRun & { totalPages: number; warnings: string[] }> => {
   const { doc } = await openPdf(bytes);
@@ -170,19 +169,25 @@ export const readPdfWithVision = async (
   }
 };
 
+/** What the agentic readers are given: the vision model (null when none is configured) and the time budget. */
+export type AgenticOptions = { vision?: VisionModel | null; timeBudgetMs?: number };
+
 /**
- * The `agentic` method for PDFs: every page rendered and read by the configured vision model. Needs VISION_MODEL;
- * a page the model cannot read fails the parse (the method was asked for by name; `auto` falls back instead).
+ * The `agentic` method for PDFs: every page rendered and read by the vision model it is given (none: refused,
+ * naming VISION_MODEL); a page the model cannot read fails the parse (the method was asked for by name; `auto`
+ * falls back instead).
  */
 export const partitionPdfAgentic = async ({
   bytes,
   pages,
+  vision,
+  timeBudgetMs,
 }: {
   bytes: Uint8Array;
   pages?: readonly number[];
-}): Promise<PartitionResult> => {
-  const model = requireVisionModel();
-  const run = await readPdfWithVision(bytes, pages, model, { onFailure: "stop" });
+} & AgenticOptions): Promise<PartitionResult> => {
+  const model = requireVisionModel(vision);
+  const run = await readPdfWithVision(bytes, pages, model, { onFailure: "stop", timeBudgetMs });
   const error = failure(run);
   if (error) throw error;
   return {
@@ -198,8 +203,9 @@ export const partitionPdfAgentic = async ({
  */
 export const partitionImageAgentic = async (
   pages: { png: Buffer; width: number; height: number }[],
+  { vision, timeBudgetMs }: AgenticOptions,
 ): Promise<PartitionResult> => {
-  const model = requireVisionModel();
+  const model = requireVisionModel(vision);
   const warnings: string[] = [];
   const wanted = choosePages(pages.length, undefined, warnings);
   const run = await readPagesWithVision(
@@ -209,7 +215,7 @@ export const partitionImageAgentic = async (
       const image = pages[pageNumber - 1] as { png: Buffer; width: number; height: number };
       return { ...image, layout: { width: image.width, height: image.height }, pageNumber };
     },
-    { onFailure: "stop" },
+    { onFailure: "stop", timeBudgetMs },
   );
   const error = failure(run);
   if (error) throw error;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
+import { createVisionModel } from "@/server/providers/vision/client";
 import {
   buildMixedPdf,
   mixedPdfAnswer,
@@ -32,14 +32,9 @@ describe("auto routing of PDF pages", () => {
   });
   afterAll(() => server.close());
   afterEach(() => {
-    setRuntimeEnv("VISION_MODEL", "");
-    setRuntimeEnv("VISION_BASE_URL", "");
     reply = (r) => ({ status: 200, content: mixedPdfAnswer(r.pageNumber) });
   });
-  const useFakeModel = () => {
-    setRuntimeEnv("VISION_MODEL", "fake-vision");
-    setRuntimeEnv("VISION_BASE_URL", server.baseUrl);
-  };
+  const fakeModel = () => createVisionModel({ baseUrl: server.baseUrl, model: "fake-vision" });
 
   it("text → fast, ruled table → accurate, scan → balanced or agentic", async () => {
     const plain = await planPdfPages(mixedPdf, { vision: false });
@@ -57,9 +52,9 @@ describe("auto routing of PDF pages", () => {
   });
 
   it("runs each page through its method and merges them in page order", async () => {
-    useFakeModel();
+    const vision = fakeModel();
     const before = server.requests.length;
-    const result = await partitionPdfAuto({ bytes: mixedPdf });
+    const result = await partitionPdfAuto({ bytes: mixedPdf, vision });
     // Only the scan went to the vision model.
     expect(server.requests.slice(before).map((r) => r.pageNumber)).toEqual([3]);
     expect(result.pageMethods).toEqual({ 1: "fast", 2: "accurate", 3: "agentic" });
@@ -84,13 +79,13 @@ describe("auto routing of PDF pages", () => {
   });
 
   it("falls back to balanced, with a warning naming the page, when the vision model fails", async () => {
-    useFakeModel();
+    const vision = fakeModel();
     reply = () => ({ status: 500, error: "model overloaded" });
     // The text page and the scan: the table page's OCR is covered above.
     const doc = await PDFDocument.create();
     const source = await PDFDocument.load(mixedPdf);
     for (const page of await doc.copyPages(source, [0, 2])) doc.addPage(page);
-    const result = await partitionPdfAuto({ bytes: await doc.save() });
+    const result = await partitionPdfAuto({ bytes: await doc.save(), vision });
     expect(result.pageMethods).toEqual({ 1: "fast", 2: "balanced" });
     expect(result.warnings).toEqual([
       "Page 2: method agentic failed (The model fake-vision failed (HTTP 500): model overloaded); read with balanced instead",
@@ -124,10 +119,10 @@ describe("auto routing of PDF pages", () => {
       const bytes = corpusFile("loremipsum-flat-image-only.pdf");
       expect(routesOf(await planPdfPages(bytes, { vision: false }))).toEqual({ 1: "balanced" });
 
-      useFakeModel();
+      const vision = fakeModel();
       const before = server.requests.length;
       reply = () => ({ status: 200, content: mixedPdfAnswer(3) });
-      const result = await partitionPdfAuto({ bytes });
+      const result = await partitionPdfAuto({ bytes, vision });
       expect(result.pageMethods).toEqual({ 1: "agentic" });
       expect(server.requests.slice(before)).toHaveLength(1);
       expect(server.requests[before]?.width).toBe(PAGE_PIXELS_150DPI.width);

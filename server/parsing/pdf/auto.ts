@@ -1,8 +1,8 @@
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
-import { visionModel, type ChatModel } from "@/server/llm/chat";
+import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement, PartitionResult } from "../types";
-import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision } from "./agentic";
+import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision, type AgenticOptions } from "./agentic";
 import { parseTextLayer, type TextLayerParse } from "./index";
 import { partitionPdfOcr } from "./ocr-method";
 import { pagesNeedingOcr, textPagesWithFigures } from "./text-first";
@@ -10,7 +10,7 @@ import { pagesNeedingOcr, textPagesWithFigures } from "./text-first";
 /**
  * The `auto` method for PDFs: each page goes to the method that suits it. A page with a sound text layer is read
  * from it, by `fast`, or by `accurate`'s table recovery (ruling lines and text positions, never OCR) when it holds
- * a table; a page without usable text is a scan, read by `agentic` when a vision model is configured, else by
+ * a table; a page without usable text is a scan, read by `agentic` when it is given a vision model, else by
  * `balanced` (OCR). A page whose method fails is read by the next one down (agentic → balanced → fast) with a
  * warning. Text pages cost what `fast` costs: only pages with tables, or with little text, have their drawing read.
  */
@@ -84,11 +84,16 @@ type StageOutcome = {
 const runStage = async (
   method: RoutedMethod,
   pages: number[],
-  { bytes, plan, model }: { bytes: Uint8Array; plan: PdfPlan; model: ChatModel | null },
+  {
+    bytes,
+    plan,
+    model,
+    timeBudgetMs,
+  }: { bytes: Uint8Array; plan: PdfPlan; model: VisionModel | null; timeBudgetMs?: number },
 ): Promise<StageOutcome> => {
   if (method === "agentic") {
     if (!model) return { elements: [], warnings: [], read: [], failed: [{ pages, error: "no vision model" }] };
-    const run = await readPdfWithVision(bytes, pages, model, { onFailure: "continue" });
+    const run = await readPdfWithVision(bytes, pages, model, { onFailure: "continue", timeBudgetMs });
     const failed = run.failed.map((f) => ({ pages: [f.pageNumber], error: f.error }));
     if (run.skipped.length > 0) {
       failed.push({ pages: run.skipped, error: "the time limit for the vision model was reached" });
@@ -101,7 +106,7 @@ const runStage = async (
     return { elements, warnings: [], read: pages, failed: [] };
   }
   try {
-    const result = await partitionPdfOcr({ bytes, method, pages });
+    const result = await partitionPdfOcr({ bytes, method, pages, timeBudgetMs });
     // OCR skips a page it cannot read (with its own warning) and goes on; such a page falls back like a failed one.
     const read = result.pageMethods ? pages.filter((n) => result.pageMethods?.[n] !== undefined) : pages;
     const missed = pages.filter((n) => !read.includes(n));
@@ -116,8 +121,13 @@ const runStage = async (
   }
 };
 
-export const partitionPdfAuto = async ({ bytes }: { bytes: Uint8Array }): Promise<PartitionResult> => {
-  const model = visionModel();
+/** `vision`: the model scans go to (none: they are OCR'd). */
+export const partitionPdfAuto = async ({
+  bytes,
+  vision,
+  timeBudgetMs,
+}: { bytes: Uint8Array } & AgenticOptions): Promise<PartitionResult> => {
+  const model = vision ?? null;
   const plan = await planPdfPages(bytes, { vision: model !== null });
   const queue = new Map<RoutedMethod, number[]>(STAGES.map((m) => [m, []]));
   for (const route of plan.routes) queue.get(route.method)?.push(route.pageNumber);
@@ -128,7 +138,7 @@ export const partitionPdfAuto = async ({ bytes }: { bytes: Uint8Array }): Promis
   for (const method of STAGES) {
     const pages = (queue.get(method) ?? []).sort((a, b) => a - b);
     if (pages.length === 0) continue;
-    const outcome = await runStage(method, pages, { bytes, plan, model });
+    const outcome = await runStage(method, pages, { bytes, plan, model, timeBudgetMs });
     warnings.push(...outcome.warnings);
     for (const n of outcome.read) pageMethods[n] = method;
     const read = new Set(outcome.read);

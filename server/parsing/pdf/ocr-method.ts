@@ -1,6 +1,6 @@
 import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
-import { parseTimeBudgetMs } from "../time-budget";
+import { DEFAULT_PARSE_TIME_BUDGET_MS } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
 import { bodyStats } from "../ocr/structure";
@@ -30,11 +30,14 @@ export const partitionPdfOcr = async ({
   bytes,
   method,
   pages: only,
+  timeBudgetMs = DEFAULT_PARSE_TIME_BUDGET_MS,
 }: {
   bytes: Uint8Array;
   method: PdfOcrMethod;
   /** 1-based pages to read (auto's per-page routing); all pages when omitted. */
   pages?: readonly number[];
+  /** Reading stops after this long, with the pages read so far (time-budget.ts). */
+  timeBudgetMs?: number;
 }): Promise<PartitionResult> => {
   const accurate = method === "accurate";
   const dpi = DPI[method];
@@ -54,9 +57,8 @@ export const partitionPdfOcr = async ({
       wanted = wanted.slice(0, MAX_OCR_PAGES);
     }
     const started = Date.now();
-    const budget = parseTimeBudgetMs();
     for (const [i, pageNumber] of wanted.entries()) {
-      if (Date.now() - started > budget) {
+      if (Date.now() - started > timeBudgetMs) {
         warnings.push(
           `Stopped before page ${pageNumber}: the time limit for OCR was reached (${i} of ${wanted.length} pages read)`,
         );
@@ -84,8 +86,8 @@ export const partitionPdfOcr = async ({
               }
             : null,
           keepEmptyPage: "inked",
-          deadline: Math.min(Date.now() + REOCR_BUDGET_MS, started + budget),
-          timeoutMs: Math.min(PAGE_TIMEOUT_MS, Math.max(10_000, started + budget - Date.now())),
+          deadline: Math.min(Date.now() + REOCR_BUDGET_MS, started + timeBudgetMs),
+          timeoutMs: Math.min(PAGE_TIMEOUT_MS, Math.max(10_000, started + timeBudgetMs - Date.now())),
         });
         analysed.push({
           page,

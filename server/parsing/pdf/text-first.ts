@@ -84,9 +84,12 @@ export const textPagesWithFigures = async (
 export const partitionPdfTextFirst = async ({
   bytes,
   method,
+  timeBudgetMs,
 }: {
   bytes: Uint8Array;
   method: "balanced" | "accurate";
+  /** For the OCR of the pages without a usable text layer (ocr-method.ts). */
+  timeBudgetMs?: number;
 }): Promise<PartitionResult> => {
   const text = await parseTextLayer({ bytes, warnTextless: false });
   const ocrPages = await pagesNeedingOcr(bytes, text.verdicts);
@@ -98,7 +101,7 @@ export const partitionPdfTextFirst = async ({
   const pageMethods: Record<number, string> = {};
   for (const n of textPages) pageMethods[n] = method;
   if (ocrPages.length > 0) {
-    const ocr = await partitionPdfOcr({ bytes, method, pages: ocrPages });
+    const ocr = await partitionPdfOcr({ bytes, method, pages: ocrPages, timeBudgetMs });
     fromOcr = withSource(ocr.elements, "ocr");
     warnings.push(...ocr.warnings);
     for (const [n, m] of Object.entries(ocr.pageMethods ?? {})) pageMethods[Number(n)] = m;

@@ -1,5 +1,6 @@
 import { AppError } from "@/server/errors";
-import { chatComplete, type ChatMessage, type ChatModel } from "@/server/llm/chat";
+import type { ChatMessage } from "@/server/providers/chat/types";
+import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement } from "../types";
 import { parseVisionAnswer, type UnitBox, type VisionElement } from "./answer";
 import { cropPng } from "./crop";
@@ -67,7 +68,7 @@ const cropPictures = async (page: VisionPage, elements: VisionElement[]): Promis
  * page with the model's name, so a person knows which model to change.
  */
 export const readPageWithVision = async (
-  model: ChatModel,
+  model: VisionModel,
   page: VisionPage,
   { timeoutMs = VISION_PAGE_TIMEOUT_MS }: { timeoutMs?: number } = {},
 ): Promise<VisionPageResult> => {
@@ -85,7 +86,7 @@ export const readPageWithVision = async (
     },
   ];
   const ask = (conversation: ChatMessage[]) =>
-    chatComplete(model, { messages: conversation, json: true, maxTokens: MAX_ANSWER_TOKENS, timeoutMs });
+    model.completeJson({ messages: conversation, maxTokens: MAX_ANSWER_TOKENS, timeoutMs });
 
   const size = { width: page.width, height: page.height };
   let reply = await ask(messages);
@@ -101,7 +102,7 @@ export const readPageWithVision = async (
   if (!parsed.ok) {
     throw new AppError(
       "UNPROCESSABLE",
-      `The vision model ${model.model} did not answer page ${page.pageNumber} with the JSON elements asked for ` +
+      `The vision model ${model.id} did not answer page ${page.pageNumber} with the JSON elements asked for ` +
         `(${parsed.error}); try another VISION_MODEL`,
     );
   }

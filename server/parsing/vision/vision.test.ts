@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/server/errors";
+import { createVisionModel } from "@/server/providers/vision/client";
 import { normalizeBox, normalizeType, parseVisionAnswer } from "./answer";
 import { readPageWithVision, type VisionPage } from "./read-page";
 import {
@@ -109,7 +110,7 @@ describe("reading a page with a vision model", () => {
   });
   afterAll(() => server.close());
 
-  const model = () => ({ baseUrl: server.baseUrl, apiKey: "sk-test", model: "vision-test" });
+  const model = () => createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-test", model: "vision-test" });
 
   it("sends the page as a PNG data URL and converts boxes to page coordinates", async () => {
     const before = server.requests.length;

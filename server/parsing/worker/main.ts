@@ -6,6 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { AppError, errorMessage } from "@/server/errors";
+// This process's composition root: the one file in parsing/ that makes clients, from the plain configs a job
+// carries (the factories read no environment; eslint.config.mjs allows exactly these two).
+import { createSpeechModel } from "@/server/providers/speech/client";
+import { createVisionModel } from "@/server/providers/vision/client";
 import { setPageReporter } from "../page-watch";
 import type { ParsedElement } from "../types";
 import { atRest, restingState } from "./at-rest";
@@ -32,13 +36,14 @@ const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
   const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
   if (job.task === "partition") {
     const { partitionDocument } = await import("../partition");
-    const { elements, ...rest } = await partitionDocument({
-      bytes,
-      fileName: job.fileName,
-      fileType: job.fileType,
-      method: job.method,
-      skipPages: job.skipPages,
-    });
+    const { vision, speech } = job.providers;
+    const { elements, ...rest } = await partitionDocument(
+      { bytes, fileName: job.fileName, fileType: job.fileType, method: job.method, skipPages: job.skipPages },
+      {
+        providers: { vision: vision && createVisionModel(vision), speech: speech && createSpeechModel(speech) },
+        timeBudgetMs: job.timeBudgetMs,
+      },
+    );
     await sendElements(id, elements);
     return { ok: true, meta: { ...rest, elementCount: elements.length } };
   }

@@ -1,4 +1,6 @@
 import type { AppErrorCode } from "@/server/errors";
+import type { SpeechModelConfig } from "@/server/providers/speech/types";
+import type { VisionModelConfig } from "@/server/providers/vision/types";
 import type { InternalMethod } from "../methods.schema";
 import type { ParsedElement, PartitionResult } from "../types";
 
@@ -14,6 +16,9 @@ import type { ParsedElement, PartitionResult } from "../types";
 
 export type SkippedPage = { page: number; reason: string };
 
+/** The models a parse may call, as plain data: the worker makes them into clients again (main.ts). */
+export type ProviderConfigs = { vision: VisionModelConfig | null; speech: SpeechModelConfig | null };
+
 /** What a job reads: the document inline (small ones) or a file in the job's scratch folder. */
 type JobInput = { bytes: Uint8Array; inputPath?: undefined } | { bytes?: undefined; inputPath: string };
 
@@ -26,6 +31,9 @@ export type WorkerJob = JobInput &
         method: InternalMethod;
         /** PDF pages left out (with the reason) because reading them overran the per-page budget before. */
         skipPages?: SkippedPage[];
+        providers: ProviderConfigs;
+        /** When page-by-page reading stops with what it read (a fifth before the worker is killed). */
+        timeBudgetMs: number;
       }
     | { task: "page-image"; fileType: string; pageNumber: number; width: number }
   );

@@ -1,11 +1,13 @@
 import { env } from "../../env";
 import { catalogModel } from "./catalog";
+import type { ChatTarget } from "./complete";
 import { openAiCompatibleModel, type Endpoint } from "./openai-compatible";
 import type { ChatModel } from "./types";
 
 export type * from "./types";
 export { addUsage, ZERO_USAGE } from "./types";
 export { CHAT_MODELS, CHAT_MODEL_IDS } from "./catalog";
+export { chatComplete, type ChatResult, type ChatTarget } from "./complete";
 
 /**
  * The chat registry, keyed by model id. The configured model (`LLM_PROVIDER=openai` with LLM_BASE_URL, LLM_API_KEY,
@@ -84,3 +86,10 @@ export const getChatModel = (modelId?: string | null): ChatModel | null => {
 
 /** The name of the setting that turns chat on, for "configure a model" errors. */
 export const CHAT_SETTING_HINT = "LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL";
+
+/**
+ * The configured chat model as plain data, for build-time calls (enrichment's annotations through chatComplete), or
+ * null when Quarry runs with its local model-free methods.
+ */
+export const getChatTarget = (): ChatTarget | null =>
+  env.LLM_PROVIDER === "openai" ? { baseUrl: env.LLM_BASE_URL, apiKey: env.LLM_API_KEY, model: env.LLM_MODEL } : null;

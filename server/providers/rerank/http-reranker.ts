@@ -64,8 +64,7 @@ export const createHttpReranker = (options: HttpRerankerOptions): Reranker => {
       attempts: MAX_ATTEMPTS,
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
-    }).catch((error: unknown) => {
-      throw new Error(`Rerank request failed: ${error instanceof Error ? error.message : String(error)}`);
+      what: "Rerank request",
     });
     return parseRerankResponse(json, documents.length, url);
   };

@@ -1,5 +1,5 @@
-import { normalizeForEmbedding } from "../../embedding/local-embedder";
-import { stem } from "../../embedding/stem";
+import { normalizeForEmbedding } from "../embedding/local-embedder";
+import { stem } from "../embedding/stem";
 import type { Reranker, RerankPassage } from "./types";
 
 /**

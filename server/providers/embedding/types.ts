@@ -4,7 +4,7 @@ export type Embedder = {
   model: string;
   /**
    * Vector length. An OpenAI-compatible model without a configured or known dimension reports 0 until its first
-   * response; call `resolveDimension` (server/embedding) before relying on it.
+   * response; call `resolveDimension` (server/providers/embedding) before relying on it.
    */
   dimension: number;
   embed: (texts: string[]) => Promise<number[][]>;

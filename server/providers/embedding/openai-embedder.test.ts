@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ProviderError } from "../errors";
 import { resolveDimension } from ".";
 import { MAX_BATCH_INPUTS, createOpenAIEmbedder } from "./openai-embedder";
 
@@ -99,14 +100,19 @@ describe("OpenAI-compatible embedder", () => {
   it("gives up after three tries with the status and the body in the message", async () => {
     failures = Array.from({ length: 3 }, () => ({ status: 503, body: "upstream overloaded, try later" }));
     const embedder = createOpenAIEmbedder({ baseUrl, model: "m", retryDelayMs: 1 });
-    await expect(embedder.embed(["a"])).rejects.toThrow(/HTTP 503 .*upstream overloaded, try later/);
+    const error = await embedder.embed(["a"]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ retryable: true, status: 503 });
+    expect((error as Error).message).toMatch(/^Embedding request failed: HTTP 503 .*upstream overloaded, try later/);
     expect(calls).toHaveLength(3);
   });
 
   it("does not retry a client error", async () => {
     failures = [{ status: 401, body: '{"error":{"message":"Incorrect API key provided"}}' }];
     const embedder = createOpenAIEmbedder({ baseUrl, apiKey: "bad", model: "m", retryDelayMs: 1 });
-    await expect(embedder.embed(["a"])).rejects.toThrow(/HTTP 401 .*Incorrect API key provided/);
+    const error = await embedder.embed(["a"]).catch((e: unknown) => e);
+    expect(error).toMatchObject({ retryable: false, status: 401, remoteMessage: "Incorrect API key provided" });
+    expect((error as Error).message).toMatch(/HTTP 401 .*Incorrect API key provided/);
     expect(calls).toHaveLength(1);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "../env";
+import { setRuntimeEnv } from "../../env";
 import { getEmbedder, resolveDimension } from ".";
 import { createLocalEmbedder, embedLocal, LOCAL_EMBEDDING_DIMENSION, LOCAL_EMBEDDING_MODEL } from "./local-embedder";
 import { stem } from "./stem";

@@ -1,4 +1,4 @@
-import { env } from "../env";
+import { env } from "../../env";
 import { createLocalEmbedder } from "./local-embedder";
 import { createOpenAIEmbedder } from "./openai-embedder";
 import type { Embedder } from "./types";

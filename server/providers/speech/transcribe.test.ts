@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeMedia } from "@/server/parsing/media/test-fixtures";
-import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "../testing/fake-transcription-server";
-import { normalizeLanguage } from "./language";
+import { startFakeTranscriptionServer, type FakeTranscriptionServer } from "../../testing/fake-transcription-server";
+import { ProviderError } from "../errors";
 import { transcribeAudio } from "./transcribe";
 
 const KEY = "sk-test-0123456789abcdef";
@@ -54,7 +54,7 @@ describe("transcribeAudio against an OpenAI-compatible server", () => {
     );
     expect(error?.message).toMatch(/127\.0\.0\.1:\d+ failed: HTTP 401: Incorrect API key provided/);
     expect(error?.message).not.toContain(wrong);
-    expect(error).toMatchObject({ code: "UNPROCESSABLE" });
+    expect(error).toMatchObject({ code: "UNPROCESSABLE", cause: { retryable: false, status: 401 } });
   });
 
   it("reports an unknown model and a missing key", async () => {
@@ -102,9 +102,13 @@ describe("transcribeAudio against an OpenAI-compatible server", () => {
       })),
     });
     try {
-      await expect(transcribeAudio({ baseUrl: limited.baseUrl, model: "whisper-1" }, request())).rejects.toThrow(
-        /HTTP 429: Rate limit reached for model whisper-1/,
+      const error = await transcribeAudio({ baseUrl: limited.baseUrl, model: "whisper-1" }, request()).catch(
+        (e: unknown) => e,
       );
+      expect((error as Error).message).toMatch(/HTTP 429: Rate limit reached for model whisper-1/);
+      // The job can tell a rate limit from a bad request: the provider error under it says whether to retry.
+      expect((error as Error).cause).toBeInstanceOf(ProviderError);
+      expect((error as Error).cause).toMatchObject({ retryable: true, status: 429 });
       expect(limited.requestCount()).toBe(3);
     } finally {
       await limited.close();
@@ -166,21 +170,5 @@ describe("transcribeAudio against an OpenAI-compatible server", () => {
     } finally {
       await new Promise((resolve) => http.close(resolve));
     }
-  });
-});
-
-describe("normalizeLanguage", () => {
-  it("maps Whisper names, container tags and codes to one code", () => {
-    expect(["english", "English", "eng", "en", "en-US"].map(normalizeLanguage)).toEqual(["en", "en", "en", "en", "en"]);
-    expect(["french", "fre", "fra", "fr"].map(normalizeLanguage)).toEqual(["fr", "fr", "fr", "fr"]);
-    expect(["german", "ger", "deu"].map(normalizeLanguage)).toEqual(["de", "de", "de"]);
-    expect(normalizeLanguage("maori")).toBe("mi");
-    expect(normalizeLanguage("myanmar")).toBe("my");
-    expect(normalizeLanguage("hebrew")).toBe("he");
-    expect(normalizeLanguage("romanian")).toBe("ro");
-    expect(normalizeLanguage("cantonese")).toBe("yue");
-    expect(normalizeLanguage("und")).toBeNull();
-    expect(normalizeLanguage(undefined)).toBeNull();
-    expect(normalizeLanguage("Klingon")).toBe("klingon");
   });
 });

@@ -1,4 +1,4 @@
-import { postJson } from "../providers/post-json";
+import { postJson } from "../post-json";
 import type { Embedder } from "./types";
 
 /**
@@ -66,8 +66,7 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
       attempts: MAX_ATTEMPTS,
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
-    }).catch((error: unknown) => {
-      throw new Error(`Embedding request failed: ${error instanceof Error ? error.message : String(error)}`);
+      what: "Embedding request",
     });
     return parse(json, input.length);
   };
