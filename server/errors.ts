@@ -25,12 +25,22 @@ export class AppError extends Error {
   readonly code: AppErrorCode;
   /** Seconds after which a refused request may be tried again (the `Retry-After` header of a 429). */
   readonly retryAfterS?: number;
+  /**
+   * The failure is transient (a model answered 429 or 5xx, or timed out): a job may try the same work again. Taken
+   * from the cause when that is a provider error that says so.
+   */
+  readonly retryable: boolean;
 
-  constructor(code: AppErrorCode, message: string, options?: { cause?: unknown; retryAfterS?: number }) {
+  constructor(
+    code: AppErrorCode,
+    message: string,
+    options?: { cause?: unknown; retryAfterS?: number; retryable?: boolean },
+  ) {
     super(message, options);
     this.name = "AppError";
     this.code = code;
     this.retryAfterS = options?.retryAfterS;
+    this.retryable = options?.retryable ?? (options?.cause as { retryable?: unknown } | undefined)?.retryable === true;
   }
 
   get status(): number {
@@ -39,5 +49,11 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/**
+ * Whether trying the same work again can only fail again: a document or request Quarry refused. Internal errors
+ * (database, a worker that did not start) and transient ones (a model's 429, 5xx or timeout) are worth a retry.
+ */
+export const isFinalFailure = (e: unknown): boolean => e instanceof AppError && e.code !== "INTERNAL" && !e.retryable;
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));

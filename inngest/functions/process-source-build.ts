@@ -2,7 +2,7 @@ import { NonRetriableError } from "inngest";
 import { inngest } from "../client";
 import { sourceBuildRequested } from "../events";
 import { acquireBuild } from "@/server/connectors/acquire";
-import { AppError } from "@/server/errors";
+import { errorMessage, isFinalFailure } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
@@ -10,13 +10,14 @@ import { finishSmallBuild } from "@/server/ingestion/small-build";
 
 /**
  * A document that cannot be parsed (or a method this deployment cannot run) fails at once; retrying would only fail
- * again, later. Internal errors (database, worker start) are retried.
+ * again, later. Internal errors (database, worker start) and transient ones (a model's 429, 5xx or timeout) are
+ * retried with the function's backoff.
  */
 const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AppError && error.code !== "INTERNAL") throw new NonRetriableError(error.message);
+    if (isFinalFailure(error)) throw new NonRetriableError(errorMessage(error));
     throw error;
   }
 };

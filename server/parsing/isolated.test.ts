@@ -108,6 +108,32 @@ describe("models in the worker", () => {
       await server.close();
     }
   });
+
+  it("a model's 429 fails the document as worth retrying, a 400 as final", async () => {
+    let status = 429;
+    const server = await startFakeVisionServer(() => ({ status, error: "Rate limit reached for requests" }));
+    try {
+      const scan = {
+        bytes: drawScannedPage(400, 500),
+        fileName: "scan.png",
+        fileType: "png",
+        method: "graphorlm" as const,
+      };
+      const vision = createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-in-job", model: "fake-vision" });
+      await expect(partitionIsolated(scan, limits, { providers: { vision } })).rejects.toMatchObject({
+        code: "UNPROCESSABLE",
+        retryable: true,
+        message: expect.stringContaining("429"),
+      });
+      status = 400;
+      await expect(partitionIsolated(scan, limits, { providers: { vision } })).rejects.toMatchObject({
+        code: "UNPROCESSABLE",
+        retryable: false,
+      });
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe("pageImageIsolated", () => {

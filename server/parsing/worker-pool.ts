@@ -243,7 +243,7 @@ export const createWorkerPool = (options: PoolOptions) => {
         settle();
         release(worker);
         if (outcome?.ok) return resolve(outcome);
-        if (outcome) return reject(new AppError(outcome.code, outcome.message));
+        if (outcome) return reject(new AppError(outcome.code, outcome.message, { retryable: outcome.retryable }));
         if (stopped) return reject(new WorkerFailure(stopped.message, stopped.kind, reused, stopped.page));
         if (/heap out of memory|Allocation failed/i.test(worker.stderr)) {
           const message = `Parsing needed more than ${options.heapMb} MB of memory and was stopped`;
@@ -290,7 +290,7 @@ export const createWorkerPool = (options: PoolOptions) => {
               settle();
               if (!message.ok) {
                 retire(worker);
-                return reject(new AppError(message.code, message.message));
+                return reject(new AppError(message.code, message.message, { retryable: message.retryable }));
               }
               resolve(message);
             });

@@ -64,7 +64,7 @@ const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
   } catch (error) {
     outcome =
       error instanceof AppError
-        ? { ok: false, code: error.code, message: error.message }
+        ? { ok: false, code: error.code, message: error.message, retryable: error.retryable }
         : { ok: false, code: "UNPROCESSABLE", message: `The parser failed: ${errorMessage(error)}` };
   }
   setPageReporter(null);

@@ -46,7 +46,7 @@ export type PartitionMeta = Omit<PartitionResult, "elements"> & { elementCount: 
 export type ToWorker = { type: "job"; id: number; job: WorkerJob; scratchDir: string } | { type: "ack"; id: number };
 
 export type Outcome =
-  { ok: true; meta?: PartitionMeta; image?: PageImageResult } | { ok: false; code: AppErrorCode; message: string };
+  { ok: true; meta?: PartitionMeta; image?: PageImageResult } | { ok: false; code: AppErrorCode; message: string; retryable?: boolean };
 
 export type FromWorker =
   | { type: "ready" }
