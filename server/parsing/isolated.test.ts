@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
@@ -132,6 +133,30 @@ describe("models in the worker", () => {
       });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe("the worker's environment", () => {
+  it("holds none of the app's secrets", async () => {
+    const saved = { LLM_API_KEY: process.env.LLM_API_KEY, DATABASE_URL: process.env.DATABASE_URL };
+    process.env.LLM_API_KEY = "sk-must-not-reach-the-worker";
+    process.env.DATABASE_URL = "postgres://quarry:must-not-reach@127.0.0.1:5432/quarry";
+    try {
+      closeWorkerPools();
+      await partitionIsolated(txt("Secrets stay in the app."), limits);
+      const pids = parseWorkerPids();
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) {
+        const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+        expect(environ).toContain("PATH=");
+        expect(environ).not.toContain("must-not-reach");
+      }
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 });

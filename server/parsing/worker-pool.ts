@@ -99,6 +99,16 @@ type Worker = {
 
 let nextJobId = 1;
 
+/** Settings that hold a secret: keys, passwords, tokens, and URLs that may carry a password. */
+const SECRET_SETTING = /(KEY|SECRET|PASSWORD|TOKEN|PEPPER)$|^(DATABASE_URL|SMTP_URL)$|^AWS_/i;
+
+/**
+ * The environment a parse worker starts with: the app's, without its secrets. A worker reads untrusted documents;
+ * the models it may call arrive as plain configs inside the job that needs them.
+ */
+export const parseWorkerEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv =>
+  Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_SETTING.test(name)));
+
 export const createWorkerPool = (options: PoolOptions) => {
   const workers = new Set<Worker>();
   const waiting: ((worker: Worker) => void)[] = [];
@@ -108,7 +118,12 @@ export const createWorkerPool = (options: PoolOptions) => {
       process.execPath,
       [`--max-old-space-size=${options.heapMb}`, "--import", "tsx", workerScript(), options.kind],
       // tsx and the `@/` alias resolve from the app's root.
-      { cwd: process.cwd(), stdio: ["ignore", "ignore", "pipe", "ipc"], serialization: "advanced" },
+      {
+        cwd: process.cwd(),
+        env: parseWorkerEnv(),
+        stdio: ["ignore", "ignore", "pipe", "ipc"],
+        serialization: "advanced",
+      },
     );
     const worker: Worker = {
       child,
