@@ -144,7 +144,7 @@ describe("the worker's environment", () => {
     process.env.DATABASE_URL = "postgres://quarry:must-not-reach@127.0.0.1:5432/quarry";
     try {
       closeWorkerPools();
-      await partitionIsolated(txt("Secrets stay in the app."), limits);
+      await partitionIsolated(txt(new TextEncoder().encode("Secrets stay in the app.")), limits);
       const pids = parseWorkerPids();
       expect(pids.length).toBeGreaterThan(0);
       for (const pid of pids) {

@@ -107,7 +107,7 @@ const SECRET_SETTING = /(KEY|SECRET|PASSWORD|TOKEN|PEPPER)$|^(DATABASE_URL|SMTP_
  * the models it may call arrive as plain configs inside the job that needs them.
  */
 export const parseWorkerEnv = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv =>
-  Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_SETTING.test(name)));
+  Object.fromEntries(Object.entries(env).filter(([name]) => !SECRET_SETTING.test(name))) as NodeJS.ProcessEnv;
 
 export const createWorkerPool = (options: PoolOptions) => {
   const workers = new Set<Worker>();
