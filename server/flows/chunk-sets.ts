@@ -106,6 +106,16 @@ export const ensureFlowChunkSet = async ({
   return ready;
 };
 
+/**
+ * Chunk sets a failed deploy left half-built are deleted with their chunks, unless another deploy of the project is
+ * still building (it may be writing one of them; its own failure or success tidies up after it).
+ */
+export const releaseUnfinishedFlowChunkSets = async (projectId: string) => {
+  const deploying = await db.flowRevision.count({ where: { projectId, status: "building" } });
+  if (deploying > 0) return;
+  await db.chunkSet.deleteMany({ where: { projectId, ownerKind: "flow_chunking", status: "building" } });
+};
+
 /** Flow chunk sets that no kept revision of any flow of the project names any more are deleted with their chunks. */
 export const releaseUnusedFlowChunkSets = async (projectId: string) => {
   const revisions = await db.flowRevision.findMany({ where: { projectId }, select: { chunkSets: true } });

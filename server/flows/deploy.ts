@@ -5,7 +5,7 @@ import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
-import { releaseUnusedFlowChunkSets, ensureFlowChunkSet } from "./chunk-sets";
+import { ensureFlowChunkSet, releaseUnfinishedFlowChunkSets, releaseUnusedFlowChunkSets } from "./chunk-sets";
 import { Graph, Prompt } from "./graph.schema";
 import { parseNodeConfig, type ChunkingConfig, type DatasetConfig } from "./node-kinds";
 import { listPrompts } from "./prompts";
@@ -204,6 +204,7 @@ export const failRevision = async (revisionId: string, error: unknown) => {
     data: { status: "failed", error: message, finishedAt: new Date() },
   });
   await db.flow.update({ where: { id: revision.flowId }, data: { status: "Failed" } });
+  await releaseUnfinishedFlowChunkSets(revision.projectId);
   return { error: message };
 };
 
