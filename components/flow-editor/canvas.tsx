@@ -80,6 +80,7 @@ export const Canvas = ({ label }: { label: string }) => {
         onConnectEnd={onConnectEnd}
         onNodeDragStart={() => store.getState().checkpoint()}
         onPaneClick={() => store.getState().select(null)}
+        onNodeClick={() => store.getState().clicked()}
         isValidConnection={isValidConnection}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}

@@ -121,15 +121,6 @@ const LoadedEditor = ({
 
   useEffect(() => draft.getState().annotate({ results: view.results }), [draft, view.results]);
 
-  // Selecting a node on the canvas opens its settings.
-  useEffect(
-    () =>
-      draft.subscribe((s, prev) => {
-        if (s.selectedId && s.selectedId !== prev.selectedId) setTab("node");
-      }),
-    [draft],
-  );
-
   const autosave = useAutosave({
     store: draft,
     projectId,
@@ -228,6 +219,15 @@ const LoadedEditor = ({
   const canDeploy =
     canEdit && !!checklist.result?.ok && autosave.state !== "conflict" && autosave.state !== "error" && !deploying;
   const store = (viewing && revisionStore) || draft;
+
+  // Selecting or clicking a node on the canvas opens its settings.
+  useEffect(
+    () =>
+      store.subscribe((s, prev) => {
+        if ((s.selectedId && s.selectedId !== prev.selectedId) || s.nodeClicks !== prev.nodeClicks) setTab("node");
+      }),
+    [store],
+  );
   const tabs: { value: Tab; label: string }[] = viewing
     ? [
         { value: "node", label: "Node" },

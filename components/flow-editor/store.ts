@@ -35,6 +35,8 @@ export type EditorState = {
   lights: Record<string, RunLight>;
   /** Last refused connection, shown briefly. */
   refusal: string | null;
+  /** Counts clicks on nodes: the side panel shows the clicked node's settings, even when it was selected already. */
+  nodeClicks: number;
   /** The checklist's problems by node id, drawn as badges. */
   issues: Record<string, string[]>;
   /** The server's node results (flags and counters) by node id. */
@@ -51,6 +53,7 @@ export type EditorState = {
   updateNode: (id: string, patch: { name?: string; config?: Record<string, unknown> }) => void;
   deleteNode: (id: string) => void;
   select: (id: string | null) => void;
+  clicked: () => void;
   undo: () => void;
   redo: () => void;
   autoLayout: () => void;
@@ -85,6 +88,7 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
       edits: 0,
       lights: {},
       refusal: null,
+      nodeClicks: 0,
       issues: {},
       results: {},
 
@@ -191,6 +195,8 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
           selectedId: id,
           nodes: s.nodes.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })),
         })),
+
+      clicked: () => set((s) => ({ nodeClicks: s.nodeClicks + 1 })),
 
       undo: () => {
         const s = get();
