@@ -4,7 +4,7 @@ import "@xyflow/react/dist/style.css";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { ReactFlowProvider, useReactFlow } from "@xyflow/react";
 import Link from "next/link";
-import { useCallback, useEffect, useMemo, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useMemo, useState, type KeyboardEvent, type ReactNode } from "react";
 import { useStore } from "zustand";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { useProject } from "@/components/sources/use-project";
@@ -103,7 +103,7 @@ const LoadedEditor = ({
   const [deployOpen, setDeployOpen] = useState(false);
   const [description, setDescription] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
-  const { fitView } = useReactFlow();
+  const { fitView, getNode, getZoom, setCenter } = useReactFlow();
 
   const deploy = useMutation(trpc.dashboard.flows.deploy.mutationOptions());
   const restore = useMutation(trpc.dashboard.flows.restore.mutationOptions());
@@ -140,11 +140,16 @@ const LoadedEditor = ({
   }, [nodes]);
   const nameOf = (id: string) => nodes.find((n) => n.id === id)?.data.name ?? id;
 
+  /** A checklist problem's node: selected, its settings shown, and the canvas centred on it at the same zoom. */
   const pick = (nodeId: string) => {
     setViewing(null);
     draft.getState().select(nodeId);
     setTab("node");
-    requestAnimationFrame(() => void fitView({ nodes: [{ id: nodeId }], padding: 1.2, maxZoom: 1, duration: 300 }));
+    const node = getNode(nodeId);
+    if (!node) return;
+    const width = node.measured?.width ?? 240;
+    const height = node.measured?.height ?? 80;
+    void setCenter(node.position.x + width / 2, node.position.y + height / 2, { zoom: getZoom(), duration: 300 });
   };
 
   const revision = useQuery({
@@ -228,28 +233,38 @@ const LoadedEditor = ({
       }),
     [store],
   );
-  const tabs: { value: Tab; label: string }[] = viewing
+  const count = (n: number, tone: string) => (
+    <span className={`ml-1.5 rounded-full px-1.5 py-px text-[11px] font-semibold ${tone}`}>{n}</span>
+  );
+  const checkLabel = (
+    <span className="whitespace-nowrap">
+      Checklist
+      {checklist.result &&
+        (checklist.result.ok ? (
+          <span aria-label="(ready)" className="ml-1.5 text-emerald-600">
+            ✓
+          </span>
+        ) : (
+          count(checklist.result.issues.length, "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200")
+        ))}
+    </span>
+  );
+  const tabs: { value: Tab; label: ReactNode }[] = viewing
     ? [
         { value: "node", label: "Node" },
         { value: "revisions", label: "Revisions" },
       ]
     : [
         { value: "node", label: "Node" },
-        {
-          value: "checklist",
-          label: checklist.result
-            ? checklist.result.ok
-              ? "Checklist ✓"
-              : `Checklist (${checklist.result.issues.length})`
-            : "Checklist",
-        },
+        { value: "checklist", label: checkLabel },
         { value: "run", label: "Run" },
         { value: "revisions", label: "Revisions" },
       ];
   const activeTab = tabs.some((t) => t.value === tab) ? tab : "node";
 
   return (
-    <div className="space-y-3" onKeyDown={onKeyDown}>
+    // The editor uses the window's whole width (the dashboard's column is too narrow for a canvas and two panels).
+    <div className="mx-[calc(50%-50vw+1.5rem)] space-y-3" onKeyDown={onKeyDown}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <Link href={`/${projectId}/flows`} className="text-sm text-link hover:underline">
           Flows
@@ -378,7 +393,7 @@ const LoadedEditor = ({
       <EditorStoreContext.Provider value={store}>
         <div
           className={`grid h-[calc(100vh-15rem)] min-h-[560px] gap-3 ${
-            canEdit && !viewing ? "grid-cols-[10.5rem_minmax(0,1fr)_21rem]" : "grid-cols-[minmax(0,1fr)_21rem]"
+            canEdit && !viewing ? "grid-cols-[10.5rem_minmax(0,1fr)_23rem]" : "grid-cols-[minmax(0,1fr)_23rem]"
           }`}
         >
           {canEdit && !viewing && (

@@ -11,7 +11,7 @@ export const layoutPositions = (
   edges: readonly { source: string; target: string }[],
 ): Record<string, { x: number; y: number }> => {
   const g = new graphlib.Graph();
-  g.setGraph({ rankdir: "LR", nodesep: 40, ranksep: 80, marginx: 20, marginy: 20 });
+  g.setGraph({ rankdir: "LR", nodesep: 30, ranksep: 60, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of nodes) g.setNode(n.id, { width: n.width ?? NODE_SIZE.width, height: n.height ?? NODE_SIZE.height });
   for (const e of edges) if (g.hasNode(e.source) && g.hasNode(e.target)) g.setEdge(e.source, e.target);

@@ -91,12 +91,10 @@ export const useFlowRun = ({
           if (event.type === "node") {
             const nodeId = String(event.node_id);
             const status = String(event.status);
-            store
-              .getState()
-              .setLights((l) => ({
-                ...l,
-                [nodeId]: status === "started" ? "running" : status === "error" ? "error" : "done",
-              }));
+            store.getState().setLights((l) => ({
+              ...l,
+              [nodeId]: status === "started" ? "running" : status === "error" ? "error" : "done",
+            }));
             setRun((r) => ({
               ...r,
               steps: [
