@@ -9,7 +9,7 @@ import {
   type FinalConnectionState,
   type IsValidConnection,
 } from "@xyflow/react";
-import { useMemo, type DragEvent } from "react";
+import { useMemo, useSyncExternalStore, type DragEvent } from "react";
 import { isNodeKind } from "@/server/flows/graph.schema";
 import { connectionProblem, labelOf } from "./graph-rules";
 import { NODE_TYPES } from "./flow-node";
@@ -24,6 +24,17 @@ const MINIMAP_COLORS: Record<string, string> = {
   response: "#f59e0b",
 };
 
+/** The theme the page shows (the toggle puts `light` or `dark` on <html>; neither follows the system). */
+const subscribeTheme = (onChange: () => void) => {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+};
+const pageTheme = () => {
+  const classes = document.documentElement.classList;
+  return classes.contains("dark") ? "dark" : classes.contains("light") ? "light" : "system";
+};
+
 /** The canvas: nodes from the palette are dropped here; connections follow the registry's rules. */
 export const Canvas = ({ label }: { label: string }) => {
   const store = useEditorStore();
@@ -34,6 +45,7 @@ export const Canvas = ({ label }: { label: string }) => {
   const onEdgesChange = useEditor((s) => s.onEdgesChange);
   const onConnect = useEditor((s) => s.onConnect);
   const { screenToFlowPosition } = useReactFlow();
+  const colorMode = useSyncExternalStore(subscribeTheme, pageTheme, () => "system" as const);
 
   // React Flow reads a node's accessible name from `ariaLabel`.
   const labelled = useMemo(
@@ -91,7 +103,7 @@ export const Canvas = ({ label }: { label: string }) => {
         fitViewOptions={{ padding: 0.25, maxZoom: 1 }}
         minZoom={0.2}
         maxZoom={1.5}
-        colorMode="system"
+        colorMode={colorMode}
         proOptions={{ hideAttribution: true }}
       >
         <Background gap={20} size={1} />
