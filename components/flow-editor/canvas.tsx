@@ -9,7 +9,7 @@ import {
   type FinalConnectionState,
   type IsValidConnection,
 } from "@xyflow/react";
-import { useMemo, useSyncExternalStore, type DragEvent } from "react";
+import { useEffect, useMemo, useSyncExternalStore, type DragEvent } from "react";
 import { isNodeKind } from "@/server/flows/graph.schema";
 import { connectionProblem, labelOf } from "./graph-rules";
 import { NODE_TYPES } from "./flow-node";
@@ -45,6 +45,13 @@ export const Canvas = ({ label }: { label: string }) => {
   const onEdgesChange = useEditor((s) => s.onEdgesChange);
   const onConnect = useEditor((s) => s.onConnect);
   const { screenToFlowPosition } = useReactFlow();
+  // A refused connection's reason is shown for a few seconds.
+  const refusal = useEditor((s) => s.refusal);
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => store.getState().refuse(null), 5000);
+    return () => clearTimeout(timer);
+  }, [refusal, store]);
   const colorMode = useSyncExternalStore(subscribeTheme, pageTheme, () => "system" as const);
 
   // React Flow reads a node's accessible name from `ariaLabel`.

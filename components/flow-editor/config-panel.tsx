@@ -56,8 +56,7 @@ export const ConfigPanel = ({ projectId, problemText }: { projectId: string; pro
         {(p) => (
           <Input
             {...p}
-            key={node.id}
-            defaultValue={node.data.name}
+            value={node.data.name}
             disabled={readOnly}
             maxLength={200}
             onChange={(e) => updateNode(node.id, { name: e.target.value })}

@@ -39,9 +39,6 @@ export const connectionProblem = (
   return null;
 };
 
-/** Kinds that may follow `kind` (for the palette's hints). */
-export const downstreamKinds = (kind: NodeKind): readonly NodeKind[] => NODE_KIND_DEFS[kind].downstream;
-
 /** A new node of `kind`: the registry's defaults, a fresh id that does not clash with the ones on the canvas. */
 export const newNodeOf = (kind: NodeKind, existing: readonly { id: string }[], now = Date.now()) => {
   let at = now;
