@@ -152,6 +152,9 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   // 4. Edit the draft (a query template no passage matches, and a score threshold): the draft finds nothing, the
   // deployed revision is unchanged.
   await nodeOf(page, "retrieval").click();
+  // 8. The node's counters, from the server's node state, on the canvas and in its metrics.
+  await expect(nodeOf(page, "retrieval")).toContainText("1 runs");
+  await expect(panel.getByLabel("Node metrics")).toContainText(/Retrievals\s*1/);
   const retrievalForm = panel.getByRole("form", { name: "Retrieval settings" });
   await retrievalForm.getByLabel("Query template").fill("xylophone orchestra");
   await retrievalForm.getByLabel("Score threshold").fill("0.5");
