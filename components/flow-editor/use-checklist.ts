@@ -17,6 +17,14 @@ export const useChecklist = ({ store, projectId, name }: { store: EditorStore; p
   const edits = useStore(store, (s) => s.edits);
   const [result, setResult] = useState<{ ok: boolean; issues: GraphIssue[] } | null>(null);
   const { mutateAsync } = check;
+  // While something is wrong, look again now and then: a source may finish processing without any edit here.
+  const [tick, setTick] = useState(0);
+  const failing = result ? !result.ok : false;
+  useEffect(() => {
+    if (!failing) return;
+    const timer = setInterval(() => setTick((t) => t + 1), 8000);
+    return () => clearInterval(timer);
+  }, [failing]);
 
   useEffect(() => {
     let cancelled = false;
@@ -35,7 +43,7 @@ export const useChecklist = ({ store, projectId, name }: { store: EditorStore; p
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [edits, store, projectId, name, mutateAsync]);
+  }, [edits, tick, store, projectId, name, mutateAsync]);
 
   return { result, pending: check.isPending && !result, error: check.error?.message ?? null };
 };

@@ -248,4 +248,13 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   }, projectId);
   expect(status).toBe(403);
   await guest.close();
+
+  // 1. The owner deletes the flow from the list.
+  await page.goto(`/${projectId}/flows`);
+  await page.getByRole("button", { name: "Delete granite-answers" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete granite-answers?" })
+    .getByRole("button", { name: "Delete flow" })
+    .click();
+  await expect(page.getByText("No flows yet")).toBeVisible();
 });
