@@ -54,6 +54,7 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
     { href: `/${projectId}/sources`, label: "Sources" },
     { href: `/${projectId}/search`, label: "Search" },
     { href: `/${projectId}/chat`, label: "Chat" },
+    { href: `/${projectId}/flows`, label: "Flows" },
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
   ];
   return (

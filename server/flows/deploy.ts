@@ -54,10 +54,13 @@ export const requestDeploy = async ({
   projectId,
   flowName,
   toolDescription,
+  deployedBy,
 }: {
   projectId: string;
   flowName: string;
   toolDescription?: string | null;
+  /** Shown in the editor's revision list: a user's email, or the API token's name. */
+  deployedBy?: string | null;
 }) => {
   const flow = await requireFlow(projectId, flowName, "named");
   const graph = graphOf(flow);
@@ -72,6 +75,7 @@ export const requestDeploy = async ({
       number: (last?.number ?? 0) + 1,
       snapshot: snapshot as unknown as Prisma.InputJsonValue,
       toolDescription: toolDescription ?? null,
+      deployedBy: deployedBy ?? null,
       step: "queued",
     },
   });

@@ -2,15 +2,18 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSseFrames } from "../answers/events.schema";
+import { dashboardClient } from "../testing/dashboard-client";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { flowCall, type FlowForm } from "../testing/flow-client";
 import { apiClient, createToken, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { DRAFT_CONFLICT } from "./editor.schema";
 
 /**
  * The flow service over real HTTP (contract §7): both address forms, every endpoint and its errors, deploy as a job
  * with revisions, runs and simulations with a stand-in chat model, streaming, and the CLI's import/export.
  */
 
+const OWNER = { email: "owner@flows.test", password: "owner-password-1" };
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const EXAMPLE = (name: string) => path.join(ROOT, "examples/flows", `${name}.json`);
 let quarry: QuarryProcess;
@@ -28,7 +31,15 @@ const DOCS = {
 beforeAll(async () => {
   chat = await startFakeChatServer();
   quarry = await startQuarry({
-    env: { LLM_PROVIDER: "openai", LLM_BASE_URL: chat.baseUrl, LLM_API_KEY: "test-key", LLM_MODEL: "gpt-4o-mini" },
+    env: {
+      LLM_PROVIDER: "openai",
+      LLM_BASE_URL: chat.baseUrl,
+      LLM_API_KEY: "test-key",
+      LLM_MODEL: "gpt-4o-mini",
+      // The editor's procedures (dashboard) are signed in as this owner.
+      QUARRY_ADMIN_EMAIL: OWNER.email,
+      QUARRY_ADMIN_PASSWORD: OWNER.password,
+    },
   });
   const api = apiClient(quarry);
   for (const [name, text] of Object.entries(DOCS)) {
@@ -301,4 +312,74 @@ it("a deleted source leaves the dataset nodes that named it, which are marked ou
   expect(dataset.data.config.fileIds).not.toContain(basalt.file_id);
   expect(dataset.data.result).toMatchObject({ updated: false });
   expect((await call("path", "plain-rag", "GET", "/retrieval")).json()[0].data.result).toMatchObject({ waiting: true });
+});
+
+describe("the editor's draft (dashboard procedures)", () => {
+  it("refuses a save from a stale draft version with 409; API PATCHes count as edits, run flags do not", async () => {
+    const dash = dashboardClient(quarry.url);
+    const owner = await dash.signIn(OWNER.email, OWNER.password);
+    const me = await dash.ok<{ teams: { projects: { id: string; name: string }[] }[] }>(
+      owner,
+      "dashboard.account.me",
+      undefined,
+      "query",
+    );
+    const projectId = me.teams[0]!.projects.find((p) => p.name === "default")!.id;
+    const ref = { projectId, name: "editor-draft" };
+    await dash.ok(owner, "dashboard.flows.create", ref, "mutation");
+    const version = async () =>
+      (await dash.ok<{ draftVersion: number }>(owner, "dashboard.flows.get", ref, "query")).draftVersion;
+    const save = (expectedVersion: number) =>
+      dash.call(owner, "dashboard.flows.saveDraft", { ...ref, graph: plain, expectedVersion }, "mutation");
+
+    const v0 = await version();
+    const first = await save(v0);
+    expect(first.status).toBe(200);
+    expect((first.data as { draftVersion: number }).draftVersion).toBe(v0 + 1);
+    const stale = await save(v0);
+    expect(stale).toMatchObject({ status: 409, message: DRAFT_CONFLICT });
+
+    // Someone edits the draft through the public API: the editor's next save from the old version is refused.
+    const patched = await call("path", "editor-draft", "PATCH", `/datasets/${DATASET}`, {
+      config: { files: ["granite.txt"] },
+    });
+    expect(patched.status).toBe(200);
+    expect((await save(v0 + 1)).status).toBe(409);
+
+    // A simulation writes node flags and counters, not the draft: a save from the current version still goes through.
+    const v2 = await version();
+    expect(v2).toBe(v0 + 2);
+    expect((await call("path", "editor-draft", "POST", "/simulate", { query: "granite blocks" })).status).toBe(200);
+    expect(await version()).toBe(v2);
+    const check = await dash.ok<{ ok: boolean }>(owner, "dashboard.flows.check", { ...ref, graph: plain }, "mutation");
+    expect(check.ok).toBe(false); // the file list of `plain` is empty
+    const withFiles = (await dash.ok<{ graph: typeof plain }>(owner, "dashboard.flows.get", ref, "query")).graph;
+    expect(await dash.ok(owner, "dashboard.flows.check", { ...ref, graph: withFiles }, "mutation")).toEqual({
+      ok: true,
+      issues: [],
+    });
+
+    // Deploys say who asked for them; a restore copies a revision into the draft and leaves the serving one alone.
+    expect((await call("path", "editor-draft", "POST", "/deploy", { tool_description: "by token" })).status).toBe(200);
+    await dash.ok(owner, "dashboard.flows.deploy", { ...ref, description: "by owner" }, "mutation");
+    const revisions = await dash.ok<{ id: string; number: number; deployedBy: string; serving: boolean }[]>(
+      owner,
+      "dashboard.flows.revisions",
+      ref,
+      "query",
+    );
+    expect(revisions.map((r) => [r.number, r.deployedBy, r.serving])).toEqual([
+      [2, OWNER.email, true],
+      [1, "API token init token", false],
+    ]);
+    const restored = await dash.call(
+      owner,
+      "dashboard.flows.restore",
+      { ...ref, revisionId: revisions[1]!.id, expectedVersion: await version() },
+      "mutation",
+    );
+    expect(restored.status).toBe(200);
+    const after = await dash.ok<{ activeRevision: { number: number } }>(owner, "dashboard.flows.get", ref, "query");
+    expect(after.activeRevision.number).toBe(2);
+  });
 });

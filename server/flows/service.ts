@@ -46,6 +46,7 @@ export const mutateDraft = async (
         ...(next.nodeState ? { nodeState: next.nodeState as unknown as Prisma.InputJsonValue } : {}),
         ...(next.status ? { status: next.status } : {}),
         version: { increment: 1 },
+        ...(next.graph ? { draftVersion: { increment: 1 } } : {}),
       },
     });
     if (count === 1) return db.flow.findUnique({ where: { id: flowId } });
@@ -87,6 +88,7 @@ export const saveFlow = async ({
       nodeState: states as unknown as Prisma.InputJsonValue,
       status: existing.status === "Deployed" || existing.status === "Failed" ? existing.status : status,
       version: { increment: 1 },
+      draftVersion: { increment: 1 },
     },
   });
 };

@@ -52,11 +52,17 @@ export const publicFlowsRouter = router({
 
   deploy: apiProcedure("deploy")
     .input(WithBody)
-    .mutation(({ ctx, input }) => {
+    .mutation(async ({ ctx, input }) => {
       const description = input.body.tool_description;
       if (description !== undefined && description !== null && typeof description !== "string")
         throw new AppError("BAD_REQUEST", "Invalid input: tool_description must be a string");
-      return requestDeploy({ projectId: ctx.projectId, flowName: input.flowName, toolDescription: description });
+      const token = await db.apiToken.findUnique({ where: { id: ctx.auth.tokenId }, select: { name: true } });
+      return requestDeploy({
+        projectId: ctx.projectId,
+        flowName: input.flowName,
+        toolDescription: description,
+        deployedBy: token ? `API token ${token.name}` : "API token",
+      });
     }),
 
   simulateNode: apiProcedure("write")

@@ -2,6 +2,7 @@ import { router } from "../../init";
 import { accountRouter } from "./account";
 import { answersRouter } from "./answers";
 import { connectorsRouter } from "./connectors";
+import { flowsRouter } from "./flows";
 import { projectsRouter } from "./projects";
 import { searchRouter } from "./search";
 import { sourcesRouter } from "./sources";
@@ -21,4 +22,5 @@ export const dashboardRouter = router({
   answers: answersRouter,
   tokens: tokensRouter,
   connectors: connectorsRouter,
+  flows: flowsRouter,
 });

@@ -1,0 +1,141 @@
+"use client";
+
+import {
+  Background,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  useReactFlow,
+  type FinalConnectionState,
+  type IsValidConnection,
+} from "@xyflow/react";
+import { useEffect, useMemo, useSyncExternalStore, type DragEvent } from "react";
+import { isNodeKind } from "@/server/flows/graph.schema";
+import { connectionProblem, labelOf } from "./graph-rules";
+import { NODE_TYPES } from "./flow-node";
+import { useEditor, useEditorStore } from "./store";
+
+export const DRAG_TYPE = "application/x-quarry-node-kind";
+
+const MINIMAP_COLORS: Record<string, string> = {
+  dataset: "#10b981",
+  chunking: "#10b981",
+  llm: "#f59e0b",
+  response: "#f59e0b",
+};
+
+/** The theme the page shows (the toggle puts `light` or `dark` on <html>; neither follows the system). */
+const subscribeTheme = (onChange: () => void) => {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+};
+const pageTheme = () => {
+  const classes = document.documentElement.classList;
+  return classes.contains("dark") ? "dark" : classes.contains("light") ? "light" : "system";
+};
+
+/** The canvas: nodes from the palette are dropped here; connections follow the registry's rules. */
+export const Canvas = ({ label }: { label: string }) => {
+  const store = useEditorStore();
+  const nodes = useEditor((s) => s.nodes);
+  const edges = useEditor((s) => s.edges);
+  const readOnly = useEditor((s) => s.readOnly);
+  const onNodesChange = useEditor((s) => s.onNodesChange);
+  const onEdgesChange = useEditor((s) => s.onEdgesChange);
+  const onConnect = useEditor((s) => s.onConnect);
+  const { screenToFlowPosition } = useReactFlow();
+  // A refused connection's reason is shown for a few seconds.
+  const refusal = useEditor((s) => s.refusal);
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => store.getState().refuse(null), 5000);
+    return () => clearTimeout(timer);
+  }, [refusal, store]);
+  const colorMode = useSyncExternalStore(subscribeTheme, pageTheme, () => "system" as const);
+
+  // React Flow reads a node's accessible name from `ariaLabel`.
+  const labelled = useMemo(
+    () => nodes.map((n) => ({ ...n, ariaLabel: `${labelOf(n.data.kind)} node ${n.data.name}` })),
+    [nodes],
+  );
+
+  const isValidConnection: IsValidConnection = (c) => {
+    const s = store.getState();
+    return connectionProblem(s.nodes, s.edges, c.source, c.target) === null;
+  };
+
+  const onConnectEnd = (_: MouseEvent | TouchEvent, state: FinalConnectionState) => {
+    if (state.isValid || !state.toNode || !state.fromNode) return;
+    const s = store.getState();
+    const [source, target] =
+      state.fromHandle?.type === "target" ? [state.toNode.id, state.fromNode.id] : [state.fromNode.id, state.toNode.id];
+    s.refuse(connectionProblem(s.nodes, s.edges, source, target));
+  };
+
+  const onDragOver = (event: DragEvent) => {
+    if (readOnly || !event.dataTransfer.types.includes(DRAG_TYPE)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+  };
+  const onDrop = (event: DragEvent) => {
+    const kind = event.dataTransfer.getData(DRAG_TYPE);
+    if (readOnly || !isNodeKind(kind)) return;
+    event.preventDefault();
+    const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
+    store.getState().addNode(kind, { x: Math.round(at.x - 120), y: Math.round(at.y - 30) });
+  };
+
+  return (
+    <div className="relative h-full" onDragOver={onDragOver} onDrop={onDrop}>
+      <ReactFlow
+        aria-label={label}
+        nodes={labelled}
+        edges={edges}
+        nodeTypes={NODE_TYPES}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        onNodeDragStart={() => store.getState().checkpoint()}
+        onPaneClick={() => store.getState().select(null)}
+        onNodeClick={() => store.getState().clicked()}
+        isValidConnection={isValidConnection}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        edgesFocusable={!readOnly}
+        deleteKeyCode={readOnly ? null : ["Backspace", "Delete"]}
+        defaultEdgeOptions={{ animated: false, style: { strokeWidth: 2 } }}
+        fitView
+        fitViewOptions={{ padding: 0.25, maxZoom: 1 }}
+        minZoom={0.2}
+        maxZoom={1.5}
+        colorMode={colorMode}
+        proOptions={{ hideAttribution: true }}
+      >
+        <Background gap={20} size={1} />
+        <Controls showInteractive={false} position="bottom-left" />
+        <MiniMap
+          pannable
+          zoomable
+          ariaLabel="Minimap"
+          position="bottom-right"
+          nodeColor={(n) => MINIMAP_COLORS[(n.data as { kind: string }).kind] ?? "#0ea5e9"}
+          className="!h-24 !w-36"
+        />
+      </ReactFlow>
+      {nodes.length === 0 && (
+        <div className="pointer-events-none absolute inset-0 grid place-items-center p-6">
+          <div className="max-w-xs rounded-lg border border-dashed border-border bg-card/80 px-5 py-4 text-center">
+            <p className="text-sm font-medium">{readOnly ? "This flow has no nodes yet" : "An empty canvas"}</p>
+            {!readOnly && (
+              <p className="mt-1 text-sm text-muted-foreground">
+                Drag a Dataset from the palette to start, then connect it through retrieval to a Response.
+              </p>
+            )}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+};

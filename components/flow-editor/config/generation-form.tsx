@@ -1,0 +1,73 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useTRPC } from "@/components/providers/trpc-provider";
+import { Field } from "@/components/ui/field";
+import { Input, Select } from "@/components/ui/input";
+import type { LlmConfig } from "@/server/flows/node-kinds.schema";
+import { ConfigFieldset, errorOf } from "./fields";
+import { enumOptions, numberValue, useKindForm } from "./use-kind-form";
+
+/** LLM and Response nodes: model, prompt and temperature. */
+export const GenerationForm = ({
+  nodeId,
+  kind,
+  projectId,
+}: {
+  nodeId: string;
+  kind: "llm" | "response";
+  projectId: string;
+}) => {
+  const trpc = useTRPC();
+  const prompts = useQuery(trpc.dashboard.flows.prompts.queryOptions({ projectId }));
+  const { form, def, readOnly } = useKindForm<LlmConfig>(nodeId, kind);
+  const { register, formState, watch } = form;
+  const e = formState.errors;
+  const promptId = watch("promptId");
+  const prompt = prompts.data?.find((p) => p.id === promptId);
+  return (
+    <ConfigFieldset label={`${def.label} settings`} readOnly={readOnly}>
+      <Field
+        label="Model"
+        error={errorOf(e, "model")}
+        hint="Without a key for it, the local extractive answerer writes the answer"
+      >
+        {(p) => (
+          <Select {...p} {...register("model")}>
+            {enumOptions(kind, "model").map((v) => (
+              <option key={v}>{v}</option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      <Field label="Prompt" error={errorOf(e, "promptId")}>
+        {(p) => (
+          <Select {...p} {...register("promptId")}>
+            {(prompts.data ?? [{ id: promptId, name: promptId }]).map((pr) => (
+              <option key={pr.id} value={pr.id}>
+                {pr.name}
+              </option>
+            ))}
+          </Select>
+        )}
+      </Field>
+      {prompt && (
+        <pre className="max-h-32 overflow-auto rounded-md bg-muted px-2 py-1.5 text-xs whitespace-pre-wrap text-muted-foreground">
+          {prompt.text}
+        </pre>
+      )}
+      <Field label="Temperature" error={errorOf(e, "temperature")}>
+        {(p) => (
+          <Input
+            {...p}
+            type="number"
+            min={0}
+            max={2}
+            step={0.1}
+            {...register("temperature", { setValueAs: numberValue })}
+          />
+        )}
+      </Field>
+    </ConfigFieldset>
+  );
+};

@@ -1,0 +1,142 @@
+"use client";
+
+import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { memo } from "react";
+import { cn } from "@/components/ui/cn";
+import { isNodeKind } from "@/server/flows/graph.schema";
+import { NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
+import type { EditorNode } from "./graph-mapping";
+import { labelOf } from "./graph-rules";
+import { CATEGORY_TONE, NODE_UI } from "./node-registry";
+import { useEditor } from "./store";
+
+/** One line about the node's configuration, so the canvas reads without opening every node. */
+export const configSummary = (kind: string, config: Record<string, unknown>): string => {
+  switch (kind) {
+    case "dataset": {
+      const files = (config.files as string[] | undefined) ?? [];
+      return files.length ? (files.length === 1 ? files[0]! : `${files.length} files`) : "No files";
+    }
+    case "chunking":
+      return `${String(config.chunkingSplitter)} · ${String(config.chunkSize)}/${String(config.chunkOverlap)}`;
+    case "retrieval":
+      return `${String(config.searchType)} · top ${String(config.topK)}`;
+    case "llm":
+    case "response":
+      return `${String(config.model)} · t=${String(config.temperature)}`;
+    default:
+      return config.topK === null || config.topK === undefined ? "keeps all" : `top ${String(config.topK)}`;
+  }
+};
+
+const COUNTER_LABELS: Record<string, string> = {
+  total_documents: "docs",
+  total_chunks: "chunks",
+  total_retrievals: "runs",
+  total_reranked: "reranked",
+  total_processed: "runs",
+  total_retrieved: "retrieved",
+  total_responses: "answers",
+  avg_processing_time: "s avg",
+};
+
+const LIGHT_RING = {
+  running: "ring-2 ring-sky-500 animate-pulse",
+  done: "ring-2 ring-emerald-500",
+  error: "ring-2 ring-red-500",
+} as const;
+
+const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
+  const issues = useEditor((s) => s.issues[id]);
+  const result = useEditor((s) => s.results[id]);
+  const light = useEditor((s) => s.lights[id]);
+  const readOnly = useEditor((s) => s.readOnly);
+  const known = isNodeKind(data.kind);
+  const ui = known ? NODE_UI[data.kind as keyof typeof NODE_UI] : null;
+  const def = known ? NODE_KIND_DEFS[data.kind as keyof typeof NODE_KIND_DEFS] : null;
+  const counters = def
+    ? def.resultFields
+        .filter((f) => f in COUNTER_LABELS && typeof result?.[f] === "number")
+        .slice(0, 2)
+        .map((f) => `${String(result![f])} ${COUNTER_LABELS[f]}`)
+    : [];
+  const flag = result?.has_error
+    ? { text: "Error", tone: "text-red-700 dark:text-red-300" }
+    : result?.processing
+      ? { text: "Processing", tone: "text-sky-700 dark:text-sky-300" }
+      : result?.waiting || result?.updated === false
+        ? { text: "Outdated", tone: "text-amber-700 dark:text-amber-300" }
+        : result?.updated
+          ? { text: "Up to date", tone: "text-emerald-700 dark:text-emerald-300" }
+          : null;
+  return (
+    <div
+      data-run-state={light ?? "idle"}
+      data-problems={issues?.length ?? 0}
+      className={cn(
+        "w-60 rounded-lg border bg-card text-left shadow-sm transition-shadow",
+        selected ? "border-primary shadow-md" : "border-border",
+        issues?.length && !light ? "border-red-400 dark:border-red-700" : "",
+        light && LIGHT_RING[light],
+      )}
+    >
+      {def && def.upstream.length > 0 && (
+        <Handle
+          type="target"
+          position={Position.Left}
+          isConnectable={!readOnly}
+          className="!size-3 !border-2 !border-card !bg-slate-400"
+        />
+      )}
+      <div className="flex items-start gap-2.5 px-3 pt-2.5">
+        <span
+          aria-hidden="true"
+          className={cn(
+            "mt-0.5 grid size-8 shrink-0 place-items-center rounded-md text-xs font-bold",
+            ui ? CATEGORY_TONE[ui.category] : "bg-muted",
+          )}
+        >
+          {ui?.icon ?? "?"}
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="truncate text-sm font-semibold">{data.name || labelOf(data.kind)}</p>
+          <p className="truncate text-xs text-muted-foreground">
+            {labelOf(data.kind)} · {configSummary(data.kind, data.config)}
+          </p>
+        </div>
+        {!!issues?.length && (
+          <span
+            role="img"
+            aria-label={`${issues.length} problem${issues.length === 1 ? "" : "s"}`}
+            title={issues.join("\n")}
+            className="grid size-5 shrink-0 place-items-center rounded-full bg-red-600 text-[11px] font-bold text-white"
+          >
+            {issues.length}
+          </span>
+        )}
+      </div>
+      <div className="mt-1.5 flex min-h-6 items-center gap-2 border-t border-border px-3 py-1 text-[11px]">
+        {flag && <span className={cn("font-medium", flag.tone)}>{flag.text}</span>}
+        {counters.map((c) => (
+          <span key={c} className="text-muted-foreground">
+            {c}
+          </span>
+        ))}
+        {light === "running" && <span className="ml-auto text-sky-700 dark:text-sky-300">running…</span>}
+      </div>
+      {def && def.downstream.length > 0 && (
+        <Handle
+          type="source"
+          position={Position.Right}
+          isConnectable={!readOnly}
+          className="!size-3 !border-2 !border-card !bg-slate-400"
+        />
+      )}
+    </div>
+  );
+};
+
+export const FlowNode = memo(FlowNodeView);
+
+/** Defined once at module scope: React Flow re-mounts every node when this object changes. */
+export const NODE_TYPES = { flow: FlowNode };
