@@ -214,6 +214,11 @@ const LoadedEditor = ({
     } else if (mod && event.key.toLowerCase() === "y") {
       event.preventDefault();
       draft.getState().redo();
+    } else if (mod && event.key.toLowerCase() === "c") {
+      if (draft.getState().copySelection() > 0) event.preventDefault();
+    } else if (mod && event.key.toLowerCase() === "v") {
+      event.preventDefault();
+      draft.getState().paste();
     }
   };
 

@@ -38,6 +38,44 @@ describe("the editor store", () => {
     expect(JSON.stringify(graph)).not.toMatch(/selected|measured|dragging/);
   });
 
+  it("copies selected nodes with the edges between them and pastes them as new, undoable nodes", () => {
+    const store = createEditorStore(empty, false);
+    const s = () => store.getState();
+    const dataset = s().addNode("dataset", { x: 0, y: 0 });
+    const retrieval = s().addNode("retrieval", { x: 300, y: 0 });
+    s().onConnect({ source: dataset, target: retrieval, sourceHandle: null, targetHandle: null });
+    s().updateNode(retrieval, { config: { topK: 7 } });
+    s().onNodesChange([
+      { type: "select", id: dataset, selected: true },
+      { type: "select", id: retrieval, selected: true },
+    ]);
+    expect(s().copySelection()).toBe(2);
+
+    s().paste();
+    expect(s().nodes).toHaveLength(4);
+    const copies = s().nodes.slice(2);
+    expect(copies.map((n) => n.id)).not.toContain(dataset);
+    expect(copies.map((n) => n.data.kind)).toEqual(["dataset", "retrieval"]);
+    expect(copies[1]!.data.config).toMatchObject({ topK: 7 });
+    expect(copies.map((n) => n.position)).toEqual([
+      { x: 40, y: 40 },
+      { x: 340, y: 40 },
+    ]);
+    expect(s().edges.map((e) => `${e.source}>${e.target}`)).toEqual([
+      `${dataset}>${retrieval}`,
+      `${copies[0]!.id}>${copies[1]!.id}`,
+    ]);
+    expect(new Set(s().nodes.map((n) => n.id)).size).toBe(4);
+    s().undo();
+    expect(s().nodes).toHaveLength(2);
+
+    const viewer = createEditorStore(s().graph(), true);
+    viewer.getState().select(viewer.getState().nodes[0]!.id);
+    viewer.getState().copySelection();
+    viewer.getState().paste();
+    expect(viewer.getState().nodes).toHaveLength(2);
+  });
+
   it("counts edits for autosave, but not selection", () => {
     const store = createEditorStore(empty, false);
     const id = store.getState().addNode("retrieval", { x: 0, y: 0 });

@@ -41,6 +41,8 @@ export type EditorState = {
   issues: Record<string, string[]>;
   /** The server's node results (flags and counters) by node id. */
   results: Record<string, Record<string, unknown>>;
+  /** Nodes copied (with the edges among them), pasted as new nodes. */
+  clipboard: Snapshot | null;
 
   load: (graph: Graph, options?: { readOnly?: boolean }) => void;
   setReadOnly: (readOnly: boolean) => void;
@@ -52,6 +54,10 @@ export type EditorState = {
   addNode: (kind: NodeKind, position: XYPosition) => string;
   updateNode: (id: string, patch: { name?: string; config?: Record<string, unknown> }) => void;
   deleteNode: (id: string) => void;
+  /** Copies the selected nodes and the edges between them; returns how many nodes were copied. */
+  copySelection: () => number;
+  /** Adds the copied nodes again, with new ids and names, offset from the originals and selected. */
+  paste: () => void;
   select: (id: string | null) => void;
   clicked: () => void;
   undo: () => void;
@@ -91,6 +97,7 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
       nodeClicks: 0,
       issues: {},
       results: {},
+      clipboard: null,
 
       load: (g, options) =>
         set((s) => ({
@@ -187,6 +194,45 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
           nodes: s.nodes.filter((n) => n.id !== id),
           edges: s.edges.filter((e) => e.source !== id && e.target !== id),
           selectedId: s.selectedId === id ? null : s.selectedId,
+        });
+      },
+
+      copySelection: () => {
+        const s = get();
+        const nodes = s.nodes.filter((n) => n.selected || n.id === s.selectedId);
+        if (!nodes.length) return 0;
+        const ids = new Set(nodes.map((n) => n.id));
+        const edges = s.edges.filter((e) => ids.has(e.source) && ids.has(e.target));
+        set({ clipboard: structuredClone({ nodes, edges }) });
+        return nodes.length;
+      },
+
+      paste: () => {
+        const s = get();
+        if (s.readOnly || !s.clipboard?.nodes.length) return;
+        const renamed = new Map<string, string>();
+        const existing: { id: string }[] = [...s.nodes];
+        const pasted = s.clipboard.nodes.map((n) => {
+          const made = newNodeOf(n.data.kind as NodeKind, existing);
+          existing.push({ id: made.id });
+          renamed.set(n.id, made.id);
+          return {
+            ...structuredClone(n),
+            id: made.id,
+            selected: true,
+            position: { x: n.position.x + 40, y: n.position.y + 40 },
+            data: { ...structuredClone(n.data), name: `${n.data.name} copy` },
+          };
+        });
+        const edges = s.clipboard.edges.map((e) => {
+          const source = renamed.get(e.source)!;
+          const target = renamed.get(e.target)!;
+          return { ...e, id: edgeId(source, target), source, target, selected: false };
+        });
+        edit({
+          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
+          edges: [...s.edges, ...edges],
+          selectedId: pasted.length === 1 ? pasted[0]!.id : null,
         });
       },
 
