@@ -25,6 +25,7 @@ import { Checklist } from "./checklist";
 import { ConfigPanel } from "./config-panel";
 import { FlowStatusBadge } from "./flow-status";
 import { Palette } from "./palette";
+import { RevisionDiff } from "./revision-diff";
 import { RevisionsPanel } from "./revisions-panel";
 import { RunPanel } from "./run-panel";
 import { createEditorStore, EditorStoreContext, type EditorStore } from "./store";
@@ -393,6 +394,9 @@ const LoadedEditor = ({
             </Button>
           )}
         </Notice>
+      )}
+      {viewing && revision.data?.id === viewing.id && (
+        <RevisionDiff draft={draft.getState().graph()} revision={revision.data.graph} number={viewing.number} />
       )}
 
       <EditorStoreContext.Provider value={store}>

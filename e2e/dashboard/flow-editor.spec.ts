@@ -23,7 +23,7 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const errors: string[] = [];
   // The refused stale save below is a 409 by design; Chromium logs every failed request.
   page.on("console", (m) => {
@@ -173,6 +173,9 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   await expect(other.getByRole("status", { name: "Draft state" })).toHaveText("Saved");
   await other.close();
   await nodeOf(page, "response").click();
+  // A click that lands while the page takes in the other tab's change can be lost on a loaded machine: open the
+  // tab directly (clicks opening settings are checked above).
+  await panel.getByRole("tab", { name: "Node" }).click();
   await panel.getByLabel("Node name").fill("Final answer");
   await expect(page.getByRole("alert").filter({ hasText: "Someone else changed this draft" })).toBeVisible();
   await page.getByRole("button", { name: "Reload the draft" }).click();
@@ -187,6 +190,10 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   await expect(revision).toContainText("Serving");
   await revision.getByRole("button", { name: "View" }).click();
   await expect(page.getByText("Viewing revision 1, read-only")).toBeVisible();
+  // What a restore would change in the draft, field by field.
+  const differences = page.getByRole("list", { name: "Differences from the draft" });
+  await expect(differences).toContainText('name "Writer" →');
+  await expect(differences).toContainText('"xylophone orchestra" →');
   await expect(palette).toHaveCount(0);
   await expect(nodeOf(page, "llm")).not.toContainText("Writer");
   await page.getByRole("button", { name: "Restore into draft" }).first().click();
