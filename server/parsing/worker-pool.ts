@@ -300,7 +300,16 @@ export const createWorkerPool = (options: PoolOptions) => {
           case "done":
             worker.settling = message.ok;
             // After every batch was handled: the result is complete only then.
-            chain = chain.then(() => {
+            chain = chain.then(async () => {
+              // Stopped while earlier batches were being stored (a limit hit, the worker killed): the batches after
+              // the stop were dropped, so this result is incomplete; the worker's exit reports why it stopped.
+              if (stopped) return;
+              // A document parsed between two memory polls is held to the same limit: the outcome must not depend
+              // on how fast the machine was.
+              const rss = message.ok && worker.child.pid ? await rssMb(worker.child.pid) : null;
+              if (rss !== null && rss > limits.maxRssMb) {
+                return stop(`Parsing needed more than ${limits.maxRssMb} MB of memory and was stopped`, "memory");
+              }
               outcome ??= message;
               settle();
               if (!message.ok) {
