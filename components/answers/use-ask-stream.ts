@@ -3,6 +3,7 @@
 import { useCallback, useRef, useState } from "react";
 import { AnswerEventSchema, AskResponseSchema, type AskResponse, type Citation } from "@/server/answers/events.schema";
 import type { PlaygroundAskInput } from "@/server/answers/playground.schema";
+import { sseFrames } from "@/components/lib/sse-frames";
 
 /** One exchange of the playground: the question, the answer as it streams, its citations, and how it ended. */
 export type Exchange = {
@@ -12,29 +13,6 @@ export type Exchange = {
   response: AskResponse | null;
   error: string | null;
 };
-
-/** Reads text/event-stream frames from a fetch body as they arrive. */
-async function* frames(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const frame = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = frame
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n");
-      if (data) yield JSON.parse(data) as unknown;
-    }
-  }
-}
 
 /** Asks through the dashboard's streaming route and keeps the conversation's exchanges. */
 export const useAskStream = (projectId: string) => {
@@ -66,7 +44,7 @@ export const useAskStream = (projectId: string) => {
           const detail = ((await res.json().catch(() => null)) as { detail?: string } | null)?.detail;
           throw new Error(detail ?? `The request failed (${res.status})`);
         }
-        for await (const raw of frames(res.body)) {
+        for await (const raw of sseFrames(res.body)) {
           const event = AnswerEventSchema.parse(raw);
           if (event.type === "token") update((e) => ({ ...e, text: e.text + event.text }));
           if (event.type === "citation") update((e) => ({ ...e, citations: [...e.citations, event.citation] }));

@@ -2,29 +2,7 @@
 
 import { useCallback, useRef, useState } from "react";
 import type { EditorStore } from "./store";
-
-/** Reads text/event-stream frames from a fetch body as they arrive. */
-async function* frames(body: ReadableStream<Uint8Array>) {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buffer += decoder.decode(value, { stream: true });
-    let cut: number;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const frame = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const data = frame
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n");
-      if (data) yield JSON.parse(data) as Record<string, unknown>;
-    }
-  }
-}
+import { sseFrames } from "@/components/lib/sse-frames";
 
 export type RunItem = {
   page_content: string;
@@ -87,7 +65,8 @@ export const useFlowRun = ({
           const detail = ((await res.json().catch(() => null)) as { detail?: string } | null)?.detail;
           throw new Error(detail ?? `The run failed (${res.status})`);
         }
-        for await (const event of frames(res.body)) {
+        for await (const frame of sseFrames(res.body)) {
+          const event = frame as Record<string, unknown>;
           if (event.type === "node") {
             const nodeId = String(event.node_id);
             const status = String(event.status);
