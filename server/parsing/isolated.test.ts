@@ -86,16 +86,18 @@ describe("partitionIsolated", () => {
 });
 
 describe("models in the worker", () => {
+  const scan = {
+    bytes: drawScannedPage(400, 500),
+    fileName: "scan.png",
+    fileType: "png",
+    method: "graphorlm" as const,
+  };
+  const visionAt = (baseUrl: string) => createVisionModel({ baseUrl, apiKey: "sk-in-job", model: "fake-vision" });
+
   it("reach the worker as plain configs and are called from there; without one, agentic is refused", async () => {
     const server = await startFakeVisionServer(() => ({ status: 200, content: mixedPdfAnswer(3) }));
     try {
-      const scan = {
-        bytes: drawScannedPage(400, 500),
-        fileName: "scan.png",
-        fileType: "png",
-        method: "graphorlm" as const,
-      };
-      const vision = createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-in-job", model: "fake-vision" });
+      const vision = visionAt(server.baseUrl);
       const result = await partitionIsolated(scan, limits, { providers: { vision } });
       expect(result.pageMethods).toEqual({ 1: "agentic" });
       expect(result.elements[0]?.metadata).toMatchObject({ method: "agentic" });
@@ -114,13 +116,7 @@ describe("models in the worker", () => {
     let status = 429;
     const server = await startFakeVisionServer(() => ({ status, error: "Rate limit reached for requests" }));
     try {
-      const scan = {
-        bytes: drawScannedPage(400, 500),
-        fileName: "scan.png",
-        fileType: "png",
-        method: "graphorlm" as const,
-      };
-      const vision = createVisionModel({ baseUrl: server.baseUrl, apiKey: "sk-in-job", model: "fake-vision" });
+      const vision = visionAt(server.baseUrl);
       await expect(partitionIsolated(scan, limits, { providers: { vision } })).rejects.toMatchObject({
         code: "UNPROCESSABLE",
         retryable: true,
