@@ -13,6 +13,7 @@ import { uploadSource } from "./upload-source";
 const ACCEPT = ALLOWED_EXTENSIONS.map((ext) => `.${ext}`).join(",");
 /** Two uploads at a time: enough to keep the link busy without starving the page's other requests. */
 const PARALLEL = 2;
+const MAX_FINISHED_LISTED = 20;
 
 type Item = {
   id: number;
@@ -72,7 +73,14 @@ export const FileUpload = ({
       state: "queued" as const,
       progress: 0,
     }));
-    setItems((all) => [...all.filter((i) => i.state !== "done"), ...added]);
+    // Finished uploads stay listed (a batch added right after another must not hide the first one's outcome); only
+    // the most recent ones, so the list stays short. Uploads still running are always shown.
+    setItems((all) => {
+      const next = [...all, ...added];
+      const finished = next.filter((i) => i.state === "done");
+      const hidden = new Set(finished.slice(0, Math.max(0, finished.length - MAX_FINISHED_LISTED)).map((i) => i.id));
+      return next.filter((i) => !hidden.has(i.id));
+    });
     void run([...added], options);
     if (input.current) input.current.value = "";
   };

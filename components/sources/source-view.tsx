@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -39,12 +40,20 @@ export const SourceView = ({ projectId, sourceId }: { projectId: string; sourceI
   const selected = params.get("element");
   const listPage = Number(params.get("list")) || 1;
 
+  // Changes made before the URL catches up (a filter, then at once the next page) build on each other instead of
+  // each starting from the last rendered URL and undoing the one before.
+  const pending = useRef<URLSearchParams | null>(null);
+  const rendered = params.toString();
+  useEffect(() => {
+    pending.current = null;
+  }, [rendered]);
   const setParams = (patch: Record<string, string | number | null>) => {
-    const next = new URLSearchParams(params);
+    const next = new URLSearchParams(pending.current ?? params);
     for (const [k, v] of Object.entries(patch)) {
       if (v === null || v === "") next.delete(k);
       else next.set(k, String(v));
     }
+    pending.current = next;
     router.replace(`${pathname}?${next.toString()}`, { scroll: false });
   };
 
