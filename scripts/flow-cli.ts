@@ -8,7 +8,9 @@ export const FLOW_USAGE = `  npm run quarry -- flow create <name> --project <pro
   npm run quarry -- flow import --project <project> --file <flow.json> [--name <name>] [--replace]
   npm run quarry -- flow export <name> --project <project> [--file <flow.json>]
   npm run quarry -- flow delete <name> --project <project>
-  npm run quarry -- flow rollback <name> --project <project> [--revision <revision id>]`;
+  npm run quarry -- flow rollback <name> --project <project> [--revision <revision id>]
+  npm run quarry -- flow budget <name> --project <project> [--tokens <n> | --tokens default]
+  npm run quarry -- flow cancel <name> --project <project>`;
 
 type Values = {
   project?: string;
@@ -17,6 +19,7 @@ type Values = {
   description?: string;
   replace?: boolean;
   revision?: string;
+  tokens?: string;
 };
 
 const projectId = async (name: string | undefined) => {
@@ -93,6 +96,25 @@ export const runFlowCommand = async (action: string | undefined, arg: string | u
       const { rollback } = await import("../server/flows/deploy");
       const revision = await rollback(project, named(), values.revision);
       process.stderr.write(`Flow ${arg} serves revision ${revision.number} (${revision.id})\n`);
+      return;
+    }
+    case "budget": {
+      const budget = await import("../server/flows/budget");
+      if (values.tokens !== undefined) {
+        const tokens = values.tokens === "default" ? null : Number(values.tokens);
+        await budget.setTokenBudget(project, named(), tokens);
+      }
+      const plan = await budget.buildEstimate(project, named());
+      process.stdout.write(
+        `budget ${plan.budget} tokens${plan.flowBudget === null ? " (default)" : ""}; the draft's graphs and trees ` +
+          `are estimated at ${plan.tokens} tokens in ${plan.calls} calls\n`,
+      );
+      return;
+    }
+    case "cancel": {
+      const { cancelFlowDeploy } = await import("../server/flows/budget");
+      await cancelFlowDeploy(project, named());
+      process.stderr.write(`The deploy of flow ${arg} stops at its next step\n`);
       return;
     }
     default:

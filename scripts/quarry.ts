@@ -37,6 +37,7 @@ const main = async () => {
       description: { type: "string" },
       replace: { type: "boolean" },
       revision: { type: "string" },
+      tokens: { type: "string" },
     },
   });
   const [area, action, arg] = positionals;

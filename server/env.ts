@@ -46,6 +46,8 @@ const schema = z.object({
    * needs wildcard DNS to this server. Unset: URLs are the path form `<origin>/api/public/v1/flows/<name>`.
    */
   PUBLIC_FLOWS_BASE: z.preprocess(emptyAsUndefined, z.url().optional()),
+  /** Chat-model tokens (in + out) a flow's graph and tree builds may spend, unless the flow sets its own budget. */
+  FLOW_BUILD_TOKEN_BUDGET: int(2_000_000).pipe(z.number().min(0)),
   /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
   QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),

@@ -4,7 +4,8 @@ import { deployFlow } from "./deploy-flow";
 
 /**
  * The deploy's orchestration with its steps mocked (they run for real, crash and failure included, in
- * server/flows/flows-deploy.int.test.ts): one step per chunking node, then the switch of traffic.
+ * server/flows/flows-deploy.int.test.ts): one step per chunking node, the index nodes' build steps until one says
+ * done, then the switch of traffic.
  */
 
 const data = {
@@ -20,12 +21,39 @@ it("builds each chunking node's chunk sets, then activates the revision", async 
     function: deployFlow,
     events: [{ name: "flow/deploy.requested", data }],
     steps: [
-      step("plan", ["chunking-1764000000001", "chunking-1764000000002"]),
+      step("plan", { chunking: ["chunking-1764000000001", "chunking-1764000000002"], indexes: [] }),
       step("chunking-chunking-1764000000001", { chunkSets: 2 }),
       step("chunking-chunking-1764000000002", { chunkSets: 2 }),
       step("activate", { status: "ready" }),
     ],
   }).execute();
   expect(calls).toEqual(["plan", "chunking-chunking-1764000000001", "chunking-chunking-1764000000002", "activate"]);
+  expect(result).toEqual({ revisionId: data.revisionId, status: "ready" });
+});
+
+it("builds an index node one step at a time until it is done, then activates", async () => {
+  const calls: string[] = [];
+  const step = (id: string, result: unknown) => ({ id, handler: () => (calls.push(id), result) });
+  const node = "graph-rag-1764000000003";
+  const { result } = await new InngestTestEngine({
+    function: deployFlow,
+    events: [{ name: "flow/deploy.requested", data }],
+    steps: [
+      step("plan", { chunking: ["chunking-1764000000001"], indexes: [node] }),
+      step("chunking-chunking-1764000000001", { chunkSets: 1 }),
+      step(`index-${node}`, { indexId: "i", status: "building" }),
+      step(`index-${node}-0`, { done: false, progress: 40, step: "extract 1/2" }),
+      step(`index-${node}-1`, { done: true, progress: 100, step: "ready" }),
+      step("activate", { status: "ready" }),
+    ],
+  }).execute();
+  expect(calls).toEqual([
+    "plan",
+    "chunking-chunking-1764000000001",
+    `index-${node}`,
+    `index-${node}-0`,
+    `index-${node}-1`,
+    "activate",
+  ]);
   expect(result).toEqual({ revisionId: data.revisionId, status: "ready" });
 });

@@ -12,6 +12,8 @@ import { listPrompts } from "./prompts";
 import { chunkSetsSize, datasetCounts } from "./counts";
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
 import { markProcessed } from "./state";
+import { DeployCancelledError, indexCounts, indexNodesOf, releaseUnusedIndexes } from "./deploy-indexes";
+import { assertWithinBudget, estimateIndexes, tokenBudgetOf } from "./node-indexes/service";
 import { NO_RESPONSE_NODE, validateGraph, type GraphContext } from "./validate-graph";
 
 /**
@@ -65,6 +67,9 @@ export const requestDeploy = async ({
   const flow = await requireFlow(projectId, flowName, "named");
   const graph = graphOf(flow);
   const { prompts } = await assertRunnable(projectId, graph, "Failed to deploy flow");
+  // Graphs and trees built with a chat model cost money: estimated first, refused past the flow's budget.
+  const estimates = await estimateIndexes(projectId, graph);
+  assertWithinBudget(estimates, tokenBudgetOf(flow));
   const used = new Set(graph.nodes.map((n) => n.data.config.promptId ?? "default_retrieval_prompt"));
   const snapshot = { ...graph, prompts: prompts.filter((p) => used.has(p.id)) };
   const last = await db.flowRevision.findFirst({ where: { flowId: flow.id }, orderBy: { number: "desc" } });
@@ -76,6 +81,7 @@ export const requestDeploy = async ({
       snapshot: snapshot as unknown as Prisma.InputJsonValue,
       toolDescription: toolDescription ?? null,
       deployedBy: deployedBy ?? null,
+      estimate: Object.fromEntries(estimates.map(({ nodeId, ...e }) => [nodeId, e])),
       step: "queued",
     },
   });
@@ -90,6 +96,7 @@ export const requestDeploy = async ({
     throw new AppError("INTERNAL", `Failed to deploy flow: could not schedule the deploy (${errorMessage(error)})`);
   }
   const done = await waitForRevision(revision.id);
+  if (done.status === "cancelled") throw new AppError("CONFLICT", `The deploy of flow '${flow.name}' was cancelled`);
   if (done.status === "failed")
     throw new AppError("INTERNAL", `Failed to deploy flow: ${done.error ?? "unknown error"}`);
   return {
@@ -119,11 +126,14 @@ const loadRevision = async (revisionId: string) => {
   return { revision, snapshot: RevisionSnapshot.parse(revision.snapshot) };
 };
 
-/** The chunking nodes the revision's response node depends on. */
-export const chunkingNodesOf = async (revisionId: string) => {
+/** What the deploy job builds: chunking nodes' chunk sets, then graph-rag and raptor-rag nodes' indexes. */
+export const deployPlan = async (revisionId: string) => {
   const { snapshot } = await loadRevision(revisionId);
   await db.flowRevision.update({ where: { id: revisionId }, data: { step: "validate", progress: 5 } });
-  return snapshot.nodes.filter((n) => n.type === "chunking").map((n) => n.id);
+  return {
+    chunking: snapshot.nodes.filter((n) => n.type === "chunking").map((n) => n.id),
+    indexes: indexNodesOf(snapshot),
+  };
 };
 
 const datasetSourcesOf = (snapshot: Graph, nodeId: string) =>
@@ -137,6 +147,7 @@ const datasetSourcesOf = (snapshot: Graph, nodeId: string) =>
 /** One chunking node's chunk sets over its dataset's documents (reused when built before with the same settings). */
 export const buildChunkingNode = async (revisionId: string, nodeId: string) => {
   const { revision, snapshot } = await loadRevision(revisionId);
+  if (revision.cancelRequested) throw new DeployCancelledError();
   const node = snapshot.nodes.find((n) => n.id === nodeId)!;
   const config = parseNodeConfig("chunking", node.data.config) as ChunkingConfig;
   await db.flowRevision.update({ where: { id: revisionId }, data: { step: `chunking ${nodeId}` } });
@@ -178,7 +189,10 @@ export const activateRevision = async (revisionId: string) => {
   const { revision, snapshot } = await loadRevision(revisionId);
   if (revision.status === "ready") return { status: "ready" };
   const chunkSets = revision.chunkSets as Record<string, string[]>;
-  const outcome = await deployCounts(revision.projectId, snapshot, chunkSets);
+  const outcome = [
+    ...(await deployCounts(revision.projectId, snapshot, chunkSets)),
+    ...(await indexCounts(revision.nodeIndexes as Record<string, string>)),
+  ];
   await db.$transaction([
     db.flowRevision.update({
       where: { id: revisionId },
@@ -196,18 +210,23 @@ export const activateRevision = async (revisionId: string) => {
   if (old.length) {
     await db.flowRevision.deleteMany({ where: { id: { in: old.map((r) => r.id) }, NOT: { id: revisionId } } });
     await releaseUnusedFlowChunkSets(revision.projectId);
+    await releaseUnusedIndexes(revision.projectId);
   }
   return { status: "ready" };
 };
 
+/** A failed deploy marks the flow Failed; a cancelled one leaves it as it was (serving its last revision, if any). */
 export const failRevision = async (revisionId: string, error: unknown) => {
   const message = errorMessage(error);
-  logger.warn({ revisionId, err: error }, "flow deploy failed");
+  const cancelled = (await db.flowRevision.findUnique({ where: { id: revisionId } }))?.cancelRequested ?? false;
+  if (!cancelled) logger.warn({ revisionId, err: error }, "flow deploy failed");
   const revision = await db.flowRevision.update({
     where: { id: revisionId },
-    data: { status: "failed", error: message, finishedAt: new Date() },
+    data: { status: cancelled ? "cancelled" : "failed", error: message, finishedAt: new Date() },
   });
-  await db.flow.update({ where: { id: revision.flowId }, data: { status: "Failed" } });
+  const flow = await db.flow.findUniqueOrThrow({ where: { id: revision.flowId } });
+  const status = !cancelled ? "Failed" : flow.activeRevisionId ? "Deployed" : "Not deployed";
+  await db.flow.update({ where: { id: revision.flowId }, data: { status } });
   await releaseUnfinishedFlowChunkSets(revision.projectId);
   return { error: message };
 };

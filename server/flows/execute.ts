@@ -38,6 +38,7 @@ type Execution = {
   graph: Graph;
   prompts: Prompt[];
   chunkSetsOf: Parameters<typeof runGraph>[0]["chunkSetsOf"];
+  nodeIndexOf?: Parameters<typeof runGraph>[0]["nodeIndexOf"];
   /** The draft's flags follow a simulation (the editor lights nodes up); a deployed run only counts. */
   draft: boolean;
 };
@@ -110,6 +111,7 @@ export const runDeployedFlow = async (projectId: string, flowName: string, input
   );
   if (!check.ok) throw new AppError("INTERNAL", `Failed to run flow: ${check.errors[0]!.message}`);
   const chunkSets = revision.chunkSets as Record<string, string[]>;
+  const nodeIndexes = revision.nodeIndexes as Record<string, string>;
   return respond(
     {
       projectId,
@@ -117,6 +119,11 @@ export const runDeployedFlow = async (projectId: string, flowName: string, input
       graph: snapshot,
       prompts: snapshot.prompts,
       chunkSetsOf: async (nodeId) => chunkSets[nodeId] ?? [],
+      nodeIndexOf: async (nodeId) => {
+        const id = nodeIndexes[nodeId];
+        if (!id) throw new AppError("INTERNAL", `Failed to run flow: node '${nodeId}' has no index in this revision`);
+        return id;
+      },
       draft: false,
     },
     input,

@@ -5,6 +5,9 @@ import type { NodeKind, Prompt } from "./graph.schema";
 import type { ChunkingConfig, DatasetConfig, LlmConfig, RetrievalConfig } from "./node-kinds";
 import { rerankItems, smartRag } from "./smart-rag";
 import { chunkSetsSize, datasetCounts } from "./counts";
+import { builderOf } from "./node-indexes/registry";
+import { sourceChunkSets } from "./node-indexes/service";
+import type { IndexKind } from "./node-indexes/types";
 
 /**
  * What each node kind does when a flow runs. A node gets the outputs of its upstream nodes and returns its own:
@@ -22,6 +25,8 @@ export type RunContext = {
   prompts: Prompt[];
   /** Chunk sets of a chunking node over these sources (a revision's, or built on demand for a simulation). */
   chunkSetsOf: (nodeId: string, config: ChunkingConfig, sourceIds: string[]) => Promise<string[]>;
+  /** The index a graph-rag / raptor-rag node searches (the revision's, or a ready one of the same inputs). */
+  nodeIndexOf: (nodeId: string, kind: IndexKind, config: Record<string, unknown>, chunkSetIds: string[]) => Promise<string>;
   /** Whether this node's text is the run's answer (its tokens are streamed). */
   isFinalGenerator: (nodeId: string) => boolean;
   /** Count documents and chunks for the node results (simulations and deploys, not every run). */
@@ -77,6 +82,24 @@ const generate: Operation = async ({ nodeId, config, inputs, ctx }) => {
   return { items, generated: { text: answer.answer, model: answer.model, citations: answer.citations } };
 };
 
+/** A graph-rag or raptor-rag node: its builder's search over the node's index (server/flows/node-indexes/). */
+const searchIndex =
+  (kind: IndexKind): Operation =>
+  async ({ nodeId, config, inputs, ctx }) => {
+    const scope = mergedScope(inputs);
+    const chunkSetIds = scope.chunkSetIds ?? (await sourceChunkSets(ctx.projectId, scope.sourceIds ?? []));
+    const indexId = await ctx.nodeIndexOf(nodeId, kind, config, [...chunkSetIds].sort());
+    const counts = ctx.measure ? { total_chunks: await chunkSetsSize(ctx.projectId, chunkSetIds) } : undefined;
+    if (!ctx.query.trim()) return { items: [], counts };
+    const items = await builderOf(kind).retrieve({
+      projectId: ctx.projectId,
+      indexId,
+      query: ctx.query,
+      topK: (config.topK as number | null) ?? null,
+    });
+    return { items, counts };
+  };
+
 export const OPERATIONS: Record<NodeKind, Operation> = {
   dataset: async ({ config, ctx }) => {
     const { fileIds } = config as DatasetConfig;
@@ -117,12 +140,8 @@ export const OPERATIONS: Record<NodeKind, Operation> = {
     });
     return { items: result.chunks };
   },
-  "graph-rag": async () => {
-    throw new Error("Graph RAG nodes are not available yet");
-  },
-  "raptor-rag": async () => {
-    throw new Error("RAPTOR RAG nodes are not available yet");
-  },
+  "graph-rag": searchIndex("graph-rag"),
+  "raptor-rag": searchIndex("raptor-rag"),
   llm: generate,
   response: generate,
 };

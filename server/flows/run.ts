@@ -4,6 +4,7 @@ import { errorMessage } from "../errors";
 import type { Graph, NodeKind, Prompt } from "./graph.schema";
 import { parseNodeConfig } from "./node-kinds";
 import { OPERATIONS, type Generated, type NodeOutput, type RunContext } from "./operations";
+import { readyIndexFor } from "./node-indexes/service";
 import { reachable } from "./state";
 import { topologicalOrder } from "./validate-graph";
 
@@ -41,6 +42,11 @@ export type RunResult = {
 
 export class FlowRunError extends Error {}
 
+const simulationIndexOf =
+  (projectId: string): RunContext["nodeIndexOf"] =>
+  (nodeId, kind, config, chunkSetIds) =>
+    readyIndexFor(projectId, nodeId, kind, config, chunkSetIds);
+
 const ancestorsOf = (graph: Graph, id: string) => new Set(reachable(graph, id, "up"));
 
 export const runGraph = async ({
@@ -50,6 +56,7 @@ export const runGraph = async ({
   query,
   targets,
   chunkSetsOf,
+  nodeIndexOf = simulationIndexOf(projectId),
   onEvent,
   signal,
   measure = false,
@@ -61,6 +68,8 @@ export const runGraph = async ({
   /** Nodes whose results are wanted (default: the response node); their upstream nodes run first. */
   targets?: string[];
   chunkSetsOf: RunContext["chunkSetsOf"];
+  /** Default: a ready index of the same inputs (a simulation never builds one). */
+  nodeIndexOf?: RunContext["nodeIndexOf"];
   onEvent?: (event: FlowEvent) => void;
   signal?: AbortSignal;
   /** Count documents and chunks of dataset and chunking nodes (simulations; a deployed run skips the queries). */
@@ -83,6 +92,7 @@ export const runGraph = async ({
     query,
     prompts,
     chunkSetsOf,
+    nodeIndexOf,
     measure,
     isFinalGenerator: (id) => id === (firstLlm ?? response?.id),
     onToken: (text) => onEvent?.({ type: "token", text }),

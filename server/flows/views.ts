@@ -37,19 +37,32 @@ const counters = (kind: NodeKind, state: NodeState, stat: Stat | undefined): Rec
     case "smart-rag":
       return { total_processed: runs, total_chunks: counts.total_chunks ?? 0, total_retrieved: stat?.itemsOut ?? 0 };
     case "graph-rag":
-      return { total_processed: 0, total_chunks: 0, total_retrieved: 0, total_entities: 0, total_relationships: 0 };
-    case "raptor-rag":
       return {
-        total_processed: 0,
-        total_chunks: 0,
-        total_retrieved: 0,
-        tree_levels: 0,
-        total_clusters: 0,
-        total_summaries: 0,
-        clustering_ratio: null,
-        summarization_ratio: null,
-        tree_density: null,
+        total_processed: runs,
+        total_chunks: counts.total_chunks ?? 0,
+        total_retrieved: stat?.itemsOut ?? 0,
+        total_entities: counts.total_entities ?? 0,
+        total_relationships: counts.total_relationships ?? 0,
       };
+    case "raptor-rag": {
+      // Contract §2.10's formulas; null when the divisor is 0.
+      const ratio = (a: number, b: number) => (b ? Math.round((a / b) * 1000) / 1000 : null);
+      const chunks = counts.total_chunks ?? 0;
+      const levels = counts.tree_levels ?? 0;
+      const clusters = counts.total_clusters ?? 0;
+      const summaries = counts.total_summaries ?? 0;
+      return {
+        total_processed: runs,
+        total_chunks: chunks,
+        total_retrieved: stat?.itemsOut ?? 0,
+        tree_levels: levels,
+        total_clusters: clusters,
+        total_summaries: summaries,
+        clustering_ratio: ratio(clusters, chunks),
+        summarization_ratio: ratio(summaries, clusters),
+        tree_density: ratio(summaries, levels),
+      };
+    }
     case "llm":
     case "response":
       return generation;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { buildEstimate, cancelFlowDeploy, setTokenBudget } from "@/server/flows/budget";
 import { requestDeploy } from "@/server/flows/deploy";
 import {
   checkDraft,
@@ -56,6 +57,19 @@ export const flowsRouter = router({
   get: projectProcedure("viewer")
     .input(FlowRef)
     .query(async ({ ctx, input }) => editorView(await requireFlow(ctx.projectId, input.name, "named"), "")),
+
+  /** What building the draft's graphs and trees would spend, and the flow's token budget. */
+  estimate: projectProcedure("viewer")
+    .input(FlowRef)
+    .query(({ ctx, input }) => buildEstimate(ctx.projectId, input.name)),
+
+  setTokenBudget: projectProcedure("member")
+    .input(FlowRef.extend({ tokens: z.number().int().min(0).nullable() }))
+    .mutation(({ ctx, input }) => setTokenBudget(ctx.projectId, input.name, input.tokens)),
+
+  cancelDeploy: projectProcedure("member")
+    .input(FlowRef)
+    .mutation(({ ctx, input }) => cancelFlowDeploy(ctx.projectId, input.name)),
 
   prompts: projectProcedure("viewer")
     .input(z.object({ projectId: z.uuid() }))
