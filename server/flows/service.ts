@@ -116,6 +116,8 @@ export const deleteFlow = async (projectId: string, name: string) => {
   await db.flow.delete({ where: { id: flow.id } });
   const { releaseUnusedFlowChunkSets } = await import("./chunk-sets");
   await releaseUnusedFlowChunkSets(projectId);
+  const { releaseUnusedIndexes } = await import("./deploy-indexes");
+  await releaseUnusedIndexes(projectId);
 };
 
 /** URL segments of the node endpoints (§7.1) and the kinds each lists. `/llm` lists llm nodes only (§11.3). */
