@@ -85,6 +85,8 @@ const schema = z.object({
   QUARRY_MAX_JSON_BODY_KB: int(1024).pipe(z.number().min(1)),
   /** Page screenshots drawn at once (each in a worker process of up to 1.5 GB); more wait their turn. */
   QUARRY_SCREENSHOT_CONCURRENCY: int(2).pipe(z.number().min(1).max(16)),
+  /** HNSW candidates per vector search (pgvector hnsw.ef_search): higher finds more true neighbours, slower. */
+  QUARRY_HNSW_EF_SEARCH: int(400).pipe(z.number().min(1).max(1000)),
   /** Indexing options offered by GET /config: "full" or "full,none". */
   QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),
 

@@ -186,17 +186,23 @@ const saveTemplate = async (pg: PGlite, file: string) => {
  * settings live here, not in a session SET, so no client resetting the shared session can undo them: filtered vector
  * searches keep scanning until enough rows pass the filter (pgvector's iterative scan).
  */
-const POSTGRESQL_CONF = [
+const efSearch = () => {
+  // QUARRY_HNSW_EF_SEARCH (server/env.ts; read here directly: this module runs in the database's own thread).
+  const n = Number(process.env.QUARRY_HNSW_EF_SEARCH || 400);
+  return Number.isInteger(n) && n >= 1 && n <= 1000 ? n : 400;
+};
+
+const postgresqlConf = () => [
   "timezone = 'UTC'",
   "default_text_search_config = 'pg_catalog.english'",
   "hnsw.iterative_scan = relaxed_order",
-  "hnsw.ef_search = 100",
+  `hnsw.ef_search = ${efSearch()}`,
 ];
 
 const createPglite = async (pgdata: string | undefined): Promise<PGlite> => {
   // pg_textsearch: BM25 keyword search (server/retrieval/keyword-engine.ts).
   const extensions = { vector, pg_textsearch };
-  const postgresqlconf = POSTGRESQL_CONF;
+  const postgresqlconf = postgresqlConf();
   const fresh = !pgdata || !existsSync(path.join(pgdata, "PG_VERSION"));
   const template = fresh ? templatePath() : undefined;
   if (template && existsSync(template)) {
