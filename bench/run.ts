@@ -10,7 +10,9 @@
  * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
  * Answers: citation precision of the local answerer on SciFact train, and streaming times with a stand-in model.
  * Flows: run latency of the example flows (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
- * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,flows,scale,smalldocs,hostile,load,crash,responsiveness
+ * RAPTOR: the two clustering methods of server/raptor/cluster.ts on SciFact train documents (time, silhouette,
+ * co-relevance; bench/raptor.ts), in this process.
+ * BENCH_ONLY=ingest,methods,quality,raptor,memory,retrieval,answers,flows,scale,smalldocs,hostile,load,crash,responsiveness
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +24,7 @@ process.env.LOG_LEVEL ??= "warn";
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that run in this process without a Quarry server. */
-const STANDALONE = ["quality"];
+const STANDALONE = ["quality", "raptor"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -87,6 +89,10 @@ const main = async () => {
   if (wanted("quality")) {
     const { benchQuality } = await import("./quality/run");
     process.stdout.write(`${await benchQuality()}\n\n`);
+  }
+  if (wanted("raptor")) {
+    const { benchRaptor } = await import("./raptor");
+    process.stdout.write(`${await benchRaptor()}\n\n`);
   }
   if (only && only.every((name) => HARDENING.includes(name) || STANDALONE.includes(name))) {
     return runHardening(wanted);

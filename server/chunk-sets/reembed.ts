@@ -80,7 +80,8 @@ export const reembedStep = async (jobId: string): Promise<{ done: boolean; embed
     const limit = STEP_CHUNKS - embedded;
     const pending = await db.$queryRaw<{ id: string; text: string; title: string; heading: string }[]>`
       SELECT id::text, text, title, heading FROM chunks
-      WHERE chunk_set_id = ${set.id}::uuid AND embedding_index_id IS DISTINCT FROM ${index.id}::uuid
+      WHERE chunk_set_id = ${set.id}::uuid AND node_index_id IS NULL
+        AND embedding_index_id IS DISTINCT FROM ${index.id}::uuid
       ORDER BY position LIMIT ${limit}`;
     for (let i = 0; i < pending.length; i += EMBED_BATCH) {
       const batch = pending.slice(i, i + EMBED_BATCH);

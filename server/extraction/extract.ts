@@ -57,7 +57,12 @@ const toChunk = (row: ChunkRow): RetrievedChunk => ({
 /** The sources' searchable chunks in reading order, or null when there are more than fit whole. */
 const wholeText = async (projectId: string, sourceIds: string[], model: ChatModel) => {
   const rows = await db.chunk.findMany({
-    where: { projectId, sourceId: { in: sourceIds }, chunkSet: { status: "ready", ownerKind: "source_build" } },
+    where: {
+      projectId,
+      sourceId: { in: sourceIds },
+      nodeIndexId: null,
+      chunkSet: { status: "ready", ownerKind: "source_build" },
+    },
     orderBy: [{ sourceId: "asc" }, { position: "asc" }],
     take: MAX_WHOLE_CHUNKS + 1,
     include: { source: { select: { fileName: true } } },

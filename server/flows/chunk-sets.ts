@@ -88,7 +88,7 @@ export const ensureFlowChunkSet = async ({
     await yieldToEventLoop();
   }
   const pending = await db.chunk.findMany({
-    where: { chunkSetId: chunkSet.id },
+    where: { chunkSetId: chunkSet.id, nodeIndexId: null },
     select: { id: true, text: true, title: true, heading: true },
     orderBy: { position: "asc" },
   });

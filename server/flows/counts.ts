@@ -6,7 +6,12 @@ import { db } from "../db";
 export const datasetCounts = async (projectId: string, fileIds: string[]) => ({
   total_documents: fileIds.length,
   total_chunks: await db.chunk.count({
-    where: { projectId, sourceId: { in: fileIds }, chunkSet: { ownerKind: "source_build", status: "ready" } },
+    where: {
+      projectId,
+      sourceId: { in: fileIds },
+      nodeIndexId: null,
+      chunkSet: { ownerKind: "source_build", status: "ready" },
+    },
   }),
 });
 

@@ -174,6 +174,9 @@ export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, pa
         chunk_id: c.chunkId,
         relevance_score: c.score,
         file_id: c.sourceId,
+        // A RAPTOR node's items: the tree level, and for a summary every document under it (source ids).
+        ...(c.level === undefined ? {} : { level: c.level }),
+        ...(c.level ? { file_ids: (c.metadata.raptor as { documents?: string[] } | undefined)?.documents ?? [] } : {}),
       },
     })),
     total,

@@ -177,7 +177,7 @@ export const embedBuild = async (buildId: string) => {
   // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model.
   const pending = await db.$queryRaw<{ id: string; text: string; title: string; heading: string }[]>`
     SELECT c.id::text, c.text, c.title, c.heading FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
-    WHERE cs.build_id = ${buildId}::uuid AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
+    WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
     ORDER BY c.position`;
   let failedBatches = 0;
   let lastError: string | null = null;

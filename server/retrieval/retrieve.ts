@@ -53,6 +53,8 @@ export type RetrieveInput = {
   sourceIds?: string[];
   /** At most one chunk per document (source). */
   distinctDocuments?: boolean;
+  /** Search this RAPTOR tree's summaries too (server/raptor/); never set, summaries are never returned. */
+  nodeIndexId?: string;
 };
 
 export type RetrievedChunk = {
@@ -68,6 +70,8 @@ export type RetrievedChunk = {
   position: number;
   elementIds: string[];
   metadata: Record<string, unknown>;
+  /** 0 for a document's chunk; above 0, a RAPTOR summary of that level (only a tree's own search returns one). */
+  level?: number;
   /** In [0, 1], higher is better; what it is depends on the search type. */
   score: number;
   /** The parts: cosine similarity, keyword score relative to the query's best, reranker score. */
@@ -169,6 +173,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
       projectId: input.projectId,
       chunkSetIds: input.chunkSetIds,
       sourceIds: input.sourceIds,
+      nodeIndexId: input.nodeIndexId,
       mode,
       vector,
       keyword: await keywordSide(engine, text),
@@ -185,7 +190,9 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
     messages.push(await staleMessage(input.projectId, stale, embedder.model));
     mode = "keyword";
   }
-  let chunks = rows.filter((r) => r.id !== null).map(toChunk);
+  let chunks = rows
+    .filter((r) => r.id !== null)
+    .map((r) => (input.nodeIndexId ? { ...toChunk(r), level: r.level } : toChunk(r)));
 
   let reranker: string | null = null;
   if (semantic && chunks.length > 0) {

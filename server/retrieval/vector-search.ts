@@ -25,6 +25,11 @@ export type SearchPlan = {
   /** Narrow the scope to the ready chunk sets of these sources (of the project). */
   sourceIds?: string[];
   /**
+   * A RAPTOR tree (flow node index) whose summaries are searched with the chunks. Without it, summary rows are never
+   * candidates: chunk sets are shared by flows, and a plain search of a set must see only its documents' chunks.
+   */
+  nodeIndexId?: string;
+  /**
    * "vector" ranks by cosine similarity, "keyword" by the keyword score, "hybrid" by both fused. Whatever the mode,
    * when a chunk set in scope holds vectors of another model than `vector.index`, the whole search is by keyword.
    */
@@ -56,6 +61,7 @@ export type SearchRow = {
   position: number;
   element_ids: string[] | null;
   metadata: Record<string, unknown>;
+  level: number;
   similarity: number | null;
   keyword: number | null;
   score: number;
@@ -121,8 +127,13 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
   // HNSW index and filters as it goes, both indexes scanning on until enough rows pass. Left in plain sight, it
   // guessed a few dozen rows, fetched those first and scored every one alone (500 ms for 860 chunks with BM25).
   // A caller's narrower scope (chunk sets, sources) stays plain and indexable: a few documents are best fetched first.
+  // Summary rows (node_index_id set) are filtered on the same index scan: no join, nothing for the planner to
+  // estimate, and the latency of a plain search does not move (bench/retrieval.ts compares it with raw SQL).
+  const summaries = plan.nodeIndexId
+    ? Prisma.sql`(c.node_index_id IS NULL OR c.node_index_id = ${uuids([plan.nodeIndexId])[0]}::uuid)`
+    : Prisma.sql`c.node_index_id IS NULL`;
   const scope = Prisma.sql`coalesce(c.project_id = ${projectId}::uuid
-    AND c.chunk_set_id <> ALL((SELECT unfinished FROM scope)::uuid[]), false) ${chunkNarrow}`;
+    AND c.chunk_set_id <> ALL((SELECT unfinished FROM scope)::uuid[]) AND ${summaries}, false) ${chunkNarrow}`;
   // Even a vector search needs the keyword side when a chunk set in scope has vectors of another model: those are
   // never compared with this model's query vector, so keyword search serves instead.
   const kw = keywordParts(plan.keyword);
@@ -202,7 +213,7 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
     ),
     top AS (SELECT * FROM ranked ORDER BY score DESC LIMIT ${plan.limit})
     SELECT scope.sets, scope.stale AS stale_sets, c.id, c.chunk_set_id, c.source_id, src.file_name, c.text, c.title,
-      c.heading, c.page_number, c.position, c.element_ids, c.metadata, t.similarity, t.keyword, t.score
+      c.heading, c.page_number, c.position, c.element_ids, c.metadata, c.level, t.similarity, t.keyword, t.score
     FROM scope
     LEFT JOIN top t ON true
     LEFT JOIN chunks c ON c.id = t.id

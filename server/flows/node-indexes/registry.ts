@@ -1,7 +1,10 @@
+import { raptorBuilder } from "../../raptor/builder";
 import type { IndexKind, NodeIndexBuilder } from "./types";
 
 /** The builder of each node-index kind; a kind without one cannot be deployed (validate-graph says so). */
-export const NODE_INDEX_BUILDERS: Partial<Record<IndexKind, NodeIndexBuilder>> = {};
+export const NODE_INDEX_BUILDERS: Partial<Record<IndexKind, NodeIndexBuilder>> = {
+  "raptor-rag": raptorBuilder,
+};
 
 export const builderOf = (kind: IndexKind): NodeIndexBuilder => {
   const builder = NODE_INDEX_BUILDERS[kind];

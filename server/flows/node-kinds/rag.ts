@@ -37,7 +37,7 @@ export const graphRagKind = defineKind({
   runnable: false,
 });
 
-/** Stored and editable; it runs once the RAPTOR issue lands. */
+/** A tree of summaries over its chunk sets, searched collapsed (server/raptor/). */
 export const raptorRagKind = defineKind({
   kind: "raptor-rag",
   label: "RAPTOR RAG",
@@ -59,5 +59,4 @@ export const raptorRagKind = defineKind({
     "summarization_ratio",
     "tree_density",
   ],
-  runnable: false,
 });
