@@ -3,7 +3,8 @@ import type { NodeIndexBuilder } from "../flows/node-indexes/types";
 import { getEmbedder } from "../providers/embedding";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { retrieve } from "../retrieval/retrieve";
-import { clusterLevel, MAX_CLUSTER_SIZE } from "./cluster";
+import { runOffThread } from "../runtime/cpu-thread";
+import { MAX_CLUSTER_SIZE, type clusterLevel } from "./cluster";
 import { deleteSummaries, levelNodes, nodesById, writeSummaries, type IndexRef } from "./store";
 import { summarizeCluster, SUMMARY_CHARS, SUMMARY_MAX_TOKENS } from "./summarize";
 
@@ -60,7 +61,12 @@ const clusterStep = async (index: IndexRef, cp: Checkpoint, maxLevel: number) =>
   const state: Checkpoint = { ...cp, level, leaves: level === 1 ? nodes.length : cp.leaves };
   state.totals ??= { levels: 0, clusters: 0, summaries: 0 };
   if (nodes.length <= 1 || level > maxLevel) return done(state);
-  const clusters = clusterLevel(nodes.map((n) => n.vector)).map((c) => c.map((i) => nodes[i]!.id));
+  // UMAP + mixture takes minutes at thousands of nodes (143 s for 5,183 on two busy cores): off the thread that serves
+  // HTTP, as chunking and local embedding are.
+  const groups = await runOffThread<ReturnType<typeof clusterLevel>>("server/raptor/cluster.ts", "clusterLevel", [
+    nodes.map((n) => n.vector),
+  ]);
+  const clusters = groups.map((c) => c.map((i) => nodes[i]!.id));
   await deleteSummaries(index, level);
   return {
     done: false,
