@@ -174,6 +174,8 @@ export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, pa
         chunk_id: c.chunkId,
         relevance_score: c.score,
         file_id: c.sourceId,
+        // What led a graph-rag node to the chunk (its entities and community).
+        ...(c.metadata.graph ? { graph: c.metadata.graph } : {}),
       },
     })),
     total,

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { graphReplyFor } from "./fake-chat-graph";
 
 /**
  * Test helper: a local OpenAI-compatible `/chat/completions` server (no remote model exists in tests). Its answers
@@ -151,6 +152,8 @@ const schemaOf = (body: ChatRequestBody): Record<string, unknown> | null => {
 
 /** What a model would say to this request. */
 export const replyFor = (body: ChatRequestBody): string => {
+  const graph = graphReplyFor(body);
+  if (graph !== null) return graph;
   const system = systemText(body);
   const user = lastUser(body);
   if (/standalone search query/i.test(system)) {

@@ -1,7 +1,10 @@
+import { graphRagBuilder } from "../../graph-rag/builder";
 import type { IndexKind, NodeIndexBuilder } from "./types";
 
 /** The builder of each node-index kind; a kind without one cannot be deployed (validate-graph says so). */
-export const NODE_INDEX_BUILDERS: Partial<Record<IndexKind, NodeIndexBuilder>> = {};
+export const NODE_INDEX_BUILDERS: Partial<Record<IndexKind, NodeIndexBuilder>> = {
+  "graph-rag": graphRagBuilder,
+};
 
 export const builderOf = (kind: IndexKind): NodeIndexBuilder => {
   const builder = NODE_INDEX_BUILDERS[kind];
