@@ -251,7 +251,7 @@ it("builds a chunking node's own chunk set on deploy, reranks, and simulates one
   expect(chunks.map((c) => c.file_name).sort()).toEqual(["basalt.txt", "granite.txt"]);
 }, 300_000);
 
-it("refuses to deploy graph-rag nodes until they are available, and shows no flow to another project", async () => {
+it("deploys a graph-rag node model-free with its counts, and shows no flow to another project", async () => {
   const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
   file.name = "graph-flow";
   file.nodes[1] = {
