@@ -20,6 +20,7 @@ import { Tabs } from "@/components/ui/tabs";
 import type { Graph } from "@/server/flows/graph.schema";
 import type { AppRouter } from "@/server/trpc/root";
 import type { inferRouterOutputs } from "@trpc/server";
+import { BuildBudget } from "./build-budget";
 import { Canvas } from "./canvas";
 import { Checklist } from "./checklist";
 import { ConfigPanel } from "./config-panel";
@@ -108,6 +109,7 @@ const LoadedEditor = ({
 
   const deploy = useMutation(trpc.dashboard.flows.deploy.mutationOptions());
   const restore = useMutation(trpc.dashboard.flows.restore.mutationOptions());
+  const cancelDeploy = useMutation(trpc.dashboard.flows.cancelDeploy.mutationOptions());
   const flowKey = trpc.dashboard.flows.get.queryKey({ projectId, name });
   const flow = useQuery({
     ...trpc.dashboard.flows.get.queryOptions({ projectId, name }),
@@ -166,6 +168,7 @@ const LoadedEditor = ({
   const onDeploy = async () => {
     setDeployOpen(false);
     setNotice(null);
+    cancelDeploy.reset();
     await autosave.saveNow();
     try {
       const result = await deploy.mutateAsync({ projectId, name, description: description.trim() || undefined });
@@ -321,6 +324,7 @@ const LoadedEditor = ({
             >
               Fit view
             </Button>
+            <BuildBudget projectId={projectId} name={name} canEdit={canEdit} />
             <Button
               size="sm"
               onClick={() => setDeployOpen(true)}
@@ -369,10 +373,23 @@ const LoadedEditor = ({
           aria-label="Deploy progress"
           className="space-y-1 rounded-md border border-border bg-card px-3 py-2"
         >
-          <p className="text-sm">
-            Deploying{view.latestDeploy?.status === "building" ? ` revision ${view.latestDeploy.number}` : ""}:{" "}
-            <span className="text-muted-foreground">{view.latestDeploy?.step ?? "queued"}</span>
-          </p>
+          <div className="flex items-center gap-3">
+            <p className="flex-1 text-sm">
+              Deploying{view.latestDeploy?.status === "building" ? ` revision ${view.latestDeploy.number}` : ""}:{" "}
+              <span className="text-muted-foreground">{view.latestDeploy?.step ?? "queued"}</span>
+            </p>
+            {canEdit && (
+              <Button
+                size="sm"
+                variant="secondary"
+                disabled={cancelDeploy.isPending || cancelDeploy.isSuccess}
+                title="Stop at the next step; the serving revision stays as it is"
+                onClick={() => cancelDeploy.mutate({ projectId, name })}
+              >
+                {cancelDeploy.isSuccess ? "Cancelling…" : "Cancel deploy"}
+              </Button>
+            )}
+          </div>
           <ProgressBar
             label="Deploy"
             value={view.latestDeploy?.status === "building" ? view.latestDeploy.progress : 2}

@@ -251,7 +251,7 @@ it("builds a chunking node's own chunk set on deploy, reranks, and simulates one
   expect(chunks.map((c) => c.file_name).sort()).toEqual(["basalt.txt", "granite.txt"]);
 }, 300_000);
 
-it("refuses to deploy graph-rag nodes until they are available, and shows no flow to another project", async () => {
+it("deploys a graph-rag node model-free with its counts, and shows no flow to another project", async () => {
   const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
   file.name = "graph-flow";
   file.nodes[1] = {
@@ -272,8 +272,13 @@ it("refuses to deploy graph-rag nodes until they are available, and shows no flo
   const patched = await call("path", "graph-flow", "PATCH", "/graph-rag/graph-rag-1764000000002", { topK: 3 });
   expect(patched.json().message).toBe("Graph RAG node configuration updated successfully");
   const deploy = await call("path", "graph-flow", "POST", "/deploy", {});
-  expect(deploy.status).toBe(400);
-  expect(deploy.json().detail).toMatch(/Graph RAG nodes are not available yet/);
+  expect(deploy.status, deploy.text).toBe(200);
+  const [graphNode] = (await call("path", "graph-flow", "GET", "/graph-rag")).json();
+  expect(graphNode.data.result).toMatchObject({
+    total_entities: expect.any(Number),
+    total_relationships: expect.any(Number),
+  });
+  expect(graphNode.data.result.total_entities).toBeGreaterThan(0);
 
   const other = createToken(quarry, "other-project");
   expect((await call("path", null, "GET", "", undefined, other)).json()).toEqual({ flows: [], total: 0 });

@@ -177,6 +177,8 @@ export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, pa
         // A RAPTOR node's items: the tree level, and for a summary every document under it (source ids).
         ...(c.level === undefined ? {} : { level: c.level }),
         ...(c.level ? { file_ids: (c.metadata.raptor as { documents?: string[] } | undefined)?.documents ?? [] } : {}),
+        // What led a graph-rag node to the chunk (its entities and community).
+        ...(c.metadata.graph ? { graph: c.metadata.graph } : {}),
       },
     })),
     total,

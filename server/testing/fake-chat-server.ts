@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { raptorReply } from "./fake-chat-raptor";
+import { graphReplyFor } from "./fake-chat-graph";
 
 /**
  * Test helper: a local OpenAI-compatible `/chat/completions` server (no remote model exists in tests). Its answers
@@ -154,6 +155,8 @@ const schemaOf = (body: ChatRequestBody): Record<string, unknown> | null => {
 export const replyFor = (body: ChatRequestBody): string => {
   const raptor = raptorReply(body);
   if (raptor !== null) return raptor;
+  const graph = graphReplyFor(body);
+  if (graph !== null) return graph;
   const system = systemText(body);
   const user = lastUser(body);
   if (/standalone search query/i.test(system)) {

@@ -25,7 +25,7 @@ export const smartRagKind = defineKind({
   resultFields: ["total_processed", "total_chunks", "total_retrieved"],
 });
 
-/** Stored and editable; it runs once the Graph RAG issue lands. */
+/** A knowledge graph of the upstream chunk sets, built by the deploy and searched locally and globally (server/graph-rag/). */
 export const graphRagKind = defineKind({
   kind: "graph-rag",
   label: "Graph RAG",
@@ -34,7 +34,6 @@ export const graphRagKind = defineKind({
   upstream: RAG_UPSTREAM,
   downstream: AFTER_RETRIEVAL,
   resultFields: ["total_processed", "total_chunks", "total_retrieved", "total_entities", "total_relationships"],
-  runnable: false,
 });
 
 /** A tree of summaries over its chunk sets, searched collapsed (server/raptor/). */

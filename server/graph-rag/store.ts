@@ -1,0 +1,180 @@
+import { randomUUID } from "node:crypto";
+import { Prisma } from "../generated/prisma/client";
+import { db } from "../db";
+import { toVectorLiteral } from "../retrieval/embedding-index";
+import type { Community } from "./communities";
+import type { MergedEntity, MergedRelationship } from "./merge";
+import type { ChunkExtraction } from "./types";
+
+/** The graph tables of a node index (prisma/schema.prisma, graph_*). Every query carries the project id. */
+
+export type Scope = { projectId: string; indexId: string };
+
+/** The index's chunks in a fixed order (its chunk sets in order, then position), from `offset`. */
+export const chunksOf = (s: Scope, chunkSetIds: string[], offset: number, limit: number) =>
+  db.$queryRaw<{ id: string; text: string }[]>`
+    SELECT id, text FROM chunks
+    WHERE project_id = ${s.projectId}::uuid AND chunk_set_id = ANY(${chunkSetIds}::uuid[])
+    ORDER BY array_position(${chunkSetIds}::uuid[], chunk_set_id), position, id
+    OFFSET ${offset} LIMIT ${limit}`;
+
+export const chunkCount = (s: Scope, chunkSetIds: string[]) =>
+  db.chunk.count({ where: { projectId: s.projectId, chunkSetId: { in: chunkSetIds } } });
+
+export const extractedChunkIds = async (s: Scope, chunkIds: string[]) =>
+  new Set(
+    (
+      await db.graphExtraction.findMany({
+        where: { projectId: s.projectId, nodeIndexId: s.indexId, chunkId: { in: chunkIds } },
+        select: { chunkId: true },
+      })
+    ).map((r) => r.chunkId),
+  );
+
+/** Keyed by (index, chunk): a redone batch writes the same rows again. */
+export const saveExtraction = (s: Scope, batch: number, chunkId: string, extraction: ChunkExtraction) =>
+  db.graphExtraction.upsert({
+    where: { nodeIndexId_chunkId: { nodeIndexId: s.indexId, chunkId } },
+    create: { projectId: s.projectId, nodeIndexId: s.indexId, batch, chunkId, ...extraction },
+    update: { batch, ...extraction },
+  });
+
+/** Every extraction of the index, in chunk order. */
+export const allExtractions = async (s: Scope, chunkSetIds: string[]) => {
+  const rows = await db.$queryRaw<{ chunk_id: string; entities: unknown; relationships: unknown }[]>`
+    SELECT g.chunk_id, g.entities, g.relationships FROM graph_extractions g
+    JOIN chunks c ON c.id = g.chunk_id AND c.project_id = ${s.projectId}::uuid
+    WHERE g.project_id = ${s.projectId}::uuid AND g.node_index_id = ${s.indexId}::uuid
+    ORDER BY array_position(${chunkSetIds}::uuid[], c.chunk_set_id), c.position, c.id`;
+  return rows.map((r) => ({
+    chunkId: r.chunk_id,
+    extraction: { entities: r.entities, relationships: r.relationships } as ChunkExtraction,
+  }));
+};
+
+const where = (s: Scope) => ({ projectId: s.projectId, nodeIndexId: s.indexId });
+
+/** Replaces the merged graph of the index (entities, relationships, mentions) in one transaction. */
+export const writeGraph = async (s: Scope, entities: MergedEntity[], relationships: MergedRelationship[]) => {
+  const ids = new Map(entities.map((e) => [e.key, randomUUID()]));
+  const degree = new Map<string, number>();
+  for (const r of relationships) for (const k of [r.source, r.target]) degree.set(k, (degree.get(k) ?? 0) + 1);
+  await db.$transaction([
+    db.graphCommunity.deleteMany({ where: where(s) }),
+    db.graphRelationship.deleteMany({ where: where(s) }),
+    db.graphMention.deleteMany({ where: where(s) }),
+    db.graphEntity.deleteMany({ where: where(s) }),
+    db.graphEntity.createMany({
+      data: entities.map((e) => ({
+        ...where(s),
+        id: ids.get(e.key)!,
+        key: e.key,
+        name: e.name,
+        type: e.type,
+        description: e.description,
+        mentions: e.chunks.size,
+        degree: degree.get(e.key) ?? 0,
+      })),
+    }),
+    db.graphRelationship.createMany({
+      data: relationships.map((r) => ({
+        ...where(s),
+        sourceId: ids.get(r.source)!,
+        targetId: ids.get(r.target)!,
+        description: r.description,
+        weight: r.weight,
+      })),
+    }),
+    db.graphMention.createMany({
+      data: entities.flatMap((e) =>
+        [...e.chunks].map(([chunkId, count]) => ({ ...where(s), entityId: ids.get(e.key)!, chunkId, count })),
+      ),
+    }),
+  ]);
+};
+
+/** Entities not yet embedded with `model`, at most `limit`. */
+export const unembeddedEntities = (s: Scope, model: string, limit: number) =>
+  db.$queryRaw<{ id: string; name: string; description: string }[]>`
+    SELECT id, name, description FROM graph_entities
+    WHERE project_id = ${s.projectId}::uuid AND node_index_id = ${s.indexId}::uuid
+      AND embedding_model IS DISTINCT FROM ${model}
+    ORDER BY id LIMIT ${limit}`;
+
+export const storeVectors = async (
+  s: Scope,
+  table: "graph_entities" | "graph_communities",
+  model: string,
+  rows: { id: string; vector: number[] }[],
+) => {
+  if (!rows.length) return;
+  await db.$executeRaw`
+    UPDATE ${Prisma.raw(table)} t SET embedding = v.e::vector, embedding_model = ${model}
+    FROM unnest(${rows.map((r) => r.id)}::uuid[], ${rows.map((r) => toVectorLiteral(r.vector))}::text[]) AS v(id, e)
+    WHERE t.id = v.id AND t.project_id = ${s.projectId}::uuid AND t.node_index_id = ${s.indexId}::uuid`;
+};
+
+export const graphEdges = async (s: Scope) => ({
+  entities: await db.graphEntity.findMany({
+    where: where(s),
+    select: { id: true, name: true, type: true, description: true, degree: true },
+    orderBy: { id: "asc" },
+  }),
+  relationships: await db.graphRelationship.findMany({
+    where: where(s),
+    select: { sourceId: true, targetId: true, description: true, weight: true },
+  }),
+});
+
+/** Replaces the index's communities; entities point at their leaf community. */
+export const writeCommunities = async (s: Scope, communities: Community[]) => {
+  const ids = new Map(communities.map((c) => [c.ref, randomUUID()]));
+  const leafOf = new Map<string, string>();
+  for (const c of communities) if (c.leaf) for (const m of c.members) leafOf.set(m, ids.get(c.ref)!);
+  const byCommunity = new Map<string, string[]>();
+  for (const [entity, community] of leafOf) byCommunity.set(community, [...(byCommunity.get(community) ?? []), entity]);
+  await db.$transaction([
+    db.graphEntity.updateMany({ where: where(s), data: { communityId: null } }),
+    db.graphCommunity.deleteMany({ where: where(s) }),
+    db.graphCommunity.createMany({
+      data: communities.map((c) => ({
+        ...where(s),
+        id: ids.get(c.ref)!,
+        level: c.level,
+        parentId: c.parent ? ids.get(c.parent)! : null,
+        entityIds: c.members,
+        // Non-leaf communities are structure only: their leaves carry the summaries.
+        summary: c.leaf ? null : "",
+      })),
+    }),
+    ...[...byCommunity].map(([communityId, entityIds]) =>
+      db.graphEntity.updateMany({ where: { ...where(s), id: { in: entityIds } }, data: { communityId } }),
+    ),
+  ]);
+};
+
+export const unsummarised = (s: Scope, limit: number) =>
+  db.graphCommunity.findMany({
+    where: { ...where(s), summary: null },
+    orderBy: [{ level: "asc" }, { id: "asc" }],
+    take: limit,
+    select: { id: true, entityIds: true },
+  });
+
+export const communityCounts = async (s: Scope) => {
+  const [total, leaves, levels, pending] = await Promise.all([
+    db.graphCommunity.count({ where: where(s) }),
+    db.graphCommunity.count({ where: { ...where(s), OR: [{ summary: null }, { summary: { not: "" } }] } }),
+    db.graphCommunity.aggregate({ where: where(s), _max: { level: true } }),
+    db.graphCommunity.count({ where: { ...where(s), summary: null } }),
+  ]);
+  return { total, leaves, levels: total ? (levels._max.level ?? 0) + 1 : 0, pending };
+};
+
+export const saveSummary = (s: Scope, id: string, title: string, summary: string) =>
+  db.graphCommunity.updateMany({ where: { ...where(s), id }, data: { title, summary } });
+
+export const graphCounts = async (s: Scope) => ({
+  entities: await db.graphEntity.count({ where: where(s) }),
+  relationships: await db.graphRelationship.count({ where: where(s) }),
+});
