@@ -227,3 +227,21 @@ export const failRun = async (runId: string, error: unknown) => {
   });
   return { error: errorMessage(error) };
 };
+
+/**
+ * The job's steps in a row, in this process (the bench and tests that need no job runner): same functions, no
+ * memoization.
+ */
+export const runEvaluationInline = async (runId: string) => {
+  const plan = await planRun(runId);
+  if (!plan) return { status: "cancelled" };
+  try {
+    for (let batch = 0; batch < plan.batches; batch++) {
+      if ((await evaluateBatch(runId, batch)).cancelled) break;
+    }
+    return await finishRun(runId);
+  } catch (error) {
+    await failRun(runId, error);
+    return { status: "failed" };
+  }
+};

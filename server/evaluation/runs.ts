@@ -37,20 +37,17 @@ const resolveTarget = async (projectId: string, flowName: string, target: RunTar
   return { flow, snapshot: RevisionSnapshot.parse(revision.snapshot), revision };
 };
 
-export const startEvaluation = async ({
-  projectId,
-  flowName,
-  testSet,
-  target,
-  createdBy,
-}: {
+type StartArgs = {
   projectId: string;
   flowName: string;
   /** Test set id or name. */
   testSet: string;
   target: RunTarget;
   createdBy?: string | null;
-}) => {
+};
+
+/** The run's row, with the graph it evaluates frozen into it; nothing runs yet. */
+export const createEvaluationRun = async ({ projectId, flowName, testSet, target, createdBy }: StartArgs) => {
   const set = await requireTestSet(projectId, testSet);
   const { flow, snapshot, revision } = await resolveTarget(projectId, flowName, target);
   if (!snapshot.nodes.some((n) => isGeneratorKind(n.type)))
@@ -71,11 +68,17 @@ export const startEvaluation = async ({
       createdBy: createdBy ?? null,
     },
   });
+  return { ...run, flow: { name: flow.name }, testSet: { name: set.name } };
+};
+
+/** Creates the run and hands it to the durable job `run-evaluation`. */
+export const startEvaluation = async (args: StartArgs) => {
+  const run = await createEvaluationRun(args);
   try {
     await inngest.send({
       id: `evaluation-${run.id}`,
       name: EVALUATION_RUN_REQUESTED,
-      data: { runId: run.id, projectId },
+      data: { runId: run.id, projectId: args.projectId },
     });
   } catch (error) {
     await db.evaluationRun.update({
@@ -84,7 +87,7 @@ export const startEvaluation = async ({
     });
     throw new AppError("INTERNAL", `Failed to start the evaluation: ${errorMessage(error)}`);
   }
-  return summaryOf({ ...run, flow: { name: flow.name }, testSet: { name: set.name } });
+  return summaryOf(run);
 };
 
 type RunRow = NonNullable<Awaited<ReturnType<typeof db.evaluationRun.findFirst>>> & {
