@@ -10,7 +10,10 @@
  * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
  * Answers: citation precision of the local answerer on SciFact train, and streaming times with a stand-in model.
  * Flows: run latency of the example flows (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
- * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,flows,scale,smalldocs,hostile,load,crash,responsiveness
+ * Evaluation: SciFact train as a test set with gold documents through a plain, a graph-rag and a raptor-rag flow
+ * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
+ * BENCH_ONLY=ingest,methods,quality,memory,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,crash,
+ * responsiveness
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -117,6 +120,10 @@ const main = async () => {
     if (wanted("flows")) {
       const { benchFlows } = await import("./flows");
       process.stdout.write(`${await benchFlows(quarry)}\n\n`);
+    }
+    if (wanted("evaluation")) {
+      const { benchEvaluation } = await import("./evaluation");
+      process.stdout.write(`${await benchEvaluation(quarry)}\n\n`);
     }
     if (wanted("scale")) {
       const { benchScale } = await import("./scale");
