@@ -66,8 +66,9 @@ test("a test set imported, run against the draft and the deployed revision, and 
 }) => {
   test.setTimeout(180_000);
   const errors: string[] = [];
+  // The refused broken file below is a 400 by design; Chromium logs every failed request.
   page.on("console", (m) => {
-    if (m.type() === "error") errors.push(m.text());
+    if (m.type() === "error" && !m.text().includes("status of 400")) errors.push(m.text());
   });
 
   // A project of its own with two Completed sources and a flow over them.
