@@ -125,6 +125,10 @@ test("a test set imported, run against the draft and the deployed revision, and 
   const runs = panel.getByRole("region", { name: "Evaluation runs" });
   const draftRun = runs.getByRole("listitem", { name: /^Run draft / });
   await expect(draftRun.getByText("completed")).toBeVisible({ timeout: 60_000 });
+  // The response node shows the run's aggregate, fresh.
+  const quality = page.locator('.react-flow__node[data-id^="response-"]').getByLabel("Quality metrics");
+  await expect(quality.getByLabel("Context precision")).toHaveText("P 1.00");
+  await expect(quality.getByText("stale")).toHaveCount(0);
   const results = page.getByRole("region", { name: "Evaluation results" });
   const cases = results.getByRole("table", { name: "Evaluation cases" });
   await expect(cases.getByRole("row")).toHaveCount(3);
@@ -140,10 +144,13 @@ test("a test set imported, run against the draft and the deployed revision, and 
   await page.getByRole("button", { name: "Deploy", exact: true }).click();
   await page.getByRole("dialog", { name: "Deploy stone-answers" }).getByRole("button", { name: "Deploy now" }).click();
   await expect(page.getByText("Flow 'stone-answers' deployed successfully")).toBeVisible({ timeout: 60_000 });
+  // Another revision serves now: the draft's evaluation no longer describes it.
+  await expect(quality.getByText("stale")).toBeVisible();
   await runForm.getByLabel("Against").selectOption({ label: "Deployed revision 1" });
   await runForm.getByRole("button", { name: "Evaluate" }).click();
   const revisionRun = runs.getByRole("listitem", { name: "Run revision 1" });
   await expect(revisionRun.getByText("completed")).toBeVisible({ timeout: 60_000 });
+  await expect(quality.getByText("stale")).toHaveCount(0);
   await draftRun.getByRole("checkbox", { name: /^Compare/ }).check();
   await revisionRun.getByRole("checkbox", { name: /^Compare/ }).check();
   const comparison = page.getByRole("region", { name: "Evaluation comparison" });

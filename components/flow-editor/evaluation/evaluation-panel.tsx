@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
@@ -53,6 +53,12 @@ export const EvaluationPanel = ({
     ...trpc.dashboard.evaluation.runs.queryOptions(runsInput),
     refetchInterval: (q) => (q.state.data?.some(active) ? 1000 : false),
   });
+  // A run that finishes changes the metrics on the flow's llm/response nodes: the draft's results are read again.
+  const finished = runs.data?.filter((r) => !active(r)).length ?? 0;
+  useEffect(() => {
+    if (finished)
+      void queryClient.invalidateQueries({ queryKey: trpc.dashboard.flows.get.queryKey({ projectId, name }) });
+  }, [finished, queryClient, trpc, projectId, name]);
   const start = useMutation(trpc.dashboard.evaluation.start.mutationOptions());
   const cancel = useMutation(trpc.dashboard.evaluation.cancel.mutationOptions());
   const remove = useMutation(trpc.dashboard.evaluation.deleteTestSet.mutationOptions());
