@@ -8,8 +8,9 @@ import { apiClient, createToken, quarryCli, startQuarry, type QuarryProcess } fr
 /**
  * Evaluation as a user drives it, over real HTTP with the app's own job runner and the stand-in chat model as judge
  * and answerer: a test set imported by the CLI, runs of the draft and of the deployed revision through the durable
- * job, compared; the llm/response node results of the public API carry the serving revision's metrics, fresh until
- * the node's upstream changes; another project's test set and runs are not found.
+ * job, compared; the response node's result carries the serving revision's metrics, fresh until the node's upstream
+ * changes; a run killed with -9 resumes after its last finished batch; another project's test set and runs are not
+ * found.
  */
 
 const OWNER = { email: "owner@evaluation.test", password: "owner-password-1" };
@@ -143,6 +144,58 @@ it("runs a test set against the draft and the deployed revision, compares them, 
   expect(typeof fresh.faithfulness).toBe("number");
   expect((await call("PATCH", `/retrieval/${RETRIEVAL}`, { searchType: "keyword", topK: 3 })).status).toBe(200);
   expect((await response()).updatedMetrics).toBe(false);
+}, 240_000);
+
+it("resumes a run killed with -9 after its last finished batch, without judging those cases again", async () => {
+  const file = path.join(quarry.dataDir, "long.jsonl");
+  const { writeFileSync } = await import("node:fs");
+  const question = (i: number) => `How are granite blocks cut, take ${i}?`;
+  writeFileSync(
+    file,
+    Array.from({ length: 25 }, (_, i) =>
+      JSON.stringify({ question: question(i), expected_answer: "Granite blocks are cut with diamond wire saws." }),
+    ).join("\n"),
+  );
+  quarryCli(quarry, "testset", "import", "--project", "default", "--file", file);
+  chat.setReplyDelay(150);
+  const { id } = await client.ok<{ id: string }>(
+    owner,
+    "dashboard.evaluation.start",
+    { projectId, flowName: FLOW, testSet: "long", target: "draft" },
+    "mutation",
+  );
+  for (let i = 0; ; i++) {
+    const { run } = await client.ok<{ run: { doneCases: number } }>(
+      owner,
+      "dashboard.evaluation.run",
+      { projectId, runId: id },
+      "query",
+    );
+    if (run.doneCases >= 10) break;
+    if (i > 400) throw new Error("the first batch did not finish");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  // The first batch's step has been stored too (its rows are written just before the step returns).
+  await new Promise((r) => setTimeout(r, 1000));
+  await quarry.kill("SIGKILL");
+  const seen = chat.requests.length;
+  chat.setReplyDelay(0);
+  await quarry.restart();
+  const run = await waitForRun(id);
+  expect(run).toMatchObject({ status: "completed", doneCases: 25 });
+  const { cases } = await client.ok<{ cases: { position: number }[] }>(
+    owner,
+    "dashboard.evaluation.run",
+    { projectId, runId: id, pageSize: 100 },
+    "query",
+  );
+  expect(cases.map((c) => c.position)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+  const again = chat.requests
+    .slice(seen)
+    .filter((r) =>
+      Array.from({ length: 10 }, (_, i) => question(i)).some((q) => r.messages.some((m) => m.content.includes(q))),
+    );
+  expect(again).toEqual([]);
 }, 240_000);
 
 it("does not show another project's test sets or runs", async () => {

@@ -95,32 +95,33 @@ type RunRow = NonNullable<Awaited<ReturnType<typeof db.evaluationRun.findFirst>>
   testSet: { name: string };
 };
 
-const summaryOf = (run: RunRow) => ({
-  id: run.id,
-  flowName: run.flow.name,
-  testSetId: run.testSetId,
-  testSetName: run.testSet.name,
-  target: run.target as "draft" | "revision",
-  revisionId: run.revisionId,
-  revisionNumber: run.revisionNumber,
-  graphHash: run.graphHash,
-  label: run.target === "revision" ? `revision ${run.revisionNumber}` : `draft ${run.graphHash.slice(0, 7)}`,
-  judgeModel: run.judgeModel,
-  status: run.status,
-  totalCases: run.totalCases,
-  doneCases: run.doneCases,
-  cancelRequested: run.cancelRequested,
-  aggregates: run.aggregates as Record<string, NodeAggregate>,
-  nodeNames: Object.fromEntries(
-    RevisionSnapshot.parse(run.graph)
-      .nodes.filter((n) => isGeneratorKind(n.type))
-      .map((n) => [n.id, n.data.name || n.id]),
-  ),
-  error: run.error,
-  createdBy: run.createdBy,
-  createdAt: run.createdAt,
-  finishedAt: run.finishedAt,
-});
+const summaryOf = (run: RunRow) => {
+  const generators = RevisionSnapshot.parse(run.graph).nodes.filter((n) => isGeneratorKind(n.type));
+  return {
+    id: run.id,
+    flowName: run.flow.name,
+    testSetId: run.testSetId,
+    testSetName: run.testSet.name,
+    target: run.target as "draft" | "revision",
+    revisionId: run.revisionId,
+    revisionNumber: run.revisionNumber,
+    graphHash: run.graphHash,
+    label: run.target === "revision" ? `revision ${run.revisionNumber}` : `draft ${run.graphHash.slice(0, 7)}`,
+    judgeModel: run.judgeModel,
+    status: run.status,
+    totalCases: run.totalCases,
+    doneCases: run.doneCases,
+    cancelRequested: run.cancelRequested,
+    aggregates: run.aggregates as Record<string, NodeAggregate>,
+    nodeNames: Object.fromEntries(generators.map((n) => [n.id, n.data.name || n.id])),
+    /** The node whose metrics stand for the run (lists, comparisons): the response node, the flow's answer. */
+    mainNodeId: (generators.find((n) => n.type === "response") ?? generators[0])?.id ?? null,
+    error: run.error,
+    createdBy: run.createdBy,
+    createdAt: run.createdAt,
+    finishedAt: run.finishedAt,
+  };
+};
 export type EvaluationRunSummary = ReturnType<typeof summaryOf>;
 
 const withNames = { flow: { select: { name: true } }, testSet: { select: { name: true } } } as const;
@@ -196,20 +197,13 @@ export const deleteEvaluationRun = async (projectId: string, runId: string) => {
   return { id: run.id };
 };
 
-/** The node whose metrics stand for a run in a comparison: its response node (the flow's answer), else the first. */
-const mainNode = (run: EvaluationRunSummary) => {
-  const ids = Object.keys(run.aggregates);
-  const snapshotResponse = ids.find((id) => id.startsWith("response-"));
-  return snapshotResponse ?? ids[0] ?? null;
-};
-
 /**
  * Two runs side by side (two revisions of a flow, or two flows): their per-node aggregates, and, when they ran the
  * same test set, each case's metrics at their response nodes.
  */
 export const compareEvaluationRuns = async (projectId: string, aId: string, bId: string) => {
   const [a, b] = [summaryOf(await requireRun(projectId, aId)), summaryOf(await requireRun(projectId, bId))];
-  const [nodeA, nodeB] = [mainNode(a), mainNode(b)];
+  const [nodeA, nodeB] = [a.mainNodeId, b.mainNodeId];
   const sameSet = a.testSetId === b.testSetId;
   const rowsOf = (runId: string, nodeId: string | null) =>
     nodeId && sameSet

@@ -1,5 +1,6 @@
 import Papa from "papaparse";
 import { AppError } from "../errors";
+import { isUuid } from "../ids";
 
 /**
  * Test-set files, JSONL or CSV, read into cases (pure). Fields (JSONL keys / CSV header names):
@@ -82,13 +83,11 @@ const list = (value: unknown, field: string, line: number, csv: boolean): string
     .filter(Boolean);
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const toCase = (row: Record<string, unknown>, line: number, csv: boolean): ParsedCase => {
   const question = text(pick(row, "question"), "question", line, TESTSET_LIMITS.questionChars);
   if (!question) bad(line, "question is required");
   const relevantFileIds = list(pick(row, "relevant_file_ids"), "relevant_file_ids", line, csv);
-  const wrong = relevantFileIds.find((id) => !UUID.test(id));
+  const wrong = relevantFileIds.find((id) => !isUuid(id));
   if (wrong) bad(line, `relevant_file_ids: '${wrong}' is not a file id`);
   return {
     question,

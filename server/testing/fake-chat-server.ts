@@ -34,6 +34,8 @@ export type FakeChatServer = {
   replyWith: (fn: ((body: ChatRequestBody) => ScriptedReply | null) | null) => void;
   /** Milliseconds before the first streamed chunk and between chunks (a model's latency). */
   setStreamDelay: (firstMs: number, betweenMs: number) => void;
+  /** Milliseconds before a whole (non-streamed) reply, e.g. to catch a job in the middle of its judge calls. */
+  setReplyDelay: (ms: number) => void;
   close: () => Promise<void>;
 };
 
@@ -278,6 +280,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
   let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
   let delays = { first: 0, between: 0 };
+  let replyDelay = 0;
   const server: Server = createServer(async (req, res) => {
     if (req.url === "/v1/rerank") {
       const body = JSON.parse(await readBody(req)) as RerankRequestBody;
@@ -345,6 +348,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
       res.end("data: [DONE]\n\n");
       return;
     }
+    await sleep(replyDelay);
     res.setHeader("content-type", "application/json");
     res.end(
       JSON.stringify({
@@ -365,6 +369,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
     failWith: (fn) => (fail = fn),
     replyWith: (fn) => (reply = fn),
     setStreamDelay: (first, between) => (delays = { first, between }),
+    setReplyDelay: (ms) => (replyDelay = ms),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 };

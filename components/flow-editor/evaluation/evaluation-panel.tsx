@@ -17,11 +17,8 @@ export type EvaluationSelection = { view: string | null; compare: string[] };
 
 const active = (run: EvaluationRun) => run.status === "queued" || run.status === "running";
 
-/** The response node's figure of a run, for the list (its flow's answer). */
-const headline = (run: EvaluationRun) => {
-  const node = Object.keys(run.aggregates).find((id) => id.startsWith("response-")) ?? Object.keys(run.aggregates)[0];
-  return node ? run.aggregates[node]!.metrics : null;
-};
+/** The figures of the node that stands for the run (its response node, the flow's answer). */
+const headline = (run: EvaluationRun) => (run.mainNodeId ? run.aggregates[run.mainNodeId]?.metrics : null);
 
 /**
  * The Evaluation tab: the project's test sets (import, delete), a run of one against the draft or the deployed
