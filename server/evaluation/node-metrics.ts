@@ -5,7 +5,7 @@ import { METRIC_KEYS, type MetricKey } from "./metrics";
 import type { NodeAggregate } from "./run-steps";
 
 /**
- * The quality metrics the llm/response nodes of a flow show (contract §2.10): the latest finished evaluation of the
+ * The quality metrics the llm/response nodes of a flow show (contract §2.10): the latest completed evaluation of the
  * serving revision, or of the draft when the serving revision has none (or nothing serves). `updatedMetrics` says
  * they are fresh: computed for the node as it is configured now (its fingerprint, upstream included, is unchanged)
  * while the revision that served when the run started still serves.
@@ -30,7 +30,8 @@ export const flowNodeMetrics = async ({
   graph: Graph;
   prompts: Prompt[];
 }): Promise<Record<string, NodeMetrics>> => {
-  const finished = { projectId, flowId, status: { in: ["completed", "cancelled"] } };
+  // A cancelled run covered part of its test set only: its figures are not the flow's.
+  const finished = { projectId, flowId, status: "completed" };
   const select = { aggregates: true, servingRevisionId: true } as const;
   const run =
     (activeRevisionId
