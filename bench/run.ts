@@ -12,7 +12,10 @@
  * Flows: run latency of the example flows (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
  * RAPTOR: the two clustering methods of server/raptor/cluster.ts on SciFact train documents (time, silhouette,
  * co-relevance; bench/raptor.ts), in this process.
- * BENCH_ONLY=ingest,methods,quality,raptor,memory,retrieval,answers,flows,scale,smalldocs,hostile,load,crash,responsiveness
+ * Evaluation: SciFact train as a test set with gold documents through a plain, a graph-rag and a raptor-rag flow
+ * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
+ * BENCH_ONLY=ingest,methods,quality,raptor,memory,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
+ * crash,responsiveness
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -123,6 +126,10 @@ const main = async () => {
     if (wanted("flows")) {
       const { benchFlows } = await import("./flows");
       process.stdout.write(`${await benchFlows(quarry)}\n\n`);
+    }
+    if (wanted("evaluation")) {
+      const { benchEvaluation } = await import("./evaluation");
+      process.stdout.write(`${await benchEvaluation(quarry)}\n\n`);
     }
     if (wanted("scale")) {
       const { benchScale } = await import("./scale");

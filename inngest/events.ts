@@ -33,3 +33,10 @@ export const FlowDeployRequestedData = z.object({ revisionId: z.uuid(), projectI
 export type FlowDeployRequestedData = z.infer<typeof FlowDeployRequestedData>;
 
 export const flowDeployRequested = eventType(FLOW_DEPLOY_REQUESTED, { schema: FlowDeployRequestedData });
+
+export const EVALUATION_RUN_REQUESTED = "evaluation/run.requested" as const;
+
+export const EvaluationRunRequestedData = z.object({ runId: z.uuid(), projectId: z.uuid() });
+export type EvaluationRunRequestedData = z.infer<typeof EvaluationRunRequestedData>;
+
+export const evaluationRunRequested = eventType(EVALUATION_RUN_REQUESTED, { schema: EvaluationRunRequestedData });

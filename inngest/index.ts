@@ -1,6 +1,7 @@
 import { deployFlow } from "./functions/deploy-flow";
 import { processSourceBuild } from "./functions/process-source-build";
 import { reembedChunkSets } from "./functions/reembed-chunk-sets";
+import { runEvaluation } from "./functions/run-evaluation";
 
 /** Every function Quarry serves at /api/inngest. */
-export const functions = [processSourceBuild, reembedChunkSets, deployFlow];
+export const functions = [processSourceBuild, reembedChunkSets, deployFlow, runEvaluation];

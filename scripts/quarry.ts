@@ -4,6 +4,7 @@
  *       creates the project if needed; prints only the new token on stdout
  *   token revoke <token>
  *   flow create|import|export|delete|rollback ... (scripts/flow-cli.ts)
+ *   testset import|list|delete ... (scripts/testset-cli.ts)
  * Works whether or not Quarry is running: it reaches the running embedded database through its lock file, or opens
  * the data directory itself when nothing runs (or uses DATABASE_URL).
  */
@@ -11,6 +12,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { FLOW_USAGE, runFlowCommand } from "./flow-cli";
+import { runTestSetCommand, TESTSET_USAGE } from "./testset-cli";
 
 process.chdir(path.resolve(import.meta.dirname, ".."));
 if (existsSync(".env")) process.loadEnvFile(".env");
@@ -19,7 +21,8 @@ process.env.LOG_LEVEL ??= "warn";
 const USAGE = `Usage:
   npm run quarry -- token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
   npm run quarry -- token revoke <token>
-${FLOW_USAGE}`;
+${FLOW_USAGE}
+${TESTSET_USAGE}`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -38,11 +41,12 @@ const main = async () => {
       replace: { type: "boolean" },
       revision: { type: "string" },
       tokens: { type: "string" },
+      format: { type: "string" },
     },
   });
   const [area, action, arg] = positionals;
   const isToken = area === "token" && (action === "create" || action === "revoke");
-  if (!isToken && area !== "flow") fail(USAGE);
+  if (!isToken && area !== "flow" && area !== "testset") fail(USAGE);
 
   const { env, setRuntimeEnv } = await import("../server/env");
   const { keepFilesPrivate } = await import("../server/runtime/private-files");
@@ -55,6 +59,7 @@ const main = async () => {
     await applyMigrations({ url: database.url });
     const tokens = await import("../server/auth/api-tokens");
     if (area === "flow") await runFlowCommand(action, arg, values);
+    else if (area === "testset") await runTestSetCommand(action, arg, values);
     else if (action === "create") {
       if (!values.project) fail(`--project is required\n${USAGE}`);
       const permissions = values.permissions?.split(",").map((p) => p.trim()) ?? tokens.ALL_PERMISSIONS;

@@ -23,6 +23,9 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { BuildBudget } from "./build-budget";
 import { Canvas } from "./canvas";
 import { Checklist } from "./checklist";
+import { EvaluationPanel, type EvaluationSelection } from "./evaluation/evaluation-panel";
+import { RunComparison } from "./evaluation/run-comparison";
+import { RunResults } from "./evaluation/run-results";
 import { ConfigPanel } from "./config-panel";
 import { FlowStatusBadge } from "./flow-status";
 import { Palette } from "./palette";
@@ -35,7 +38,7 @@ import { useChecklist } from "./use-checklist";
 import { useFlowRun } from "./use-flow-run";
 
 type FlowView = inferRouterOutputs<AppRouter>["dashboard"]["flows"]["get"];
-type Tab = "node" | "checklist" | "run" | "revisions";
+type Tab = "node" | "checklist" | "run" | "evaluate" | "revisions";
 
 const SAVE_TEXT: Record<SaveState, string> = {
   saved: "Saved",
@@ -105,6 +108,7 @@ const LoadedEditor = ({
   const [deployOpen, setDeployOpen] = useState(false);
   const [description, setDescription] = useState("");
   const [notice, setNotice] = useState<string | null>(null);
+  const [evaluation, setEvaluation] = useState<EvaluationSelection>({ view: null, compare: [] });
   const { fitView, getNode, getZoom, setCenter } = useReactFlow();
 
   const deploy = useMutation(trpc.dashboard.flows.deploy.mutationOptions());
@@ -267,6 +271,7 @@ const LoadedEditor = ({
         { value: "node", label: "Node" },
         { value: "checklist", label: checkLabel },
         { value: "run", label: "Run" },
+        { value: "evaluate", label: "Evaluate" },
         { value: "revisions", label: "Revisions" },
       ];
   const activeTab = tabs.some((t) => t.value === tab) ? tab : "node";
@@ -460,6 +465,16 @@ const LoadedEditor = ({
                     nameOf={nameOf}
                   />
                 )}
+                {activeTab === "evaluate" && (
+                  <EvaluationPanel
+                    projectId={projectId}
+                    name={name}
+                    canEdit={canEdit}
+                    deployedRevision={view.activeRevision?.number ?? null}
+                    selection={evaluation}
+                    onSelect={setEvaluation}
+                  />
+                )}
                 {activeTab === "revisions" && (
                   <RevisionsPanel
                     projectId={projectId}
@@ -476,6 +491,24 @@ const LoadedEditor = ({
           </Card>
         </div>
       </EditorStoreContext.Provider>
+
+      {/* Evaluation results need the window's width: they open under the canvas. */}
+      {activeTab === "evaluate" && evaluation.compare.length === 2 && (
+        <RunComparison
+          projectId={projectId}
+          a={evaluation.compare[0]!}
+          b={evaluation.compare[1]!}
+          onClose={() => setEvaluation({ ...evaluation, compare: [] })}
+        />
+      )}
+      {activeTab === "evaluate" && evaluation.view && (
+        <RunResults
+          key={evaluation.view}
+          projectId={projectId}
+          runId={evaluation.view}
+          onClose={() => setEvaluation({ ...evaluation, view: null })}
+        />
+      )}
 
       <Dialog open={deployOpen} onClose={() => setDeployOpen(false)} title={`Deploy ${name}`}>
         <form

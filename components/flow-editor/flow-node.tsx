@@ -40,6 +40,14 @@ const COUNTER_LABELS: Record<string, string> = {
   avg_processing_time: "s avg",
 };
 
+/** The quality metrics of llm/response nodes (their latest evaluation), abbreviated for the canvas. */
+const QUALITY = [
+  ["contextual_precision", "P", "Context precision"],
+  ["contextual_recall", "R", "Context recall"],
+  ["answer_relevancy", "AR", "Answer relevancy"],
+  ["faithfulness", "F", "Faithfulness"],
+] as const;
+
 const LIGHT_RING = {
   running: "ring-2 ring-sky-500 animate-pulse",
   done: "ring-2 ring-emerald-500",
@@ -60,6 +68,8 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
         .slice(0, 2)
         .map((f) => `${String(result![f])} ${COUNTER_LABELS[f]}`)
     : [];
+  const quality =
+    (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.[k] === "number");
   const flag = result?.has_error
     ? { text: "Error", tone: "text-red-700 dark:text-red-300" }
     : result?.processing
@@ -124,6 +134,26 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
         ))}
         {light === "running" && <span className="ml-auto text-sky-700 dark:text-sky-300">running…</span>}
       </div>
+      {quality && (
+        <div
+          aria-label="Quality metrics"
+          title={
+            result?.updatedMetrics
+              ? "Latest evaluation (Evaluate tab)"
+              : "Latest evaluation, made before this node, its upstream or the serving revision changed"
+          }
+          className="flex items-center gap-2 border-t border-border px-3 py-1 font-mono text-[11px] text-muted-foreground"
+        >
+          {QUALITY.map(([key, short, label]) => (
+            <span key={key} aria-label={label}>
+              {short} {typeof result?.[key] === "number" ? (result[key] as number).toFixed(2) : "—"}
+            </span>
+          ))}
+          {!result?.updatedMetrics && (
+            <span className="ml-auto font-sans font-medium text-amber-700 dark:text-amber-300">stale</span>
+          )}
+        </div>
+      )}
       {def && def.downstream.length > 0 && (
         <Handle
           type="source"

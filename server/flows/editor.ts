@@ -8,7 +8,7 @@ import type { Graph } from "./graph.schema";
 import { graphOf, requireFlow, statesOf, type FlowRow } from "./service";
 import { markChanged, type NodeStates } from "./state";
 import { validateGraph, type GraphIssue } from "./validate-graph";
-import { flowUrl, toNodeDto } from "./views";
+import { flowUrl, metricsOf, toNodeDto } from "./views";
 
 /**
  * What the dashboard's flow editor reads and writes: the draft with its node results, whole-draft saves guarded by
@@ -43,9 +43,10 @@ export const editorView = async (flow: FlowRow, origin: string) => {
   const stats = await db.flowNodeStat.findMany({ where: { flowId: flow.id } });
   const statOf = new Map(stats.map((s) => [s.nodeId, s]));
   const states = statesOf(flow);
+  const metrics = await metricsOf(flow);
   const results = Object.fromEntries(
     graph.nodes.flatMap((n) => {
-      const dto = toNodeDto(n, states[n.id], statOf.get(n.id));
+      const dto = toNodeDto(n, states[n.id], statOf.get(n.id), metrics[n.id]);
       return "result" in dto.data ? [[n.id, dto.data.result as Record<string, unknown>]] : [];
     }),
   );

@@ -38,6 +38,8 @@ export type RunResult = {
   items: RetrievedChunk[];
   generated: Generated | null;
   outcomes: NodeOutcome[];
+  /** Every node's output by id (an evaluation scores each llm/response node on its own passages and text). */
+  outputs: Map<string, NodeOutput>;
 };
 
 export class FlowRunError extends Error {}
@@ -129,7 +131,7 @@ export const runGraph = async ({
     }
   }
   const final = response ? outputs.get(response.id) : undefined;
-  return { items: final?.items ?? [], generated: final?.generated ?? null, outcomes };
+  return { items: final?.items ?? [], generated: final?.generated ?? null, outcomes, outputs };
 };
 
 /** Adds one run's outcomes to the flow's per-node counters. */

@@ -1,9 +1,11 @@
 import { db } from "../db";
 import { env } from "../env";
+import { flowNodeMetrics, type NodeMetrics } from "../evaluation/node-metrics";
 import type { GraphNode, NodeKind } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import type { FlowRow } from "./service";
 import { graphOf, statesOf } from "./service";
+import { listPrompts } from "./prompts";
 import type { NodeState } from "./state";
 
 /** Wire shapes of flows (contract §2.8, §2.9): snake_case results, flags merged into `data.result`. */
@@ -12,18 +14,23 @@ type Stat = { runs: number; itemsOut: number; responseChars: bigint; processingM
 
 const perRun = (total: bigint | number, runs: number) => (runs ? Number(total) / runs : 0);
 
-/** Counters of a kind from its stored counts and its run counters. */
-const counters = (kind: NodeKind, state: NodeState, stat: Stat | undefined): Record<string, number | null> => {
+/** Counters of a kind from its stored counts and its run counters; llm/response metrics from the evaluations. */
+const counters = (
+  kind: NodeKind,
+  state: NodeState,
+  stat: Stat | undefined,
+  metrics: NodeMetrics | undefined,
+): Record<string, number | null> => {
   const runs = stat?.runs ?? 0;
   const counts = state.counts ?? {};
   const generation = {
     total_responses: runs,
     avg_response_length: Math.round(perRun(stat?.responseChars ?? 0, runs) * 10) / 10,
     avg_processing_time: Math.round(perRun(stat?.processingMs ?? 0, runs)) / 1000,
-    contextual_precision: null,
-    contextual_recall: null,
-    answer_relevancy: null,
-    faithfulness: null,
+    contextual_precision: metrics?.values.contextual_precision ?? null,
+    contextual_recall: metrics?.values.contextual_recall ?? null,
+    answer_relevancy: metrics?.values.answer_relevancy ?? null,
+    faithfulness: metrics?.values.faithfulness ?? null,
   };
   switch (kind) {
     case "dataset":
@@ -69,13 +76,19 @@ const counters = (kind: NodeKind, state: NodeState, stat: Stat | undefined): Rec
   }
 };
 
-export const toNodeDto = (node: GraphNode, state: NodeState | undefined, stat: Stat | undefined) => {
+export const toNodeDto = (
+  node: GraphNode,
+  state: NodeState | undefined,
+  stat: Stat | undefined,
+  metrics?: NodeMetrics,
+) => {
   const kind = node.type as NodeKind;
   const def = NODE_KIND_DEFS[kind];
   const config = { ...def.defaults, ...node.data.config };
   const base = { id: node.id, type: node.type, position: node.position, style: node.style };
   // A node that never ran (no flags, no counters) has no result (§2.9).
-  if (!state && !stat) return { ...base, data: { name: node.data.name, config } };
+  const evaluated = !!metrics && (metrics.fresh || Object.values(metrics.values).some((v) => v !== null));
+  if (!state && !stat && !evaluated) return { ...base, data: { name: node.data.name, config } };
   const s = state ?? {};
   const lastRun =
     stat?.lastRunAt && (!s.lastRun || stat.lastRunAt.toISOString() > s.lastRun)
@@ -91,14 +104,25 @@ export const toNodeDto = (node: GraphNode, state: NodeState | undefined, stat: S
         processing: s.processing ?? false,
         waiting: s.waiting ?? false,
         has_error: s.has_error ?? false,
-        updatedMetrics: s.updatedMetrics ?? false,
+        // llm/response nodes: true only while their evaluation metrics are fresh (server/evaluation/node-metrics.ts).
+        updatedMetrics: metrics ? metrics.fresh : (s.updatedMetrics ?? false),
         ...(lastRun ? { lastRun } : {}),
         ...(s.error ? { error: s.error } : {}),
-        ...counters(kind, s, stat),
+        ...counters(kind, s, stat, metrics),
       },
     },
   };
 };
+
+/** Evaluation metrics of the draft's llm/response nodes, by node id. */
+export const metricsOf = async (flow: FlowRow) =>
+  flowNodeMetrics({
+    projectId: flow.projectId,
+    flowId: flow.id,
+    activeRevisionId: flow.activeRevisionId,
+    graph: graphOf(flow),
+    prompts: await listPrompts(flow.projectId),
+  });
 
 /** The draft's nodes of some kinds, with flags and counters. */
 export const listNodeDtos = async (flow: FlowRow, kinds: NodeKind[]) => {
@@ -106,7 +130,8 @@ export const listNodeDtos = async (flow: FlowRow, kinds: NodeKind[]) => {
   const stats = await db.flowNodeStat.findMany({ where: { flowId: flow.id, nodeId: { in: nodes.map((n) => n.id) } } });
   const byId = new Map(stats.map((s) => [s.nodeId, s]));
   const states = statesOf(flow);
-  return nodes.map((n) => toNodeDto(n, states[n.id], byId.get(n.id)));
+  const metrics = await metricsOf(flow);
+  return nodes.map((n) => toNodeDto(n, states[n.id], byId.get(n.id), metrics[n.id]));
 };
 
 /** The public run URL: PUBLIC_FLOWS_BASE with the name in front of it, else the absolute path form (§2.8). */

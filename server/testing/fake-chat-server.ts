@@ -7,7 +7,8 @@ import { graphReplyFor } from "./fake-chat-graph";
  * are computed from the request, the way a model's would depend on it: enrichment summaries quote the page's first
  * sentence; a question over numbered context passages is answered with the best-matching passage's first sentence
  * and its `[N]`; JSON against a schema (native `json_schema` or the schema in the prompt) is filled from the
- * context; follow-up rewriting, query expansion and the sufficiency check answer as their prompts ask. It streams
+ * context; follow-up rewriting, query expansion and the sufficiency check answer as their prompts ask; an evaluation
+ * judge's verdicts and reasons come from word overlap (judgeReplyFor). It streams
  * (SSE with a final usage chunk), reports usage, and can be scripted to fail or to reply with given text.
  */
 
@@ -35,6 +36,8 @@ export type FakeChatServer = {
   replyWith: (fn: ((body: ChatRequestBody) => ScriptedReply | null) | null) => void;
   /** Milliseconds before the first streamed chunk and between chunks (a model's latency). */
   setStreamDelay: (firstMs: number, betweenMs: number) => void;
+  /** Milliseconds before a whole (non-streamed) reply, e.g. to catch a job in the middle of its judge calls. */
+  setReplyDelay: (ms: number) => void;
   close: () => Promise<void>;
 };
 
@@ -145,6 +148,82 @@ const fillSchema = (schema: Record<string, unknown>, context: string, key = ""):
   return (hit ?? sentences[0] ?? "").trim();
 };
 
+/** A labelled section ("Question:\n…") of a judge's request. */
+const sectionOf = (user: string, label: string) =>
+  new RegExp(`(?:^|\\n)${label}:\\n([\\s\\S]*?)(?=\\n\\n(?:Question|Reference answer|Answer|Passages):\\n|$)`)
+    .exec(user)?.[1]
+    ?.trim() ?? "";
+
+/** Share of a text's content words that another text holds. */
+const overlap = (text: string, other: string) => {
+  const mine = contentWords(text);
+  const have = words(other);
+  const hits = mine.filter((w) => have.has(w)).length;
+  return { hits, of: mine.length, share: mine.length ? hits / mine.length : 0 };
+};
+
+const sentencesOf = (text: string) =>
+  text
+    .replace(/\[\d+\]/g, "")
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((x) => x.trim())
+    .filter((x) => contentWords(x).length > 0);
+
+/**
+ * What a judge (server/evaluation/judge.ts) would say, by word overlap: a passage is useful when it holds a quarter
+ * of the reference answer's words; a claim is attributed or supported when the passages hold 60 % of its words; the
+ * questions an answer answers are built from its words; "I could not find…" is noncommittal.
+ */
+export const judgeReplyFor = (task: string, user: string): object => {
+  const passages = [...sectionOf(user, "Passages").matchAll(/^\[(\d+)\] (.*)$/gm)].map((m) => ({
+    n: Number(m[1]),
+    text: m[2]!,
+  }));
+  const all = passages.map((p) => p.text).join(" ");
+  const claims = (text: string) =>
+    sentencesOf(text).map((claim) => {
+      const o = overlap(claim, all);
+      return { claim, holds: o.share >= 0.6, reason: `the passages hold ${o.hits} of its ${o.of} words` };
+    });
+  if (task === "context precision") {
+    const reference = sectionOf(user, "Reference answer");
+    return {
+      verdicts: passages.map((p) => {
+        const o = overlap(reference, p.text);
+        return {
+          passage: p.n,
+          useful: o.share >= 0.25 || o.hits >= 3,
+          reason: `it holds ${o.hits} of the reference answer's ${o.of} words`,
+        };
+      }),
+    };
+  }
+  if (task === "context recall")
+    return {
+      claims: claims(sectionOf(user, "Reference answer")).map((c) => ({
+        claim: c.claim,
+        attributed: c.holds,
+        reason: c.reason,
+      })),
+    };
+  if (task === "faithfulness")
+    return {
+      claims: claims(sectionOf(user, "Answer")).map((c) => ({ claim: c.claim, supported: c.holds, reason: c.reason })),
+    };
+  const answer = sectionOf(user, "Answer");
+  const noncommittal = /could not find|do not know|don't know|not sure/i.test(answer);
+  const terms = contentWords(answer.replace(/\[\d+\]/g, ""));
+  return {
+    questions: [
+      `What about ${terms.slice(0, 6).join(" ")}?`,
+      `Which ${terms.slice(1, 6).join(" ")}?`,
+      `How ${terms.slice(0, 4).join(" ")}?`,
+    ],
+    noncommittal,
+    reason: noncommittal ? "the answer says it does not know" : "the answer states facts",
+  };
+};
+
 const schemaOf = (body: ChatRequestBody): Record<string, unknown> | null => {
   if (body.response_format?.type === "json_schema") return body.response_format.json_schema?.schema ?? null;
   const inPrompt = /JSON Schema:\n(\{[\s\S]*\})\s*$/m.exec(systemText(body));
@@ -176,6 +255,8 @@ export const replyFor = (body: ChatRequestBody): string => {
     const missing = contentWords(questionOf(user)).filter((w) => !have.has(w));
     return JSON.stringify(missing.length ? { sufficient: false, query: missing.join(" ") } : { sufficient: true });
   }
+  const judge = /You are an evaluation judge\. Task: ([a-z ]+)\./.exec(system);
+  if (judge) return JSON.stringify(judgeReplyFor(judge[1]!, user));
   const schema = schemaOf(body);
   if (schema)
     return JSON.stringify(
@@ -205,6 +286,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
   let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
   let delays = { first: 0, between: 0 };
+  let replyDelay = 0;
   const server: Server = createServer(async (req, res) => {
     if (req.url === "/v1/rerank") {
       const body = JSON.parse(await readBody(req)) as RerankRequestBody;
@@ -272,6 +354,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
       res.end("data: [DONE]\n\n");
       return;
     }
+    await sleep(replyDelay);
     res.setHeader("content-type", "application/json");
     res.end(
       JSON.stringify({
@@ -292,6 +375,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
     failWith: (fn) => (fail = fn),
     replyWith: (fn) => (reply = fn),
     setStreamDelay: (first, between) => (delays = { first, between }),
+    setReplyDelay: (ms) => (replyDelay = ms),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 };

@@ -2,6 +2,7 @@ import { router } from "../../init";
 import { accountRouter } from "./account";
 import { answersRouter } from "./answers";
 import { connectorsRouter } from "./connectors";
+import { evaluationRouter } from "./evaluation";
 import { flowsRouter } from "./flows";
 import { projectsRouter } from "./projects";
 import { searchRouter } from "./search";
@@ -23,4 +24,5 @@ export const dashboardRouter = router({
   tokens: tokensRouter,
   connectors: connectorsRouter,
   flows: flowsRouter,
+  evaluation: evaluationRouter,
 });
