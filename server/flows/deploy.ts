@@ -189,9 +189,14 @@ export const activateRevision = async (revisionId: string) => {
   const { revision, snapshot } = await loadRevision(revisionId);
   if (revision.status === "ready") return { status: "ready" };
   const chunkSets = revision.chunkSets as Record<string, string[]>;
-  const outcome = [
+  const measured = [
     ...(await deployCounts(revision.projectId, snapshot, chunkSets)),
     ...(await indexCounts(revision.nodeIndexes as Record<string, string>)),
+  ];
+  // Every node of the revision is now processed with its configuration (retrieval, llm … have nothing to count).
+  const outcome = [
+    ...measured,
+    ...snapshot.nodes.filter((n) => !measured.some((m) => m.id === n.id)).map((n) => ({ id: n.id, ok: true })),
   ];
   await db.$transaction([
     db.flowRevision.update({
@@ -200,7 +205,13 @@ export const activateRevision = async (revisionId: string) => {
     }),
     db.flow.update({ where: { id: revision.flowId }, data: { activeRevisionId: revisionId, status: "Deployed" } }),
   ]);
-  await mutateDraft(revision.flowId, (flow) => ({ nodeState: markProcessed(statesOf(flow), outcome) }));
+  // Flags follow the draft: a node edited since the deploy was asked for stays not updated.
+  const deployedConfig = new Map(snapshot.nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
+  await mutateDraft(revision.flowId, (flow) => {
+    const draft = new Map(graphOf(flow).nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
+    const same = outcome.filter((o) => draft.get(o.id) === deployedConfig.get(o.id));
+    return { nodeState: markProcessed(statesOf(flow), same) };
+  });
   const old = await db.flowRevision.findMany({
     where: { flowId: revision.flowId },
     orderBy: { number: "desc" },

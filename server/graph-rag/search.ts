@@ -9,7 +9,8 @@ import { normaliseName } from "./names";
  * Graph retrieval, local and global combined (GraphRAG's two searches, over chunks):
  * - local: entities matched to the query — by name (the query's word n-grams equal to an entity's normalised name,
  *   score 1) and by embedding similarity — then their strongest neighbours (half the seed's score, scaled by the
- *   relationship's weight), then the chunks that mention them, scored 1 − ∏(1 − entity score);
+ *   relationship's weight), then the chunks that mention them, scored by the sum of their entities' scores over the
+ *   best chunk's sum (a noisy-or saturated at 1 for any chunk naming one matched entity, so ties were ranked by id);
  * - global: the communities whose summaries are most similar to the query; a chunk gets the community's score times
  *   the share of the community's entities it mentions (up to 5).
  * A chunk's score is 1 − (1 − local)(1 − 0.7·global), in [0, 1]. Its metadata says which entities and community led
@@ -157,10 +158,12 @@ export const searchGraph = async ({
   for (const [id, e] of entities) {
     for (const chunkId of byEntity.get(id) ?? []) {
       const hit = hitOf(chunkId);
-      hit.local = 1 - (1 - hit.local) * (1 - e.score);
+      hit.local += e.score;
       hit.entities.push(e);
     }
   }
+  const bestLocal = Math.max(0, ...[...hits.values()].map((h) => h.local));
+  if (bestLocal > 0) for (const h of hits.values()) h.local /= bestLocal;
   for (const c of communities) {
     const perChunk = new Map<string, number>();
     for (const id of c.entity_ids)
