@@ -1,19 +1,8 @@
-import { NonRetriableError } from "inngest";
 import { inngest } from "../client";
+import { nonRetriable } from "../non-retriable";
 import { flowDeployRequested } from "../events";
 import { activateRevision, buildChunkingNode, deployPlan, failRevision } from "@/server/flows/deploy";
 import { advanceRevisionIndex, MAX_INDEX_STEPS, prepareRevisionIndex } from "@/server/flows/deploy-indexes";
-import { errorMessage, isFinalFailure } from "@/server/errors";
-
-/** A cancel, a reached budget or a refused input fails at once; a model's 429 or a crash is retried. */
-const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (isFinalFailure(error)) throw new NonRetriableError(errorMessage(error));
-    throw error;
-  }
-};
 
 /**
  * Deploys a flow revision (server/flows/deploy.ts): builds each chunking node's chunk sets, then each graph-rag and

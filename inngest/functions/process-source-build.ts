@@ -1,26 +1,11 @@
-import { NonRetriableError } from "inngest";
 import { inngest } from "../client";
+import { nonRetriable } from "../non-retriable";
 import { sourceBuildRequested } from "../events";
 import { acquireBuild } from "@/server/connectors/acquire";
-import { errorMessage, isFinalFailure } from "@/server/errors";
 import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
 import { finishSmallBuild } from "@/server/ingestion/small-build";
-
-/**
- * A document that cannot be parsed (or a method this deployment cannot run) fails at once; retrying would only fail
- * again, later. Internal errors (database, worker start) and transient ones (a model's 429, 5xx or timeout) are
- * retried with the function's backoff.
- */
-const nonRetriable = async <T>(work: () => Promise<T>): Promise<T> => {
-  try {
-    return await work();
-  } catch (error) {
-    if (isFinalFailure(error)) throw new NonRetriableError(errorMessage(error));
-    throw error;
-  }
-};
 
 /**
  * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each
