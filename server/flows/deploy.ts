@@ -136,6 +136,9 @@ export const deployPlan = async (revisionId: string) => {
   };
 };
 
+/** The deploy's progress: 5-90 % for chunking, or 5-40 % when graphs or trees are built after it (40-95 %). */
+const chunkingSpan = (snapshot: Graph) => ({ to: indexNodesOf(snapshot).length ? 40 : 90 });
+
 const datasetSourcesOf = (snapshot: Graph, nodeId: string) =>
   snapshot.edges
     .filter((e) => e.target === nodeId)
@@ -159,9 +162,10 @@ export const buildChunkingNode = async (revisionId: string, nodeId: string) => {
   const chunkSets = { ...(current.chunkSets as Record<string, string[]>), [nodeId]: sets };
   const done = Object.keys(chunkSets).length;
   const total = snapshot.nodes.filter((n) => n.type === "chunking").length;
+  const { to } = chunkingSpan(snapshot);
   await db.flowRevision.update({
     where: { id: revisionId },
-    data: { chunkSets, progress: Math.min(90, 5 + Math.round((85 * done) / total)) },
+    data: { chunkSets, progress: Math.min(to, 5 + Math.round(((to - 5) * done) / total)) },
   });
   return { nodeId, chunkSets: sets.length };
 };
