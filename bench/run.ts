@@ -2,7 +2,7 @@
  * `npm run bench`: figures, not pass/fail. Starts its own Quarry on a temporary embedded Postgres, then prints
  * ingest throughput next to pdftotext, pages/s per partition method next to pdftotext and the tesseract CLI, peak
  * memory while ingesting a 100 MB file, retrieval quality on SciFact with prebuilt-rag latency next to the raw SQL it
- * runs, and the scale point (BENCH_SCALE_CHUNKS, default 1,000,000 chunks: an hour or more on two cores).
+ * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores).
  * The hardening runs start their own Quarry each (its embedded database inside, as `npm start` runs): hostile files
  * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
