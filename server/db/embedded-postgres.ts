@@ -191,6 +191,9 @@ const POSTGRESQL_CONF = [
   "default_text_search_config = 'pg_catalog.english'",
   "hnsw.iterative_scan = relaxed_order",
   "hnsw.ef_search = 100",
+  // The buffer pool lives in the wasm memory of the app's process, which never shrinks: Postgres's 128 MB default
+  // filled up as soon as a large document was stored and stayed. Pages evicted from it are still in the OS cache.
+  "shared_buffers = 32MB",
 ];
 
 const createPglite = async (pgdata: string | undefined): Promise<PGlite> => {
