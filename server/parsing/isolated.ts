@@ -69,7 +69,8 @@ export const closeWorkerPools = () => {
  * The document: its bytes, or (large files) a way to copy it into the job's folder, so that this process never holds
  * a large upload in memory.
  */
-export type DocumentBytes = { bytes: Uint8Array; copyTo?: undefined } | { bytes?: undefined; copyTo: (file: string) => Promise<void> };
+export type DocumentBytes =
+  { bytes: Uint8Array; copyTo?: undefined } | { bytes?: undefined; copyTo: (file: string) => Promise<void> };
 
 export type IsolatedInput = DocumentBytes & { fileName: string; fileType: string; method: InternalMethod };
 

@@ -38,7 +38,10 @@ const repeat = (parts: string[], size: number) => {
 
 describe("streamed parsing", () => {
   it("gives the CSV tables of the whole-file parse", async () => {
-    const rows = Array.from({ length: 900 }, (_, i) => `r${i};"multi\nline ${i}; ""q""";${i % 3 ? "x" : ""};${"é".repeat(i % 5)}${i % 7 ? "" : ";extra;;"}`);
+    const rows = Array.from(
+      { length: 900 },
+      (_, i) => `r${i};"multi\nline ${i}; ""q""";${i % 3 ? "x" : ""};${"é".repeat(i % 5)}${i % 7 ? "" : ";extra;;"}`,
+    );
     const bytes = Buffer.from("\uFEFFkey;note;flag;acc\r\n" + rows.join("\r\n") + "\n\n  \n");
     const file = fileOf("t.csv", bytes);
     const whole = partitionDelimited({ bytes, fileType: "csv" });
@@ -51,7 +54,10 @@ describe("streamed parsing", () => {
   });
 
   it("gives the paragraphs of the whole-file parse for text", async () => {
-    const text = repeat(["Title #n\r\n", "\r\n", "- item #n\r", "\n", "para \u0000 é #n\f", "Short\n\n", "continued #n\n"], 60_000);
+    const text = repeat(
+      ["Title #n\r\n", "\r\n", "- item #n\r", "\n", "para \u0000 é #n\f", "Short\n\n", "continued #n\n"],
+      60_000,
+    );
     const bytes = Buffer.from(text + "\r");
     const file = fileOf("t.txt", bytes);
     const whole = partitionText({ bytes });
@@ -77,7 +83,9 @@ describe("streamed parsing", () => {
     const bytes = Buffer.from(md);
     const file = fileOf("t.md", bytes);
     const whole = partitionMarkdown({ bytes });
-    const streamed = await collect((emit) => partitionMarkdownStream({ source: { path: file, chunkBytes: 4099 } }, emit));
+    const streamed = await collect((emit) =>
+      partitionMarkdownStream({ source: { path: file, chunkBytes: 4099 } }, emit),
+    );
     expect(streamed.elements).toEqual(whole.elements);
   });
 
