@@ -1,14 +1,18 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { apiClient, type QuarryProcess } from "@/server/testing/quarry-process";
+import { apiClient, startQuarry, type QuarryProcess } from "@/server/testing/quarry-process";
 import { fmt, table, time } from "./stats";
 
 /**
- * Peak resident memory of the Quarry process tree (server, parse worker, tools it runs) while it ingests one large
- * file through the API: upload, parse, element storage (indexing=none: embedding 100 MB of text locally takes far
- * longer and is measured by the ingest part). Sampled from /proc every 100 ms.
+ * Peak resident memory of the Quarry process tree (the app with its embedded database thread, parse workers, tools
+ * they run) while it ingests one large file through the API: upload, parse, element storage (indexing=none:
+ * embedding 100 MB of text locally takes far longer and is measured by the ingest part). Sampled from /proc every
+ * 100 ms. Each format runs on a Quarry of its own, as `npm start` runs it: the embedded database's wasm memory grows
+ * and never shrinks, so one file's high-water mark would otherwise carry over to the next.
+ * BENCH_BIG_MB (default 100) sets the size, BENCH_MEMORY_FORMATS (default csv,txt,md) the formats.
  */
 
 const BIG_MB = Number(process.env.BENCH_BIG_MB ?? 100);
+const FORMATS = (process.env.BENCH_MEMORY_FORMATS ?? "csv,txt,md").split(",");
 
 /** Every process whose ancestry leads to `root`, from /proc (Linux only). */
 export const treeOf = (root: number): number[] => {
@@ -45,54 +49,134 @@ export const rssMb = (pid: number) => {
   }
 };
 
-/** A CSV of about `mb` megabytes: a realistic export (ids, dates, names, amounts, free-text notes). */
-const bigCsv = (mb: number) => {
-  const rows = ["id,date,customer,region,amount,note"];
-  let size = rows[0]!.length;
-  const regions = ["north", "south", "east", "west"];
-  for (let i = 1; size < mb * 1024 * 1024 - 200; i++) {
-    const row =
-      `${i},2026-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")},` +
-      `Customer ${i % 9973},${regions[i % 4]},${(i * 37.5) % 10_000},"Order ${i} shipped granite slabs, ` +
-      `batch ${i % 311}, inspected for cracks and polished"`;
-    rows.push(row);
-    size += row.length + 1;
+/** Lines of about `mb` megabytes, joined by "\n". */
+const linesOf = (mb: number, line: (i: number) => string) => {
+  const parts: string[] = [];
+  let size = 0;
+  for (let i = 0; size < mb * 1024 * 1024 - 200; i++) {
+    const text = line(i);
+    parts.push(text);
+    size += Buffer.byteLength(text) + 1;
   }
-  return Buffer.from(rows.join("\n"));
+  return Buffer.from(parts.join("\n"));
 };
 
-export const benchMemory = async (quarry: QuarryProcess) => {
-  const root = quarry.pid();
-  if (!root) return "memory: the app's pid is unknown, skipped";
-  const bytes = bigCsv(BIG_MB);
-  const api = apiClient(quarry);
-  const idle = treeOf(root).reduce((n, pid) => n + rssMb(pid), 0);
-  let peak = idle;
-  let peakWorker = 0;
-  const sampler = setInterval(() => {
+const REGIONS = ["north", "south", "east", "west"];
+
+/** A realistic export (ids, dates, names, amounts, free-text notes). */
+const bigCsv = (mb: number) =>
+  linesOf(mb, (i) =>
+    i === 0
+      ? "id,date,customer,region,amount,note"
+      : `${i},2026-${String((i % 12) + 1).padStart(2, "0")}-${String((i % 28) + 1).padStart(2, "0")},` +
+        `Customer ${i % 9973},${REGIONS[i % 4]},${(i * 37.5) % 10_000},"Order ${i} shipped granite slabs, ` +
+        `batch ${i % 311}, inspected for cracks and polished"`,
+  );
+
+const sentence = (i: number) =>
+  `Shipment ${i} of granite slabs left the ${REGIONS[i % 4]} quarry on day ${i % 365}, ` +
+  `inspected for cracks by crew ${i % 97} and polished to grade ${i % 7}.`;
+
+/** Prose: paragraphs of a few sentences, a bulleted list now and then, a short title-like line between sections. */
+const bigText = (mb: number) =>
+  linesOf(mb, (i) => {
+    if (i % 40 === 0) return `\nQuarry log, section ${i / 40}\n`;
+    if (i % 13 === 0) return `- item ${i}: ${sentence(i)}\n- item ${i + 1}: ${sentence(i + 1)}\n`;
+    return `${sentence(i)} ${sentence(i + 1)} ${sentence(i + 2)}\n`;
+  });
+
+/** Markdown: headings, paragraphs, lists, a small table and a code block now and then. */
+const bigMarkdown = (mb: number) =>
+  linesOf(mb, (i) => {
+    if (i % 50 === 0) return `\n## Section ${i / 50}\n`;
+    if (i % 17 === 0) return `| crew | slabs | grade |\n| --- | --- | --- |\n| ${i % 97} | ${i} | ${i % 7} |\n`;
+    if (i % 23 === 0) return "```\n" + `inspect --slab ${i} --grade ${i % 7}\n` + "```\n";
+    if (i % 11 === 0) return `* ${sentence(i)}\n* ${sentence(i + 1)}\n`;
+    return `${sentence(i)} **${i}** ${sentence(i + 1)}\n`;
+  });
+
+export const GENERATORS: Record<string, (mb: number) => Buffer> = { csv: bigCsv, txt: bigText, md: bigMarkdown };
+
+/** Peaks of the tree and of its processes, sampled every 100 ms until stopped. */
+const sampleTree = (root: number) => {
+  let peakTree = 0;
+  let peakApp = 0;
+  let peakChild = 0;
+  const sample = () => {
     const pids = treeOf(root);
-    const total = pids.reduce((n, pid) => n + rssMb(pid), 0);
-    peak = Math.max(peak, total);
-    peakWorker = Math.max(peakWorker, ...pids.filter((p) => p !== root).map(rssMb));
-  }, 100);
+    const sizes = pids.map((pid) => [pid, rssMb(pid)] as const);
+    peakTree = Math.max(
+      peakTree,
+      sizes.reduce((n, [, mb]) => n + mb, 0),
+    );
+    peakApp = Math.max(peakApp, ...sizes.filter(([pid]) => pid === root).map(([, mb]) => mb));
+    peakChild = Math.max(peakChild, 0, ...sizes.filter(([pid]) => pid !== root).map(([, mb]) => mb));
+  };
+  sample();
+  const idle = peakTree;
+  const timer = setInterval(sample, 100);
+  return {
+    idle,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+      return { peakTree, peakApp, peakChild };
+    },
+  };
+};
+
+const measure = async (quarry: QuarryProcess, format: string) => {
+  const root = quarry.pid();
+  if (!root) throw new Error("the app's pid is unknown");
+  const bytes = GENERATORS[format]!(BIG_MB);
+  const api = apiClient(quarry);
+  const sampler = sampleTree(root);
   try {
     const [build, ms] = await time(async () => {
-      const res = await api.upload("big-export.csv", bytes, { enrichment: "none", indexing: "none" });
+      const res = await api.upload(`big-export.${format}`, bytes, { enrichment: "none", indexing: "none" });
       if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
       const { build_id } = (await res.json()) as { build_id: string };
       return api.waitForBuild(build_id, 3_600_000);
     });
-    return [
-      `Memory: one ${fmt(bytes.length / 1024 / 1024)} MB CSV through the API, indexing=none (${build.status}${build.error ? `: ${build.error}` : ""})`,
-      table([
-        ["measure", "value"],
-        ["seconds to Completed", fmt(ms / 1000)],
-        ["RSS of the process tree, idle (MB)", fmt(idle, 0)],
-        ["peak RSS of the process tree (MB)", fmt(peak, 0)],
-        ["peak RSS of one child process (MB)", fmt(peakWorker, 0)],
-      ]),
-    ].join("\n");
+    const peaks = sampler.stop();
+    return {
+      format,
+      mb: bytes.length / 1024 / 1024,
+      status: `${build.status}${build.error ? `: ${build.error}` : ""}`,
+      seconds: ms / 1000,
+      idle: sampler.idle,
+      ...peaks,
+    };
   } finally {
-    clearInterval(sampler);
+    sampler.stop();
   }
+};
+
+export const benchMemory = async () => {
+  const rows: (string | number)[][] = [
+    ["format", "file MB", "status", "s to done", "idle tree MB", "peak tree MB", "peak app MB", "peak child MB"],
+  ];
+  for (const format of FORMATS) {
+    const quarry = await startQuarry({ env: { QUARRY_RATE_LIMIT_PER_MIN: "0" } });
+    try {
+      const r = await measure(quarry, format);
+      rows.push([
+        r.format,
+        fmt(r.mb, 0),
+        r.status,
+        fmt(r.seconds),
+        fmt(r.idle, 0),
+        fmt(r.peakTree, 0),
+        fmt(r.peakApp, 0),
+        fmt(r.peakChild, 0),
+      ]);
+    } finally {
+      await quarry.dispose();
+    }
+  }
+  return [
+    `Memory: one large file per format through the API, indexing=none, each on a fresh Quarry (embedded database ` +
+      `inside the app process; "child": the largest parse worker or tool). Goal: peak tree ≤ 600 MB at 100 MB.`,
+    table(rows),
+  ].join("\n");
 };

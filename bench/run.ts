@@ -3,6 +3,8 @@
  * ingest throughput next to pdftotext, pages/s per partition method next to pdftotext and the tesseract CLI, peak
  * memory while ingesting a 100 MB file, retrieval quality on SciFact with prebuilt-rag latency next to the raw SQL it
  * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores).
+ * The memory run starts a Quarry per format (text, Markdown, CSV; BENCH_BIG_MB, default 100) and prints the peak of the
+ * whole process tree and of its largest process next to the file size.
  * The hardening runs start their own Quarry each (its embedded database inside, as `npm start` runs): hostile files
  * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
@@ -25,7 +27,7 @@ import path from "node:path";
 process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
-const HARDENING = ["smalldocs", "hostile", "load", "crash", "responsiveness"];
+const HARDENING = ["memory", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that run in this process without a Quarry server. */
 const STANDALONE = ["quality", "raptor"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -44,6 +46,11 @@ const runHardening = async (wanted: (name: string) => boolean) => {
       await quarry.dispose();
     }
   };
+  if (wanted("memory")) {
+    // One Quarry per format (bench/memory.ts starts them): the database's high-water mark must not carry over.
+    const { benchMemory } = await import("./memory");
+    process.stdout.write(`${await benchMemory()}\n\n`);
+  }
   if (wanted("smalldocs")) {
     const { benchSmallDocs } = await import("./smalldocs");
     await run({ QUARRY_RATE_LIMIT_PER_MIN: "0" }, (quarry) => benchSmallDocs(quarry));
@@ -113,11 +120,9 @@ const main = async () => {
   try {
     const { benchIngest } = await import("./ingest");
     const { benchMethods } = await import("./methods");
-    const { benchMemory } = await import("./memory");
     const { benchRetrieval } = await import("./retrieval");
     if (wanted("ingest")) process.stdout.write(`${await benchIngest(quarry)}\n\n`);
     if (wanted("methods")) process.stdout.write(`${await benchMethods()}\n\n`);
-    if (wanted("memory")) process.stdout.write(`${await benchMemory(quarry)}\n\n`);
     if (wanted("retrieval")) process.stdout.write(`${await benchRetrieval({ quarry, databaseUrl: pgServer.url })}\n\n`);
     if (wanted("answers")) {
       const { benchAnswers } = await import("./answers");

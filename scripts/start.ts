@@ -6,6 +6,12 @@
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";
+import v8 from "node:v8";
+
+// V8 lets a busy heap grow to several times what is alive before it collects (up to 4x): while a large document's
+// elements stream through, the app's 200 MB of live heap became 800 MB of heap. 1.5x keeps that in bounds; V8 reads
+// the factor at every collection, so it applies from here on.
+v8.setFlagsFromString("--heap-growing-percent=50");
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);

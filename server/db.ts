@@ -1,4 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { clearLogs } from "@prisma/debug";
 import pg from "pg";
 import { env } from "@/server/env";
 import { PrismaClient } from "@/server/generated/prisma/client";
@@ -23,6 +24,10 @@ const createClient = () => {
     );
   }
   const pool = new pg.Pool({ connectionString, max: 8 });
+  // Prisma's driver adapter keeps its last 100 debug calls in memory, logging enabled or not, and each holds a
+  // query with all its parameters: 100 inserts of a large document's elements held hundreds of MB for no reader.
+  // The history only feeds Prisma's crash reports; it is dropped after every query.
+  pool.on("release", () => clearLogs());
   const adapter = new PrismaPg(pool, {
     // $disconnect() ends the pool; the client re-creates one from the same options if it is used again.
     disposeExternalPool: true,

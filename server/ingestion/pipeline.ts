@@ -92,7 +92,8 @@ export const partitionBuild = async (buildId: string) => {
   const input = isManifestKey(source.storageKey)
     ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
     : {
-        bytes: await fileStore().read(source.storageKey),
+        // Copied into the parse job's folder: a 100 MB upload is never read into this process.
+        copyTo: (file: string) => fileStore().copyToFile(source.storageKey!, file),
         fileName: source.fileName,
         fileType: source.fileType,
         method,

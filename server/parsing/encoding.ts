@@ -92,3 +92,119 @@ export const normalizeNewlines = (text: string): string =>
     .replace(/\r\n?/g, "\n")
     .replace(/\u0000/g, "")
     .replace(/\f/g, "\n\n");
+
+/** A document's bytes: in memory (small ones), or a file read a chunk at a time (large ones: see streaming.ts). */
+export type ByteSource = ({ bytes: Uint8Array; path?: undefined } | { bytes?: undefined; path: string }) & {
+  /** Bytes per chunk (READ_CHUNK_BYTES); tests make it small to cut rows and characters between chunks. */
+  chunkBytes?: number;
+};
+
+/** Bytes read per chunk from a file source. */
+export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+
+/** The source's bytes in order, at most `size` at a time; an in-memory source is cut into views, not copied. */
+export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array> {
+  const size = source.chunkBytes ?? READ_CHUNK_BYTES;
+  if (source.bytes) {
+    for (let at = 0; at < source.bytes.byteLength; at += size) yield source.bytes.subarray(at, at + size);
+    return;
+  }
+  const { open } = await import("node:fs/promises");
+  const file = await open(/*turbopackIgnore: true*/ source.path, "r");
+  try {
+    for (;;) {
+      const buffer = new Uint8Array(size);
+      const { bytesRead } = await file.read(buffer, 0, size, null);
+      if (bytesRead === 0) return;
+      yield bytesRead === size ? buffer : buffer.subarray(0, bytesRead);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+/** The first `length` bytes of the source (or all of a shorter one). */
+const headOf = async (source: ByteSource, length: number): Promise<Uint8Array> => {
+  if (source.bytes) return source.bytes.subarray(0, length);
+  const { open } = await import("node:fs/promises");
+  const file = await open(/*turbopackIgnore: true*/ source.path, "r");
+  try {
+    const buffer = new Uint8Array(length);
+    const { bytesRead } = await file.read(buffer, 0, length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+};
+
+/** isValidUtf8 over the whole source, a chunk at a time. */
+const isValidUtf8Stream = async (source: ByteSource): Promise<boolean> => {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for await (const chunk of byteChunks(source)) decoder.decode(chunk, { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Decodes chunk by chunk; a character cut between two chunks is joined again (same text as decodeWith). */
+async function* decodeChunks(source: ByteSource, encoding: string, skip: number): AsyncGenerator<string> {
+  let first = true;
+  if (encoding === "utf-8") {
+    const decoder = new TextDecoder("utf-8");
+    for await (const chunk of byteChunks(source)) {
+      const text = decoder.decode(first ? chunk.subarray(skip) : chunk, { stream: true });
+      first = false;
+      if (text) yield text;
+    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+    return;
+  }
+  const decoder = iconv.getDecoder(encoding);
+  for await (const chunk of byteChunks(source)) {
+    const text = decoder.write(Buffer.from(first ? chunk.subarray(skip) : chunk));
+    first = false;
+    if (text) yield text;
+  }
+  const rest = decoder.end();
+  if (rest) yield rest;
+}
+
+/**
+ * decodeText for a source read a chunk at a time: the same encoding decision (BOM, UTF-16 by its NULs, a declared
+ * encoding, strict UTF-8 over the whole file, chardet) and the same text, handed out in pieces, so a large file is
+ * never one string. Reads a file twice at most (the UTF-8 check, then the text).
+ */
+export const decodeTextStream = async ({
+  source,
+  declared,
+}: {
+  source: ByteSource;
+  declared?: string | null;
+}): Promise<{ encoding: string; chunks: AsyncGenerator<string>; again: () => AsyncGenerator<string> }> => {
+  const { encoding, skip } = await streamEncoding(source, declared);
+  return { encoding, chunks: decodeChunks(source, encoding, skip), again: () => decodeChunks(source, encoding, skip) };
+};
+
+const streamEncoding = async (
+  source: ByteSource,
+  declared: string | null | undefined,
+): Promise<{ encoding: string; skip: number }> => {
+  const sample = await headOf(source, SNIFF_BYTES);
+  const bom = bomEncoding(sample);
+  if (bom) return { encoding: bom.encoding, skip: bom.length };
+  const utf16 = utf16Guess(sample);
+  if (utf16) return { encoding: utf16, skip: 0 };
+  const declaredName = declared ? normalizeEncodingName(declared) : null;
+  const validUtf8 = await isValidUtf8Stream(source);
+  if (declaredName && !(declaredName === "utf-8" && !validUtf8)) {
+    return { encoding: declaredName, skip: 0 };
+  }
+  if (validUtf8) return { encoding: "utf-8", skip: 0 };
+  const detected = chardet.detect(Buffer.from(sample));
+  const encoding = (detected && normalizeEncodingName(detected)) ?? "windows-1252";
+  return { encoding, skip: 0 };
+};

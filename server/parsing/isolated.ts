@@ -65,7 +65,14 @@ export const closeWorkerPools = () => {
   pools.clear();
 };
 
-export type IsolatedInput = { bytes: Uint8Array; fileName: string; fileType: string; method: InternalMethod };
+/**
+ * The document: its bytes, or (large files) a way to copy it into the job's folder, so that this process never holds
+ * a large upload in memory.
+ */
+export type DocumentBytes =
+  { bytes: Uint8Array; copyTo?: undefined } | { bytes?: undefined; copyTo: (file: string) => Promise<void> };
+
+export type IsolatedInput = DocumentBytes & { fileName: string; fileType: string; method: InternalMethod };
 
 export type IsolatedOptions = {
   /** Models the parse may call (none by default). They cross into the worker as their plain configs. */
@@ -83,7 +90,7 @@ type JobFields = DistributiveOmit<WorkerJob, "bytes" | "inputPath">;
 /** Runs one job in the pool with a scratch folder of its own, removed afterwards whatever happened. */
 const inWorker = async <T>(
   kind: Kind,
-  bytes: Uint8Array,
+  input: DocumentBytes,
   fields: JobFields,
   limits: IsolationLimits,
   run: (pool: WorkerPool, job: WorkerJob, scratchDir: string) => Promise<T>,
@@ -91,11 +98,12 @@ const inWorker = async <T>(
   const dir = await mkdtemp(path.join(tmpdir(), "quarry-parse-"));
   try {
     let job: WorkerJob;
-    if (bytes.byteLength <= INLINE_BYTES) {
-      job = { ...fields, bytes } as WorkerJob;
+    if (input.bytes && input.bytes.byteLength <= INLINE_BYTES) {
+      job = { ...fields, bytes: input.bytes } as WorkerJob;
     } else {
       const inputPath = path.join(dir, "input");
-      await writeFile(/*turbopackIgnore: true*/ inputPath, bytes);
+      if (input.bytes) await writeFile(/*turbopackIgnore: true*/ inputPath, input.bytes);
+      else await input.copyTo(inputPath);
       job = { ...fields, inputPath } as WorkerJob;
     }
     return await run(poolFor(kind, limits), job, dir);
@@ -114,7 +122,7 @@ const inWorker = async <T>(
  * what an earlier one left behind). The time limit covers all attempts together.
  */
 export const partitionIsolatedInBatches = async (
-  { bytes, fileName, fileType, method }: IsolatedInput,
+  { fileName, fileType, method, ...document }: IsolatedInput,
   limits: IsolationLimits,
   onBatch: (elements: ParsedElement[], firstPosition: number) => Promise<void>,
   { onRestart = async () => undefined, providers }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
@@ -136,7 +144,7 @@ export const partitionIsolatedInBatches = async (
         // Page-by-page reading stops in time to hand back what it read before the worker is killed.
         timeBudgetMs: parseTimeBudgetFor(left.timeoutMs),
       };
-      const outcome = await inWorker("parse", bytes, fields, left, (pool, job, dir) =>
+      const outcome = await inWorker("parse", document as DocumentBytes, fields, left, (pool, job, dir) =>
         pool.run(job, dir, left, { onElements: onBatch }, { fresh }),
       );
       return outcome.meta!;
@@ -192,7 +200,7 @@ export const pageImageIsolated = async (
   const { bytes, ...fields } = input;
   const limits = { ...PAGE_IMAGE_LIMITS, workers };
   const run = (fresh: boolean) =>
-    inWorker("page-image", bytes, { task: "page-image", ...fields }, limits, (pool, job, dir) =>
+    inWorker("page-image", { bytes }, { task: "page-image", ...fields }, limits, (pool, job, dir) =>
       pool.run(job, dir, limits, {}, { fresh }),
     );
   const outcome = await run(false).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { marked, type Token, type Tokens } from "marked";
 import { decodeEntities, rowsToHtml, rowsToText } from "./table-html";
-import { decodeText } from "./encoding";
+import { decodeText, decodeTextStream, type ByteSource } from "./encoding";
+import { linesOf } from "./text";
 import { isEmailAddress } from "./classify-text";
 import type { ParsedElement, PartitionResult } from "./types";
 
@@ -181,4 +182,99 @@ export const partitionMarkdownText = (source: string): ParsedElement[] =>
 export const partitionMarkdown = ({ bytes }: { bytes: Uint8Array }): PartitionResult => {
   const { text } = decodeText({ bytes });
   return { elements: partitionMarkdownText(text), totalPages: null, warnings: [] };
+};
+
+/** Markdown normalizes only line endings (partitionMarkdownText): NULs and form feeds stay as they are. */
+const markdownLines = (chunks: AsyncIterable<string>) => linesOf(chunks, (text) => text.replace(/\r\n?/g, "\n"));
+
+/** A reference definition ("[id]: url"): its links may be used anywhere in the document, so it is read whole. */
+const REFERENCE_DEFINITION = /^ {0,3}\[[^\]\n]+\]:/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
+/** HTML blocks that may hold blank lines (CommonMark types 1–5), with the text that ends each. */
+const HTML_BLOCKS: [RegExp, RegExp][] = [
+  [/^ {0,3}<(script|pre|style|textarea)(\s|>|$)/i, /<\/(script|pre|style|textarea)>/i],
+  [/^ {0,3}<!--/, /-->/],
+  [/^ {0,3}<\?/, /\?>/],
+  [/^ {0,3}<![A-Z]/, />/],
+  [/^ {0,3}<!\[CDATA\[/, /\]\]>/],
+];
+/** Markdown read in pieces of about this many characters. */
+const SEGMENT_CHARS = 256 * 1024;
+
+/**
+ * Cuts a document's lines into pieces that lex as they do inside the whole document: a cut goes only after a blank
+ * line, before a line that starts at the margin (no list continuation, no indented code), outside fenced code and
+ * outside HTML blocks that may hold blank lines. Each piece ends with its newline.
+ */
+const segmenter = () => {
+  let lines: string[] = [];
+  let size = 0;
+  let fence: string | null = null;
+  let htmlEnd: RegExp | null = null;
+  let afterBlank = false;
+  const track = (line: string) => {
+    const fenceMark = FENCE.exec(line)?.[1];
+    if (fence) {
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length) fence = null;
+    } else if (htmlEnd) {
+      if (htmlEnd.test(line)) htmlEnd = null;
+    } else if (fenceMark) {
+      fence = fenceMark;
+    } else {
+      const opened = HTML_BLOCKS.find(([start]) => start.test(line));
+      if (opened && !opened[1].test(line.replace(opened[0], ""))) htmlEnd = opened[1];
+    }
+  };
+  return {
+    /** The piece that ends before this line, when the line may start a new one. */
+    line: (line: string): string | null => {
+      let piece: string | null = null;
+      if (size >= SEGMENT_CHARS && afterBlank && !fence && !htmlEnd && /^\S/.test(line)) {
+        piece = lines.join("\n") + "\n";
+        lines = [];
+        size = 0;
+      }
+      track(line);
+      lines.push(line);
+      size += line.length + 1;
+      afterBlank = line.trim() === "";
+      return piece;
+    },
+    end: () => lines.join("\n"),
+  };
+};
+
+/**
+ * A Markdown file streamed a piece at a time: the elements of partitionMarkdown, handed to `emit` in order. A
+ * document with reference definitions or front matter is read whole, as partitionMarkdown reads it (a definition
+ * anywhere changes links everywhere).
+ */
+export const partitionMarkdownStream = async (
+  { source }: { source: ByteSource },
+  emit: (element: ParsedElement) => Promise<void>,
+): Promise<Omit<PartitionResult, "elements">> => {
+  const decoded = await decodeTextStream({ source });
+  let whole = false;
+  let first = true;
+  for await (const line of markdownLines(decoded.chunks)) {
+    if ((first && line === "---") || REFERENCE_DEFINITION.test(line)) whole = true;
+    first = false;
+    if (whole) break;
+  }
+  if (whole) {
+    let text = "";
+    for await (const chunk of decoded.again()) text += chunk;
+    for (const element of partitionMarkdownText(text)) await emit(element);
+    return { totalPages: null, warnings: [] };
+  }
+  const pieces = segmenter();
+  const lexPiece = async (piece: string) => {
+    for (const element of blockElements(marked.lexer(piece, { gfm: true }))) await emit(element);
+  };
+  for await (const line of markdownLines(decoded.again())) {
+    const piece = pieces.line(line);
+    if (piece !== null) await lexPiece(piece);
+  }
+  await lexPiece(pieces.end());
+  return { totalPages: null, warnings: [] };
 };

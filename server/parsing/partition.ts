@@ -1,8 +1,10 @@
+import { readFile } from "node:fs/promises";
 import { AppError } from "@/server/errors";
 import type { VisionModel } from "@/server/providers/vision/types";
 import { asParseFailure, nothingRead } from "./failure";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
-import type { ParseProviders, PartitionOptions, PartitionResult } from "./types";
+import type { ByteSource } from "./encoding";
+import type { ParsedElement, ParseProviders, PartitionOptions, PartitionResult } from "./types";
 import { DEFAULT_PARSE_TIME_BUDGET_MS } from "./time-budget";
 import type { SkippedPage } from "./worker/protocol";
 
@@ -204,15 +206,16 @@ const parseOffice: Parser = async (input) => {
   return result;
 };
 
+const sameMethodWarning = (method: InternalMethod, fileType: string) =>
+  `Method '${methodDisplayName(method)}' applies to page images; .${fileType} files are read from their content, as with fast`;
+
 /** Text and media formats have no page images: every method reads them the same way, and a build says so. */
 const sameForEveryMethod =
   (parser: Parser): Parser =>
   async (input) => {
     const result = await parser(input);
     if (input.method !== "basic" && input.method !== "auto") {
-      result.warnings.push(
-        `Method '${methodDisplayName(input.method)}' applies to page images; .${input.fileType} files are read from their content, as with fast`,
-      );
+      result.warnings.push(sameMethodWarning(input.method, input.fileType));
     }
     return result;
   };
@@ -293,3 +296,67 @@ export const partitionDocument = async (
 };
 
 export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;
+
+type StreamParser = (
+  input: { source: ByteSource; fileType: string },
+  emit: (element: ParsedElement) => Promise<void>,
+) => Promise<Omit<PartitionResult, "elements">>;
+
+/** Formats read a chunk at a time (large exports and logs); each gives the elements its whole-file parser gives. */
+const STREAM_PARSERS: Record<string, () => Promise<StreamParser>> = {
+  txt: async () => (await import("./text")).partitionTextStream,
+  text: async () => (await import("./text")).partitionTextStream,
+  md: async () => (await import("./markdown")).partitionMarkdownStream,
+  markdown: async () => (await import("./markdown")).partitionMarkdownStream,
+  csv: async () => (await import("./delimited")).partitionDelimitedStream,
+  tsv: async () => (await import("./delimited")).partitionDelimitedStream,
+};
+
+/**
+ * partitionDocument for a document in memory or in a file, its elements handed to `emit` one at a time in order
+ * instead of returned: text, Markdown, CSV and TSV are read a chunk at a time, so a 100 MB file is never one string
+ * nor one array of elements; other formats are parsed whole, as partitionDocument parses them. Returns the rest of
+ * the result. A document without any text fails as with partitionDocument (after its elements were emitted: the
+ * caller drops them).
+ */
+export const partitionDocumentStream = async (
+  { source, fileName, fileType, method, skipPages }: Omit<PartitionInput, "bytes"> & { source: ByteSource },
+  options: PartitionOptions,
+  emit: (element: ParsedElement) => Promise<void>,
+): Promise<Omit<PartitionResult, "elements"> & { elementCount: number }> => {
+  const ext = fileType.toLowerCase().replace(/^\./, "");
+  const streamed = STREAM_PARSERS[ext];
+  if (!streamed) {
+    const bytes = source.bytes ?? new Uint8Array(await readFile(/*turbopackIgnore: true*/ source.path));
+    const { elements, ...rest } = await partitionDocument({ bytes, fileName, fileType, method, skipPages }, options);
+    for (let i = 0; i < elements.length; i++) {
+      await emit(elements[i]!);
+      // Handed on: not kept here until the last one is.
+      (elements as (ParsedElement | undefined)[])[i] = undefined;
+    }
+    return { ...rest, elementCount: elements.length };
+  }
+  let count = 0;
+  let hasText = false;
+  let emitFailed = false;
+  const counted = async (element: ParsedElement) => {
+    count += 1;
+    hasText ||= element.text.trim() !== "";
+    try {
+      await emit(element);
+    } catch (error) {
+      emitFailed = true;
+      throw error;
+    }
+  };
+  let result: Omit<PartitionResult, "elements">;
+  try {
+    result = await (await streamed())({ source, fileType: ext }, counted);
+  } catch (error) {
+    throw emitFailed ? error : asParseFailure(error, ext);
+  }
+  const warnings = [...result.warnings];
+  if (method !== "basic" && method !== "auto") warnings.push(sameMethodWarning(method, ext));
+  if (count === 0 || !hasText) throw nothingRead(ext, warnings);
+  return { ...result, warnings, elementCount: count };
+};

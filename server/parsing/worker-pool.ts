@@ -116,7 +116,16 @@ export const createWorkerPool = (options: PoolOptions) => {
   const spawnWorker = (): Worker => {
     const child = spawn(
       process.execPath,
-      [`--max-old-space-size=${options.heapMb}`, "--import", "tsx", workerScript(), options.kind],
+      // The heap grows to 1.5x what is alive before a collection instead of up to 4x: a streamed parse's garbage
+      // (rows, decoded chunks) otherwise piled up to hundreds of MB of resident memory between collections.
+      [
+        `--max-old-space-size=${options.heapMb}`,
+        "--heap-growing-percent=50",
+        "--import",
+        "tsx",
+        workerScript(),
+        options.kind,
+      ],
       // tsx and the `@/` alias resolve from the app's root.
       {
         cwd: process.cwd(),

@@ -1,5 +1,5 @@
 import { createWriteStream } from "node:fs";
-import { mkdir, readFile, rename, rm } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -39,6 +39,7 @@ export const createLocalFileStore = (root: string): FileStore => {
       }
     },
     read: (key) => readFile(resolve(key)),
+    copyToFile: (key, target) => copyFile(resolve(key), target),
     delete: (key) => rm(resolve(key), { force: true }),
     deletePrefix: (prefix) => rm(resolve(prefix), { recursive: true, force: true }),
   };

@@ -8,6 +8,8 @@ export type FileStore = {
   /** Streams `body` to `key`. Stops with PAYLOAD_TOO_LARGE (and leaves nothing behind) past `maxBytes`. */
   put: (key: string, body: Readable, options?: { maxBytes?: number }) => Promise<{ size: number }>;
   read: (key: string) => Promise<Buffer>;
+  /** Copies a key's bytes to a local file, without holding them in memory (a parse worker reads that file). */
+  copyToFile: (key: string, target: string) => Promise<void>;
   /** Removes one key; a missing key is not an error. */
   delete: (key: string) => Promise<void>;
   /** Removes every key under a prefix (a source's folder). */

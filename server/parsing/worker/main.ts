@@ -11,12 +11,9 @@ import { AppError, errorMessage } from "@/server/errors";
 import { createSpeechModel } from "@/server/providers/speech/client";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { setPageReporter } from "../page-watch";
-import type { ParsedElement } from "../types";
 import { atRest, restingState } from "./at-rest";
+import { batchSender } from "./batches";
 import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./protocol";
-
-/** Elements per message: a batch of a 100 MB spreadsheet's tables is a few megabytes. */
-const ELEMENT_BATCH = 200;
 
 const send = (message: FromWorker) =>
   new Promise<void>((resolve, reject) => process.send!(message, undefined, {}, (e) => (e ? reject(e) : resolve())));
@@ -24,29 +21,29 @@ const send = (message: FromWorker) =>
 const acks = new Map<number, () => void>();
 const acknowledged = (id: number) => new Promise<void>((resolve) => acks.set(id, resolve));
 
-const sendElements = async (id: number, elements: ParsedElement[]) => {
-  for (let first = 0; first < elements.length; first += ELEMENT_BATCH) {
-    const ack = acknowledged(id);
-    await send({ type: "elements", id, first, elements: elements.slice(first, first + ELEMENT_BATCH) });
-    await ack;
-  }
-};
-
 const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
-  const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
   if (job.task === "partition") {
-    const { partitionDocument } = await import("../partition");
+    const { partitionDocumentStream } = await import("../partition");
     const { vision, speech } = job.providers;
-    const { elements, ...rest } = await partitionDocument(
-      { bytes, fileName: job.fileName, fileType: job.fileType, method: job.method, skipPages: job.skipPages },
+    const batches = batchSender(async (elements, first) => {
+      const ack = acknowledged(id);
+      await send({ type: "elements", id, first, elements });
+      await ack;
+    });
+    // Text formats read a large file a chunk at a time; it is never read into memory here as a whole.
+    const source = job.bytes ? { bytes: job.bytes } : { path: job.inputPath };
+    const meta = await partitionDocumentStream(
+      { source, fileName: job.fileName, fileType: job.fileType, method: job.method, skipPages: job.skipPages },
       {
         providers: { vision: vision && createVisionModel(vision), speech: speech && createSpeechModel(speech) },
         timeBudgetMs: job.timeBudgetMs,
       },
+      batches.add,
     );
-    await sendElements(id, elements);
-    return { ok: true, meta: { ...rest, elementCount: elements.length } };
+    await batches.flush();
+    return { ok: true, meta };
   }
+  const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
   const { renderPageImage } = await import("../page-image");
   const page = await renderPageImage({ bytes, fileType: job.fileType, pageNumber: job.pageNumber, width: job.width });
   return { ok: true, image: { png: new Uint8Array(page.png), width: page.width, height: page.height } };
