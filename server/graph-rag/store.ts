@@ -10,16 +10,19 @@ import type { ChunkExtraction } from "./types";
 
 export type Scope = { projectId: string; indexId: string };
 
-/** The index's chunks in a fixed order (its chunk sets in order, then position), from `offset`. */
+/**
+ * The index's chunks in a fixed order (its chunk sets in order, then position), from `offset`. RAPTOR summaries
+ * stored in the same chunk sets (node_index_id set) are not the documents' text and are left out.
+ */
 export const chunksOf = (s: Scope, chunkSetIds: string[], offset: number, limit: number) =>
   db.$queryRaw<{ id: string; text: string }[]>`
     SELECT id, text FROM chunks
-    WHERE project_id = ${s.projectId}::uuid AND chunk_set_id = ANY(${chunkSetIds}::uuid[])
+    WHERE project_id = ${s.projectId}::uuid AND chunk_set_id = ANY(${chunkSetIds}::uuid[]) AND node_index_id IS NULL
     ORDER BY array_position(${chunkSetIds}::uuid[], chunk_set_id), position, id
     OFFSET ${offset} LIMIT ${limit}`;
 
 export const chunkCount = (s: Scope, chunkSetIds: string[]) =>
-  db.chunk.count({ where: { projectId: s.projectId, chunkSetId: { in: chunkSetIds } } });
+  db.chunk.count({ where: { projectId: s.projectId, chunkSetId: { in: chunkSetIds }, nodeIndexId: null } });
 
 export const extractedChunkIds = async (s: Scope, chunkIds: string[]) =>
   new Set(

@@ -197,6 +197,26 @@ describe("model-free tree", () => {
 });
 
 describe("search", () => {
+  it("a graph built over chunk sets that hold a tree reads only the documents' chunks, not the summaries", async () => {
+    const { db } = await load();
+    const { graphRagBuilder } = await import("../graph-rag/builder");
+    const index = await db.flowNodeIndex.create({
+      data: { projectId, kind: "graph-rag", key: `test-${++counter}`, chunkSetIds, config: {}, model: null },
+    });
+    const input = { id: index.id, projectId, chunkSetIds, settings: graphRagBuilder.settings({}) };
+    let checkpoint: Record<string, unknown> = {};
+    let counts: Record<string, number | null> | undefined;
+    for (let step = 0; step < 200 && !counts; step++) {
+      const result = await graphRagBuilder.advance({ index: input, checkpoint, model: null });
+      checkpoint = result.checkpoint;
+      if (result.done) counts = result.counts;
+    }
+    expect(
+      await db.chunk.count({ where: { chunkSetId: { in: chunkSetIds }, nodeIndexId: { not: null } } }),
+    ).toBeGreaterThan(0);
+    expect(counts?.total_chunks).toBe(modelFree.counts.total_chunks);
+  });
+
   it("the tree's search returns summaries with their level and documents; plain searches never do", async () => {
     const { builder, db } = await load();
     const top = (await tree(modelFree.id)).filter((n) => n.level === 2)[0]!;
