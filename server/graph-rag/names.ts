@@ -12,14 +12,19 @@ export const normaliseName = (name: string) =>
     .trim()
     .replace(/^(the|a|an) /, "");
 
-/** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
+/**
+ * Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. With a finite `max` only the band of
+ * cells within `max` of the diagonal is computed (O(length × max) instead of O(length²)).
+ */
 export const editDistance = (a: string, b: string, max = Infinity) => {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const band = Number.isFinite(max) ? max : Math.max(a.length, b.length);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => (j <= band ? j : Infinity));
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
+    const row = new Array<number>(b.length + 1).fill(Infinity);
+    if (i <= band) row[0] = i;
+    let best = row[0]!;
+    for (let j = Math.max(1, i - band); j <= Math.min(b.length, i + band); j++) {
       row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
       best = Math.min(best, row[j]!);
     }
@@ -44,8 +49,13 @@ export type Candidate = { a: string; b: string; reason: "spelling" | "contains" 
 export const closeCandidates = (keys: string[]): Candidate[] => {
   const out: Candidate[] = [];
   const sorted = [...new Set(keys)].sort();
+  const push = (map: Map<string, string[]>, key: string, value: string) => {
+    const list = map.get(key);
+    if (list) list.push(value);
+    else map.set(key, [value]);
+  };
   const byWord = new Map<string, string[]>();
-  for (const key of sorted) for (const w of new Set(key.split(" "))) byWord.set(w, [...(byWord.get(w) ?? []), key]);
+  for (const key of sorted) for (const w of new Set(key.split(" "))) push(byWord, w, key);
   const seen = new Set<string>();
   const add = (a: string, b: string, reason: Candidate["reason"]) => {
     const [x, y] = a < b ? [a, b] : [b, a];
@@ -54,15 +64,16 @@ export const closeCandidates = (keys: string[]): Candidate[] => {
     seen.add(id);
     out.push({ a: x, b: y, reason });
   };
-  // Spelling: keys of similar length sharing the first letter (a bucket keeps this far from n²).
+  // Spelling: a key is compared only with keys of the same first letter and a length within its allowed edits.
   const buckets = new Map<string, string[]>();
-  for (const key of sorted) buckets.set(key[0] ?? "", [...(buckets.get(key[0] ?? "") ?? []), key]);
-  for (const bucket of buckets.values()) {
-    for (let i = 0; i < bucket.length; i++) {
-      for (let j = i + 1; j < bucket.length; j++) {
-        const [a, b] = [bucket[i]!, bucket[j]!];
-        const max = allowedEdits(Math.min(a.length, b.length));
-        if (max === 0 || Math.abs(a.length - b.length) > max || digits(a) !== digits(b)) continue;
+  for (const key of sorted) push(buckets, `${key[0] ?? ""}\u0000${key.length}`, key);
+  const digitsOf = new Map(sorted.map((k) => [k, digits(k)]));
+  for (const a of sorted) {
+    const max = allowedEdits(a.length);
+    for (let length = a.length; max > 0 && length <= a.length + max; length++) {
+      for (const b of buckets.get(`${a[0] ?? ""}\u0000${length}`) ?? []) {
+        if (b <= a && length === a.length) continue; // each pair once
+        if (digitsOf.get(a) !== digitsOf.get(b)) continue;
         if (editDistance(a, b, max) <= max) add(a, b, "spelling");
       }
     }
