@@ -111,7 +111,8 @@ const communities = async (scope: store.Scope) => {
 const summarise = async ({ index, model }: Args, scope: store.Scope): Promise<AdvanceResult> => {
   const todo = await store.unsummarised(scope, model ? SUMMARIES_PER_STEP.model : SUMMARIES_PER_STEP.local);
   if (todo.length) {
-    const { entities, relationships } = await store.graphEdges(scope);
+    // Only this step's communities: the whole graph (661k relationships at SciFact's size) was read every step.
+    const { entities, relationships } = await store.edgesAmong(scope, [...new Set(todo.flatMap((c) => c.entityIds))]);
     const byId = new Map(entities.map((e) => [e.id, e]));
     const embedder = getEmbedder();
     const written: { id: string; vector: number[] }[] = [];

@@ -117,6 +117,19 @@ export const storeVectors = async (
     WHERE t.id = v.id AND t.project_id = ${s.projectId}::uuid AND t.node_index_id = ${s.indexId}::uuid`;
 };
 
+/** The entities of these ids and the relationships between them (a summarise step's communities, not the graph). */
+export const edgesAmong = async (s: Scope, entityIds: string[]) => ({
+  entities: await db.graphEntity.findMany({
+    where: { ...where(s), id: { in: entityIds } },
+    select: { id: true, name: true, type: true, description: true, degree: true },
+    orderBy: { id: "asc" },
+  }),
+  relationships: await db.graphRelationship.findMany({
+    where: { ...where(s), sourceId: { in: entityIds }, targetId: { in: entityIds } },
+    select: { sourceId: true, targetId: true, description: true, weight: true },
+  }),
+});
+
 export const graphEdges = async (s: Scope) => ({
   entities: await db.graphEntity.findMany({
     where: where(s),
