@@ -11,37 +11,39 @@ import { runEvaluation } from "./run-evaluation";
 const data = { runId: "0b7c5e59-8d7a-4b52-9a38-3f1c3c2f9d10", projectId: "5d4a7a51-3a7e-4d0f-8e0c-9f5d0e8b1a22" };
 const event = { name: "evaluation/run.requested", data };
 
-it("evaluates each batch of cases, then finishes the run", async () => {
+/** Runs the job over mocked steps and returns the ids of the steps it called, in order, and its result. */
+const run = async (steps: [id: string, result: unknown][]) => {
   const calls: string[] = [];
-  const step = (id: string, result: unknown) => ({ id, handler: () => (calls.push(id), result) });
   const { result } = await new InngestTestEngine({
     function: runEvaluation,
     events: [event],
-    steps: [
-      step("plan", { batches: 3 }),
-      step("batch-0", { cancelled: false, cases: 10 }),
-      step("batch-1", { cancelled: false, cases: 10 }),
-      step("batch-2", { cancelled: false, cases: 4 }),
-      step("finish", { status: "completed" }),
-    ],
+    steps: steps.map(([id, value]) => ({ id, handler: () => (calls.push(id), value) })),
   }).execute();
-  expect(calls).toEqual(["plan", "batch-0", "batch-1", "batch-2", "finish"]);
+  return { calls, result };
+};
+
+it("evaluates each batch of cases, then finishes the run", async () => {
+  const steps: [string, unknown][] = [
+    ["plan", { batches: 3 }],
+    ["batch-0", { cancelled: false, cases: 10 }],
+    ["batch-1", { cancelled: false, cases: 10 }],
+    ["batch-2", { cancelled: false, cases: 4 }],
+    ["finish", { status: "completed" }],
+  ];
+  const { calls, result } = await run(steps);
+  expect(calls).toEqual(steps.map(([id]) => id));
   expect(result).toEqual({ runId: data.runId, status: "completed" });
 });
 
 it("stops at a cancelled batch and keeps what was evaluated", async () => {
-  const calls: string[] = [];
-  const step = (id: string, result: unknown) => ({ id, handler: () => (calls.push(id), result) });
-  const { result } = await new InngestTestEngine({
-    function: runEvaluation,
-    events: [event],
-    steps: [
-      step("plan", { batches: 3 }),
-      step("batch-0", { cancelled: false, cases: 10 }),
-      step("batch-1", { cancelled: true }),
-      step("finish", { status: "cancelled" }),
-    ],
-  }).execute();
+  const { calls, result } = await run([
+    ["plan", { batches: 3 }],
+    ["batch-0", { cancelled: false, cases: 10 }],
+    ["batch-1", { cancelled: true }],
+    ["batch-2", { cancelled: false, cases: 4 }],
+    ["finish", { status: "cancelled" }],
+  ]);
+  // batch-2 is offered but never called: the loop ends at the cancelled batch.
   expect(calls).toEqual(["plan", "batch-0", "batch-1", "finish"]);
   expect(result).toEqual({ runId: data.runId, status: "cancelled" });
 });

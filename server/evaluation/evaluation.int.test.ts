@@ -2,8 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startTestDatabase, type TestDatabase } from "../testing/test-database";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 
 /**
@@ -13,7 +12,7 @@ import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-s
  * recall from gold labels), the stand-in chat model as judge, the nodes' updatedMetrics, cancelling, tenant isolation.
  */
 
-let server: EmbeddedPostgres;
+let database: TestDatabase;
 let chat: FakeChatServer;
 let projectId = "";
 let otherProjectId = "";
@@ -36,11 +35,7 @@ const svc = async () => ({
 const jsonl = (rows: object[]) => rows.map((r) => JSON.stringify(r)).join("\n");
 
 beforeAll(async () => {
-  server = await startEmbeddedPostgres({ port: 0 });
-  await applyMigrations({ url: server.url });
-  setRuntimeEnv("DATABASE_URL", server.url);
-  const { setupKeywordEngine } = await import("../retrieval/keyword-engine");
-  await setupKeywordEngine();
+  database = await startTestDatabase({ keywordEngine: true });
   const { ensureProject } = await import("../projects/service");
   const { indexDocuments } = await import("../testing/index-documents");
   projectId = (await ensureProject("evaluation")).id;
@@ -65,11 +60,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chat?.close();
-  const { closeSearchPool } = await import("../retrieval/search-pool");
-  await closeSearchPool();
-  const { disconnectDb } = await import("../db");
-  await disconnectDb();
-  await server?.stop();
+  await database?.stop();
 });
 
 describe("test sets", () => {

@@ -2,8 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startTestDatabase, type TestDatabase } from "../testing/test-database";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { graphFixture } from "./graph-fixture";
 
@@ -14,20 +13,16 @@ import { graphFixture } from "./graph-fixture";
  */
 
 const CORPUS = path.resolve("../shared/corpus");
-let server: EmbeddedPostgres;
+let database: TestDatabase;
 let chat: FakeChatServer;
 
 beforeAll(async () => {
-  server = await startEmbeddedPostgres({ port: 0 });
-  await applyMigrations({ url: server.url });
-  setRuntimeEnv("DATABASE_URL", server.url);
+  database = await startTestDatabase();
   setRuntimeEnv("LLM_PROVIDER", "local");
   chat = await startFakeChatServer();
 });
 afterAll(async () => {
-  const { disconnectDb } = await import("../db");
-  await disconnectDb();
-  await server?.stop();
+  await database?.stop();
   await chat?.close();
 });
 

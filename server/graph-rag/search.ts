@@ -2,6 +2,7 @@ import { db } from "../db";
 import { logger } from "../logger";
 import { getEmbedder } from "../providers/embedding";
 import { toVectorLiteral } from "../retrieval/embedding-index";
+import { chunkFromRow, type ChunkRow } from "../retrieval/chunk-row";
 import type { RetrievedChunk } from "../retrieval/retrieve";
 import { normaliseName } from "./names";
 
@@ -110,20 +111,6 @@ const communitiesOf = async (projectId: string, indexId: string, vector: { liter
 
 type Hit = { local: number; global: number; entities: Scored[]; community: string | null };
 
-type ChunkRow = {
-  id: string;
-  chunk_set_id: string;
-  source_id: string;
-  file_name: string;
-  text: string;
-  title: string;
-  heading: string;
-  page_number: number | null;
-  position: number;
-  element_ids: string[] | null;
-  metadata: Record<string, unknown> | null;
-};
-
 export const searchGraph = async ({
   projectId,
   indexId,
@@ -195,29 +182,8 @@ export const searchGraph = async ({
     const row = byId.get(chunkId);
     if (!row) return [];
     const led = [...h.entities].sort((a, b) => b.score - a.score).slice(0, 5);
-    return [
-      {
-        chunkId,
-        chunkSetId: row.chunk_set_id,
-        sourceId: row.source_id,
-        fileName: row.file_name,
-        text: row.text,
-        title: row.title,
-        heading: row.heading,
-        pageNumber: row.page_number,
-        position: row.position,
-        elementIds: row.element_ids ?? [],
-        metadata: {
-          ...(row.metadata ?? {}),
-          graph: {
-            via: h.local && h.global ? "local+global" : h.local ? "local" : "global",
-            entities: led.map((e) => e.name),
-            community: h.community,
-          },
-        },
-        score,
-        scores: { similarity: null, keyword: null, rerank: null },
-      },
-    ];
+    const via = h.local && h.global ? "local+global" : h.local ? "local" : "global";
+    const graph = { via, entities: led.map((e) => e.name), community: h.community };
+    return [chunkFromRow(row, score, { similarity: null, keyword: null, rerank: null }, { graph })];
   });
 };

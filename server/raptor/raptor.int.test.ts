@@ -1,10 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
 import type { ChatModel } from "../providers/chat";
+import { startTestDatabase, type TestDatabase } from "../testing/test-database";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 
 /**
@@ -14,7 +12,7 @@ import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-s
  * tenant isolation. Real corpus documents (../shared/corpus) when present.
  */
 
-let server: EmbeddedPostgres;
+let database: TestDatabase;
 let chat: FakeChatServer;
 let projectId = "";
 let otherProjectId = "";
@@ -81,12 +79,8 @@ const tree = async (indexId: string) => {
 const childrenOf = (m: unknown) => (m as { raptor: { children: string[] } }).raptor.children;
 
 beforeAll(async () => {
-  server = await startEmbeddedPostgres({ port: 0 });
-  await applyMigrations({ url: server.url });
-  setRuntimeEnv("DATABASE_URL", server.url);
+  database = await startTestDatabase({ keywordEngine: true });
   chat = await startFakeChatServer();
-  const { setupKeywordEngine } = await import("../retrieval/keyword-engine");
-  await setupKeywordEngine();
   const { ensureProject } = await import("../projects/service");
   const { indexDocuments } = await import("../testing/index-documents");
   projectId = (await ensureProject("raptor")).id;
@@ -109,11 +103,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await chat?.close();
-  const { closeSearchPool } = await import("../retrieval/search-pool");
-  await closeSearchPool();
-  const { disconnectDb } = await import("../db");
-  await disconnectDb();
-  await server?.stop();
+  await database?.stop();
 });
 
 let modelFree: { id: string; counts: Record<string, number | null> };

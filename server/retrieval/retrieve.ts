@@ -4,6 +4,7 @@ import { errorMessage } from "../errors";
 import { isUuid } from "../ids";
 import { logger } from "../logger";
 import { getReranker } from "../providers/rerank";
+import { chunkFromRow } from "./chunk-row";
 import { ensureEmbeddingIndex, toVectorLiteral } from "./embedding-index";
 import { keywordEngine, type KeywordEngine } from "./keyword-engine";
 import { keywordTsQuery } from "./keyword-query";
@@ -102,25 +103,12 @@ export const applyRetrievalQuery = (query: string, template?: string | null) => 
 const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));
 const round = (value: number | null) => (value === null ? null : Math.round(value * 1e6) / 1e6);
 
-const toChunk = (row: SearchRow): RetrievedChunk => ({
-  chunkId: row.id!,
-  chunkSetId: row.chunk_set_id,
-  sourceId: row.source_id,
-  fileName: row.file_name,
-  text: row.text,
-  title: row.title,
-  heading: row.heading,
-  pageNumber: row.page_number,
-  position: row.position,
-  elementIds: row.element_ids ?? [],
-  metadata: row.metadata ?? {},
-  score: clamp(Number(row.score), 0, 1),
-  scores: {
+const toChunk = (row: SearchRow): RetrievedChunk =>
+  chunkFromRow({ ...row, id: row.id! }, clamp(Number(row.score), 0, 1), {
     similarity: row.similarity === null ? null : clamp(Number(row.similarity), 0, 1),
     keyword: row.keyword === null ? null : Number(row.keyword),
     rerank: null,
-  },
-});
+  });
 
 /** Why chunk sets in scope were searched by keyword only, with the re-embedding job's progress when one runs. */
 const staleMessage = async (projectId: string, stale: number, model: string) => {

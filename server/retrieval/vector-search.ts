@@ -1,3 +1,4 @@
+import type { ChunkRow } from "./chunk-row";
 import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 import type { EmbeddingIndexRef } from "./embedding-index";
@@ -47,20 +48,11 @@ export type SearchPlan = {
   distinctDocuments: boolean;
 };
 
-export type SearchRow = {
+/** A chunk with its scores, or (id null) the scope's set counts when nothing matched. */
+export type SearchRow = Omit<ChunkRow, "id"> & {
   sets: number;
   stale_sets: number;
   id: string | null;
-  chunk_set_id: string;
-  source_id: string;
-  file_name: string;
-  text: string;
-  title: string;
-  heading: string;
-  page_number: number | null;
-  position: number;
-  element_ids: string[] | null;
-  metadata: Record<string, unknown>;
   level: number;
   similarity: number | null;
   keyword: number | null;
