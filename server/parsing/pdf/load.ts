@@ -9,8 +9,26 @@ type PdfDocument = Awaited<ReturnType<PdfJs["getDocument"]>["promise"]>;
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
 
+/**
+ * pdfjs's legacy build (the one that runs on Node 20) brings core-js, which replaces `Array.prototype.push` with a
+ * JavaScript version for an edge case of arrays longer than 2^32 (V8 issue 12681). That made every push in the
+ * process several times slower, pdfjs's own and the layout code's (about a tenth of a fast parse). The native push
+ * is put back once both modules are loaded; its worker half is loaded here too, so it cannot replace it later (pdfjs
+ * uses `globalThis.pdfjsWorker`, which that module sets, instead of importing it on first use).
+ */
+const importPdfJs = async (): Promise<PdfJs> => {
+  const nativePush = Array.prototype.push;
+  try {
+    const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+    await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
+    return pdfjs;
+  } finally {
+    Array.prototype.push = nativePush;
+  }
+};
+
 /** Loaded on first use: most uploads are not PDFs, and pdfjs is a large module. */
-const loadPdfJs = (): Promise<PdfJs> => (pdfjsPromise ??= import("pdfjs-dist/legacy/build/pdf.mjs"));
+const loadPdfJs = (): Promise<PdfJs> => (pdfjsPromise ??= importPdfJs());
 
 /**
  * Where pdfjs keeps its CMaps (needed for CJK text with predefined encodings) and standard font data. Resolved from
