@@ -58,31 +58,28 @@ const groupRotated = (items: RotatedText[]): RotatedText[] => {
   return groups;
 };
 
-const readPages = async (bytes: Uint8Array, only?: ReadonlySet<number>) => {
-  const { pdfjs, doc } = await openPdf(bytes);
+type OpenPdf = Awaited<ReturnType<typeof openPdf>>;
+
+const readPages = async ({ pdfjs, doc }: OpenPdf, only?: ReadonlySet<number>) => {
   const warnings: string[] = [];
   const pages: PageText[] = [];
-  try {
-    const total = doc.numPages;
-    const limit = Math.min(total, MAX_PDF_PAGES);
-    if (total > limit) warnings.push(`Only the first ${limit} of ${total} pages were parsed`);
-    const started = Date.now();
-    for (let pageNumber = 1; pageNumber <= limit; pageNumber++) {
-      if (only && !only.has(pageNumber)) continue;
-      if (Date.now() - started > TIME_BUDGET_MS) {
-        warnings.push(`Stopped after page ${pageNumber - 1} of ${total}: the time limit for parsing was reached`);
-        break;
-      }
-      try {
-        pages.push(await readPage({ pdfjs, doc, pageNumber }));
-      } catch (error) {
-        warnings.push(`Page ${pageNumber} could not be read (${describeFailure(error)})`);
-      }
+  const total = doc.numPages;
+  const limit = Math.min(total, MAX_PDF_PAGES);
+  if (total > limit) warnings.push(`Only the first ${limit} of ${total} pages were parsed`);
+  const started = Date.now();
+  for (let pageNumber = 1; pageNumber <= limit; pageNumber++) {
+    if (only && !only.has(pageNumber)) continue;
+    if (Date.now() - started > TIME_BUDGET_MS) {
+      warnings.push(`Stopped after page ${pageNumber - 1} of ${total}: the time limit for parsing was reached`);
+      break;
     }
-    return { pages, warnings, total };
-  } finally {
-    await doc.destroy();
+    try {
+      pages.push(await readPage({ pdfjs, doc, pageNumber }));
+    } catch (error) {
+      warnings.push(`Page ${pageNumber} could not be read (${describeFailure(error)})`);
+    }
   }
+  return { pages, warnings, total };
 };
 
 /** The text-layer parse, with each page's verdict on its text layer (soundness.ts) for the methods that OCR. */
@@ -108,7 +105,24 @@ export const parseTextLayer = async ({
    */
   rulings?: "table-pages" | "all-pages" | "none";
 }): Promise<TextLayerParse> => {
-  const { pages, warnings, total } = await readPages(bytes, only ? new Set(only) : undefined);
+  // One open document for the text and the drawings: a second one would parse the file and load its fonts again.
+  const pdf = await openPdf(bytes);
+  try {
+    return await parseOpenPdf(pdf, { only, warnTextless, rulings });
+  } finally {
+    await pdf.doc.destroy();
+  }
+};
+
+const parseOpenPdf = async (
+  pdf: OpenPdf,
+  {
+    only,
+    warnTextless,
+    rulings,
+  }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
+): Promise<TextLayerParse> => {
+  const { pages, warnings, total } = await readPages(pdf, only ? new Set(only) : undefined);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
   const textless = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "no-text").map((p) => p.pageNumber);
@@ -151,7 +165,7 @@ export const parseTextLayer = async ({
       .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
       .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
       .map((p) => p.page);
-    const found = await readGridTables(bytes, candidates, warnings);
+    const found = await readGridTables(pdf, candidates, warnings);
     paged = paged.map((entry) => {
       const tables = found.get(entry.page.pageNumber);
       if (!tables?.tables.length) return entry;
@@ -213,37 +227,32 @@ export const parseTextLayer = async ({
 };
 
 /** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */
-const readGridTables = async (bytes: Uint8Array, pages: PageText[], warnings: string[]) => {
+const readGridTables = async ({ pdfjs, doc }: OpenPdf, pages: PageText[], warnings: string[]) => {
   const found = new Map<number, ReturnType<typeof findGridTables>>();
   if (pages.length === 0) return found;
   // Loaded here: the figures module brings the canvas library, which text-only parses never need.
   const { scanPageGraphics } = await import("./figures");
-  const { pdfjs, doc } = await openPdf(bytes);
   const started = Date.now();
-  try {
-    for (const text of pages) {
-      if (Date.now() - started > GRID_BUDGET_MS) {
-        warnings.push(`Ruled tables were looked for up to page ${text.pageNumber - 1}: the time limit was reached`);
-        break;
-      }
-      const page = await doc.getPage(text.pageNumber);
-      try {
-        const graphics = await scanPageGraphics(pdfjs, page);
-        const tables = findGridTables({
-          runs: text.runs,
-          rotated: text.rotated,
-          horizontal: graphics.horizontalLines,
-          vertical: graphics.verticalLines,
-        });
-        if (tables.tables.length > 0) found.set(text.pageNumber, tables);
-      } catch {
-        // The drawing is a hint; without it the page's tables come from the text's alignment.
-      } finally {
-        page.cleanup();
-      }
+  for (const text of pages) {
+    if (Date.now() - started > GRID_BUDGET_MS) {
+      warnings.push(`Ruled tables were looked for up to page ${text.pageNumber - 1}: the time limit was reached`);
+      break;
     }
-  } finally {
-    await doc.destroy();
+    const page = await doc.getPage(text.pageNumber);
+    try {
+      const graphics = await scanPageGraphics(pdfjs, page);
+      const tables = findGridTables({
+        runs: text.runs,
+        rotated: text.rotated,
+        horizontal: graphics.horizontalLines,
+        vertical: graphics.verticalLines,
+      });
+      if (tables.tables.length > 0) found.set(text.pageNumber, tables);
+    } catch {
+      // The drawing is a hint; without it the page's tables come from the text's alignment.
+    } finally {
+      page.cleanup();
+    }
   }
   return found;
 };
