@@ -224,18 +224,28 @@ export const indexBuild = async (buildId: string) => {
   return { indexed };
 };
 
+type FinishingBuild = { id: string; sourceId: string; method: string; failedBatchesCount: number | null };
+
+/** What finalizing writes: older builds' elements go, the build's and the source's statuses. */
+export const finalizeWrites = (build: FinishingBuild) => {
+  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  return {
+    status,
+    dropOlderElements: db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: build.id } } }),
+    build: { status, step: "finalize", progress: progressOf("finalize"), finishedAt: new Date(), error: null },
+    source: { status: "Completed", method: build.method },
+  } as const;
+};
+
 /** The build is done: older builds' elements go, statuses are written. */
 export const finalizeBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
-  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  const writes = finalizeWrites(build);
   await db.$transaction([
-    db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: buildId } } }),
-    db.build.update({
-      where: { id: buildId },
-      data: { status, step: "finalize", progress: progressOf("finalize"), finishedAt: new Date(), error: null },
-    }),
-    db.source.update({ where: { id: build.sourceId }, data: { status: "Completed", method: build.method } }),
+    writes.dropOlderElements,
+    db.build.update({ where: { id: buildId }, data: writes.build }),
+    db.source.update({ where: { id: build.sourceId }, data: writes.source }),
   ]);
-  return { status };
+  return { status: writes.status };
 };

@@ -1,5 +1,8 @@
+import { activateBuildChunkSet } from "../chunk-sets/service";
+import { db } from "../db";
 import { enrichBuild } from "../enrichment/step";
-import { chunkBuild, embedBuild, finalizeBuild, indexBuild } from "./indexing";
+import { refreshChunkStatistics } from "../retrieval/keyword-query";
+import { chunkBuild, embedBuild, finalizeWrites } from "./indexing";
 
 /**
  * The rest of a small upload's build (after partition) in the same job step. Each job step is an HTTP round trip to
@@ -15,6 +18,28 @@ export const finishSmallBuild = async (buildId: string, indexing: string) => {
     await chunkBuild(buildId);
     await embedBuild(buildId);
   }
-  await indexBuild(buildId);
-  return finalizeBuild(buildId);
+  return indexAndFinalize(buildId);
+};
+
+/**
+ * indexBuild and finalizeBuild in one transaction: the build's chunk set becomes the source's searchable one as the
+ * build and source become Completed: five statements fewer, at about 2 ms of CPU each (embedded Postgres and
+ * client). The "index" state between the two is never seen when they run in one job step.
+ */
+const indexAndFinalize = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  const indexed = build.indexing !== "none";
+  const writes = finalizeWrites(build);
+  await db.$transaction([
+    db.source.update({
+      where: { id: build.sourceId },
+      data: { ...writes.source, indexedBuildId: indexed ? buildId : null },
+    }),
+    ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
+    writes.dropOlderElements,
+    db.build.update({ where: { id: buildId }, data: writes.build }),
+  ]);
+  await refreshChunkStatistics();
+  return { status: writes.status };
 };
