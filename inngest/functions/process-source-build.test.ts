@@ -62,7 +62,16 @@ describe("process-source-build", () => {
     expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
   });
 
-  it("runs a small upload's whole build as one step", async () => {
+  it("runs a small upload's whole build in its first step", async () => {
+    const mocked = steps("full", {
+      load: () => ({ ...data, indexing: "full", small: true, done: { status: "Completed" } }),
+    });
+    const { result } = await run(mocked);
+    expect(mocked.calls).toEqual(["load"]);
+    expect(result).toEqual({ buildId: data.buildId, status: "Completed" });
+  });
+
+  it("goes on with a step of its own for a small build whose load was stored before it did the whole build", async () => {
     const mocked = steps("full", {}, "ingest", true);
     const { result } = await run(mocked);
     expect(mocked.calls).toEqual(["load", "process-small"]);

@@ -7,11 +7,18 @@ import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
 import { finishSmallBuild } from "@/server/ingestion/small-build";
 
+/** Parse, enrich, chunk, embed, index and finalize of a small upload; null when the build was deleted meanwhile. */
+const processSmallBuild = async (buildId: string, indexing: string) => {
+  // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
+  if (!(await nonRetriable(() => partitionBuild(buildId)))) return null;
+  return finishSmallBuild(buildId, indexing);
+};
+
 /**
  * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each
  * step calls one domain function that writes its results and the build's status; a step that fails after its retries
- * marks the build failed. A small upload runs every part in one step ("process-small"): its round trips would cost
- * more than its work.
+ * marks the build failed. A small upload runs every part in its first step ("load"): each step is a round trip
+ * through the serve route and a stored result, which would cost more than the document's work.
  * Step ids are stable: renaming one changes its identity for runs in flight.
  */
 export const processSourceBuild = inngest.createFunction(
@@ -24,14 +31,18 @@ export const processSourceBuild = inngest.createFunction(
   async ({ event, step }) => {
     const { buildId } = event.data;
     try {
-      const build = await step.run("load", () => loadBuild(buildId));
+      // A small upload's whole build runs inside this first step.
+      const build = await step.run("load", async () => {
+        const loaded = await loadBuild(buildId);
+        return loaded?.small ? { ...loaded, done: await processSmallBuild(buildId, loaded.indexing) } : loaded;
+      });
       if (!build) return { buildId, status: "cancelled" };
       if (build.small) {
-        const done = await step.run("process-small", async () => {
-          // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
-          if (!(await nonRetriable(() => partitionBuild(buildId)))) return null;
-          return finishSmallBuild(buildId, build.indexing);
-        });
+        // A run whose "load" was stored before small builds ran inside it goes on with a step of their own.
+        const done =
+          "done" in build
+            ? build.done
+            : await step.run("process-small", () => processSmallBuild(buildId, build.indexing));
         return done ? { buildId, ...done } : { buildId, status: "cancelled" };
       }
       if (build.kind === "index") {

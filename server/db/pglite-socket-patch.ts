@@ -18,6 +18,12 @@ import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 /** Parse, Bind, Describe, Execute, Close, Flush: the client is mid-batch until it sends Sync. */
 const EXTENDED_PROTOCOL_MESSAGES = new Set([0x50, 0x42, 0x44, 0x45, 0x43, 0x48]);
+/**
+ * Parse, Bind, Describe, Execute, Close: their answers wait for the batch's Sync (or a Flush), as a real Postgres
+ * buffers them. One socket write per statement instead of five: on loopback each write costs the sender the
+ * receiver's TCP work too, and that was a fifth of the database thread's time for small documents.
+ */
+const HELD_ANSWERS = new Set([0x50, 0x42, 0x44, 0x45, 0x43]);
 
 export type QueuedMessage = {
   handlerId: number;
@@ -42,6 +48,8 @@ export type QueryQueueInternals = {
   onStall?: () => void;
   /** Added by the patch: the last message processed was part of an unfinished extended-protocol batch. */
   midBatch?: boolean;
+  /** Added by the patch: answers of the unfinished batch, written to its socket in one piece at its Sync or Flush. */
+  held?: Uint8Array[];
   patched?: boolean;
 };
 
@@ -77,6 +85,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
   try {
     for (let message = nextMessage(q); message; message = nextMessage(q)) {
       const current = message;
+      const hold = HELD_ANSWERS.has(current.message[0] ?? 0);
       let bytes = 0;
       try {
         if (current.handlerId !== q.lastHandlerId) await q.beforeSwitch?.(q.lastHandlerId, current.handlerId);
@@ -84,15 +93,22 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
           q.db.execProtocolRawStream(current.message, {
             onRawData: (data) => {
               bytes += data.length;
-              current.onData(data);
+              // A view of wasm memory, which the next write reuses: copied.
+              q.held!.push(data.slice());
             },
           }),
         );
       } catch (error) {
         // The failing connection is torn down by its handler; the queue must keep serving the others.
         q.midBatch = false;
+        q.held = [];
         current.reject(error);
         continue;
+      }
+      if (!hold) {
+        const answers = q.held!;
+        q.held = [];
+        if (answers.length) current.onData(answers.length === 1 ? answers[0]! : Buffer.concat(answers));
       }
       q.midBatch = EXTENDED_PROTOCOL_MESSAGES.has(current.message[0] ?? 0);
       q.lastHandlerId = current.handlerId;
@@ -110,6 +126,7 @@ export const patchPgliteSocketServer = (server: PGLiteSocketServer): void => {
   if (q.patched) return;
   q.patched = true;
   q.midBatch = false;
+  q.held = [];
   q.processQueue = () => processQueue(q);
 
   const clearQueueForHandler = q.clearQueueForHandler.bind(q);
@@ -118,6 +135,7 @@ export const patchPgliteSocketServer = (server: PGLiteSocketServer): void => {
     // A client that disconnects mid-batch would otherwise pin the queue to a connection that will never speak again.
     if (q.lastHandlerId === handlerId && q.midBatch) {
       q.midBatch = false;
+      q.held = [];
       queueMicrotask(() => void q.processQueue());
     }
   };

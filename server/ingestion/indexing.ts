@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import {
   activateBuildChunkSet,
   chunkHeading,
@@ -119,19 +120,27 @@ export const chunkRows = <Base extends object>({
   });
 };
 
-/**
- * Splits the build's elements into chunks (no vectors yet), in the build's chunk set. Each chunk carries its
- * document's title and its section's heading for keyword search and embedding.
- */
-export const chunkBuild = async (buildId: string) => {
+type ChunkingBuild = { id: string; projectId: string; sourceId: string; source: { fileName: string } };
+
+/** The build with its file name, marked as in `step`; null when it was deleted meanwhile. */
+export const enterBuildStep = async (buildId: string, step: string) => {
   const build = await db.build.findUnique({
     where: { id: buildId },
     include: { source: { select: { fileName: true } } },
   });
   if (!build) return null;
-  await db.build.update({ where: { id: buildId }, data: { step: "chunk" } });
+  await db.build.update({ where: { id: buildId }, data: { step } });
+  return build;
+};
+
+/**
+ * Splits the build's elements into chunks and writes them (no vectors yet) into the build's chunk set, in place of
+ * any an earlier attempt wrote. Each chunk carries its document's title and its section's heading for keyword
+ * search and embedding.
+ */
+export const writeBuildChunks = async (build: ChunkingBuild) => {
   // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
-  const rows = await readBuildElements(buildId);
+  const rows = await readBuildElements(build.id);
   const elements: ParsedElement[] = rows.map((r) => ({
     type: r.elementType as ParsedElement["type"],
     text: r.text,
@@ -143,25 +152,71 @@ export const chunkBuild = async (buildId: string) => {
   const chunkSet = await openBuildChunkSet({
     projectId: build.projectId,
     sourceId: build.sourceId,
-    buildId,
+    buildId: build.id,
     config: options,
   });
   await db.chunk.deleteMany({ where: { chunkSetId: chunkSet.id } });
-  const data = chunkRows({
-    rows,
-    chunks,
-    fileName: build.source.fileName,
-    base: { projectId: build.projectId, sourceId: build.sourceId, chunkSetId: chunkSet.id, buildId },
-  });
+  const base = { projectId: build.projectId, sourceId: build.sourceId, chunkSetId: chunkSet.id, buildId: build.id };
+  // Ids chosen here, so a caller can write the vectors without reading the chunks back.
+  const data = chunkRows({ rows, chunks, fileName: build.source.fileName, base }).map((row) => ({
+    ...row,
+    id: randomUUID(),
+  }));
   for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
     await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
     await yieldToEventLoop();
   }
+  return { chunkSetId: chunkSet.id, chunks: data };
+};
+
+/** Splits the build's elements into chunks (no vectors yet), in the build's chunk set. */
+export const chunkBuild = async (buildId: string) => {
+  const build = await enterBuildStep(buildId, "chunk");
+  if (!build) return null;
+  const { chunkSetId, chunks } = await writeBuildChunks(build);
   await db.$transaction([
-    db.chunkSet.update({ where: { id: chunkSet.id }, data: { chunkCount: data.length } }),
+    db.chunkSet.update({ where: { id: chunkSetId }, data: { chunkCount: chunks.length } }),
     db.build.update({ where: { id: buildId }, data: { progress: progressOf("chunk") } }),
   ]);
-  return { chunks: data.length };
+  return { chunks: chunks.length };
+};
+
+type ChunkToEmbed = { id: string; text: string; title: string; heading: string };
+
+/**
+ * Embeds chunks batch by batch and writes their vectors; returns how many batches failed. A batch the provider keeps
+ * refusing is counted, not fatal, unless every batch fails.
+ */
+export const embedChunks = async ({
+  buildId,
+  embedder,
+  indexId,
+  chunks,
+}: {
+  buildId: string;
+  embedder: Embedder;
+  indexId: string;
+  chunks: ChunkToEmbed[];
+}) => {
+  let failedBatches = 0;
+  let lastError: string | null = null;
+  for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
+    const batch = chunks.slice(i, i + EMBED_BATCH);
+    try {
+      const vectors = await embedTexts(embedder, batch.map(embeddingInput));
+      await writeChunkVectors({ indexId, ids: batch.map((c) => c.id), vectors });
+      await yieldToEventLoop();
+    } catch (error) {
+      failedBatches += 1;
+      lastError = errorMessage(error);
+      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
+    }
+  }
+  const batches = Math.ceil(chunks.length / EMBED_BATCH);
+  if (batches > 0 && failedBatches === batches) {
+    throw new Error(`Embedding failed for every batch: ${lastError}`);
+  }
+  return failedBatches;
 };
 
 /**
@@ -175,28 +230,11 @@ export const embedBuild = async (buildId: string) => {
   const embedder = getEmbedder();
   const index = await ensureEmbeddingIndex(embedder);
   // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model.
-  const pending = await db.$queryRaw<{ id: string; text: string; title: string; heading: string }[]>`
+  const pending = await db.$queryRaw<ChunkToEmbed[]>`
     SELECT c.id::text, c.text, c.title, c.heading FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
     WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
     ORDER BY c.position`;
-  let failedBatches = 0;
-  let lastError: string | null = null;
-  for (let i = 0; i < pending.length; i += EMBED_BATCH) {
-    const batch = pending.slice(i, i + EMBED_BATCH);
-    try {
-      const vectors = await embedTexts(embedder, batch.map(embeddingInput));
-      await writeChunkVectors({ indexId: index.id, ids: batch.map((c) => c.id), vectors });
-      await yieldToEventLoop();
-    } catch (error) {
-      failedBatches += 1;
-      lastError = errorMessage(error);
-      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
-    }
-  }
-  const batches = Math.ceil(pending.length / EMBED_BATCH);
-  if (batches > 0 && failedBatches === batches) {
-    throw new Error(`Embedding failed for every batch: ${lastError}`);
-  }
+  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, chunks: pending });
   await db.$transaction([
     db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
     db.build.update({
@@ -224,18 +262,28 @@ export const indexBuild = async (buildId: string) => {
   return { indexed };
 };
 
+type FinishingBuild = { id: string; sourceId: string; method: string; failedBatchesCount: number | null };
+
+/** What finalizing writes: older builds' elements go, the build's and the source's statuses. */
+export const finalizeWrites = (build: FinishingBuild) => {
+  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  return {
+    status,
+    dropOlderElements: db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: build.id } } }),
+    build: { status, step: "finalize", progress: progressOf("finalize"), finishedAt: new Date(), error: null },
+    source: { status: "Completed", method: build.method },
+  } as const;
+};
+
 /** The build is done: older builds' elements go, statuses are written. */
 export const finalizeBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
-  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  const writes = finalizeWrites(build);
   await db.$transaction([
-    db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: buildId } } }),
-    db.build.update({
-      where: { id: buildId },
-      data: { status, step: "finalize", progress: progressOf("finalize"), finishedAt: new Date(), error: null },
-    }),
-    db.source.update({ where: { id: build.sourceId }, data: { status: "Completed", method: build.method } }),
+    writes.dropOlderElements,
+    db.build.update({ where: { id: buildId }, data: writes.build }),
+    db.source.update({ where: { id: build.sourceId }, data: writes.source }),
   ]);
-  return { status };
+  return { status: writes.status };
 };
