@@ -26,7 +26,6 @@ export const benchScale = async ({ databaseUrl }: { databaseUrl: string }) => {
   const { BM25_INDEX } = await import("@/server/retrieval/keyword-engine");
   const { retrieve } = await import("@/server/retrieval/retrieve");
   const { SEARCH_TYPES } = await import("@/server/retrieval/search-type.schema");
-  const { runSearch } = await import("@/server/retrieval/search-pool");
   const { searchSql } = await import("@/server/retrieval/vector-search");
 
   let peakRss = process.memoryUsage().rss;
