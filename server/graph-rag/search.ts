@@ -9,9 +9,9 @@ import { normaliseName } from "./names";
 /**
  * Graph retrieval, local and global combined (GraphRAG's two searches, over chunks):
  * - local: entities matched to the query — by name (the query's word n-grams equal to an entity's normalised name)
- *   and by embedding similarity, each weighted by its specificity (below) — then their strongest neighbours (half the seed's score, scaled by the
- *   relationship's weight), then the chunks that mention them, scored by the sum of their entities' scores over the
- *   best chunk's sum (a noisy-or saturated at 1 for any chunk naming one matched entity, so ties were ranked by id);
+ *   and by embedding similarity, each weighted by its specificity (see `specificity`) — then their strongest
+ *   neighbours (half the seed's score, scaled by the relationship's weight), then the chunks that mention them,
+ *   scored by the sum of their entities' scores over the best chunk's sum (a noisy-or saturated at 1 for any chunk naming one matched entity, so ties were ranked by id);
  * - global: the communities whose summaries are most similar to the query; a chunk gets the community's score times
  *   the share of the community's entities it mentions (up to 5).
  * A chunk's score is 1 − (1 − local)(1 − 0.7·global), in [0, 1]. Its metadata says which entities and community led
@@ -40,8 +40,8 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, Number.isFinite(x) ? x : 
 /**
  * How specific an entity is, in (0, 1]: its inverse document frequency over the graph's chunks, normalised. "cell"
  * mentioned by 2,000 of SciFact's 6,494 chunks says little about which chunk answers; a name mentioned twice says much.
+ * SciFact train, all 809 queries, model-free graph: nDCG@10 0.425 without this weighting, 0.530 with it.
  */
-// SciFact train, 200 queries, model-free graph: nDCG@10 0.398 without this weighting, 0.531 with it.
 const specificity = (mentions: number, chunks: number) =>
   chunks > 1 ? Math.log(1 + chunks / Math.max(1, mentions)) / Math.log(1 + chunks) : 1;
 
