@@ -2,16 +2,16 @@ import { inngest } from "../client";
 import { nonRetriable } from "../non-retriable";
 import { sourceBuildRequested } from "../events";
 import { acquireBuild } from "@/server/connectors/acquire";
-import { failBuild, loadBuild, partitionBuild } from "@/server/ingestion/pipeline";
+import { activeBuild, failBuild, partitionBuild, startBuild, type BuildWithSource } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
-import { finishSmallBuild } from "@/server/ingestion/small-build";
+import { finishSmallBuild, parseSmallBuild } from "@/server/ingestion/small-build";
 
-/** Parse, enrich, chunk, embed, index and finalize of a small upload; null when the build was deleted meanwhile. */
-const processSmallBuild = async (buildId: string, indexing: string) => {
+/** Parse, enrich, chunk, embed, index and finalize of a small upload, written at the end in one transaction. */
+const processSmallBuild = async (build: BuildWithSource) => {
   // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
-  if (!(await nonRetriable(() => partitionBuild(buildId)))) return null;
-  return finishSmallBuild(buildId, indexing);
+  const parsed = await nonRetriable(() => parseSmallBuild(build));
+  return finishSmallBuild(build, parsed);
 };
 
 /**
@@ -33,8 +33,10 @@ export const processSourceBuild = inngest.createFunction(
     try {
       // A small upload's whole build runs inside this first step.
       const build = await step.run("load", async () => {
-        const loaded = await loadBuild(buildId);
-        return loaded?.small ? { ...loaded, done: await processSmallBuild(buildId, loaded.indexing) } : loaded;
+        const started = await startBuild(buildId);
+        if (!started) return null;
+        const { loaded } = started;
+        return loaded.small ? { ...loaded, done: await processSmallBuild(started.build) } : loaded;
       });
       if (!build) return { buildId, status: "cancelled" };
       if (build.small) {
@@ -42,7 +44,10 @@ export const processSourceBuild = inngest.createFunction(
         const done =
           "done" in build
             ? build.done
-            : await step.run("process-small", () => processSmallBuild(buildId, build.indexing));
+            : await step.run("process-small", async () => {
+                const row = await activeBuild(buildId);
+                return row ? processSmallBuild(row) : null;
+              });
         return done ? { buildId, ...done } : { buildId, status: "cancelled" };
       }
       if (build.kind === "index") {

@@ -5,7 +5,13 @@ import { progressOf } from "../ingestion/progress";
 import { logger } from "../logger";
 import { readBuildElements } from "../ingestion/read-elements";
 import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
-import { enrichDocument, ENRICHMENT_WARNING_PREFIX, type EnrichedPage, type EnrichmentResult } from "./enrich";
+import {
+  enrichDocument,
+  ENRICHMENT_WARNING_PREFIX,
+  type EnrichedPage,
+  type EnrichmentInputElement,
+  type EnrichmentResult,
+} from "./enrich";
 
 /**
  * The "enrich" step of a build (after partition, before chunk): page annotations, keywords and topics onto the
@@ -59,6 +65,17 @@ const writePages = async (buildId: string, pages: EnrichedPage[]) => {
   }
 };
 
+type DocumentToAnnotate = { fileName: string; elements: EnrichmentInputElement[] };
+
+/** Page annotations, keywords, topics and the document summary, by the chat model when one is configured. */
+export const annotateDocument = (input: DocumentToAnnotate) => {
+  const llm = getChatTarget();
+  // Without a chat model it is all local CPU work (TF-IDF, RAKE, TextRank): off the thread that serves requests.
+  return llm
+    ? enrichDocument({ ...input, llm })
+    : runOffThread<EnrichmentResult>("server/enrichment/enrich.ts", "enrichDocument", [{ ...input, llm: null }]);
+};
+
 export const enrichBuild = async (buildId: string) => {
   const build = await db.build.findUnique({
     where: { id: buildId },
@@ -80,13 +97,7 @@ export const enrichBuild = async (buildId: string) => {
         pageNumber: r.pageNumber,
       })),
     };
-    const llm = getChatTarget();
-    // Without a chat model it is all local CPU work (TF-IDF, RAKE, TextRank): off the thread that serves requests.
-    const result = llm
-      ? await enrichDocument({ ...input, llm })
-      : await runOffThread<EnrichmentResult>("server/enrichment/enrich.ts", "enrichDocument", [
-          { ...input, llm: null },
-        ]);
+    const result = await annotateDocument(input);
     await writePages(buildId, result.pages);
     await db.build.update({
       where: { id: buildId },

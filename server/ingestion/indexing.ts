@@ -34,7 +34,7 @@ export const PIPELINE_CHUNKING = {
   elementsToRemove: ["Header", "Footer", "PageNumber"],
 } as const;
 
-const EMBED_BATCH = 64;
+export const EMBED_BATCH = 64;
 
 /** Chunking is CPU work over the whole document: done in the worker thread, not on the one serving requests. */
 export const chunkOffThread = (input: { elements: ParsedElement[]; options: ChunkOptions }) =>

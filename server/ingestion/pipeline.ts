@@ -19,7 +19,8 @@ import { progressOf } from "./progress";
  */
 
 /** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */
-const activeBuild = (buildId: string) => db.build.findUnique({ where: { id: buildId }, include: { source: true } });
+export const activeBuild = (buildId: string) =>
+  db.build.findUnique({ where: { id: buildId }, include: { source: true } });
 
 export type LoadedBuild = {
   buildId: string;
@@ -31,7 +32,10 @@ export type LoadedBuild = {
   small?: boolean;
 };
 
-export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> => {
+export type BuildWithSource = NonNullable<Awaited<ReturnType<typeof activeBuild>>>;
+
+/** Marks the build Processing; returns what the job needs (`loaded`) and the build row it read (`build`). */
+export const startBuild = async (buildId: string) => {
   const build = await activeBuild(buildId);
   if (!build) return null;
   await db.$transaction([
@@ -53,7 +57,7 @@ export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> =>
     source.storageKey !== null &&
     !isManifestKey(source.storageKey) &&
     Number(source.fileSize) <= SMALL_BUILD_BYTES;
-  return {
+  const loaded: LoadedBuild = {
     buildId,
     projectId: build.projectId,
     sourceId: build.sourceId,
@@ -61,9 +65,10 @@ export const loadBuild = async (buildId: string): Promise<LoadedBuild | null> =>
     kind: build.kind,
     small,
   };
+  return { loaded, build };
 };
 
-const toElementRow =
+export const toElementRow =
   (buildId: string, ids: { projectId: string; sourceId: string }) => (el: ParsedElement, position: number) => ({
     ...ids,
     buildId,
@@ -80,6 +85,18 @@ const toElementRow =
     metadata: (el.metadata ?? {}) as object,
   });
 
+/** What the parse worker reads for an uploaded file. */
+export const uploadParseInput = (
+  source: { storageKey: string | null; fileName: string; fileType: string },
+  method: InternalMethod,
+) => ({
+  // Copied into the parse job's folder: a 100 MB upload is never read into this process.
+  copyTo: (file: string) => fileStore().copyToFile(source.storageKey!, file),
+  fileName: source.fileName,
+  fileType: source.fileType,
+  method,
+});
+
 /** Parses the original file into elements of this build. */
 export const partitionBuild = async (buildId: string) => {
   const build = await activeBuild(buildId);
@@ -91,13 +108,7 @@ export const partitionBuild = async (buildId: string) => {
   // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
   const input = isManifestKey(source.storageKey)
     ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
-    : {
-        // Copied into the parse job's folder: a 100 MB upload is never read into this process.
-        copyTo: (file: string) => fileStore().copyToFile(source.storageKey!, file),
-        fileName: source.fileName,
-        fileType: source.fileType,
-        method,
-      };
+    : uploadParseInput(source, method);
   const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
   const clear = async () => {
     await db.element.deleteMany({ where: { buildId } });

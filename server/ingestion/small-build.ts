@@ -1,71 +1,194 @@
-import { activateBuildChunkSet } from "../chunk-sets/service";
+import { randomUUID } from "node:crypto";
 import { db } from "../db";
-import { enrichBuild } from "../enrichment/step";
+import { errorMessage } from "../errors";
+import { annotateDocument } from "../enrichment/step";
+import { ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "../enrichment/enrich";
+import { chunkVectorsUpdate } from "../chunk-sets/vectors";
+import { embeddingInput } from "../chunk-sets/service";
+import { logger } from "../logger";
+import type { InternalMethod } from "../parsing/methods.schema";
+import { partitionIsolatedInBatches } from "../parsing/isolated";
+import type { ParsedElement } from "../parsing/types";
 import { getEmbedder } from "../providers/embedding";
+import { getSpeechModel } from "../providers/speech";
+import { getVisionModel } from "../providers/vision";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
-import { embedChunks, enterBuildStep, finalizeWrites, writeBuildChunks } from "./indexing";
+import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, EMBED_BATCH, embedTexts, PIPELINE_CHUNKING } from "./indexing";
+import { PARSE_LIMITS } from "./limits";
+import { type BuildWithSource, toElementRow, uploadParseInput } from "./pipeline";
 import { progressOf } from "./progress";
 
 /**
- * The rest of a small upload's build (after partition) in the same job step. Each job step is an HTTP round trip to
- * the app's own serve route (the function replayed, the result stored): for a one-page text those round trips cost
- * more than parsing, enriching and embedding it. Every part is idempotent on its own (it clears what an earlier
- * attempt wrote), so a retried or resumed step simply runs them all again, which for a small document costs little.
- * Larger documents keep one step per part, so a crash during embedding does not parse a large file again.
+ * A small upload's whole build (parse, enrich, chunk, embed, index, finalize) inside the job's "load" step. Each job
+ * step is an HTTP round trip to the app's own serve route, and each database statement costs about 2 ms of CPU
+ * (client and embedded Postgres): for a one-page text those cost more than the document's own work. So the
+ * document is parsed, enriched, chunked and embedded in memory, and everything is written in ONE transaction at the
+ * end: a crash or a retry before it leaves nothing behind, and the retry (or the resumed run) simply does it all
+ * again. Until that transaction the build shows Processing at step "load"; then Completed.
+ * Larger documents keep one step per part, each writing its results, so a crash during embedding does not parse a
+ * large file again.
  */
-export const finishSmallBuild = async (buildId: string, indexing: string) => {
-  // Never fails the build (problems become warnings).
-  await enrichBuild(buildId);
-  if (indexing !== "none") await chunkAndEmbed(buildId);
-  return indexAndFinalize(buildId);
+
+type ElementRow = ReturnType<ReturnType<typeof toElementRow>> & {
+  pageAnnotation?: string | null;
+  pageKeywords?: string[];
+  pageTopics?: string[];
+};
+
+/** Parses the stored upload in a parse worker (same limits and isolation as any upload); elements stay in memory. */
+export const parseSmallBuild = async (build: BuildWithSource) => {
+  const elements: ParsedElement[] = [];
+  const meta = await partitionIsolatedInBatches(
+    uploadParseInput(build.source, build.method as InternalMethod),
+    PARSE_LIMITS,
+    async (batch) => {
+      elements.push(...batch);
+    },
+    {
+      onRestart: async () => {
+        elements.length = 0;
+      },
+      providers: { vision: getVisionModel(), speech: getSpeechModel() },
+    },
+  );
+  return { elements, meta };
+};
+
+export type ParsedSmallBuild = Awaited<ReturnType<typeof parseSmallBuild>>;
+
+/** Page annotations onto the element rows, as the enrich step's UPDATE writes them. */
+const applyPages = (rows: ElementRow[], pages: EnrichedPage[]) => {
+  for (const page of pages) {
+    for (const row of rows.slice(page.first, page.last + 1)) {
+      row.pageAnnotation = page.summary;
+      row.pageKeywords = page.keywords;
+      row.pageTopics = page.topics;
+      row.metadata = { ...row.metadata, enrichment_model: page.model };
+    }
+  }
+};
+
+/** Enrichment in memory; never fails the build (a failure becomes a warning, as in the enrich step). */
+const enrich = async (build: BuildWithSource, rows: ElementRow[]) => {
+  if (build.enrichment !== "full") return { documentAnnotation: undefined, warnings: [] };
+  try {
+    const result = await annotateDocument({
+      fileName: build.source.fileName,
+      elements: rows.map((r) => ({
+        position: r.position,
+        type: r.elementType,
+        text: r.text,
+        pageNumber: r.pageNumber,
+      })),
+    });
+    applyPages(rows, result.pages);
+    return { documentAnnotation: result.documentAnnotation, warnings: result.warnings };
+  } catch (error) {
+    logger.error({ err: error, buildId: build.id }, "enrichment failed");
+    return { documentAnnotation: undefined, warnings: [`${ENRICHMENT_WARNING_PREFIX} failed: ${errorMessage(error)}`] };
+  }
+};
+
+/** Chunks and their vectors in memory; a batch the provider refuses is counted, not fatal, unless all are. */
+const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[], chunkSetId: string) => {
+  const options = { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] };
+  const chunks = await chunkOffThread({
+    elements: rows.map((r) => ({
+      type: r.elementType as ParsedElement["type"],
+      text: r.text,
+      html: r.html,
+      pageNumber: r.pageNumber,
+    })),
+    options,
+  });
+  const base = { projectId: build.projectId, sourceId: build.sourceId, chunkSetId, buildId: build.id };
+  const data = chunkRows({ rows, chunks, fileName: build.source.fileName, base }).map((row) => ({
+    ...row,
+    id: randomUUID(),
+  }));
+  const embedder = getEmbedder();
+  const index = await ensureEmbeddingIndex(embedder);
+  const vectors: { ids: string[]; vectors: number[][] }[] = [];
+  let failedBatches = 0;
+  let lastError = "";
+  for (let i = 0; i < data.length; i += EMBED_BATCH) {
+    const batch = data.slice(i, i + EMBED_BATCH);
+    try {
+      vectors.push({ ids: batch.map((c) => c.id), vectors: await embedTexts(embedder, batch.map(embeddingInput)) });
+    } catch (error) {
+      failedBatches += 1;
+      lastError = errorMessage(error);
+      logger.warn({ buildId: build.id, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
+    }
+  }
+  if (data.length > 0 && vectors.length === 0) throw new Error(`Embedding failed for every batch: ${lastError}`);
+  return { options, chunks: data, vectors, failedBatches, indexId: index.id };
 };
 
 /**
- * chunkBuild and embedBuild in one: the chunks are embedded as they are written, without reading them back, and the
- * chunk set and build are updated once (seven statements fewer). A retry writes the chunks again, vectors included.
+ * Enriches, chunks and embeds the parsed document, then writes it all in one transaction: the elements (enriched),
+ * the chunk set (ready) with its chunks and vectors, the source's other chunk sets and older elements dropped, the
+ * source and build Completed. A retry writes the same again in place of what an earlier attempt committed.
  */
-const chunkAndEmbed = async (buildId: string) => {
-  const build = await enterBuildStep(buildId, "chunk");
-  if (!build) return null;
-  const { chunkSetId, chunks } = await writeBuildChunks(build);
-  const embedder = getEmbedder();
-  const index = await ensureEmbeddingIndex(embedder);
-  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, chunks });
+export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSmallBuild) => {
+  const rows: ElementRow[] = parsed.elements.map(
+    toElementRow(build.id, { projectId: build.projectId, sourceId: build.sourceId }),
+  );
+  const enriched = await enrich(build, rows);
+  const indexed = build.indexing !== "none";
+  const chunkSetId = randomUUID();
+  const chunked = indexed ? await chunkAndEmbed(build, rows, chunkSetId) : null;
+  const status = (chunked?.failedBatches ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  const chunkWrites = chunked
+    ? [
+        db.chunkSet.create({
+          data: {
+            id: chunkSetId,
+            projectId: build.projectId,
+            sourceId: build.sourceId,
+            buildId: build.id,
+            ownerKind: "source_build",
+            config: chunked.options,
+            status: "ready",
+            chunkCount: chunked.chunks.length,
+            embeddingIndexId: chunked.indexId,
+          },
+        }),
+        ...Array.from({ length: Math.ceil(chunked.chunks.length / CHUNK_INSERT_BATCH) }, (_, i) =>
+          db.chunk.createMany({ data: chunked.chunks.slice(i * CHUNK_INSERT_BATCH, (i + 1) * CHUNK_INSERT_BATCH) }),
+        ),
+        ...chunked.vectors.map((batch) => chunkVectorsUpdate({ indexId: chunked.indexId, ...batch })),
+      ]
+    : [];
   await db.$transaction([
-    db.chunkSet.update({ where: { id: chunkSetId }, data: { chunkCount: chunks.length, embeddingIndexId: index.id } }),
+    // This build's elements from an earlier attempt, and older builds' (as finalizing drops them).
+    db.element.deleteMany({ where: { sourceId: build.sourceId } }),
+    db.element.createMany({ data: rows }),
+    // Every source-build chunk set of the source (an earlier attempt's, the searchable one of an older build).
+    db.chunkSet.deleteMany({ where: { sourceId: build.sourceId, ownerKind: "source_build" } }),
+    ...chunkWrites,
+    db.source.update({
+      where: { id: build.sourceId },
+      data: { status: "Completed", method: build.method, indexedBuildId: indexed ? build.id : null },
+    }),
     db.build.update({
-      where: { id: buildId },
+      where: { id: build.id },
       data: {
-        step: "embed",
-        failedBatchesCount: failedBatches,
-        embeddingIndexId: index.id,
-        progress: progressOf("embed"),
+        totalPartitions: rows.length,
+        totalPages: parsed.meta.totalPages,
+        pageMethods: parsed.meta.pageMethods ?? undefined,
+        warnings: [...parsed.meta.warnings, ...enriched.warnings],
+        documentAnnotation: enriched.documentAnnotation,
+        ...(chunked ? { failedBatchesCount: chunked.failedBatches, embeddingIndexId: chunked.indexId } : {}),
+        status,
+        step: "finalize",
+        progress: progressOf("finalize"),
+        finishedAt: new Date(),
+        error: null,
       },
     }),
   ]);
-  return { chunks: chunks.length, failedBatches };
-};
-
-/**
- * indexBuild and finalizeBuild in one transaction: the build's chunk set becomes the source's searchable one as the
- * build and source become Completed: five statements fewer, at about 2 ms of CPU each (embedded Postgres and
- * client). The "index" state between the two is never seen when they run in one job step.
- */
-const indexAndFinalize = async (buildId: string) => {
-  const build = await db.build.findUnique({ where: { id: buildId } });
-  if (!build) return null;
-  const indexed = build.indexing !== "none";
-  const writes = finalizeWrites(build);
-  await db.$transaction([
-    db.source.update({
-      where: { id: build.sourceId },
-      data: { ...writes.source, indexedBuildId: indexed ? buildId : null },
-    }),
-    ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
-    writes.dropOlderElements,
-    db.build.update({ where: { id: buildId }, data: writes.build }),
-  ]);
   await refreshChunkStatistics();
-  return { status: writes.status };
+  return { status };
 };
