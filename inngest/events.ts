@@ -13,6 +13,8 @@ export const SourceBuildRequestedData = z.object({
   buildId: z.uuid(),
   projectId: z.uuid(),
   sourceId: z.uuid(),
+  /** An upload small enough to build in the run's first call, without steps (process-source-build.ts). */
+  small: z.boolean().optional(),
 });
 export type SourceBuildRequestedData = z.infer<typeof SourceBuildRequestedData>;
 

@@ -66,6 +66,8 @@ const main = async () => {
     stopping = true;
     logger.info({ signal }, "stopping");
     markJobRunnerReady(false);
+    const { setInProcessEvents } = await import("../server/jobs/in-process-events");
+    setInProcessEvents(undefined);
     await executor?.stop();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
@@ -104,6 +106,8 @@ const main = async () => {
       concurrency: env.QUARRY_JOB_CONCURRENCY,
       signingKey: env.INNGEST_SIGNING_KEY,
     });
+    const { setInProcessEvents } = await import("../server/jobs/in-process-events");
+    setInProcessEvents(executor.ingestEvent);
   }
   // Before health says ok: scripts that wait for it use the init token at once.
   const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");

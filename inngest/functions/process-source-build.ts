@@ -1,3 +1,4 @@
+import { NonRetriableError } from "inngest";
 import { inngest } from "../client";
 import { nonRetriable } from "../non-retriable";
 import { sourceBuildRequested } from "../events";
@@ -15,6 +16,27 @@ const processSmallBuild = async (build: BuildWithSource) => {
 };
 
 /**
+ * A small upload's build in the run's first call, with no step at all: a step costs a round trip through the serve
+ * route and a stored result, more than the document's own work. Nothing is memoized, so a retry, or a run resumed
+ * after a crash, does it all again (its writes are one transaction). Null when the build is not small after all.
+ */
+const buildInline = async (
+  buildId: string,
+  { attempt, maxAttempts = 1 }: { attempt: number; maxAttempts?: number },
+) => {
+  try {
+    const started = await startBuild(buildId);
+    if (!started) return { buildId, status: "cancelled" };
+    if (!started.loaded.small) return null;
+    return { buildId, ...(await processSmallBuild(started.build)) };
+  } catch (error) {
+    // Retried as a step would be (a run that throws is called again), until its last attempt.
+    if (!(error instanceof NonRetriableError) && attempt + 1 < maxAttempts) throw error;
+    return { buildId, status: "failed", ...(await failBuild(buildId, error)) };
+  }
+};
+
+/**
  * Parses, enriches, chunks, embeds and indexes one source build (an index build re-uses its parent's elements). Each
  * step calls one domain function that writes its results and the build's status; a step that fails after its retries
  * marks the build failed. A small upload runs every part in its first step ("load"): each step is a round trip
@@ -28,8 +50,12 @@ export const processSourceBuild = inngest.createFunction(
     retries: 3,
     triggers: [sourceBuildRequested],
   },
-  async ({ event, step }) => {
+  async ({ event, step, attempt, maxAttempts }) => {
     const { buildId } = event.data;
+    if (event.data.small) {
+      const done = await buildInline(buildId, { attempt, maxAttempts });
+      if (done) return done;
+    }
     try {
       // A small upload's whole build runs inside this first step.
       const build = await step.run("load", async () => {

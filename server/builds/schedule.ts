@@ -2,6 +2,7 @@ import { inngest } from "@/inngest/client";
 import { SOURCE_BUILD_REQUESTED, type SourceBuildRequestedData } from "@/inngest/events";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
+import { inProcessEvents } from "../jobs/in-process-events";
 import { logger } from "../logger";
 
 /**
@@ -10,7 +11,9 @@ import { logger } from "../logger";
  */
 export const requestBuild = async (data: SourceBuildRequestedData) => {
   try {
-    await inngest.send({ id: `build-${data.buildId}`, name: SOURCE_BUILD_REQUESTED, data });
+    const event = { id: `build-${data.buildId}`, name: SOURCE_BUILD_REQUESTED, data };
+    const ingest = inProcessEvents();
+    await (ingest ? ingest(event) : inngest.send(event));
   } catch (error) {
     logger.error({ err: error, buildId: data.buildId }, "could not schedule build");
     const message = `Could not schedule the build: ${errorMessage(error)}`;

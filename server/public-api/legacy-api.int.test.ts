@@ -208,7 +208,8 @@ describe("POST /process", () => {
   });
 
   it("answers 409 while a build of the source is running", async () => {
-    const ingest = await api.upload("busy.txt", textDoc(40, "chalk"));
+    // Over the small-build size (server/ingestion/limits.ts): a build of separate steps, still running when asked.
+    const ingest = await api.upload("busy.txt", textDoc(2000, "chalk"));
     const { build_id } = (await ingest.json()) as { build_id: string };
     const { file_id } = (await (await api.get(`/builds/${build_id}?suppress_elements=true`)).json()) as {
       file_id: string;

@@ -5,6 +5,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { requestBuild } from "../builds/schedule";
+import { SMALL_BUILD_BYTES } from "../ingestion/limits";
 import { logger } from "../logger";
 import { fileStore, originalFileKey, sourceFolder } from "../storage";
 import { extensionOf, isAllowedExtension, type Enrichment, type Indexing } from "./sources.schema";
@@ -88,7 +89,7 @@ export const createSourceFromUpload = async ({
       builds: { create: { id: buildId, projectId, kind: "ingest", ...options } },
     },
   });
-  await requestBuild({ buildId, projectId, sourceId: upload.sourceId });
+  await requestBuild({ buildId, projectId, sourceId: upload.sourceId, small: upload.size <= SMALL_BUILD_BYTES });
   return { buildId };
 };
 
