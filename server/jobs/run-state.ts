@@ -1,6 +1,6 @@
 import type { Logger } from "@/server/logger";
 import type { RegisteredFunction } from "./function-registry";
-import { memoizeStep, type JobRun, type JobsDb } from "./run-store";
+import { memoizeStep, type ClaimedRun, type JobsDb } from "./run-store";
 import { callServe, OpCode, type MemoizedStep, type SerializedError, type StoredEvent } from "./serve-protocol";
 import type { Backoff } from "./timing";
 
@@ -47,7 +47,7 @@ export const UNAVAILABLE_MAX_MS = 5000;
 export const errorText = (e: SerializedError | undefined) =>
   (typeof e?.message === "string" && e.message) || (typeof e?.name === "string" && e.name) || "Unknown error";
 
-export const toRunState = (row: JobRun, fn: RegisteredFunction, log: Logger): RunState => ({
+export const toRunState = (row: ClaimedRun, fn: RegisteredFunction, log: Logger): RunState => ({
   id: row.id,
   fn,
   event: row.event as unknown as StoredEvent,

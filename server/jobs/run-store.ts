@@ -29,6 +29,11 @@ export const createRuns = async (db: JobsDb, runs: NewRun[]) => {
   });
 };
 
+export type ClaimedRun = Pick<
+  JobRun,
+  "id" | "functionId" | "event" | "steps" | "stack" | "nextStepId" | "attempt" | "runAfter" | "createdAt"
+>;
+
 /**
  * Claims up to `limit` due runs, of the functions this executor serves, whose lease is free. `FOR UPDATE SKIP
  * LOCKED` plus the re-checked WHERE make two executors racing for the same row get it once.
@@ -39,7 +44,8 @@ export const claimRuns = async (
 ) => {
   if (limit <= 0 || !functionIds.length) return [];
   // A CTE, materialized: as `WHERE id IN (SELECT … LIMIT n)` Postgres may re-run the subquery and claim more than n.
-  const claimed = await db.$queryRaw<{ id: string }[]>`
+  // The claimed rows come back from the claim itself (a read of them afterwards was one statement per run more).
+  const claimed = await db.$queryRaw<ClaimedRun[]>`
     WITH due AS MATERIALIZED (
       SELECT id FROM job_runs
        WHERE status IN ('queued', 'running') AND run_after <= now()
@@ -52,10 +58,9 @@ export const claimRuns = async (
            locked_until = now() + make_interval(secs => ${secs(leaseMs)}::float8), updated_at = now()
       FROM due
      WHERE r.id = due.id AND r.status IN ('queued', 'running') AND (r.locked_until IS NULL OR r.locked_until < now())
-    RETURNING r.id`;
-  if (!claimed.length) return [];
-  const rows = await db.jobRun.findMany({ where: { id: { in: claimed.map((c) => c.id) } } });
-  return rows.sort(
+    RETURNING r.id, r.function_id AS "functionId", r.event, r.steps, r.stack, r.next_step_id AS "nextStepId",
+              r.attempt, r.run_after AS "runAfter", r.created_at AS "createdAt"`;
+  return claimed.sort(
     (a, b) => a.runAfter.getTime() - b.runAfter.getTime() || a.createdAt.getTime() - b.createdAt.getTime(),
   );
 };
