@@ -161,12 +161,18 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
         ...chunked.vectors.map((batch) => chunkVectorsUpdate({ indexId: chunked.indexId, ...batch })),
       ]
     : [];
+  // What an earlier attempt of this build, or an older build, wrote (a source's first build, fresh, has none).
+  const clear = build.fresh
+    ? []
+    : [
+        // This build's elements from an earlier attempt, and older builds' (as finalizing drops them).
+        db.element.deleteMany({ where: { sourceId: build.sourceId } }),
+        // Every source-build chunk set of the source (an earlier attempt's, the searchable one of an older build).
+        db.chunkSet.deleteMany({ where: { sourceId: build.sourceId, ownerKind: "source_build" } }),
+      ];
   await db.$transaction([
-    // This build's elements from an earlier attempt, and older builds' (as finalizing drops them).
-    db.element.deleteMany({ where: { sourceId: build.sourceId } }),
+    ...clear,
     db.element.createMany({ data: rows }),
-    // Every source-build chunk set of the source (an earlier attempt's, the searchable one of an older build).
-    db.chunkSet.deleteMany({ where: { sourceId: build.sourceId, ownerKind: "source_build" } }),
     ...chunkWrites,
     db.source.update({
       where: { id: build.sourceId },

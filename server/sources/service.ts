@@ -64,7 +64,11 @@ export type StoredUpload = Awaited<ReturnType<typeof storeUpload>>;
 
 export const discardUpload = (upload: StoredUpload) => fileStore().delete(upload.storageKey);
 
-/** Creates the source (status New) and its first build (Pending) in one statement, then schedules the build. */
+/**
+ * Creates the source (status New) and its first build (Pending) in one statement, then schedules the build. Raw SQL:
+ * Prisma's nested create took five round trips (BEGIN, two inserts, a read back, COMMIT), a fifth of an upload of
+ * a small document. The other columns take their defaults.
+ */
 export const createSourceFromUpload = async ({
   projectId,
   upload,
@@ -75,20 +79,17 @@ export const createSourceFromUpload = async ({
   options: BuildOptions;
 }) => {
   const buildId = randomUUID();
-  await db.source.create({
-    data: {
-      id: upload.sourceId,
-      projectId,
-      fileName: upload.fileName,
-      fileType: upload.fileType,
-      fileSize: upload.size,
-      fileSource: "local file",
-      storageKey: upload.storageKey,
-      method: options.method,
-      lastBuildId: buildId,
-      builds: { create: { id: buildId, projectId, kind: "ingest", ...options } },
-    },
-  });
+  await db.$executeRaw`
+    WITH source AS (
+      INSERT INTO sources (id, project_id, file_name, file_type, file_size, file_source, storage_key, method,
+                           last_build_id, updated_at)
+      VALUES (${upload.sourceId}::uuid, ${projectId}::uuid, ${upload.fileName}, ${upload.fileType}, ${upload.size},
+              'local file', ${upload.storageKey}, ${options.method}, ${buildId}::uuid, now())
+      RETURNING id)
+    INSERT INTO builds (id, project_id, source_id, method, enrichment, indexing, kind, updated_at)
+    SELECT ${buildId}::uuid, ${projectId}::uuid, id, ${options.method}, ${options.enrichment}, ${options.indexing},
+           'ingest', now()
+    FROM source`;
   await requestBuild({ buildId, projectId, sourceId: upload.sourceId, small: upload.size <= SMALL_BUILD_BYTES });
   return { buildId };
 };
