@@ -13,12 +13,10 @@ export const restingState = () => {
 
 /**
  * Using more than half of a short window's CPU time means something still runs. The engine's own background work
- * (garbage collection, compilation) can fill several windows: after a worker's first PDFs it kept a core busy for
- * about 35 ms, which retired a healthy worker and made the next document pay a cold start (seconds). A process gets
- * up to 200 ms to come to rest; work a parser left running goes on far longer.
+ * (garbage collection, compilation) can fill one window, so a process gets a few windows to come to rest.
  */
 const WINDOW_MS = 10;
-const WINDOWS = 20;
+const WINDOWS = 3;
 
 export const atRest = async (baseline: Map<string, number>): Promise<boolean> => {
   for (const [kind, n] of restingState()) if (n > (baseline.get(kind) ?? 0)) return false;
