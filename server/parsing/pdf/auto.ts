@@ -4,7 +4,6 @@ import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement, PartitionResult } from "../types";
 import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision, type AgenticOptions } from "./agentic";
 import { parseTextLayer, type TextLayerParse } from "./index";
-import { partitionPdfOcr } from "./ocr-method";
 import { pagesNeedingOcr, textPagesWithFigures } from "./text-first";
 
 /**
@@ -106,6 +105,8 @@ const runStage = async (
     return { elements, warnings: [], read: pages, failed: [] };
   }
   try {
+    // Loaded here: the OCR engine's modules (sharp among them) are for scans, and most PDFs have none.
+    const { partitionPdfOcr } = await import("./ocr-method");
     const result = await partitionPdfOcr({ bytes, method, pages, timeBudgetMs });
     // OCR skips a page it cannot read (with its own warning) and goes on; such a page falls back like a failed one.
     const read = result.pageMethods ? pages.filter((n) => result.pageMethods?.[n] !== undefined) : pages;

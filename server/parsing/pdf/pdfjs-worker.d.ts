@@ -1,2 +1,6 @@
-/** pdfjs's worker half ships without types; load.ts imports it only for its side effect (`globalThis.pdfjsWorker`). */
-declare module "pdfjs-dist/legacy/build/pdf.worker.mjs";
+/**
+ * pdfjs's minified files ship without types (load.ts loads them; the types are those of pdf.mjs), and its worker half
+ * is imported only for its side effect (`globalThis.pdfjsWorker`).
+ */
+declare module "pdfjs-dist/legacy/build/pdf.min.mjs";
+declare module "pdfjs-dist/legacy/build/pdf.worker.min.mjs";

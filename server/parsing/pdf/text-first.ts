@@ -2,7 +2,6 @@ import type { ParsedElement, PartitionResult } from "../types";
 import { scanPageGraphics } from "./figures";
 import { parseTextLayer, type TextLayerParse } from "./index";
 import { openPdf } from "./load";
-import { partitionPdfOcr } from "./ocr-method";
 import type { TextLayerVerdict } from "./soundness";
 
 /**
@@ -101,6 +100,8 @@ export const partitionPdfTextFirst = async ({
   const pageMethods: Record<number, string> = {};
   for (const n of textPages) pageMethods[n] = method;
   if (ocrPages.length > 0) {
+    // Loaded here: the OCR engine's modules are for scans, and most PDFs have none.
+    const { partitionPdfOcr } = await import("./ocr-method");
     const ocr = await partitionPdfOcr({ bytes, method, pages: ocrPages, timeBudgetMs });
     fromOcr = withSource(ocr.elements, "ocr");
     warnings.push(...ocr.warnings);

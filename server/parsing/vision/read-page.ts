@@ -2,7 +2,7 @@ import { AppError } from "@/server/errors";
 import type { ChatMessage } from "@/server/providers/chat/types";
 import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement } from "../types";
-import { parseVisionAnswer, type UnitBox, type VisionElement } from "./answer";
+import type { UnitBox, VisionElement } from "./answer";
 import { cropPng } from "./crop";
 import { PAGE_READER_PROMPT, REPAIR_PROMPT } from "./prompt";
 
@@ -88,6 +88,9 @@ export const readPageWithVision = async (
   const ask = (conversation: ChatMessage[]) =>
     model.completeJson({ messages: conversation, maxTokens: MAX_ANSWER_TOKENS, timeoutMs });
 
+  // Loaded here: the answer parser brings cheerio (about half a second of a parse worker's start), and most PDFs
+  // that load this module (auto's) never call a vision model.
+  const { parseVisionAnswer } = await import("./answer");
   const size = { width: page.width, height: page.height };
   let reply = await ask(messages);
   let parsed = parseVisionAnswer(reply.text, size);
