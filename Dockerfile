@@ -6,7 +6,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends libreoffice-wri
     libreoffice-impress ffmpeg fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 ENV NEXT_TELEMETRY_DISABLED=1
 # Memory settings of `npm start` (scripts/start.ts says why).
-ENV MALLOC_ARENA_MAX=2
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
 COPY package.json package-lock.json ./
 COPY scripts/prisma-generate.mjs scripts/prisma-generate.mjs
 COPY prisma prisma

@@ -65,6 +65,7 @@ export const startQuarry = async ({
       env: {
         ...process.env,
         MALLOC_ARENA_MAX: "2",
+        MALLOC_MMAP_THRESHOLD_: "131072",
         NODE_ENV: "production",
         PORT: String(port),
         QUARRY_DATA_DIR: dataDir,
