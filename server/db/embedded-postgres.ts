@@ -201,7 +201,7 @@ const postgresqlConf = () => [
   `hnsw.ef_search = ${efSearch()}`,
   // The buffer cache lives in the wasm memory, which grows and never shrinks: at the default 128MB it was filled by
   // one large ingest and stayed resident for good. Pages it misses come from the OS page cache (one copy each);
-  // the retrieval tests took the same CPU time with 16MB as with 128MB. Peak RSS of a 100 MB ingest: -70 MB.
+  // the retrieval tests took the same CPU time with 16MB as with 128MB. Peak RSS of a 20 MB CSV ingest: -70 MB.
   "shared_buffers = 16MB",
 ];
 
@@ -230,7 +230,7 @@ const createPglite = async (pgdata: string | undefined): Promise<PGlite> => {
 /**
  * One full garbage collection, now. Loading the template (or initdb and saving one) leaves copies of the 40 MB
  * cluster behind as garbage outside the JS heap, and the database thread's small heap rarely fills enough to collect
- * it: 140 MB of a fresh app's resident memory stayed for good. (The way jest-leak-detector reaches `gc`.)
+ * it: they stayed resident for good (idle app on a fresh data dir: -65 MB). (The way jest-leak-detector reaches `gc`.)
  */
 const collectGarbage = () => {
   v8.setFlagsFromString("--expose-gc");
