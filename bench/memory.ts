@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { apiClient, startQuarry, type QuarryProcess } from "@/server/testing/quarry-process";
-import { fmt, table, time } from "./stats";
+import { fmt, percentile, table, time } from "./stats";
 
 /**
  * Peak resident memory of the Quarry process tree (the app with its embedded database thread, parse workers, tools
@@ -8,6 +8,8 @@ import { fmt, table, time } from "./stats";
  * embedding 100 MB of text locally takes far longer and is measured by the ingest part). Sampled from /proc every
  * 100 ms. Each format runs on a Quarry of its own, as `npm start` runs it: the embedded database's wasm memory grows
  * and never shrinks, so one file's high-water mark would otherwise carry over to the next.
+ * Meanwhile another client keeps calling the server (/api/health, then the source list, one after the other) and
+ * its latencies are printed: the server must keep answering while it ingests.
  * BENCH_BIG_MB (default 100) sets the size, BENCH_MEMORY_FORMATS (default csv,txt,md) the formats.
  */
 
@@ -125,12 +127,42 @@ const sampleTree = (root: number) => {
   };
 };
 
+/** Another client: /api/health, then the source list, in a loop until stopped; the latency of each call. */
+const callApiMeanwhile = (quarry: QuarryProcess) => {
+  const api = apiClient(quarry);
+  const ms: number[] = [];
+  let failures = 0;
+  let running = true;
+  const call = async (request: () => Promise<Response>) => {
+    const started = performance.now();
+    const ok = await request().then(
+      async (res) => (await res.arrayBuffer(), res.ok),
+      () => false,
+    );
+    ms.push(performance.now() - started);
+    if (!ok) failures++;
+  };
+  const loop = (async () => {
+    while (running) {
+      await call(() => fetch(`${quarry.url}/api/health`, { signal: AbortSignal.timeout(120_000) }));
+      await call(() => api.get(""));
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    return { calls: ms.length, failures, p50: percentile(ms, 50), p95: percentile(ms, 95), max: Math.max(0, ...ms) };
+  };
+};
+
 const measure = async (quarry: QuarryProcess, format: string) => {
   const root = quarry.pid();
   if (!root) throw new Error("the app's pid is unknown");
   const bytes = GENERATORS[format]!(BIG_MB);
   const api = apiClient(quarry);
   const sampler = sampleTree(root);
+  const stopCalls = callApiMeanwhile(quarry);
   try {
     const [build, ms] = await time(async () => {
       const res = await api.upload(`big-export.${format}`, bytes, { enrichment: "none", indexing: "none" });
@@ -139,6 +171,7 @@ const measure = async (quarry: QuarryProcess, format: string) => {
       return api.waitForBuild(build_id, 3_600_000);
     });
     const peaks = sampler.stop();
+    const calls = await stopCalls();
     return {
       format,
       mb: bytes.length / 1024 / 1024,
@@ -146,15 +179,28 @@ const measure = async (quarry: QuarryProcess, format: string) => {
       seconds: ms / 1000,
       idle: sampler.idle,
       ...peaks,
+      calls,
     };
   } finally {
     sampler.stop();
+    await stopCalls();
   }
 };
 
 export const benchMemory = async () => {
   const rows: (string | number)[][] = [
-    ["format", "file MB", "status", "s to done", "idle tree MB", "peak tree MB", "peak app MB", "peak child MB"],
+    [
+      "format",
+      "file MB",
+      "status",
+      "s to done",
+      "idle tree MB",
+      "peak tree MB",
+      "peak app MB",
+      "peak child MB",
+      "API calls",
+      "p50 / p95 / max ms",
+    ],
   ];
   for (const format of FORMATS) {
     const quarry = await startQuarry({ env: { QUARRY_RATE_LIMIT_PER_MIN: "0" } });
@@ -169,6 +215,8 @@ export const benchMemory = async () => {
         fmt(r.peakTree, 0),
         fmt(r.peakApp, 0),
         fmt(r.peakChild, 0),
+        `${r.calls.calls}${r.calls.failures ? ` (${r.calls.failures} failed)` : ""}`,
+        `${fmt(r.calls.p50, 0)} / ${fmt(r.calls.p95, 0)} / ${fmt(r.calls.max, 0)}`,
       ]);
     } finally {
       await quarry.dispose();
@@ -176,7 +224,8 @@ export const benchMemory = async () => {
   }
   return [
     `Memory: one large file per format through the API, indexing=none, each on a fresh Quarry (embedded database ` +
-      `inside the app process; "child": the largest parse worker or tool). Goal: peak tree ≤ 600 MB at 100 MB.`,
+      `inside the app process; "child": the largest parse worker or tool; "API calls": another client calling ` +
+      `/api/health and the source list meanwhile). Goal: peak tree ≤ 600 MB at 100 MB.`,
     table(rows),
   ].join("\n");
 };

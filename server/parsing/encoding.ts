@@ -99,8 +99,11 @@ export type ByteSource = ({ bytes: Uint8Array; path?: undefined } | { bytes?: un
   chunkBytes?: number;
 };
 
-/** Bytes read per chunk from a file source. */
-export const READ_CHUNK_BYTES = 4 * 1024 * 1024;
+/**
+ * Bytes read per chunk from a file source. Each chunk's text, rows and elements exist at once in the parse worker:
+ * 1 MB instead of 4 MB took 50 MB off its peak on a 20 MB CSV, text or Markdown file, for the same CPU time.
+ */
+export const READ_CHUNK_BYTES = 1024 * 1024;
 
 /** The source's bytes in order, at most `size` at a time; an in-memory source is cut into views, not copied. */
 export async function* byteChunks(source: ByteSource): AsyncGenerator<Uint8Array> {

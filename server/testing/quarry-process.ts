@@ -59,10 +59,13 @@ export const startQuarry = async ({
     launchEnv = { ...launchEnv, ...overrides };
     log += `\n--- start ---\n`;
     // The app itself, not tsx's CLI (which relays signals to a child of its own: a SIGKILL would leave the app running).
-    child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    // The memory settings of `npm start` (package.json), so that the memory bench measures what it runs.
+    child = spawn(process.execPath, ["--max-semi-space-size=4", "--import", "tsx", "scripts/start.ts"], {
       cwd: ROOT,
       env: {
         ...process.env,
+        MALLOC_ARENA_MAX: "2",
+        MALLOC_MMAP_THRESHOLD_: "131072",
         NODE_ENV: "production",
         PORT: String(port),
         QUARRY_DATA_DIR: dataDir,
