@@ -11,7 +11,7 @@ import { AppError, errorMessage } from "@/server/errors";
 import { createSpeechModel } from "@/server/providers/speech/client";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { setPageReporter } from "../page-watch";
-import { atRest, restingState } from "./at-rest";
+import { atRest, restingState, type RestingState } from "./at-rest";
 import { batchSender } from "./batches";
 import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./protocol";
 
@@ -49,7 +49,7 @@ const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
   return { ok: true, image: { png: new Uint8Array(page.png), width: page.width, height: page.height } };
 };
 
-let baseline = new Map<string, number>();
+let baseline: RestingState = restingState();
 
 const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
   // Tools the parsers run (LibreOffice, ffmpeg) write beside the job; the app removes the folder afterwards.
