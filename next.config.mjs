@@ -2,8 +2,7 @@
 const nextConfig = {
   // Parsers and the database driver stay plain Node modules: they load wasm, workers and native addons at run time.
   serverExternalPackages: [
-    "pdfjs-dist",
-    "unpdf",
+    "@embedpdf/pdfium",
     "@napi-rs/canvas",
     "sharp",
     "tesseract.js",

@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { XMLParser } from "fast-xml-parser";
-import { openPdf } from "@/server/parsing/pdf/load";
 import type { Reference } from "@/server/parsing/quality";
 
 /**
@@ -15,9 +14,18 @@ type StructNode = { role?: string; type?: string; id?: string; children?: Struct
 
 const HEADING_ROLES = /^(?:H[1-6]?|Title)$/;
 
+/**
+ * The document's tags are read with pdfjs, another engine than the one Quarry parses with (PDFium): a reference
+ * read by the parser under test would share its mistakes.
+ */
+const openWithPdfjs = async (bytes: Uint8Array) => {
+  const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  return pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
+};
+
 /** Structure tree of the first `pages` pages: text per role, in the tree's (the author's reading) order. */
 export const structTreeReference = async (bytes: Uint8Array, pages: number): Promise<Reference | null> => {
-  const { doc } = await openPdf(bytes);
+  const doc = await openWithPdfjs(bytes);
   try {
     const headings: string[] = [];
     const listItems: string[] = [];

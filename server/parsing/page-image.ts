@@ -2,7 +2,6 @@ import sharp from "sharp";
 import { AppError } from "@/server/errors";
 import { decodeImage } from "./images/decode";
 import { openPdf } from "./pdf/load";
-import { emptyTooDeepPages } from "./pdf/nesting";
 import { renderPage } from "./pdf/render";
 
 /** One page of a document as a PNG, for screenshots (contract §5.11). Runs inside the parse worker. */
@@ -13,13 +12,13 @@ const outOfRange = (pageNumber: number) => new AppError("NOT_FOUND", `Page ${pag
 
 /** One PDF page at `width` pixels wide (pages are vector drawings: small ones are drawn larger). */
 const pdfPage = async (bytes: Uint8Array, pageNumber: number, width: number): Promise<PageImage> => {
-  const { doc } = await openPdf((await emptyTooDeepPages(bytes)).bytes);
+  const doc = await openPdf(bytes);
   try {
-    if (pageNumber > doc.numPages) throw outOfRange(pageNumber);
+    if (pageNumber > doc.pageCount) throw outOfRange(pageNumber);
     const page = await renderPage(doc, pageNumber, { maxWidth: width });
     return { png: page.png, width: page.width, height: page.height };
   } finally {
-    await doc.destroy();
+    doc.close();
   }
 };
 

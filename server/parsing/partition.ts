@@ -137,13 +137,8 @@ const parsePdfPages = async (
 ): Promise<PartitionResult> => {
   const pageMethod = pageMethodOf(method, vision);
   switch (pageMethod) {
-    case "fast": {
-      const text = await (await pdf()).partitionPdf({ bytes });
-      const figures = hasImageObjects(bytes)
-        ? await (await import("./pdf/figures")).extractFigures(bytes, undefined, text.warnings)
-        : [];
-      return allPages({ ...text, elements: mergeFigures(text.elements, figures) }, "fast");
-    }
+    case "fast":
+      return allPages(await (await pdf()).partitionPdf({ bytes }), "fast");
     case "balanced":
     case "accurate": {
       const { partitionPdfTextFirst } = await import("./pdf/text-first");
@@ -165,13 +160,7 @@ const parsePdfPages = async (
   }
 };
 
-/** Pages no parser could walk in time are emptied first (pdf/nesting.ts), whatever the method. */
-const parsePdf: Parser = async ({ bytes, ...parse }) => {
-  const { emptyTooDeepPages } = await import("./pdf/nesting");
-  const checked = await emptyTooDeepPages(bytes);
-  const result = await parsePdfBytes(checked.bytes, parse);
-  return checked.warnings.length ? { ...result, warnings: [...checked.warnings, ...result.warnings] } : result;
-};
+const parsePdf: Parser = ({ bytes, ...parse }) => parsePdfBytes(bytes, parse);
 
 const parseImage: Parser = async (input) => {
   const pageMethod = pageMethodOf(input.method, input.vision);

@@ -144,10 +144,10 @@ export const readPdfWithVision = async (
   model: VisionModel,
   options: VisionRunOptions,
 ): Promise<VisionRun & { totalPages: number; warnings: string[] }> => {
-  const { doc } = await openPdf(bytes);
+  const doc = await openPdf(bytes);
   try {
     const warnings: string[] = [];
-    const wanted = choosePages(doc.numPages, pages, warnings);
+    const wanted = choosePages(doc.pageCount, pages, warnings);
     const run = await readPagesWithVision(
       model,
       wanted,
@@ -163,9 +163,9 @@ export const readPdfWithVision = async (
       },
       options,
     );
-    return { ...run, totalPages: doc.numPages, warnings };
+    return { ...run, totalPages: doc.pageCount, warnings };
   } finally {
-    await doc.destroy();
+    doc.close();
   }
 };
 

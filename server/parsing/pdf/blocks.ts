@@ -80,6 +80,8 @@ const intervalOf = (segment: Segment, intervals: Interval[]): number => {
   return best;
 };
 
+const EQUATION_NUMBER = /^\(\d{1,3}[a-z]?\)$/;
+
 const tableBlock = (lines: Line[]): Block | null => {
   const intervals = columnIntervals(lines);
   if (intervals.length < 2) return null;
@@ -87,6 +89,9 @@ const tableBlock = (lines: Line[]): Block | null => {
   const meanLength = segments.reduce((n, s) => n + s.text.length, 0) / segments.length;
   // Two wide columns of long text are prose side by side (a missed gutter), not a table.
   if (intervals.length === 2 && meanLength > 40) return null;
+  // Rows that each end in an equation number, "(3)", are numbered display equations.
+  const numbered = lines.filter((l) => EQUATION_NUMBER.test(l.segments[l.segments.length - 1]?.text ?? ""));
+  if (numbered.length >= lines.length - 1) return null;
   const rows = lines.map((line) => {
     const cells = intervals.map(() => [] as string[]);
     for (const s of line.segments) cells[intervalOf(s, intervals)]?.push(s.text);

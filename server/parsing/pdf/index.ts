@@ -3,9 +3,10 @@ import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
 import { classifyBlock, findRepeatedMargins, type PageBlocks } from "./classify";
 import { layoutPage, type Region } from "./layout";
-import { openPdf, readPage } from "./load";
+import { openPdf, readPage, type PdfDocument } from "./load";
+import { figuresOf, graphicsReader, type GraphicsReader } from "./figures";
 import { judgeTextLayer, type TextLayerVerdict } from "./soundness";
-import { mergeFigures } from "../place";
+import { hasImageObjects, mergeFigures } from "../place";
 import { rowsToText } from "../table-html";
 import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
 import { computeStats } from "./stats";
@@ -58,12 +59,10 @@ const groupRotated = (items: RotatedText[]): RotatedText[] => {
   return groups;
 };
 
-type OpenPdf = Awaited<ReturnType<typeof openPdf>>;
-
-const readPages = async ({ pdfjs, doc }: OpenPdf, only?: ReadonlySet<number>) => {
+const readPages = async (doc: PdfDocument, only?: ReadonlySet<number>) => {
   const warnings: string[] = [];
   const pages: PageText[] = [];
-  const total = doc.numPages;
+  const total = doc.pageCount;
   const limit = Math.min(total, MAX_PDF_PAGES);
   if (total > limit) warnings.push(`Only the first ${limit} of ${total} pages were parsed`);
   const started = Date.now();
@@ -74,7 +73,7 @@ const readPages = async ({ pdfjs, doc }: OpenPdf, only?: ReadonlySet<number>) =>
       break;
     }
     try {
-      pages.push(await readPage({ pdfjs, doc, pageNumber }));
+      pages.push(await readPage({ doc, pageNumber }));
     } catch (error) {
       warnings.push(`Page ${pageNumber} could not be read (${describeFailure(error)})`);
     }
@@ -95,6 +94,7 @@ export const parseTextLayer = async ({
   pages: only,
   warnTextless = true,
   rulings = "table-pages",
+  figures = false,
 }: {
   bytes: Uint8Array;
   pages?: readonly number[];
@@ -104,25 +104,35 @@ export const parseTextLayer = async ({
    * text): on pages where the text already lines up as a table, on every page (accurate), or nowhere.
    */
   rulings?: "table-pages" | "all-pages" | "none";
+  /** Cut the pictures of the pages out as Image elements, in reading order (when the file has any). */
+  figures?: boolean;
 }): Promise<TextLayerParse> => {
-  // One open document for the text and the drawings: a second one would parse the file and load its fonts again.
-  const pdf = await openPdf(bytes);
+  // One open document for the text, the drawings and the figures.
+  const doc = await openPdf(bytes);
   try {
-    return await parseOpenPdf(pdf, { only, warnTextless, rulings });
+    const parsed = await parseOpenPdf(doc, { only, warnTextless, rulings });
+    if (!figures || !hasImageObjects(bytes)) return parsed;
+    const pictures = await figuresOf(doc, {
+      pages: [...parsed.verdicts.keys()],
+      warnings: parsed.warnings,
+      graphicsOf: parsed.graphicsOf,
+    });
+    return { ...parsed, elements: mergeFigures(parsed.elements, pictures) };
   } finally {
-    await pdf.doc.destroy();
+    doc.close();
   }
 };
 
 const parseOpenPdf = async (
-  pdf: OpenPdf,
+  doc: PdfDocument,
   {
     only,
     warnTextless,
     rulings,
   }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
-): Promise<TextLayerParse> => {
-  const { pages, warnings, total } = await readPages(pdf, only ? new Set(only) : undefined);
+): Promise<TextLayerParse & { graphicsOf: GraphicsReader }> => {
+  const graphicsOf = graphicsReader(doc);
+  const { pages, warnings, total } = await readPages(doc, only ? new Set(only) : undefined);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
   const textless = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "no-text").map((p) => p.pageNumber);
@@ -165,7 +175,7 @@ const parseOpenPdf = async (
       .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
       .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
       .map((p) => p.page);
-    const found = await readGridTables(pdf, candidates, warnings);
+    const found = await readGridTables(graphicsOf, candidates, warnings);
     paged = paged.map((entry) => {
       const tables = found.get(entry.page.pageNumber);
       if (!tables?.tables.length) return entry;
@@ -223,24 +233,20 @@ const parseOpenPdf = async (
       metadata: { table_rows: table.rows, table_columns: table.cols, table_source: "ruling-lines" },
     }));
   });
-  return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts };
+  return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts, graphicsOf };
 };
 
 /** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */
-const readGridTables = async ({ pdfjs, doc }: OpenPdf, pages: PageText[], warnings: string[]) => {
+const readGridTables = async (graphicsOf: GraphicsReader, pages: PageText[], warnings: string[]) => {
   const found = new Map<number, ReturnType<typeof findGridTables>>();
-  if (pages.length === 0) return found;
-  // Loaded here: the figures module brings the canvas library, which text-only parses never need.
-  const { scanPageGraphics } = await import("./figures");
   const started = Date.now();
   for (const text of pages) {
     if (Date.now() - started > GRID_BUDGET_MS) {
       warnings.push(`Ruled tables were looked for up to page ${text.pageNumber - 1}: the time limit was reached`);
       break;
     }
-    const page = await doc.getPage(text.pageNumber);
     try {
-      const graphics = await scanPageGraphics(pdfjs, page);
+      const graphics = await graphicsOf(text.pageNumber);
       const tables = findGridTables({
         runs: text.runs,
         rotated: text.rotated,
@@ -250,18 +256,16 @@ const readGridTables = async ({ pdfjs, doc }: OpenPdf, pages: PageText[], warnin
       if (tables.tables.length > 0) found.set(text.pageNumber, tables);
     } catch {
       // The drawing is a hint; without it the page's tables come from the text's alignment.
-    } finally {
-      page.cleanup();
     }
   }
   return found;
 };
 
-/** The `fast` method: the text layer only, never OCR. */
+/** The `fast` method: the text layer and the figures, never OCR. */
 export const partitionPdf = async (input: {
   bytes: Uint8Array;
   pages?: readonly number[];
 }): Promise<PartitionResult> => {
-  const { elements, totalPages, warnings } = await parseTextLayer(input);
+  const { elements, totalPages, warnings } = await parseTextLayer({ ...input, figures: true });
   return { elements, totalPages, warnings };
 };

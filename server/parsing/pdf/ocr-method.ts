@@ -46,8 +46,8 @@ export const partitionPdfOcr = async ({
   const analysed: { page: AnalyzedPage; scale: number; size: { width: number; height: number } }[] = [];
   let firstError: unknown = null;
 
-  const { doc } = await openPdf(bytes);
-  const total = doc.numPages;
+  const doc = await openPdf(bytes);
+  const total = doc.pageCount;
   try {
     let wanted = only
       ? [...new Set(only)].filter((n) => Number.isInteger(n) && n >= 1 && n <= total).sort((a, b) => a - b)
@@ -104,7 +104,7 @@ export const partitionPdfOcr = async ({
       }
     }
   } finally {
-    await doc.destroy();
+    doc.close();
   }
   if (analysed.length === 0 && firstError) {
     if (firstError instanceof AppError) throw firstError;

@@ -191,7 +191,7 @@ export const buildBlankPdf = async (): Promise<Uint8Array> => {
 };
 
 /**
- * Declares the standard security handler with a user password we do not know; pdfjs must then ask for one. The
+ * Declares the standard security handler with a user password we do not know; the engine must then ask for one. The
  * content is not really encrypted, which does not matter: the password check comes first.
  */
 export const buildEncryptedPdf = async (): Promise<Uint8Array> => {

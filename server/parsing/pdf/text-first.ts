@@ -1,7 +1,7 @@
 import type { ParsedElement, PartitionResult } from "../types";
 import { scanPageGraphics } from "./figures";
 import { parseTextLayer, type TextLayerParse } from "./index";
-import { openPdf } from "./load";
+import { openPdf, type PdfDocument } from "./load";
 import type { TextLayerVerdict } from "./soundness";
 
 /**
@@ -15,14 +15,10 @@ import type { TextLayerVerdict } from "./soundness";
 const SCAN_IMAGE_COVERAGE = 0.7;
 const SCAN_MAX_TEXT_CHARS = 100;
 
-type PdfJs = Awaited<ReturnType<typeof openPdf>>["pdfjs"];
-type PdfDocument = Awaited<ReturnType<typeof openPdf>>["doc"];
-
 /** Share of the page the largest painted picture covers (0 when the page's drawing cannot be read). */
-export const imageCoverage = async (pdfjs: PdfJs, doc: PdfDocument, pageNumber: number): Promise<number> => {
-  const page = await doc.getPage(pageNumber);
+export const imageCoverage = async (doc: PdfDocument, pageNumber: number): Promise<number> => {
   try {
-    const graphics = await scanPageGraphics(pdfjs, page);
+    const graphics = await scanPageGraphics(doc, pageNumber);
     const pageArea = graphics.width * graphics.height;
     let coverage = 0;
     for (const { box } of graphics.images) {
@@ -33,8 +29,6 @@ export const imageCoverage = async (pdfjs: PdfJs, doc: PdfDocument, pageNumber: 
     return coverage;
   } catch {
     return 0;
-  } finally {
-    page.cleanup();
   }
 };
 
@@ -53,11 +47,11 @@ export const pagesNeedingOcr = async (
     else if (verdict.chars < SCAN_MAX_TEXT_CHARS) unsure.push(n);
   }
   if (unsure.length > 0) {
-    const { pdfjs, doc } = await openPdf(bytes);
+    const doc = await openPdf(bytes);
     try {
-      for (const n of unsure) if ((await imageCoverage(pdfjs, doc, n)) >= SCAN_IMAGE_COVERAGE) needing.push(n);
+      for (const n of unsure) if ((await imageCoverage(doc, n)) >= SCAN_IMAGE_COVERAGE) needing.push(n);
     } finally {
-      await doc.destroy();
+      doc.close();
     }
   }
   return needing.sort((a, b) => a - b);

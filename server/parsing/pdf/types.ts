@@ -3,12 +3,12 @@
 
 export type Box = { left: number; top: number; right: number; bottom: number };
 
-/** One text item of pdfjs, placed on the page. */
+/** Characters that continue one another on a line in one font (pdfium/runs.ts), placed on the page. */
 export type Run = Box & {
   text: string;
   fontSize: number;
   fontName: string;
-  /** pdfjs classes the font as monospace: code listings, sometimes e-mail addresses. */
+  /** A fixed-pitch font: code listings, sometimes e-mail addresses. */
   mono: boolean;
   /** Baseline y (top-left origin). */
   baseline: number;

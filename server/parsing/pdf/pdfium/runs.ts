@@ -1,0 +1,192 @@
+import type { Box, RotatedText, Run } from "../types";
+
+/**
+ * Characters into runs: a run goes on while its characters continue one another on a line in one font, and ends at
+ * a wide gap (a table cell, a column gutter), a change of font, size or baseline, or a line break. The layout code
+ * then groups runs into rows, segments and columns.
+ */
+
+/** One character placed on the page as displayed (top-left origin, points). */
+export type PageChar = Box & {
+  char: string;
+  baseline: number;
+  fontSize: number;
+  fontName: string;
+  mono: boolean;
+  horizontal: boolean;
+  /** What separates it from the character before: a space in the file, one PDFium inferred, a line break. */
+  before: "none" | "space" | "inferred-space" | "line-break";
+};
+
+/** A run ends at a gap wider than this many font sizes: a table cell, a column gutter, a tab stop. */
+const MAX_GAP_EM = 0.6;
+/** Or where the baseline moves by more than this (superscripts, subscripts, the next line). */
+const MAX_RISE_EM = 0.2;
+/** Or where the text goes back by more than this (overprinting, a new line drawn from the left). */
+const MAX_BACKTRACK_EM = 0.3;
+/**
+ * A space PDFium inferred between two characters that touch is not a word break when the baseline or the size
+ * changes there: it infers one between a word and its footnote mark ("Karpukhin∗") or a subscript ("w1").
+ */
+const TOUCHING_EM = 0.15;
+
+/** Combining marks and spacing accents (TeX draws "ä" as an "a" and a "¨" over it). */
+const ACCENT = /^[\p{M}\p{Sk}]$/u;
+
+type Part = { text: string; left: number; right: number };
+
+type Building = Run & {
+  horizontal: boolean;
+  parts: Part[];
+  /** Accents and other marks drawn over the run, placed when it is finished. */
+  marks: { char: string; x: number }[];
+  endsWithSpace: boolean;
+  lastLeft: number;
+};
+
+/** The combining form of a spacing accent ("¨" → U+0308), or null when it has none. */
+const combining = (char: string): string | null => {
+  const mark = char.normalize("NFKD").replace(/^ /, "");
+  return /^\p{M}$/u.test(mark) ? mark : null;
+};
+
+const cleanText = (text: string): string =>
+  // NFKC folds ligatures (ﬁ → fi) and full-width forms so search and embeddings see ordinary letters, and composes
+  // a letter with the accent placed after it.
+  text.normalize("NFKC").replace(/[\u0000-\u001f\u007f\u00ad\u200b]/g, "");
+
+/**
+ * The run's text: a mark drawn over one of its letters becomes that letter's accent; one between letters (a "^" in
+ * code) is a character of its own, at its place.
+ */
+const runText = (run: Building): string => {
+  const parts = [...run.parts];
+  for (const mark of run.marks) {
+    const over = parts.findIndex((p) => p.left <= mark.x && mark.x <= p.right && p.text !== " ");
+    const accent = combining(mark.char);
+    if (over >= 0 && accent) {
+      const letter = parts[over]!;
+      parts[over] = { ...letter, text: letter.text + accent };
+      continue;
+    }
+    const after = parts.findIndex((p) => p.text !== " " && p.left > mark.x);
+    parts.splice(after < 0 ? parts.length : after, 0, { text: mark.char, left: mark.x, right: mark.x });
+  }
+  return cleanText(parts.map((p) => p.text).join("") + (run.endsWithSpace ? " " : ""));
+};
+
+const continues = (run: Building, c: PageChar): boolean => {
+  if (run.horizontal !== c.horizontal || run.fontName !== c.fontName) return false;
+  if (Math.abs(run.fontSize - c.fontSize) >= 0.05 * c.fontSize) return false;
+  const em = c.fontSize;
+  if (!c.horizontal) {
+    return c.left <= run.right + em && c.right >= run.left - em && c.top <= run.bottom + em && c.bottom >= run.top - em;
+  }
+  return (
+    Math.abs(c.baseline - run.baseline) <= MAX_RISE_EM * em &&
+    c.left - run.right <= MAX_GAP_EM * em &&
+    // The letters of a ligature share its box: the next one starts where the last one started.
+    c.left - run.lastLeft >= -MAX_BACKTRACK_EM * em
+  );
+};
+
+/** The run a mark is drawn over or inside: on its line, within its letters. */
+const runUnder = (built: Building[], mark: PageChar): Building | undefined => {
+  const x = (mark.left + mark.right) / 2;
+  return built.find(
+    (run) =>
+      run.horizontal &&
+      mark.top < run.bottom &&
+      mark.bottom > run.top &&
+      x >= run.left - 0.3 * run.fontSize &&
+      x <= run.right + 0.3 * run.fontSize,
+  );
+};
+
+const startRun = (c: PageChar): Building => ({
+  left: c.left,
+  top: c.top,
+  right: c.right,
+  bottom: c.bottom,
+  text: "",
+  parts: [{ text: c.char, left: c.left, right: c.right }],
+  marks: [],
+  fontSize: c.fontSize,
+  fontName: c.fontName,
+  mono: c.mono,
+  baseline: c.baseline,
+  horizontal: c.horizontal,
+  endsWithSpace: false,
+  lastLeft: c.left,
+});
+
+/**
+ * Accents and marks (˘ ¨ ´ ^) are placed after all runs are built: PDFium gives a separately drawn accent after the
+ * other characters of its line, so it joins the run it sits in, as its letter's accent or as a character at its place.
+ */
+export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: RotatedText[] } => {
+  const built: Building[] = [];
+  const marks: PageChar[] = [];
+  let current: Building | null = null;
+  let last: PageChar | null = null;
+
+  for (const c of chars) {
+    if (c.horizontal && ACCENT.test(c.char)) {
+      marks.push(c);
+      continue;
+    }
+    // A superscript or subscript touching (or overlapping: TeX sets a footnote mark over the comma after it) the
+    // character before: PDFium's inferred space is a change of baseline, not a word break.
+    const shifted =
+      last !== null &&
+      (Math.abs(c.baseline - last.baseline) > 0.05 * c.fontSize ||
+        Math.abs(c.fontSize - last.fontSize) > 0.05 * c.fontSize);
+    const touching =
+      shifted &&
+      last !== null &&
+      c.left - last.right < TOUCHING_EM * Math.min(c.fontSize, last.fontSize) &&
+      c.right > last.left &&
+      c.top < last.bottom &&
+      c.bottom > last.top;
+    const space = c.before === "space" || c.before === "line-break" || (c.before === "inferred-space" && !touching);
+    if (current && c.before !== "line-break" && continues(current, c)) {
+      if (space) current.parts.push({ text: " ", left: c.left, right: c.left });
+      current.parts.push({ text: c.char, left: c.left, right: c.right });
+      current.lastLeft = c.left;
+      current.left = Math.min(current.left, c.left);
+      current.top = Math.min(current.top, c.top);
+      current.right = Math.max(current.right, c.right);
+      current.bottom = Math.max(current.bottom, c.bottom);
+    } else {
+      if (current) current.endsWithSpace = space;
+      built.push((current = startRun(c)));
+    }
+    last = c;
+  }
+  for (const mark of marks) {
+    const run = runUnder(built, mark);
+    if (run) run.marks.push({ char: mark.char, x: (mark.left + mark.right) / 2 });
+    else built.push(startRun(mark));
+  }
+
+  const runs: Run[] = [];
+  const rotated: RotatedText[] = [];
+  for (const run of built) {
+    const text = runText(run);
+    if (text.trim() === "") continue;
+    const box = { left: run.left, top: run.top, right: run.right, bottom: run.bottom };
+    if (run.horizontal) {
+      runs.push({
+        ...box,
+        text,
+        fontSize: run.fontSize,
+        fontName: run.fontName,
+        mono: run.mono,
+        baseline: run.baseline,
+      });
+    } else {
+      rotated.push({ ...box, text, fontSize: run.fontSize });
+    }
+  }
+  return { runs, rotated };
+};
