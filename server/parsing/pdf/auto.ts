@@ -4,7 +4,7 @@ import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement, PartitionResult } from "../types";
 import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision, type AgenticOptions } from "./agentic";
 import { parseTextLayer, type TextLayerParse } from "./index";
-import { pagesNeedingOcr, textPagesWithFigures } from "./text-first";
+import { elementsOfPages, pagesNeedingOcr } from "./text-first";
 
 /**
  * The `auto` method for PDFs: each page goes to the method that suits it. A page with a sound text layer is read
@@ -30,7 +30,7 @@ export type PdfPlan = { totalPages: number; routes: PageRoute[]; warnings: strin
  * Table elements which pages hold tables.
  */
 export const planPdfPages = async (bytes: Uint8Array, { vision }: { vision: boolean }): Promise<PdfPlan> => {
-  const fast = await parseTextLayer({ bytes, warnTextless: false });
+  const fast = await parseTextLayer({ bytes, warnTextless: false, figures: true });
   const scans = new Set(await pagesNeedingOcr(bytes, fast.verdicts));
   const tables = new Map<number, string>();
   for (const e of fast.elements) {
@@ -100,9 +100,8 @@ const runStage = async (
     return { elements: run.elements, warnings: run.warnings, read: run.read, failed };
   }
   if (method === "fast" || method === "accurate") {
-    // Text pages: the planning parse read them already (accurate's table recovery included).
-    const elements = await textPagesWithFigures(bytes, plan.fast, pages);
-    return { elements, warnings: [], read: pages, failed: [] };
+    // Text pages: the planning parse read them already (accurate's table recovery and the figures included).
+    return { elements: elementsOfPages(plan.fast, pages), warnings: [], read: pages, failed: [] };
   }
   try {
     // Loaded here: the OCR engine's modules (sharp among them) are for scans, and most PDFs have none.

@@ -56,12 +56,14 @@ const groupRows = (runs: Run[]): Run[][] => {
   return rows.sort((a, b) => a.top - b.top).map((r) => r.runs);
 };
 
-const dominant = (runs: Run[]): { fontSize: number; fontName: string } => {
+/** The run of the font and size (to a tenth) that sets the most characters. */
+const dominant = (runs: Run[]): Run | undefined => {
+  if (runs.length === 1) return runs[0];
   let best: Run | undefined;
   let bestLength = -1;
   const byFont = new Map<string, number>();
   for (const r of runs) {
-    const key = `${r.fontName}|${r.fontSize.toFixed(1)}`;
+    const key = `${r.fontName}|${Math.round(r.fontSize * 10)}`;
     const total = (byFont.get(key) ?? 0) + r.text.length;
     byFont.set(key, total);
     if (total > bestLength) {
@@ -69,7 +71,7 @@ const dominant = (runs: Run[]): { fontSize: number; fontName: string } => {
       best = r;
     }
   }
-  return { fontSize: best?.fontSize ?? 0, fontName: best?.fontName ?? "" };
+  return best;
 };
 
 /** Concatenate runs of one line, adding a space where the gap is wider than a thin space. */
@@ -100,7 +102,22 @@ const toSegments = (rows: Run[][]): Segment[] => {
     const flush = () => {
       if (current.length === 0) return;
       const text = joinRuns(current);
-      if (text) segments.push({ ...union(current), ...dominant(current), text, runs: current, row: rowIndex });
+      if (text) {
+        const { left, top, right, bottom } = union(current);
+        const font = dominant(current);
+        const fontSize = font?.fontSize ?? 0;
+        segments.push({
+          left,
+          top,
+          right,
+          bottom,
+          fontSize,
+          fontName: font?.fontName ?? "",
+          text,
+          runs: current,
+          row: rowIndex,
+        });
+      }
       current = [];
     };
     for (const run of sorted) {
@@ -117,9 +134,15 @@ const toSegments = (rows: Run[][]): Segment[] => {
 const toLine = (segments: Segment[]): Line => {
   const sorted = [...segments].sort((a, b) => a.left - b.left);
   const runs = sorted.flatMap((s) => s.runs);
+  const { left, top, right, bottom } = union(sorted);
+  const font = dominant(runs);
   return {
-    ...union(sorted),
-    ...dominant(runs),
+    left,
+    top,
+    right,
+    bottom,
+    fontSize: font?.fontSize ?? 0,
+    fontName: font?.fontName ?? "",
     text: sorted.map((s) => s.text).join(" "),
     segments: sorted,
     baseline: median(runs.map((r) => r.baseline)),

@@ -13,7 +13,7 @@ export type TextLayerVerdict = { chars: number; sound: boolean; reason: "text" |
 export const MIN_TEXT_CHARS = 10;
 
 const BROKEN_RE = /[\uE000-\uF8FF\uFFFD]/gu;
-const ORDINARY_RE = /[\p{L}\p{N}\p{Zs}.,;:!?'"()[\]{}\-–—/%&$€£¥+*=<>@#°§·•…’‘“”«»]/u;
+const ORDINARY_RE = /[\p{L}\p{N}\p{Zs}.,;:!?'"()[\]{}\-–—/%&$€£¥+*=<>@#°§·•…’‘“”«»]/gu;
 const LATIN_WORD_RE = /^[a-zà-ÿ]{3,}$/i;
 const VOWEL_RE = /[aeiouyà-æè-ïò-öù-üÿ]/i;
 
@@ -26,8 +26,7 @@ export const judgeTextLayer = (page: Pick<PageText, "runs" | "rotated">): TextLa
   if (chars < MIN_TEXT_CHARS) return { chars, sound: false, reason: "no-text" };
   const broken = compact.match(BROKEN_RE)?.length ?? 0;
   if (broken / chars > 0.05) return { chars, sound: false, reason: "garbled" };
-  let odd = 0;
-  for (const ch of compact) if (!ORDINARY_RE.test(ch)) odd++;
+  const odd = compact.replace(ORDINARY_RE, "").length;
   if (odd / chars > 0.3) return { chars, sound: false, reason: "garbled" };
   const words = text.split(/[\s\p{P}\p{N}]+/u).filter((w) => LATIN_WORD_RE.test(w));
   if (words.length >= 20) {

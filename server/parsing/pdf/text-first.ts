@@ -60,18 +60,10 @@ export const pagesNeedingOcr = async (
 const withSource = (elements: ParsedElement[], source: "text_layer" | "ocr") =>
   elements.map((e) => ({ ...e, metadata: { ...e.metadata, text_source: source } }));
 
-/** The text-layer elements of the given pages, with figures cut out of them when the PDF has pictures. */
-export const textPagesWithFigures = async (
-  bytes: Uint8Array,
-  text: TextLayerParse,
-  pages: readonly number[],
-): Promise<ParsedElement[]> => {
+/** The elements (figures included) the text-layer parse read on the given pages. */
+export const elementsOfPages = (text: TextLayerParse, pages: readonly number[]): ParsedElement[] => {
   const wanted = new Set(pages);
-  const elements = text.elements.filter((e) => e.pageNumber !== null && wanted.has(e.pageNumber));
-  const { hasImageObjects, mergeFigures } = await import("../place");
-  if (pages.length === 0 || !hasImageObjects(bytes)) return elements;
-  const { extractFigures } = await import("./figures");
-  return mergeFigures(elements, await extractFigures(bytes, pages, text.warnings));
+  return text.elements.filter((e) => e.pageNumber !== null && wanted.has(e.pageNumber));
 };
 
 export const partitionPdfTextFirst = async ({
@@ -84,11 +76,11 @@ export const partitionPdfTextFirst = async ({
   /** For the OCR of the pages without a usable text layer (ocr-method.ts). */
   timeBudgetMs?: number;
 }): Promise<PartitionResult> => {
-  const text = await parseTextLayer({ bytes, warnTextless: false });
+  const text = await parseTextLayer({ bytes, warnTextless: false, figures: true });
   const ocrPages = await pagesNeedingOcr(bytes, text.verdicts);
   const ocrSet = new Set(ocrPages);
   const textPages = [...text.verdicts.keys()].filter((n) => !ocrSet.has(n));
-  const fromText = withSource(await textPagesWithFigures(bytes, text, textPages), "text_layer");
+  const fromText = withSource(elementsOfPages(text, textPages), "text_layer");
   const warnings = [...text.warnings];
   let fromOcr: ParsedElement[] = [];
   const pageMethods: Record<number, string> = {};

@@ -32,14 +32,19 @@ const TOUCHING_EM = 0.15;
 
 /** Combining marks and spacing accents (TeX draws "ä" as an "a" and a "¨" over it). */
 const ACCENT = /^[\p{M}\p{Sk}]$/u;
-
-type Part = { text: string; left: number; right: number };
+/** ACCENT.test, answered without the regular expression for the ASCII letters, digits and punctuation of most text. */
+const isAccent = (char: string) => {
+  const code = char.charCodeAt(0);
+  return code < 0x80 ? code === 0x5e || code === 0x60 : ACCENT.test(char);
+};
 
 type Building = Run & {
   horizontal: boolean;
-  parts: Part[];
+  /** The run's characters, and where each starts in `text`. */
+  members: PageChar[];
+  offsets: number[];
   /** Accents and other marks drawn over the run, placed when it is finished. */
-  marks: { char: string; x: number }[];
+  marks: PageChar[];
   endsWithSpace: boolean;
   lastLeft: number;
 };
@@ -60,19 +65,26 @@ const cleanText = (text: string): string =>
  * code) is a character of its own, at its place.
  */
 const runText = (run: Building): string => {
-  const parts = [...run.parts];
-  for (const mark of run.marks) {
-    const over = parts.findIndex((p) => p.left <= mark.x && mark.x <= p.right && p.text !== " ");
-    const accent = combining(mark.char);
-    if (over >= 0 && accent) {
-      const letter = parts[over]!;
-      parts[over] = { ...letter, text: letter.text + accent };
-      continue;
+  let text = run.text;
+  if (run.marks.length > 0) {
+    const inserts: { at: number; text: string }[] = [];
+    for (const mark of run.marks) {
+      const x = (mark.left + mark.right) / 2;
+      const over = run.members.findIndex((m) => m.left <= x && x <= m.right);
+      const accent = combining(mark.char);
+      if (over >= 0 && accent) {
+        inserts.push({ at: run.offsets[over]! + run.members[over]!.char.length, text: accent });
+        continue;
+      }
+      const after = run.members.findIndex((m) => m.left > x);
+      inserts.push({ at: after < 0 ? text.length : run.offsets[after]!, text: mark.char });
     }
-    const after = parts.findIndex((p) => p.text !== " " && p.left > mark.x);
-    parts.splice(after < 0 ? parts.length : after, 0, { text: mark.char, left: mark.x, right: mark.x });
+    // From the end, so earlier offsets stay valid.
+    for (const { at, text: insert } of inserts.sort((a, b) => b.at - a.at)) {
+      text = text.slice(0, at) + insert + text.slice(at);
+    }
   }
-  return cleanText(parts.map((p) => p.text).join("") + (run.endsWithSpace ? " " : ""));
+  return cleanText(run.endsWithSpace ? `${text} ` : text);
 };
 
 const continues = (run: Building, c: PageChar): boolean => {
@@ -108,8 +120,9 @@ const startRun = (c: PageChar): Building => ({
   top: c.top,
   right: c.right,
   bottom: c.bottom,
-  text: "",
-  parts: [{ text: c.char, left: c.left, right: c.right }],
+  text: c.char,
+  members: [c],
+  offsets: [0],
   marks: [],
   fontSize: c.fontSize,
   fontName: c.fontName,
@@ -131,7 +144,7 @@ export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: Rota
   let last: PageChar | null = null;
 
   for (const c of chars) {
-    if (c.horizontal && ACCENT.test(c.char)) {
+    if (c.horizontal && isAccent(c.char)) {
       marks.push(c);
       continue;
     }
@@ -150,8 +163,10 @@ export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: Rota
       c.bottom > last.top;
     const space = c.before === "space" || c.before === "line-break" || (c.before === "inferred-space" && !touching);
     if (current && c.before !== "line-break" && continues(current, c)) {
-      if (space) current.parts.push({ text: " ", left: c.left, right: c.left });
-      current.parts.push({ text: c.char, left: c.left, right: c.right });
+      if (space) current.text += " ";
+      current.members.push(c);
+      current.offsets.push(current.text.length);
+      current.text += c.char;
       current.lastLeft = c.left;
       current.left = Math.min(current.left, c.left);
       current.top = Math.min(current.top, c.top);
@@ -165,7 +180,7 @@ export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: Rota
   }
   for (const mark of marks) {
     const run = runUnder(built, mark);
-    if (run) run.marks.push({ char: mark.char, x: (mark.left + mark.right) / 2 });
+    if (run) run.marks.push(mark);
     else built.push(startRun(mark));
   }
 
@@ -174,19 +189,9 @@ export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: Rota
   for (const run of built) {
     const text = runText(run);
     if (text.trim() === "") continue;
-    const box = { left: run.left, top: run.top, right: run.right, bottom: run.bottom };
-    if (run.horizontal) {
-      runs.push({
-        ...box,
-        text,
-        fontSize: run.fontSize,
-        fontName: run.fontName,
-        mono: run.mono,
-        baseline: run.baseline,
-      });
-    } else {
-      rotated.push({ ...box, text, fontSize: run.fontSize });
-    }
+    const { left, top, right, bottom, fontSize, fontName, mono, baseline } = run;
+    if (run.horizontal) runs.push({ left, top, right, bottom, text, fontSize, fontName, mono, baseline });
+    else rotated.push({ left, top, right, bottom, text, fontSize });
   }
   return { runs, rotated };
 };

@@ -1,5 +1,5 @@
 import type { PageText } from "../types";
-import { applyMatrix, type PdfDocument, type PdfPage } from "./document";
+import type { PdfDocument, PdfPage } from "./document";
 import { toRuns, type PageChar } from "./runs";
 
 /**
@@ -19,6 +19,7 @@ const DESCENT = 0.25;
 const LINE_END_HYPHEN = 0x02;
 
 type Font = { name: string; mono: boolean };
+type Style = Font & { fontSize: number; horizontal: boolean };
 
 const isSpace = (code: number) =>
   code === 0x20 || code === 0x09 || code === 0xa0 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a);
@@ -44,8 +45,25 @@ export const readChars = (doc: PdfDocument, page: PdfPage): PageChar[] => {
   const ORIGIN = scratch + 48; // two doubles
   const textPage = page.textPage();
   const count = textPage ? api.FPDFText_CountChars(textPage) : 0;
-  const fonts = new Map<number, Font>();
-  const [da, db, dc, dd] = page.toDisplay;
+  const [da, db, dc, dd, de, df] = page.toDisplay;
+  /**
+   * Font, size and writing direction belong to a text object (one text-showing operator), read at its first
+   * character: its matrix and font size hold for all of them.
+   */
+  const styles = new Map<number, Style>();
+  const readStyle = (char: number, textObject: number): Style => {
+    api.FPDFText_GetMatrix(textPage, char, MATRIX);
+    const { f32 } = heap();
+    const m = MATRIX >> 2;
+    const [ma, mb, mc, md] = [f32[m]!, f32[m + 1]!, f32[m + 2]!, f32[m + 3]!];
+    const fontSize = api.FPDFText_GetFontSize(textPage, char) * Math.hypot(mc, md);
+    // The writing direction on the page as displayed.
+    const ax = da * ma + dc * mb;
+    const ay = db * ma + dd * mb;
+    const along = Math.hypot(ax, ay) || 1;
+    const { name, mono } = readFont(doc, textObject);
+    return { name, mono, fontSize, horizontal: ax / along > 0.98 && Math.abs(ay / along) < 0.2 };
+  };
   const chars: PageChar[] = [];
   let before: PageChar["before"] = "none";
 
@@ -63,29 +81,27 @@ export const readChars = (doc: PdfDocument, page: PdfPage): PageChar[] => {
     }
     if (code < 0x20 && code !== LINE_END_HYPHEN) continue;
     const textObject = api.FPDFText_GetTextObject(textPage, i);
-    let font = fonts.get(textObject);
-    if (!font) fonts.set(textObject, (font = readFont(doc, textObject)));
+    let style = styles.get(textObject);
+    if (!style) styles.set(textObject, (style = readStyle(i, textObject)));
+    if (!(style.fontSize > 0.5)) continue;
 
     api.FPDFText_GetLooseCharBox(textPage, i, BOX);
-    api.FPDFText_GetMatrix(textPage, i, MATRIX);
     api.FPDFText_GetCharOrigin(textPage, i, ORIGIN, ORIGIN + 8);
     const { f32, f64 } = heap();
     const b = BOX >> 2;
-    const m = MATRIX >> 2;
     const o = ORIGIN >> 3;
-    const fontSize = api.FPDFText_GetFontSize(textPage, i) * Math.hypot(f32[m + 2]!, f32[m + 3]!);
-    if (!(fontSize > 0.5) || !Number.isFinite(f64[o]!) || !Number.isFinite(f64[o + 1]!)) continue;
-
-    // The writing direction and the box on the page as displayed. A horizontal line's box is the same height
-    // whatever its letters and fonts (three quarters of the size above the baseline, a quarter below), so lines of
-    // one size stack evenly and rows group by their baselines; text at an angle keeps the box PDFium gives.
-    const ax = da * f32[m]! + dc * f32[m + 1]!;
-    const ay = db * f32[m]! + dd * f32[m + 1]!;
-    const along = Math.hypot(ax, ay) || 1;
-    const horizontal = ax / along > 0.98 && Math.abs(ay / along) < 0.2;
-    const [x0, y0] = applyMatrix(page.toDisplay, f32[b]!, f32[b + 1]!);
-    const [x1, y1] = applyMatrix(page.toDisplay, f32[b + 2]!, f32[b + 3]!);
-    const [, baseline] = applyMatrix(page.toDisplay, f64[o]!, f64[o + 1]!);
+    const [boxLeft, boxTop, boxRight, boxBottom] = [f32[b]!, f32[b + 1]!, f32[b + 2]!, f32[b + 3]!];
+    const [originX, originY] = [f64[o]!, f64[o + 1]!];
+    if (!Number.isFinite(originX) || !Number.isFinite(originY)) continue;
+    // The box on the page as displayed. A horizontal line's box is the same height whatever its letters and fonts
+    // (three quarters of the size above the baseline, a quarter below), so lines of one size stack evenly and rows
+    // group by their baselines; text at an angle keeps the box PDFium gives.
+    const x0 = da * boxLeft + dc * boxTop + de;
+    const x1 = da * boxRight + dc * boxBottom + de;
+    const y0 = db * boxLeft + dd * boxTop + df;
+    const y1 = db * boxRight + dd * boxBottom + df;
+    const baseline = db * originX + dd * originY + df;
+    const { fontSize, horizontal } = style;
     chars.push({
       char: code === LINE_END_HYPHEN ? "-" : String.fromCodePoint(code),
       left: Math.min(x0, x1),
@@ -94,8 +110,8 @@ export const readChars = (doc: PdfDocument, page: PdfPage): PageChar[] => {
       bottom: horizontal ? baseline + DESCENT * fontSize : Math.max(y0, y1),
       baseline,
       fontSize,
-      fontName: font.name,
-      mono: font.mono,
+      fontName: style.name,
+      mono: style.mono,
       horizontal,
       before,
     });
