@@ -13,6 +13,7 @@ import { getEmbedder, type Embedder } from "../providers/embedding";
 import { AppError, errorMessage } from "../errors";
 import type { ParsedElement } from "../parsing/types";
 import { logger } from "../logger";
+import { insertChunks } from "../chunk-sets/insert";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
@@ -163,7 +164,7 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
     id: randomUUID(),
   }));
   for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
-    await db.chunk.createMany({ data: data.slice(i, i + CHUNK_INSERT_BATCH) });
+    await insertChunks(data.slice(i, i + CHUNK_INSERT_BATCH));
     await yieldToEventLoop();
   }
   return { chunkSetId: chunkSet.id, chunks: data };

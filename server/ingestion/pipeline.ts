@@ -1,15 +1,14 @@
 import { isManifestKey, snapshotBundleInput } from "../connectors/snapshot";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
-import { elementIdFor } from "../ids";
 import type { InternalMethod } from "../parsing/methods.schema";
 import { partitionIsolatedInBatches } from "../parsing/isolated";
 import { getSpeechModel } from "../providers/speech";
 import { getVisionModel } from "../providers/vision";
 import { yieldToEventLoop } from "../runtime/cpu-thread";
-import type { ParsedElement } from "../parsing/types";
 import { fileStore } from "../storage";
-import { PARSE_LIMITS, SMALL_BUILD_BYTES } from "./limits";
+import { insertElements, toElementRow } from "./element-rows";
+import { isSmallUpload, PARSE_LIMITS } from "./limits";
 import { progressOf } from "./progress";
 
 /**
@@ -79,7 +78,7 @@ export const startBuild = async (buildId: string) => {
     !fromOrigin &&
     storageKey !== null &&
     !isManifestKey(storageKey) &&
-    fileSize <= SMALL_BUILD_BYTES;
+    isSmallUpload(fileSize, fileType);
   const loaded: LoadedBuild = {
     buildId,
     projectId: build.projectId,
@@ -90,23 +89,6 @@ export const startBuild = async (buildId: string) => {
   };
   return { loaded, build };
 };
-
-export const toElementRow =
-  (buildId: string, ids: { projectId: string; sourceId: string }) => (el: ParsedElement, position: number) => ({
-    ...ids,
-    buildId,
-    position,
-    elementId: elementIdFor(buildId, position),
-    elementType: el.type,
-    text: el.text,
-    markdown: el.markdown ?? null,
-    html: el.html ?? null,
-    imgBase64: el.imgBase64 ?? null,
-    pageNumber: el.pageNumber,
-    boundingBox: el.boundingBox ?? undefined,
-    pageLayout: el.pageLayout ?? undefined,
-    metadata: (el.metadata ?? {}) as object,
-  });
 
 /** What the parse worker reads for an uploaded file. */
 export const uploadParseInput = (
@@ -132,7 +114,8 @@ export const partitionBuild = async (buildId: string) => {
   const input = isManifestKey(source.storageKey)
     ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
     : uploadParseInput(source, method);
-  const toRow = toElementRow(buildId, { projectId: build.projectId, sourceId: build.sourceId });
+  const toRow = toElementRow(buildId);
+  const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId };
   const clear = async () => {
     await db.element.deleteMany({ where: { buildId } });
   };
@@ -143,7 +126,10 @@ export const partitionBuild = async (buildId: string) => {
     input,
     PARSE_LIMITS,
     async (elements, first) => {
-      await db.element.createMany({ data: elements.map((el, j) => toRow(el, first + j)) });
+      await insertElements(
+        scope,
+        elements.map((el, j) => toRow(el, first + j)),
+      );
       await yieldToEventLoop();
     },
     // Parsing reads no settings: the models this deployment configures are handed to it here.

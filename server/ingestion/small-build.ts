@@ -3,7 +3,6 @@ import { db } from "../db";
 import { errorMessage } from "../errors";
 import { annotateDocument } from "../enrichment/step";
 import { ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "../enrichment/enrich";
-import { chunkVectorsUpdate } from "../chunk-sets/vectors";
 import { embeddingInput } from "../chunk-sets/service";
 import { logger } from "../logger";
 import type { InternalMethod } from "../parsing/methods.schema";
@@ -16,7 +15,9 @@ import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
 import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, EMBED_BATCH, embedTexts, PIPELINE_CHUNKING } from "./indexing";
 import { PARSE_LIMITS } from "./limits";
-import { type BuildWithSource, toElementRow, uploadParseInput } from "./pipeline";
+import { insertChunks } from "../chunk-sets/insert";
+import { insertElements, toElementRow, type ElementRow } from "./element-rows";
+import { type BuildWithSource, uploadParseInput } from "./pipeline";
 import { progressOf } from "./progress";
 
 /**
@@ -29,12 +30,6 @@ import { progressOf } from "./progress";
  * Larger documents keep one step per part, each writing its results, so a crash during embedding does not parse a
  * large file again.
  */
-
-type ElementRow = ReturnType<ReturnType<typeof toElementRow>> & {
-  pageAnnotation?: string | null;
-  pageKeywords?: string[];
-  pageTopics?: string[];
-};
 
 /** Parses the stored upload in a parse worker (same limits and isolation as any upload); elements stay in memory. */
 export const parseSmallBuild = async (build: BuildWithSource) => {
@@ -109,20 +104,21 @@ const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[], chunkSe
   }));
   const embedder = getEmbedder();
   const index = await ensureEmbeddingIndex(embedder);
-  const vectors: { ids: string[]; vectors: number[][] }[] = [];
+  const vectors = new Map<string, number[]>();
   let failedBatches = 0;
   let lastError = "";
   for (let i = 0; i < data.length; i += EMBED_BATCH) {
     const batch = data.slice(i, i + EMBED_BATCH);
     try {
-      vectors.push({ ids: batch.map((c) => c.id), vectors: await embedTexts(embedder, batch.map(embeddingInput)) });
+      const embedded = await embedTexts(embedder, batch.map(embeddingInput));
+      batch.forEach((chunk, j) => vectors.set(chunk.id, embedded[j]!));
     } catch (error) {
       failedBatches += 1;
       lastError = errorMessage(error);
       logger.warn({ buildId: build.id, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
     }
   }
-  if (data.length > 0 && vectors.length === 0) throw new Error(`Embedding failed for every batch: ${lastError}`);
+  if (data.length > 0 && vectors.size === 0) throw new Error(`Embedding failed for every batch: ${lastError}`);
   return { options, chunks: data, vectors, failedBatches, indexId: index.id };
 };
 
@@ -132,9 +128,8 @@ const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[], chunkSe
  * source and build Completed. A retry writes the same again in place of what an earlier attempt committed.
  */
 export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSmallBuild) => {
-  const rows: ElementRow[] = parsed.elements.map(
-    toElementRow(build.id, { projectId: build.projectId, sourceId: build.sourceId }),
-  );
+  const rows: ElementRow[] = parsed.elements.map(toElementRow(build.id));
+  const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId: build.id };
   const enriched = await enrich(build, rows);
   const indexed = build.indexing !== "none";
   const chunkSetId = randomUUID();
@@ -156,9 +151,11 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
           },
         }),
         ...Array.from({ length: Math.ceil(chunked.chunks.length / CHUNK_INSERT_BATCH) }, (_, i) =>
-          db.chunk.createMany({ data: chunked.chunks.slice(i * CHUNK_INSERT_BATCH, (i + 1) * CHUNK_INSERT_BATCH) }),
+          insertChunks(chunked.chunks.slice(i * CHUNK_INSERT_BATCH, (i + 1) * CHUNK_INSERT_BATCH), {
+            indexId: chunked.indexId,
+            byId: chunked.vectors,
+          }),
         ),
-        ...chunked.vectors.map((batch) => chunkVectorsUpdate({ indexId: chunked.indexId, ...batch })),
       ]
     : [];
   // What an earlier attempt of this build, or an older build, wrote (a source's first build, fresh, has none).
@@ -172,7 +169,7 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
       ];
   await db.$transaction([
     ...clear,
-    db.element.createMany({ data: rows }),
+    insertElements(scope, rows),
     ...chunkWrites,
     db.source.update({
       where: { id: build.sourceId },
@@ -195,6 +192,6 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
       },
     }),
   ]);
-  await refreshChunkStatistics();
+  await refreshChunkStatistics(chunked?.chunks.length ?? 0);
   return { status };
 };

@@ -5,7 +5,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { requestBuild } from "../builds/schedule";
-import { SMALL_BUILD_BYTES } from "../ingestion/limits";
+import { isSmallUpload } from "../ingestion/limits";
 import { logger } from "../logger";
 import { fileStore, originalFileKey, sourceFolder } from "../storage";
 import { extensionOf, isAllowedExtension, type Enrichment, type Indexing } from "./sources.schema";
@@ -90,7 +90,12 @@ export const createSourceFromUpload = async ({
     SELECT ${buildId}::uuid, ${projectId}::uuid, id, ${options.method}, ${options.enrichment}, ${options.indexing},
            'ingest', now()
     FROM source`;
-  await requestBuild({ buildId, projectId, sourceId: upload.sourceId, small: upload.size <= SMALL_BUILD_BYTES });
+  await requestBuild({
+    buildId,
+    projectId,
+    sourceId: upload.sourceId,
+    small: isSmallUpload(upload.size, upload.fileType),
+  });
   return { buildId };
 };
 
