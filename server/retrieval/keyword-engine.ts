@@ -44,6 +44,29 @@ const hasBm25Index = async (): Promise<boolean> => {
  * the fallback, why BM25 is not in use.
  */
 export const setupKeywordEngine = async (): Promise<{ engine: KeywordEngine; reason?: string }> => {
+  const chosen = await chooseKeywordEngine();
+  await maintainFullText(chosen.engine);
+  return chosen;
+};
+
+/**
+ * The full-text column (`tsv`, kept by a trigger from title, heading and text) serves only the fallback engine. With
+ * BM25 its upkeep was a third of the cost of writing a chunk, so the trigger is dropped; switching to the fallback
+ * puts it back and fills the rows written meanwhile (the UPDATE fires the trigger; RAPTOR summaries stay without).
+ */
+const maintainFullText = async (engine: KeywordEngine) => {
+  if (engine === "bm25") {
+    await db.$executeRawUnsafe(`DROP TRIGGER IF EXISTS "chunks_tsv_update" ON "chunks"`);
+    return;
+  }
+  await db.$executeRawUnsafe(
+    `CREATE OR REPLACE TRIGGER "chunks_tsv_update" BEFORE INSERT OR UPDATE OF "text", "title", "heading" ON "chunks" ` +
+      `FOR EACH ROW EXECUTE FUNCTION "chunks_tsv_update"()`,
+  );
+  await db.$executeRaw`UPDATE chunks SET text = text WHERE tsv IS NULL AND node_index_id IS NULL`;
+};
+
+const chooseKeywordEngine = async (): Promise<{ engine: KeywordEngine; reason?: string }> => {
   cached = null;
   if (env.QUARRY_KEYWORD_ENGINE === "fulltext") return { engine: "fulltext", reason: "QUARRY_KEYWORD_ENGINE=fulltext" };
   let reason: string | undefined;

@@ -43,11 +43,18 @@ export const keywordTsQuery = async (query: string): Promise<string | null> => {
   return kept.map(quoteLexeme).join(" | ");
 };
 
+/** Chunks this process wrote since it last asked how many rows changed: the question is a statement of its own. */
+let writtenSinceCheck = 0;
+
 /**
  * Embedded Postgres has no autovacuum, so statistics are refreshed here, after a build changed the chunks, when
- * enough rows changed since the last ANALYZE (a real Postgres' autovacuum usually got there first).
+ * enough rows changed since the last ANALYZE (a real Postgres' autovacuum usually got there first). The database is
+ * asked only once this process has written a share of that many chunks, not after every small document.
  */
-export const refreshChunkStatistics = async () => {
+export const refreshChunkStatistics = async (written = ANALYZE_AFTER_CHANGES) => {
+  writtenSinceCheck += written;
+  if (writtenSinceCheck < ANALYZE_AFTER_CHANGES / 4) return false;
+  writtenSinceCheck = 0;
   const rows = await db.$queryRaw<{ changed: bigint | null }[]>`
     SELECT n_mod_since_analyze AS changed FROM pg_stat_user_tables WHERE relname = 'chunks'`;
   if (Number(rows[0]?.changed ?? 0) < ANALYZE_AFTER_CHANGES) return false;
