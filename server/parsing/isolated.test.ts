@@ -73,6 +73,27 @@ describe("partitionIsolated", () => {
     });
   });
 
+  it("parses short documents one after another on one worker, and a document waiting beside a long one on another", async () => {
+    closeWorkerPools();
+    const two = { ...limits, workers: 2 };
+    const parse = () => partitionIsolated(txt(text), two);
+    // Short documents at once: one worker takes them in turn (two parses at once double each one's CPU time).
+    await Promise.all([parse(), parse(), parse()]);
+    expect(parseWorkerPids()).toHaveLength(1);
+    // A long parse (a PDF page of 400,000 text objects, seconds) does not hold a short one back past a second.
+    const long = partitionIsolated(
+      { bytes: await stallingPdf(), fileName: "s.pdf", fileType: "pdf", method: "basic" },
+      two,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const started = Date.now();
+    await parse();
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(parseWorkerPids()).toHaveLength(2);
+    await long;
+    closeWorkerPools();
+  }, 60_000);
+
   it("skips a PDF page that runs past the per-page budget and reads the rest", async () => {
     const started = Date.now();
     const result = await partitionIsolated(

@@ -60,6 +60,12 @@ export type PoolOptions = {
 };
 
 const RSS_POLL_MS = 250;
+/**
+ * A document waits up to this long for a busy worker before another worker takes it. On two cores, two parses at
+ * once made each cost twice the CPU time (the app's own work needs the other core), and most documents parse in well
+ * under a second; a long one still does not hold the others back for more than this.
+ */
+const SHARE_AFTER_MS = 1000;
 
 const workerScript = () => {
   const candidates = [
@@ -87,6 +93,8 @@ type Worker = {
   ready: Promise<void>;
   jobs: number;
   busy: boolean;
+  /** When its current job was handed to it. */
+  busySince: number;
   /** Its job is done; it is checking that nothing is left running (see worker/main.ts). */
   settling: boolean;
   retired: boolean;
@@ -121,8 +129,8 @@ export const createWorkerPool = (options: PoolOptions) => {
       [
         `--max-old-space-size=${options.heapMb}`,
         "--heap-growing-percent=50",
-        // As the app's (scripts/start.ts): a young generation of 8 MB instead of 32 MB.
-        "--max-semi-space-size=4",
+        // The young generation keeps V8's default size: at 8 MB (the app's) a PDF parse spent 30 % more CPU time,
+        // its many short-lived objects promoted and collected again with the old generation.
         "--import",
         "tsx",
         workerScript(),
@@ -140,6 +148,7 @@ export const createWorkerPool = (options: PoolOptions) => {
       child,
       jobs: 0,
       busy: false,
+      busySince: 0,
       settling: false,
       retired: false,
       stderr: "",
@@ -176,35 +185,47 @@ export const createWorkerPool = (options: PoolOptions) => {
     worker.child.kill("SIGKILL");
   };
 
+  const take = (worker: Worker) => {
+    clearTimeout(worker.idleTimer);
+    worker.busy = true;
+    worker.busySince = Date.now();
+    waiting.shift()!(worker);
+  };
+
   const release = (worker: Worker) => {
     worker.busy = false;
     worker.settling = false;
     worker.onMessage = undefined;
     worker.onExit = undefined;
     if (worker.retired) return pump();
-    const next = waiting.shift();
-    if (next) {
-      worker.busy = true;
-      return next(worker);
-    }
+    if (waiting.length > 0) return take(worker);
     worker.idleTimer = setTimeout(() => retire(worker), options.idleMs);
     worker.idleTimer.unref();
   };
 
+  let shareTimer: NodeJS.Timeout | undefined;
+
   /**
    * Hands free capacity to the jobs waiting: an idle worker, or a new one while below the size. A worker about to be
    * free (settling) is waited for rather than another one started: starting a process costs far more than that wait.
+   * Beside a parse that started less than SHARE_AFTER_MS ago, a job waits for it (until then).
    */
   const pump = () => {
+    clearTimeout(shareTimer);
     while (waiting.length > 0) {
       const live = [...workers].filter((w) => !w.retired);
+      const running = live.filter((w) => w.busy && !w.settling);
+      const wait = running.length > 0 ? Math.max(...running.map((w) => w.busySince)) + SHARE_AFTER_MS - Date.now() : 0;
+      if (wait > 0) {
+        shareTimer = setTimeout(pump, wait);
+        shareTimer.unref();
+        return;
+      }
       const idle = live.find((w) => !w.busy);
       const settling = live.some((w) => w.settling);
       const worker = idle ?? (!settling && live.length < options.size() ? spawnWorker() : null);
       if (!worker) return;
-      clearTimeout(worker.idleTimer);
-      worker.busy = true;
-      waiting.shift()!(worker);
+      take(worker);
     }
   };
 
@@ -216,6 +237,7 @@ export const createWorkerPool = (options: PoolOptions) => {
         retire(worker);
         const replacement = spawnWorker();
         replacement.busy = true;
+        replacement.busySince = Date.now();
         resolve(replacement);
       });
       pump();
