@@ -54,5 +54,10 @@ export const ensureEmbeddingIndex = (embedder: Embedder) => {
   return pending;
 };
 
-/** Vectors are written as pgvector text literals: "[0.1,0.2,...]". */
-export const toVectorLiteral = (vector: number[]) => `[${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(",")}]`;
+/**
+ * Vectors are written as pgvector text literals: "[0.1,0.2,...]". pgvector keeps single-precision floats, and nine
+ * significant digits give back the same single-precision value: a double's seventeen only made every chunk's vector
+ * 40 % longer on the wire and in the parser.
+ */
+const component = (v: number) => (Number.isFinite(v) ? Number(Math.fround(v).toPrecision(9)) : 0);
+export const toVectorLiteral = (vector: number[]) => `[${vector.map(component).join(",")}]`;
