@@ -8,8 +8,9 @@ import { performance } from "node:perf_hooks";
  *
  * The engine's own threads are not the job's: after a large parse, V8's helper threads sweep and compile for tens of
  * milliseconds, and counting the whole process's CPU time retired about one worker in four after a PDF (each
- * replacement a cold start of about a second). So the threads that existed when the worker became ready (V8's
- * helpers, libuv's pool) are left out, and only threads started since then count.
+ * replacement a cold start of about a second). So the threads of the baseline (those that existed when the worker
+ * became ready, and those found idle after an earlier job: V8's helpers, libuv's pool) are left out, and only threads
+ * started since then count.
  */
 
 export type RestingState = {
@@ -64,6 +65,8 @@ export const atRest = async (baseline: RestingState): Promise<boolean> => {
   for (const [kind, n] of restingState().handles) if (n > (baseline.handles.get(kind) ?? 0)) return false;
   const known = PER_THREAD ? baseline.threads : null;
   const threadsBefore = known && newThreadsCpu(known);
+  // No thread started since the baseline (a text or a PDF parse starts none): nothing to watch.
+  if (threadsBefore && threadsBefore.size === 0) return true;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
   await new Promise((resolve) => setTimeout(resolve, WINDOW_MS));

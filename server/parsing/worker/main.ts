@@ -67,6 +67,9 @@ const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
   setPageReporter(null);
   await send({ type: "done", id, ...outcome });
   const clean = outcome.ok && (await atRest(baseline));
+  // Threads found idle after a job (the runtime's, started lazily by a first file read or compilation; a library's
+  // pool) are not watched again: the next jobs would otherwise each wait out the window for them.
+  if (clean) baseline = { ...baseline, threads: restingState().threads };
   await send({ type: "idle", id, clean, rssMb: Math.round(process.memoryUsage.rss() / 1024 / 1024) });
 };
 
