@@ -110,12 +110,12 @@ export const parseTextLayer = async ({
   // One open document for the text, the drawings and the figures.
   const doc = await openPdf(bytes);
   try {
-    const parsed = await parseOpenPdf(doc, { only, warnTextless, rulings });
+    const { graphicsOf, ...parsed } = await parseOpenPdf(doc, { only, warnTextless, rulings });
     if (!figures || !hasImageObjects(bytes)) return parsed;
     const pictures = await figuresOf(doc, {
       pages: [...parsed.verdicts.keys()],
       warnings: parsed.warnings,
-      graphicsOf: parsed.graphicsOf,
+      graphicsOf,
     });
     return { ...parsed, elements: mergeFigures(parsed.elements, pictures) };
   } finally {

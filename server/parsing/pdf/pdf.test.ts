@@ -1,3 +1,4 @@
+import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
 import {
@@ -10,6 +11,24 @@ import {
 } from "./test-fixtures";
 
 describe("pdf text layer", () => {
+  it("reads a page turned by /Rotate as it is displayed: text in order, boxes on the turned page", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    page.setRotation(degrees(90));
+    // Drawn turned the other way, so it reads left to right on the landscape page as displayed.
+    page.drawText("Granite survives the winter", { x: 100, y: 100, size: 14, font, rotate: degrees(90) });
+    page.drawText("Basalt keeps its colour", { x: 140, y: 100, size: 14, font, rotate: degrees(90) });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.map((e) => e.text)).toEqual(["Granite survives the winter", "Basalt keeps its colour"]);
+    const [first, second] = elements;
+    expect(first?.pageLayout).toEqual({ width: 792, height: 612 });
+    // On the landscape page both lines start 100 pt from the left, the second 40 pt further down.
+    expect(first?.boundingBox?.left).toBeCloseTo(100, 0);
+    expect(second?.boundingBox?.left).toBeCloseTo(100, 0);
+    expect((second?.boundingBox?.top ?? 0) - (first?.boundingBox?.top ?? 0)).toBeCloseTo(40, 0);
+  });
+
   it("types, pages, boxes and page layout of a three-page report", async () => {
     const { elements, totalPages, warnings } = await partitionPdf({ bytes: await buildReportPdf() });
     expect(totalPages).toBe(3);

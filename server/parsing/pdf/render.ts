@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { AppError } from "@/server/errors";
 import { readingPage } from "../page-watch";
 import { openPdf, type PdfDocument } from "./load";
@@ -52,6 +51,8 @@ export const renderRegion = async (
   const width = Math.max(1, Math.ceil((box.right - box.left) * scale - 1e-6));
   const height = Math.max(1, Math.ceil((box.bottom - box.top) * scale - 1e-6));
   const pixels = doc.withPage(pageNumber, (page) => drawPixels(doc, page.handle, box, scale, width, height));
+  // Loaded here: most parses draw nothing (no figures, no scans).
+  const { default: sharp } = await import("sharp");
   const png = await sharp(pixels, { raw: { width, height, channels: 4 } })
     .removeAlpha()
     .png()
