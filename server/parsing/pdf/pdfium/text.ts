@@ -37,7 +37,7 @@ const readFont = (doc: PdfDocument, textObject: number): Font => {
   return { name, mono };
 };
 
-export const readChars = (doc: PdfDocument, page: PdfPage): PageChar[] => {
+const readChars = (doc: PdfDocument, page: PdfPage): PageChar[] => {
   const { api, heap } = doc.pdfium;
   const { scratch } = doc;
   const BOX = scratch; // FS_RECTF: left, top, right, bottom
