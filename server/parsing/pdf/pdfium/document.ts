@@ -1,5 +1,5 @@
 import { AppError } from "@/server/errors";
-import { loadPdfium, type Pdfium } from "./module";
+import { discardPdfium, loadPdfium, type Pdfium } from "./module";
 
 /** An affine map [a, b, c, d, e, f]: x' = a·x + c·y + e, y' = b·x + d·y + f. */
 export type Matrix = [number, number, number, number, number, number];
@@ -128,21 +128,32 @@ export const openPdf = async (bytes: Uint8Array): Promise<PdfDocument> => {
   };
 
   let closed = false;
+  let failed = false;
   return {
     pdfium,
     pageCount: api.FPDF_GetPageCount(handle),
     scratch,
     withPage: (pageNumber, read) => {
       if (closed) throw new Error("The PDF was closed");
-      if (open?.page.pageNumber !== pageNumber) {
-        closePage();
-        loadPage(pageNumber);
+      if (failed) throw unprocessable(`Page ${pageNumber} was not read: the PDF engine failed on an earlier page`);
+      try {
+        if (open?.page.pageNumber !== pageNumber) {
+          closePage();
+          loadPage(pageNumber);
+        }
+        return read(open!.page);
+      } catch (error) {
+        if (!(error instanceof WebAssembly.RuntimeError || error instanceof RangeError)) throw error;
+        // The engine is in no state to go on: this document stops here, and the next one gets a new engine.
+        failed = true;
+        discardPdfium();
+        throw unprocessable(`The PDF engine failed on page ${pageNumber}`);
       }
-      return read(open!.page);
     },
     close: () => {
       if (closed) return;
       closed = true;
+      if (failed) return;
       closePage();
       api.FPDF_CloseDocument(handle);
       api.free(data);

@@ -100,3 +100,11 @@ let loaded: Promise<Pdfium> | null = null;
 
 /** The engine, loaded once per process on first use (about 0.1 s): most uploads are not PDFs. */
 export const loadPdfium = (): Promise<Pdfium> => (loaded ??= load());
+
+/**
+ * Drops the engine after it failed: a trap (an abort, a stack overflow) leaves its memory in an unknown state, so
+ * the next document gets a new instance instead.
+ */
+export const discardPdfium = () => {
+  loaded = null;
+};
