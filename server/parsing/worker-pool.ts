@@ -4,6 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
+import { PARSE_WORKER_BUNDLE, PARSE_WORKER_SOURCE } from "@/server/runtime/parse-worker-bundle";
 import type { ParsedElement } from "./types";
 import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./worker/protocol";
 
@@ -67,14 +68,18 @@ const RSS_POLL_MS = 250;
  */
 const SHARE_AFTER_MS = 1000;
 
-const workerScript = () => {
-  const candidates = [
-    path.join(process.cwd(), "server/parsing/worker/main.ts"),
-    path.resolve(import.meta.dirname ?? ".", "worker/main.ts"),
-  ];
-  const found = candidates.find((file) => existsSync(/*turbopackIgnore: true*/ file));
-  if (!found) throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
-  return found;
+/**
+ * How a worker starts: the bundle next to the production build when the app runs as `npm start` runs it (which
+ * rebuilds both when a source changed), otherwise the TypeScript entry through tsx (tests, development).
+ */
+const workerCommand = (): string[] => {
+  const bundle = path.join(process.cwd(), PARSE_WORKER_BUNDLE);
+  if (process.env.NODE_ENV === "production" && existsSync(/*turbopackIgnore: true*/ bundle)) return [bundle];
+  const source = path.join(process.cwd(), PARSE_WORKER_SOURCE);
+  if (!existsSync(/*turbopackIgnore: true*/ source)) {
+    throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
+  }
+  return ["--import", "tsx", source];
 };
 
 /** Resident set size of a process in MB, from /proc (Linux); null where that is not available. */
@@ -131,12 +136,10 @@ export const createWorkerPool = (options: PoolOptions) => {
         "--heap-growing-percent=50",
         // The young generation keeps V8's default size: at 8 MB (the app's) a PDF parse spent 30 % more CPU time,
         // its many short-lived objects promoted and collected again with the old generation.
-        "--import",
-        "tsx",
-        workerScript(),
+        ...workerCommand(),
         options.kind,
       ],
-      // tsx and the `@/` alias resolve from the app's root.
+      // Packages (and, through tsx, the `@/` alias) resolve from the app's root.
       {
         cwd: process.cwd(),
         env: parseWorkerEnv(),

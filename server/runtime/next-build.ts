@@ -2,7 +2,9 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { buildSync } from "esbuild";
 import { logger } from "../logger";
+import { PARSE_WORKER_BUNDLE, PARSE_WORKER_SOURCE } from "./parse-worker-bundle";
 
 /** Folders and files whose change makes a production build stale. */
 const SOURCES = [
@@ -71,10 +73,46 @@ const withBuildLock = (root: string, work: () => void) => {
   }
 };
 
-/** `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`. */
+/** True when the parse worker's bundle is missing or older than the app's build. */
+const workerBundleIsStale = (root: string): boolean => {
+  const bundle = statSync(path.join(root, PARSE_WORKER_BUNDLE), { throwIfNoEntry: false });
+  const marker = statSync(path.join(root, ".next", "BUILD_ID"), { throwIfNoEntry: false });
+  return !bundle || !marker || bundle.mtimeMs < marker.mtimeMs;
+};
+
+/**
+ * `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`; with it the parse worker's
+ * bundle (also after a plain `next build`, as the Dockerfile runs).
+ */
 export const ensureNextBuild = (root: string) => {
-  if (!buildIsStale(root)) return;
-  withBuildLock(root, () => runNextBuild(root));
+  if (!buildIsStale(root) && !workerBundleIsStale(root)) return;
+  withBuildLock(root, () => {
+    runNextBuild(root);
+    if (workerBundleIsStale(root)) bundleParseWorker(root);
+  });
+};
+
+/**
+ * The parse worker as plain ES modules (its packages stay in node_modules), so a worker starts with `node` alone: run
+ * through tsx, each worker carried tsx's loader thread and an esbuild process (about 50 MB together) and compiled its
+ * TypeScript again at every start. Written next to the app's build, so both are rebuilt together.
+ */
+const bundleParseWorker = (root: string) => {
+  const outdir = path.join(root, path.dirname(PARSE_WORKER_BUNDLE));
+  rmSync(outdir, { recursive: true, force: true });
+  buildSync({
+    absWorkingDir: root,
+    entryPoints: [PARSE_WORKER_SOURCE],
+    outdir,
+    bundle: true,
+    splitting: true, // parsers stay separate modules, loaded when a format needs them
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    packages: "external",
+    outExtension: { ".js": ".mjs" },
+    logLevel: "warning",
+  });
 };
 
 const runNextBuild = (root: string) => {
