@@ -67,8 +67,9 @@ describe("formats beyond the original list", () => {
     });
   });
 
+  // One test per format: each runs LibreOffice twice (to make the fixture, then to read it), 5-20 s on a busy machine.
   describe.runIf(soffice)("through LibreOffice", () => {
-    it(".rtf, .ods and .odp read as the documents they are", async () => {
+    it(".rtf reads as the document it is", async () => {
       const docx = await buildDocx({
         body: wPara("Meeting Notes", { style: "Heading1" }) + wPara("The budget was approved at 1,250 euros."),
       });
@@ -76,7 +77,9 @@ describe("formats beyond the original list", () => {
       const fromRtf = await parse(rtf, "rtf");
       expect(allText(fromRtf)).toMatch(/Meeting Notes[\s\S]*approved at 1,250 euros/);
       expect(fromRtf.elements.every((e) => e.metadata?.converted_with === "libreoffice")).toBe(true);
+    });
 
+    it(".ods reads as the spreadsheet it is, its sheet name a title", async () => {
       const wb = new ExcelJS.Workbook();
       const ws = wb.addWorksheet("Budget");
       ws.getRow(1).values = ["Item", "Cost"];
@@ -89,7 +92,9 @@ describe("formats beyond the original list", () => {
         ["Title", "Budget"],
         ["Table", "Item Cost\nTents 420\nStoves 130"],
       ]);
+    });
 
+    it(".odp reads as the slides it is", async () => {
       const pptx = await buildPptx({
         slides: [{ shapes: [pShape({ ph: { type: "title" }, paragraphs: ["Route Plan"] })] }],
       });
