@@ -3,8 +3,8 @@ import { performance } from "node:perf_hooks";
 
 /**
  * Whether a parse worker is at rest after a job, so the next document meets the process as the last one did. A job
- * that left a timer, a handle or a busy thread behind (work a parser started and never
- * stopped) is not; the worker is then replaced instead of reused.
+ * that left a timer, a handle or a busy thread behind (work a parser started and never stopped) is not; the worker is
+ * then replaced instead of reused.
  *
  * The engine's own threads are not the job's: after a large parse, V8's helper threads sweep and compile for tens of
  * milliseconds, and counting the whole process's CPU time retired about one worker in four after a PDF (each
