@@ -105,6 +105,24 @@ describe("pdf text layer", () => {
     expect(result.warnings).toEqual(["Page 1 has no text layer (scanned?); use method balanced or accurate for OCR"]);
   });
 
+  it("reads the pages it can and names the one whose object is missing", async () => {
+    const content = "BT /F1 12 Tf 72 700 Td (Granite survives the winter) Tj ET";
+    // Page 2 of the page tree points at an object the file does not have.
+    const pdf = [
+      "%PDF-1.4",
+      "1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj",
+      "2 0 obj<</Type/Pages/Kids[3 0 R 9 0 R]/Count 2>>endobj",
+      "3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Contents 4 0 R/Resources<</Font<</F1 5 0 R>>>>>>endobj",
+      `4 0 obj<</Length ${content.length}>>stream\n${content}\nendstream endobj`,
+      "5 0 obj<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>endobj",
+      "trailer<</Root 1 0 R>>",
+      "%%EOF",
+    ].join("\n");
+    const result = await partitionPdf({ bytes: new TextEncoder().encode(pdf) });
+    expect(result.elements.map((e) => e.text)).toEqual(["Granite survives the winter"]);
+    expect(result.warnings).toEqual(["Page 2 could not be read (The page is damaged in the file or missing from it)"]);
+  });
+
   it("refuses password-protected files with a clear message", async () => {
     await expect(partitionPdf({ bytes: await buildEncryptedPdf() })).rejects.toMatchObject({
       code: "UNPROCESSABLE",

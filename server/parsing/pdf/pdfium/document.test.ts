@@ -14,7 +14,7 @@ describe("PDF engine", () => {
       doc.withPage(1, () => {
         throw new WebAssembly.RuntimeError("unreachable");
       }),
-    ).toThrow("The PDF engine failed on page 1");
+    ).toThrow("The PDF engine failed on this page");
     expect(() => doc.withPage(2, () => "read")).toThrow("the PDF engine failed on an earlier page");
     doc.close();
     const next = await openPdf(bytes);

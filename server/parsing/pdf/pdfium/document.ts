@@ -110,7 +110,8 @@ export const openPdf = async (bytes: Uint8Array): Promise<PdfDocument> => {
   };
   const loadPage = (pageNumber: number): PdfPage => {
     const pageHandle = api.FPDF_LoadPage(handle, pageNumber - 1);
-    if (!pageHandle) throw unprocessable(`Page ${pageNumber} could not be read`);
+    // Callers name the page ("Page 3 could not be read (…)").
+    if (!pageHandle) throw unprocessable("The page is damaged in the file or missing from it");
     const width = api.FPDF_GetPageWidthF(pageHandle);
     const height = api.FPDF_GetPageHeightF(pageHandle);
     const entry: { page: PdfPage; text: number } = {
@@ -135,7 +136,7 @@ export const openPdf = async (bytes: Uint8Array): Promise<PdfDocument> => {
     scratch,
     withPage: (pageNumber, read) => {
       if (closed) throw new Error("The PDF was closed");
-      if (failed) throw unprocessable(`Page ${pageNumber} was not read: the PDF engine failed on an earlier page`);
+      if (failed) throw unprocessable("Not read: the PDF engine failed on an earlier page");
       try {
         if (open?.page.pageNumber !== pageNumber) {
           closePage();
@@ -147,7 +148,7 @@ export const openPdf = async (bytes: Uint8Array): Promise<PdfDocument> => {
         // The engine is in no state to go on: this document stops here, and the next one gets a new engine.
         failed = true;
         discardPdfium();
-        throw unprocessable(`The PDF engine failed on page ${pageNumber}`);
+        throw unprocessable("The PDF engine failed on this page");
       }
     },
     close: () => {
