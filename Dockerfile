@@ -15,4 +15,4 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx next build
 EXPOSE 3000
-CMD ["npx", "tsx", "--max-semi-space-size=4", "scripts/start.ts"]
+CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]

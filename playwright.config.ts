@@ -76,7 +76,7 @@ export default defineConfig({
           env: { E2E_STANDIN_PORT: String(STANDIN_PORT) },
         },
         {
-          command: "npx tsx scripts/start.ts",
+          command: "node scripts/start.mjs",
           url: `http://localhost:${PORT}/api/health`,
           // The first start runs `next build`.
           timeout: 300_000,

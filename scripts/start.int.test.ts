@@ -13,7 +13,7 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 let dataDir: string;
 
 const launch = (port: number) => {
-  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: ROOT,
     env: {
       ...process.env,

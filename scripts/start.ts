@@ -1,29 +1,26 @@
 /**
- * `npm start`: Quarry in one process. Embedded Postgres (unless DATABASE_URL is set), migrations, first-start
- * bootstrap, a production build when needed, the Next.js server, and the in-process job runner (unless an Inngest
- * server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every build.
+ * `npm start` (scripts/start.mjs runs this file's bundle): Quarry in one process. Embedded Postgres (unless
+ * DATABASE_URL is set), migrations, first-start bootstrap, the Next.js server, and the in-process job runner (unless
+ * an Inngest server is configured). Stops cleanly on SIGINT/SIGTERM; after a kill -9 the next start resumes every
+ * build.
  */
-import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import path from "node:path";
 import v8 from "node:v8";
 
 // V8 lets a busy heap grow to several times what is alive before it collects (up to 4x): while a large document's
 // elements stream through, the app's 200 MB of live heap became 800 MB of heap. 1.5x keeps that in bounds; V8 reads
 // the factor at every collection, so it applies from here on.
 v8.setFlagsFromString("--heap-growing-percent=50");
-// tsx turns on source-mapped stack traces, and then Node keeps the parsed source map of every file it loads: those of
-// Next's server chunks (tens of MB of .map files) were 80 MB of the idle app's heap. Stack traces point at the
-// compiled files instead. The launchers (package.json `start`, the Dockerfile) also set MALLOC_ARENA_MAX=2 and
+// The launchers (package.json `start`, the Dockerfile) also set MALLOC_ARENA_MAX=2 and
 // --max-semi-space-size=4: fewer malloc arenas for the app's threads and smaller young generations in each of its
 // V8 heaps (main, database thread, CPU thread) took 180 MB off the idle app. MALLOC_MMAP_THRESHOLD_=131072 keeps
 // large buffers (file chunks, element batches) out of the malloc arenas, which kept their pages after a big document
 // (parse worker peak on a 20 MB CSV: 184 -> 130 MB); parse workers inherit both variables.
+// Source-mapped stack traces stay off (as tsx would turn them on when this runs as source): Node would keep the parsed
+// source map of every file it loads, and those of Next's server chunks were 80 MB of the idle app's heap.
 process.setSourceMapsEnabled(false);
 
-const root = path.resolve(import.meta.dirname, "..");
-process.chdir(root);
-if (existsSync(".env")) process.loadEnvFile(".env");
+const root = process.cwd(); // the app's root: scripts/start.mjs went there
 process.env.NEXT_TELEMETRY_DISABLED = "1";
 (process.env as Record<string, string>).NODE_ENV = "production";
 
@@ -96,9 +93,6 @@ const main = async () => {
   if (applied.length) logger.info({ applied }, "migrations applied");
   const { setupKeywordEngine } = await import("../server/retrieval/keyword-engine");
   logger.info(await setupKeywordEngine(), "keyword search engine");
-
-  const { ensureNextBuild } = await import("../server/runtime/next-build");
-  ensureNextBuild(root);
 
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: env.HOST, port });

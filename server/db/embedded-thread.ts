@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { bundleOf } from "../runtime/bundle";
 import { DataDirLockedError, releaseDataDirLock, type EmbeddedPostgres } from "./embedded-postgres";
 
 /**
@@ -11,10 +12,9 @@ import { DataDirLockedError, releaseDataDirLock, type EmbeddedPostgres } from ".
  * beside the app instead of taking turns with it. Same server, same lock, same URL as startEmbeddedPostgres.
  */
 
-const bootstrap = (tsxApi: string, module: string) => `
+const bootstrap = (tsxApi: string | null, module: string) => `
 import { parentPort, workerData } from "node:worker_threads";
-const { register } = await import(${JSON.stringify(tsxApi)});
-register();
+${tsxApi ? `const { register } = await import(${JSON.stringify(tsxApi)});\nregister();` : ""}
 const { startEmbeddedPostgres, DataDirLockedError } = await import(${JSON.stringify(module)});
 try {
   const server = await startEmbeddedPostgres(workerData);
@@ -30,6 +30,19 @@ try {
 }
 `;
 
+/** Under `npm start` the thread runs the bundled module (bundle.ts); otherwise the source, through tsx. */
+const threadBootstrap = () => {
+  const bundle = bundleOf("server/db/embedded-postgres.ts");
+  if (bundle) return bootstrap(null, pathToFileURL(bundle).href);
+  const root = process.cwd();
+  const tsxApi = path.join(/*turbopackIgnore: true*/ root, "node_modules/tsx/dist/esm/api/index.mjs");
+  const entry = path.join(/*turbopackIgnore: true*/ root, "server/db/embedded-postgres.ts");
+  if (!existsSync(/*turbopackIgnore: true*/ tsxApi) || !existsSync(/*turbopackIgnore: true*/ entry)) {
+    throw new Error("The embedded Postgres thread needs tsx and the server sources of this installation");
+  }
+  return bootstrap(pathToFileURL(tsxApi).href, pathToFileURL(entry).href);
+};
+
 type Started = { url: string; port: number } | { error: string; locked: { pid: number; dataDir: string } | null };
 
 export const startEmbeddedPostgresThread = async (options: {
@@ -37,13 +50,7 @@ export const startEmbeddedPostgresThread = async (options: {
   port?: number;
   password?: string;
 }): Promise<EmbeddedPostgres> => {
-  const root = process.cwd();
-  const tsxApi = path.join(/*turbopackIgnore: true*/ root, "node_modules/tsx/dist/esm/api/index.mjs");
-  const entry = path.join(/*turbopackIgnore: true*/ root, "server/db/embedded-postgres.ts");
-  if (!existsSync(/*turbopackIgnore: true*/ tsxApi) || !existsSync(/*turbopackIgnore: true*/ entry)) {
-    throw new Error("The embedded Postgres thread needs tsx and the server sources of this installation");
-  }
-  const worker = new Worker(bootstrap(pathToFileURL(tsxApi).href, pathToFileURL(entry).href), {
+  const worker = new Worker(threadBootstrap(), {
     eval: true,
     workerData: options,
   });

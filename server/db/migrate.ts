@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { errorMessage } from "@/server/errors";
 import { logger } from "@/server/logger";
@@ -18,7 +17,8 @@ import { logger } from "@/server/logger";
  * transaction (CREATE INDEX CONCURRENTLY, VACUUM), nor use an enum value it adds with ALTER TYPE ... ADD VALUE.
  */
 
-export const defaultMigrationsDir = fileURLToPath(new URL("../../prisma/migrations", import.meta.url));
+/** From the app's root (where npm and the launcher run): this module also runs from a bundle in `.next`. */
+export const defaultMigrationsDir = path.resolve("prisma/migrations");
 
 /** The id Prisma's engine takes its advisory lock on, so the two never migrate at the same time. */
 const PRISMA_ADVISORY_LOCK_ID = 72707369;

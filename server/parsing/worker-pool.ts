@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { PARSE_WORKER_BUNDLE, PARSE_WORKER_SOURCE } from "@/server/runtime/parse-worker-bundle";
+import { bundleOf } from "@/server/runtime/bundle";
 import type { ParsedElement } from "./types";
 import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./worker/protocol";
 
@@ -73,9 +73,9 @@ const SHARE_AFTER_MS = 1000;
  * rebuilds both when a source changed), otherwise the TypeScript entry through tsx (tests, development).
  */
 const workerCommand = (): string[] => {
-  const bundle = path.join(process.cwd(), PARSE_WORKER_BUNDLE);
-  if (process.env.NODE_ENV === "production" && existsSync(/*turbopackIgnore: true*/ bundle)) return [bundle];
-  const source = path.join(process.cwd(), PARSE_WORKER_SOURCE);
+  const bundle = bundleOf("server/parsing/worker/main.ts");
+  if (bundle) return [bundle];
+  const source = path.join(process.cwd(), "server/parsing/worker/main.ts");
   if (!existsSync(/*turbopackIgnore: true*/ source)) {
     throw new AppError("INTERNAL", "The parse worker script is missing from this installation");
   }

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
+import { BUNDLED_SOURCES, bundleOf } from "./bundle";
 
 /**
  * Runs CPU-heavy pure functions (chunking, the local embedder, the local enrichment extractor) in a worker thread,
@@ -10,18 +11,20 @@ import { Worker } from "node:worker_threads";
  * API call wait for minutes.
  *
  * One long-lived thread per process, tasks in order. A task names a module (path from the app root) and one of its
- * exports; arguments and results are copied (structured clone), so pass plain data. The thread loads TypeScript
- * through tsx, as the parse worker process does.
+ * exports; arguments and results are copied (structured clone), so pass plain data. Like the parse workers, the
+ * thread loads the task's bundled twin under `npm start` (bundle.ts), and the TypeScript source through tsx otherwise.
  */
+
+/** The modules whose functions run here. */
+type TaskModule = Exclude<(typeof BUNDLED_SOURCES)[number], "scripts/start.ts">;
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 
 const root = () => process.cwd();
 
-const bootstrap = (tsxApi: string) => `
+const bootstrap = (tsxApi: string | null) => `
 import { parentPort } from "node:worker_threads";
-const { register } = await import(${JSON.stringify(tsxApi)});
-register();
+${tsxApi ? `const { register } = await import(${JSON.stringify(tsxApi)});\nregister();` : ""}
 parentPort.on("message", async ({ id, module, name, args }) => {
   try {
     const loaded = await import(module);
@@ -43,11 +46,15 @@ const failAll = (error: Error) => {
   worker = null;
 };
 
-const thread = (): Worker => {
+/** `bundled`: the tasks load from bundles, and the thread needs no tsx. */
+const thread = (bundled: boolean): Worker => {
   if (worker) return worker;
-  const tsxApi = path.join(/*turbopackIgnore: true*/ root(), "node_modules/tsx/dist/esm/api/index.mjs");
-  if (!existsSync(/*turbopackIgnore: true*/ tsxApi)) throw new Error("tsx is missing from this installation");
-  const w = new Worker(bootstrap(pathToFileURL(tsxApi).href), { eval: true });
+  let tsxApi: string | null = null;
+  if (!bundled) {
+    tsxApi = path.join(/*turbopackIgnore: true*/ root(), "node_modules/tsx/dist/esm/api/index.mjs");
+    if (!existsSync(/*turbopackIgnore: true*/ tsxApi)) throw new Error("tsx is missing from this installation");
+  }
+  const w = new Worker(bootstrap(tsxApi && pathToFileURL(tsxApi).href), { eval: true });
   w.on("message", (message: { id: number; ok: boolean; result?: unknown; message?: string }) => {
     const p = pending.get(message.id);
     if (!p) return;
@@ -64,12 +71,13 @@ const thread = (): Worker => {
 };
 
 /** Calls `name` of `module` (e.g. "server/chunking/chunk.ts") in the worker thread and returns its result. */
-export const runOffThread = <T>(module: string, name: string, args: unknown[]): Promise<T> =>
+export const runOffThread = <T>(module: TaskModule, name: string, args: unknown[]): Promise<T> =>
   new Promise<T>((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-    const href = pathToFileURL(path.join(/*turbopackIgnore: true*/ root(), module)).href;
-    const w = thread();
+    const bundle = bundleOf(module);
+    const href = pathToFileURL(bundle ?? path.join(/*turbopackIgnore: true*/ root(), module)).href;
+    const w = thread(bundle !== null);
     w.ref(); // keep the process up while a task runs
     const settle = () => {
       if (pending.size === 0) w.unref();

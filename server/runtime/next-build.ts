@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { logger } from "../logger";
-import { PARSE_WORKER_BUNDLE, PARSE_WORKER_SOURCE } from "./parse-worker-bundle";
+import { BUNDLE_DIR, BUNDLED_SOURCES, bundledPath } from "./bundle";
 
 /** Folders and files whose change makes a production build stale. */
 const SOURCES = [
@@ -12,6 +12,7 @@ const SOURCES = [
   "components",
   "server",
   "inngest",
+  "scripts/start.ts",
   "next.config.mjs",
   "proxy.ts",
   "postcss.config.mjs",
@@ -73,39 +74,41 @@ const withBuildLock = (root: string, work: () => void) => {
   }
 };
 
-/** True when the parse worker's bundle is missing or older than the app's build. */
-const workerBundleIsStale = (root: string): boolean => {
-  const bundle = statSync(path.join(root, PARSE_WORKER_BUNDLE), { throwIfNoEntry: false });
+/** True when the app's bundles (bundle.ts) are missing or older than the app's build. */
+const bundlesAreStale = (root: string): boolean => {
   const marker = statSync(path.join(root, ".next", "BUILD_ID"), { throwIfNoEntry: false });
-  return !bundle || !marker || bundle.mtimeMs < marker.mtimeMs;
+  return (
+    !marker ||
+    BUNDLED_SOURCES.some((source) => {
+      const bundle = statSync(path.join(root, bundledPath(source)), { throwIfNoEntry: false });
+      return !bundle || bundle.mtimeMs < marker.mtimeMs;
+    })
+  );
 };
 
 /**
- * `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`; with it the parse worker's
- * bundle (also after a plain `next build`, as the Dockerfile runs).
+ * `next build` when needed, so `npm start` works on a fresh clone and after a `git pull`; with it the app's bundles
+ * (also after a plain `next build`, as the Dockerfile runs).
  */
 export const ensureNextBuild = (root: string) => {
-  if (!buildIsStale(root) && !workerBundleIsStale(root)) return;
+  if (!buildIsStale(root) && !bundlesAreStale(root)) return;
   withBuildLock(root, () => {
     runNextBuild(root);
-    if (workerBundleIsStale(root)) bundleParseWorker(root);
+    if (bundlesAreStale(root)) bundleApp(root);
   });
 };
 
-/**
- * The parse worker as plain ES modules (its packages stay in node_modules), so a worker starts with `node` alone: run
- * through tsx, each worker carried tsx's loader thread and an esbuild process (about 50 MB together) and compiled its
- * TypeScript again at every start. Written next to the app's build, so both are rebuilt together.
- */
-const bundleParseWorker = (root: string) => {
-  const outdir = path.join(root, path.dirname(PARSE_WORKER_BUNDLE));
+/** Writes the app's bundles (bundle.ts): shared code in common chunks, parsers loaded when a format needs them. */
+const bundleApp = (root: string) => {
+  const outdir = path.join(root, BUNDLE_DIR);
   rmSync(outdir, { recursive: true, force: true });
   buildSync({
     absWorkingDir: root,
-    entryPoints: [PARSE_WORKER_SOURCE],
+    entryPoints: [...BUNDLED_SOURCES],
+    outbase: ".",
     outdir,
     bundle: true,
-    splitting: true, // parsers stay separate modules, loaded when a format needs them
+    splitting: true,
     format: "esm",
     platform: "node",
     target: "node20",

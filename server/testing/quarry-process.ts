@@ -7,7 +7,7 @@ import path from "node:path";
 import { ensureNextBuild } from "../runtime/next-build";
 
 /**
- * Runs the real app (`scripts/start.ts`: embedded Postgres, migrations, Next, the in-process job runner) as a child
+ * Runs the real app (`npm start`: embedded Postgres, migrations, Next, the in-process job runner) as a child
  * process on a fresh data directory and a free port, for integration tests over real HTTP.
  */
 
@@ -58,9 +58,9 @@ export const startQuarry = async ({
   const launch = async (overrides: Record<string, string> = {}) => {
     launchEnv = { ...launchEnv, ...overrides };
     log += `\n--- start ---\n`;
-    // The app itself, not tsx's CLI (which relays signals to a child of its own: a SIGKILL would leave the app running).
-    // The memory settings of `npm start` (package.json), so that the memory bench measures what it runs.
-    child = spawn(process.execPath, ["--max-semi-space-size=4", "--import", "tsx", "scripts/start.ts"], {
+    // What `npm start` runs, with its memory settings (package.json), so that the memory bench measures what it runs;
+    // node itself, not npm (which relays signals to a child of its own: a SIGKILL would leave the app running).
+    child = spawn(process.execPath, ["--max-semi-space-size=4", "scripts/start.mjs"], {
       cwd: ROOT,
       env: {
         ...process.env,
