@@ -18,6 +18,8 @@ const nextConfig = {
     "@electric-sql/pglite-socket",
     "pino",
     "busboy",
+    "wink-nlp",
+    "wink-eng-lite-web-model",
   ],
   poweredByHeader: false,
   // `npm test` type-checks the whole repository (tests and scripts too) as its own step; the build need not repeat it.

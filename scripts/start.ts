@@ -25,10 +25,13 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 (process.env as Record<string, string>).NODE_ENV = "production";
 
 const main = async () => {
-  const { env, jobRunner, setRuntimeEnv } = await import("../server/env");
+  const { env, setRuntimeEnv } = await import("../server/env");
   const { logger } = await import("../server/logger");
   const { connectDatabase } = await import("../server/db/connect");
   const { applyMigrations } = await import("../server/db/migrate");
+
+  const { startMemoryTrim } = await import("../server/runtime/memory-trim");
+  await startMemoryTrim();
 
   const { keepFilesPrivate, privateScratchDir } = await import("../server/runtime/private-files");
   keepFilesPrivate(env.QUARRY_DATA_DIR);
@@ -36,24 +39,21 @@ const main = async () => {
 
   const port = env.PORT;
   const origin = `http://127.0.0.1:${port}`;
-  const runner = jobRunner();
-  const jobs = await import("../server/runtime/job-runner");
-  if (runner === "local") jobs.configureLocalJobs({ appOrigin: origin });
-
-  const { markJobRunnerReady } = await import("../server/health");
   const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/runtime/http");
-  let executor: Awaited<ReturnType<typeof import("../server/jobs/local-executor").startLocalExecutor>> | null = null;
+  const bridge = await import("../server/runtime/launcher-bridge");
+  let services: import("../server/runtime/launcher-bridge").AppServices | null = null;
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
 
   const server = createServer((req, res) => {
     // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
     req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
     closeAfterUnreadBody(req, res);
-    if (executor && req.url?.startsWith(`${jobs.LOCAL_EVENT_PATH}/`)) {
+    const events = services?.localEvents;
+    if (events && req.url?.startsWith(`${events.path}/`)) {
       const request = toWebRequest(req, origin);
       const url = new URL(request.url);
-      const local = new Request(new URL(url.pathname.slice(jobs.LOCAL_EVENT_PATH.length), origin), request);
-      executor.handleEventRequest(local).then((response) => sendWebResponse(res, response));
+      const local = new Request(new URL(url.pathname.slice(events.path.length), origin), request);
+      events.handle(local).then((response) => sendWebResponse(res, response));
       return;
     }
     if (!handle) return void sendWebResponse(res, Response.json({ status: "starting" }, { status: 503 }));
@@ -70,14 +70,10 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping");
-    markJobRunnerReady(false);
-    const { setInProcessEvents } = await import("../server/jobs/in-process-events");
-    setInProcessEvents(undefined);
-    await executor?.stop();
+    await services?.stopJobs();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-    const { disconnectDb } = await import("../server/db");
-    await disconnectDb();
+    await services?.disconnect();
     await database?.stop();
     process.exit(0);
   };
@@ -91,48 +87,19 @@ const main = async () => {
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });
   if (applied.length) logger.info({ applied }, "migrations applied");
-  const { setupKeywordEngine } = await import("../server/retrieval/keyword-engine");
-  logger.info(await setupKeywordEngine(), "keyword search engine");
 
+  const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
+  bridge.setLaunchContext({ origin, url, embeddedDatabase: database.embedded });
   const next = (await import("next")).default;
   const app = next({ dev: false, dir: root, hostname: env.HOST, port });
   await app.prepare();
   handle = app.getRequestHandler();
-
-  if (runner === "local") {
-    const { startLocalExecutor } = await import("../server/jobs/local-executor");
-    const { functions } = await import("../inngest/index");
-    executor = await startLocalExecutor({
-      serveUrl: `${origin}/api/inngest`,
-      functions,
-      concurrency: env.QUARRY_JOB_CONCURRENCY,
-      signingKey: env.INNGEST_SIGNING_KEY,
-    });
-    const { setInProcessEvents } = await import("../server/jobs/in-process-events");
-    setInProcessEvents(executor.ingestEvent);
-  }
-  // Before health says ok: scripts that wait for it use the init token at once.
-  const { bootstrap, bootstrapOwner } = await import("../server/bootstrap");
-  const boot = await bootstrap();
-  const owner = await bootstrapOwner();
-  markJobRunnerReady(true);
-  await jobs.resumeUnfinishedBuilds();
-  const { startReembedding } = await import("../server/chunk-sets/reembed");
-  await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
-
-  const url = `http://${env.HOST === "127.0.0.1" ? "localhost" : env.HOST}:${port}`;
-  logger.info({ url, database: database.embedded ? "embedded" : "external", jobs: runner }, "Quarry is ready");
-  if (boot.kind === "first-start") {
-    process.stdout.write(
-      `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
-        `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
-    );
-  }
-  if (owner.kind === "needs-setup") {
-    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
-  } else if (owner.kind === "created") {
-    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
-  }
+  // Next prepares its server on the first request, and that runs instrumentation.ts, which readies the services.
+  await fetch(`${origin}/api/health`).then((response) => response.body?.cancel());
+  const start = bridge.servicesStarter();
+  if (!start)
+    throw new Error("The app's build has no services hook (instrumentation.ts): rebuild it with npm run build");
+  services = await start();
 };
 
 main().catch((error: unknown) => {

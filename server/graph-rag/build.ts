@@ -50,7 +50,7 @@ const extract = async ({ index, checkpoint, model }: Args, scope: store.Scope) =
   );
   for (const chunk of chunks) {
     if (done.has(chunk.id)) continue;
-    const extraction = model ? await extractWithModel(model, chunk.text) : extractLocal(chunk.text);
+    const extraction = model ? await extractWithModel(model, chunk.text) : await extractLocal(chunk.text);
     await store.saveExtraction(scope, next, chunk.id, extraction);
   }
   const reached = next + chunks.length;

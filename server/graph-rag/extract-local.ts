@@ -1,5 +1,4 @@
-import winkNLP, { type WinkMethods } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import type { WinkMethods } from "wink-nlp";
 import { normaliseName } from "./names";
 import type { ChunkExtraction, ExtractedEntity, ExtractedRelationship } from "./types";
 
@@ -12,8 +11,14 @@ import type { ChunkExtraction, ExtractedEntity, ExtractedRelationship } from "./
  * description is a sentence of the text.
  */
 
-let nlp: WinkMethods | null = null;
-const load = () => (nlp ??= winkNLP(model));
+let nlp: Promise<WinkMethods> | null = null;
+// Loaded on first use, from node_modules (next.config.mjs keeps both packages external): imported at the top, the
+// 6 MB model was parsed into every server bundle that reaches this file and held by the app from its start, graph
+// RAG used or not (about 20 MB of its idle heap).
+const load = () =>
+  (nlp ??= Promise.all([import("wink-nlp"), import("wink-eng-lite-web-model")]).then(([wink, model]) =>
+    wink.default(model.default),
+  ));
 
 /** wink entity types kept as entities; numbers and times alone (CARDINAL, ORDINAL, TIME …) only add noise. */
 const KEPT_TYPES = new Set(["DATE", "MONEY", "PERCENT", "EMAIL", "URL", "HASHTAG", "MENTION"]);
@@ -29,8 +34,8 @@ export const clip = (raw: string, n = DESCRIPTION_CHARS) => {
 
 type Found = { name: string; type: string; sentence: number };
 
-export const extractLocal = (text: string): ChunkExtraction => {
-  const w = load();
+export const extractLocal = async (text: string): Promise<ChunkExtraction> => {
+  const w = await load();
   const its = w.its;
   const doc = w.readDoc(text);
   const values = doc.tokens().out() as string[];

@@ -15,6 +15,7 @@ const SOURCES = [
   "scripts/start.ts",
   "next.config.mjs",
   "proxy.ts",
+  "instrumentation.ts",
   "postcss.config.mjs",
   "package-lock.json",
 ];

@@ -1,0 +1,69 @@
+import { startReembedding } from "../chunk-sets/reembed";
+import { bootstrap, bootstrapOwner } from "../bootstrap";
+import { disconnectDb } from "../db";
+import { env, jobRunner } from "../env";
+import { markJobRunnerReady } from "../health";
+import { setInProcessEvents } from "../jobs/in-process-events";
+import { startLocalExecutor, type LocalExecutor } from "../jobs/local-executor";
+import { logger } from "../logger";
+import { setupKeywordEngine } from "../retrieval/keyword-engine";
+import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
+import { launchContext, setServicesStarter, type AppServices, type LaunchContext } from "./launcher-bridge";
+
+/**
+ * The app's services under `npm start`, in Next's module graph (launcher-bridge.ts says why). Next's instrumentation
+ * hook calls prepareAppServices while it prepares, before any request is served; the launcher then starts the
+ * services once the app answers, because the job executor drives runs through the app's own /api/inngest.
+ */
+export const prepareAppServices = async () => {
+  const launch = launchContext();
+  if (!launch) return; // a Next not started by the launcher (`next start`): no jobs, no bootstrap
+  if (jobRunner() === "local") configureLocalJobs({ appOrigin: launch.origin });
+  logger.info(await setupKeywordEngine(), "keyword search engine");
+  setServicesStarter(() => startAppServices(launch));
+};
+
+const startAppServices = async (launch: LaunchContext): Promise<AppServices> => {
+  const runner = jobRunner();
+  let executor: LocalExecutor | null = null;
+  if (runner === "local") {
+    const { functions } = await import("@/inngest/index");
+    executor = await startLocalExecutor({
+      serveUrl: `${launch.origin}/api/inngest`,
+      functions,
+      concurrency: env.QUARRY_JOB_CONCURRENCY,
+      signingKey: env.INNGEST_SIGNING_KEY,
+    });
+    setInProcessEvents(executor.ingestEvent);
+  }
+  // Before health says ok: scripts that wait for it use the init token at once.
+  const boot = await bootstrap();
+  const owner = await bootstrapOwner();
+  markJobRunnerReady(true);
+  await resumeUnfinishedBuilds();
+  await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
+
+  const { url } = launch;
+  logger.info({ url, database: launch.embeddedDatabase ? "embedded" : "external", jobs: runner }, "Quarry is ready");
+  if (boot.kind === "first-start") {
+    process.stdout.write(
+      `\nQuarry is running at ${url}\nProject "${boot.projectName}" was created. Its API token (shown once, keep it):\n\n` +
+        `  ${boot.token}\n\nTry: curl -H "Authorization: Bearer ${boot.token}" ${url}/api/public/v1/sources\n\n`,
+    );
+  }
+  if (owner.kind === "needs-setup") {
+    process.stdout.write(`\nNo accounts yet: open ${url} to create the owner account.\n\n`);
+  } else if (owner.kind === "created") {
+    process.stdout.write(`\nOwner account ${owner.email} created (QUARRY_ADMIN_EMAIL).\n\n`);
+  }
+
+  return {
+    localEvents: executor && { path: LOCAL_EVENT_PATH, handle: executor.handleEventRequest },
+    stopJobs: async () => {
+      markJobRunnerReady(false);
+      setInProcessEvents(undefined);
+      await executor?.stop();
+    },
+    disconnect: disconnectDb,
+  };
+};
