@@ -13,6 +13,6 @@ COPY prisma prisma
 COPY prisma.config.ts ./
 RUN npm install --no-audit --no-fund
 COPY . .
-RUN npx next build
+RUN npx tsx scripts/build.ts
 EXPOSE 3000
 CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]
