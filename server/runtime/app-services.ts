@@ -18,9 +18,14 @@ import { launchContext, setServicesStarter, type AppServices, type LaunchContext
 export const prepareAppServices = async () => {
   const launch = launchContext();
   if (!launch) return; // a Next not started by the launcher (`next start`): no jobs, no bootstrap
-  if (jobRunner() === "local") configureLocalJobs({ appOrigin: launch.origin });
-  logger.info(await setupKeywordEngine(), "keyword search engine");
-  setServicesStarter(() => startAppServices(launch));
+  try {
+    if (jobRunner() === "local") configureLocalJobs({ appOrigin: launch.origin });
+    logger.info(await setupKeywordEngine(), "keyword search engine");
+    setServicesStarter(() => startAppServices(launch));
+  } catch (error) {
+    // The launcher's start then fails with this error (thrown here, Next would only answer requests with 500).
+    setServicesStarter(() => Promise.reject(error));
+  }
 };
 
 const startAppServices = async (launch: LaunchContext): Promise<AppServices> => {

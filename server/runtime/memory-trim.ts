@@ -25,16 +25,24 @@ const loadTrim = async (): Promise<MallocTrim | null> => {
   }
 };
 
-/** Starts the trims, for the life of the process (the launcher, first thing; each parse worker). */
-export const startMemoryTrim = async (): Promise<void> => {
-  const mallocTrim = await loadTrim();
-  if (!mallocTrim) return;
-  let running = false;
-  setInterval(() => {
-    if (running) return;
-    running = true;
-    mallocTrim.async(0, () => {
+let mallocTrim: Promise<MallocTrim | null> | null = null;
+let running = false;
+
+/** One trim, on the thread pool; false where there is no malloc_trim, or while the previous one still runs. */
+export const trimMemory = async (): Promise<boolean> => {
+  const trim = await (mallocTrim ??= loadTrim());
+  if (!trim || running) return false;
+  running = true;
+  return new Promise((resolve) =>
+    trim.async(0, () => {
       running = false;
-    });
-  }, INTERVAL_MS).unref();
+      resolve(true);
+    }),
+  );
+};
+
+/** Starts the trims, for the life of the process (the launcher, first thing). */
+export const startMemoryTrim = async (): Promise<void> => {
+  if (!(await trimMemory())) return;
+  setInterval(() => void trimMemory(), INTERVAL_MS).unref();
 };
