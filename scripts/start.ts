@@ -48,7 +48,7 @@ const main = async () => {
     // Sign-in rate limits key on the client's address: from the socket, overwriting anything the client sent.
     req.headers["x-quarry-client-ip"] = req.socket.remoteAddress ?? "";
     closeAfterUnreadBody(req, res);
-    const events = services?.localEvents;
+    const events = bridge.localEvents();
     if (events && req.url?.startsWith(`${events.path}/`)) {
       const request = toWebRequest(req, origin);
       const url = new URL(request.url);

@@ -8,7 +8,13 @@ import { startLocalExecutor, type LocalExecutor } from "../jobs/local-executor";
 import { logger } from "../logger";
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
-import { launchContext, setServicesStarter, type AppServices, type LaunchContext } from "./launcher-bridge";
+import {
+  launchContext,
+  setLocalEvents,
+  setServicesStarter,
+  type AppServices,
+  type LaunchContext,
+} from "./launcher-bridge";
 
 /**
  * The app's services under `npm start`, in Next's module graph (launcher-bridge.ts says why). Next's instrumentation
@@ -40,6 +46,7 @@ const startAppServices = async (launch: LaunchContext): Promise<AppServices> => 
       signingKey: env.INNGEST_SIGNING_KEY,
     });
     setInProcessEvents(executor.ingestEvent);
+    setLocalEvents({ path: LOCAL_EVENT_PATH, handle: executor.handleEventRequest });
   }
   // Before health says ok: scripts that wait for it use the init token at once.
   const boot = await bootstrap();
@@ -63,7 +70,6 @@ const startAppServices = async (launch: LaunchContext): Promise<AppServices> => 
   }
 
   return {
-    localEvents: executor && { path: LOCAL_EVENT_PATH, handle: executor.handleEventRequest },
     stopJobs: async () => {
       markJobRunnerReady(false);
       setInProcessEvents(undefined);

@@ -15,17 +15,18 @@ export type LaunchContext = {
   embeddedDatabase: boolean;
 };
 
+/** The local executor's event endpoint, when jobs run in-process: requests under `path` go to `handle`. */
+export type LocalEvents = { path: string; handle: (request: Request) => Promise<Response> };
+
 /** The running services, as the launcher sees them. */
 export type AppServices = {
-  /** The local executor's event endpoint, when jobs run in-process: requests under `path` go to `handle`. */
-  localEvents: { path: string; handle: (request: Request) => Promise<Response> } | null;
   /** Stops taking and driving jobs (before the HTTP server closes). */
   stopJobs: () => Promise<void>;
   /** Closes the app's database connections (after the HTTP server closed). */
   disconnect: () => Promise<void>;
 };
 
-type Slot = { context?: LaunchContext; start?: () => Promise<AppServices> };
+type Slot = { context?: LaunchContext; start?: () => Promise<AppServices>; localEvents?: LocalEvents };
 const SLOT = Symbol.for("quarry.launcher");
 const slot = (): Slot => ((globalThis as { [SLOT]?: Slot })[SLOT] ??= {});
 
@@ -42,3 +43,13 @@ export const setServicesStarter = (start: () => Promise<AppServices>) => {
 };
 
 export const servicesStarter = (): (() => Promise<AppServices>) | undefined => slot().start;
+
+/**
+ * Services, as soon as the executor runs: events sent over HTTP (`inngest.send()`) reach it from then on, also those
+ * the rest of the start sends (re-embedding jobs).
+ */
+export const setLocalEvents = (events: LocalEvents | undefined) => {
+  slot().localEvents = events;
+};
+
+export const localEvents = (): LocalEvents | undefined => slot().localEvents;
