@@ -19,4 +19,5 @@ if (prepared.status !== 0) {
   process.exit(prepared.status ?? 1);
 }
 process.env.NODE_ENV = "production";
+// bundledPath("scripts/start.ts") of server/runtime/bundle.ts, which this plain script cannot import.
 await import(pathToFileURL(path.join(root, ".next/quarry-bundle/scripts/start.mjs")).href);

@@ -48,7 +48,7 @@ export const servicesStarter = (): (() => Promise<AppServices>) | undefined => s
  * Services, as soon as the executor runs: events sent over HTTP (`inngest.send()`) reach it from then on, also those
  * the rest of the start sends (re-embedding jobs).
  */
-export const setLocalEvents = (events: LocalEvents | undefined) => {
+export const setLocalEvents = (events: LocalEvents) => {
   slot().localEvents = events;
 };
 
