@@ -1,8 +1,10 @@
 import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import { db } from "../db";
 import { env } from "../env";
+import { hasNul, NUL_DETAIL } from "../input-guard";
 import { logger } from "../logger";
 import { authSecret } from "./secret";
 import { admitNewUser, onUserCreated } from "./sign-up-gate";
@@ -68,6 +70,13 @@ const buildOptions = (secret: string) =>
             }),
           ]
         : [],
+    hooks: {
+      // Every endpoint's parsed JSON and query, before it runs: the same U+0000 rule as all other input
+      // (input-guard.ts), answered in Better Auth's own error shape instead of a database failure.
+      before: createAuthMiddleware(async (ctx) => {
+        if (hasNul(ctx.body) || hasNul(ctx.query)) throw new APIError("BAD_REQUEST", { message: NUL_DETAIL });
+      }),
+    },
     user: { validateUserInfo: admitNewUser },
     databaseHooks: { user: { create: { after: onUserCreated } } },
     session: {

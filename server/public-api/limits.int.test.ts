@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pdfDoc, textDoc } from "../testing/fixtures";
 import { apiClient, createToken, startQuarry, type QuarryProcess } from "../testing/quarry-process";
-import { NUL_DETAIL } from "./limits";
+import { NUL_DETAIL } from "../input-guard";
 
 /**
  * The limits every public route has (auth before the body, body sizes, NUL, rate, uploads, screenshots), each found

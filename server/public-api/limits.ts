@@ -3,9 +3,9 @@ import { AppError } from "../errors";
 
 /**
  * Limits every public route gets from the wrapper (public-route.ts), so a route written tomorrow is protected without
- * remembering to: request rate and concurrent uploads per token, JSON body size, and NUL characters, which Postgres
- * text cannot hold. Authentication comes first: nothing here runs, and no body is read, for a request without a
- * valid token.
+ * remembering to: request rate and concurrent uploads per token, and JSON body size (U+0000 in any input is refused
+ * by the procedure ladder: input-guard.ts). Authentication comes first: nothing here runs, and no body is read, for
+ * a request without a valid token.
  */
 
 export const TOO_MANY_REQUESTS = "Too many requests";
@@ -87,19 +87,4 @@ export const readBodyText = async (req: Request, maxBytes = jsonBodyLimitBytes()
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
-};
-
-export const NUL_DETAIL = "Invalid input: text must not contain NUL (U+0000) characters";
-
-const hasNul = (value: unknown, depth = 0): boolean => {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (!value || typeof value !== "object" || depth > 64) return false;
-  if (Array.isArray(value)) return value.some((v) => hasNul(v, depth + 1));
-  return Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v, depth + 1));
-};
-
-/** Postgres text cannot hold U+0000: refuse it in any field with a 400 instead of failing in the database. */
-export const refuseNul = <T>(value: T): T => {
-  if (hasNul(value)) throw new AppError("BAD_REQUEST", NUL_DETAIL);
-  return value;
 };

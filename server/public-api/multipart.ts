@@ -2,7 +2,7 @@ import Busboy from "busboy";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { AppError } from "../errors";
-import { NUL_DETAIL } from "./limits";
+import { NUL_DETAIL } from "../input-guard";
 
 export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Room for the multipart envelope (boundaries, part headers, small fields) around a maximal file. */

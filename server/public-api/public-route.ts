@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { createCaller } from "../trpc/root";
 import { createTokenContext } from "../trpc/context";
 import { DETAIL, detailResponse, errorResponse } from "./errors";
-import { isUpload, readBodyText, refuseNul, takeRequestSlot, withUploadSlot } from "./limits";
+import { isUpload, readBodyText, takeRequestSlot, withUploadSlot } from "./limits";
 
 type PublicApi = ReturnType<typeof createCaller>["publicApi"];
 
@@ -51,7 +51,7 @@ export const readQuery = (req: Request): UntrustedInput => {
     const prev = out[key];
     out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
   }
-  return refuseNul(out);
+  return out;
 };
 
 /**
@@ -69,7 +69,7 @@ export const readJson = async (req: Request): Promise<UntrustedInput> => {
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
-  return refuseNul(parsed) as UntrustedInput;
+  return parsed as UntrustedInput;
 };
 
 /** Route handlers for methods a path does not support. */

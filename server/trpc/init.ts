@@ -5,6 +5,7 @@ import { ZodError } from "zod";
 import { AppError, type AppErrorCode } from "../errors";
 import type { Permission } from "../generated/prisma/enums";
 import { isUuid } from "../ids";
+import { refuseNul } from "../input-guard";
 import { membershipOf, projectAccess } from "../teams/service";
 import type { TeamRole } from "../teams/teams.schema";
 import { roleAtLeast } from "../teams/teams.schema";
@@ -63,11 +64,21 @@ const toTrpcErrors = t.middleware(async ({ next, ctx, path }) => {
   return result;
 });
 
+/**
+ * Every string a procedure is given, whatever its schema and before its rung reads it, is refused with 400 when it
+ * holds U+0000 (input-guard.ts): this covers the public REST routes (path parameters, query, JSON body), the
+ * dashboard's routes and every tRPC call, without a check per procedure.
+ */
+const refuseNulInput = t.middleware(async ({ next, getRawInput }) => {
+  refuseNul(await getRawInput());
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 // 2. The procedure ladder.
-export const publicProcedure = t.procedure.use(toTrpcErrors);
+export const publicProcedure = t.procedure.use(toTrpcErrors).use(refuseNulInput);
 
 /** Public REST: a valid, unrevoked API token. Narrows ctx.auth to the token's project. */
 export const tokenProcedure = publicProcedure.use(({ ctx, next }) => {
