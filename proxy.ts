@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { isMalformedPath, PATH_DETAIL } from "@/server/input-guard";
 
 /** A flow's host: a DNS label (the flow name, contract §2.8) in front of `.flows.`; `flows.` alone lists them. */
 const FLOW_HOST = /^([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)\.flows\./;
@@ -23,6 +24,21 @@ const flowRewrite = (request: NextRequest) => {
   return NextResponse.rewrite(target);
 };
 
+/**
+ * A path segment that does not decode (bad UTF-8, a surrogate half, a stray `%`) or decodes to U+0000 is refused here,
+ * before routing, rewriting and auth: Next itself answered such paths with 500. The API and the flow hosts answer in
+ * the contract's `{detail}` shape, pages in plain text.
+ */
+const refuseMalformedPath = (request: NextRequest, flowHost: boolean) => {
+  const { pathname } = request.nextUrl;
+  if (!isMalformedPath(pathname)) return null;
+  if (flowHost || pathname.startsWith("/api/")) return NextResponse.json({ detail: PATH_DETAIL }, { status: 400 });
+  return new NextResponse(`Bad Request: ${PATH_DETAIL}\n`, {
+    status: 400,
+    headers: { "Content-Type": "text/plain; charset=utf-8" },
+  });
+};
+
 const isPrefetch = (request: NextRequest) =>
   request.headers.has("next-router-prefetch") || request.headers.get("purpose") === "prefetch";
 
@@ -32,6 +48,9 @@ const isPrefetch = (request: NextRequest) =>
  * in the procedures); the headers every response gets (nosniff, frame denial, referrer) are in next.config.mjs.
  */
 export const proxy = (request: NextRequest) => {
+  const host = (request.headers.get("host") ?? "").toLowerCase();
+  const refused = refuseMalformedPath(request, FLOW_HOST.test(host) || FLOW_LIST_HOST.test(host));
+  if (refused) return refused;
   const rewritten = flowRewrite(request);
   if (rewritten) return rewritten;
   // An API path on a flow host's matcher, or a prefetch: no page policy (prefetches are cached; no nonce).
@@ -75,5 +94,8 @@ export const config = {
     },
     // Every path of a flow host (host form of the flow service). Next matches the hostname, without the port.
     { source: "/:path*", has: [{ type: "host", value: "(?:[a-z0-9-]+\\.)?flows\\..+" }] },
+    // Every path, API routes included, whose percent-escapes may not decode (refuseMalformedPath): one of a non-ASCII
+    // byte, %00, or a % without two hex digits. Only these: an API request the proxy sees has its body buffered.
+    { source: "/(.*%(?:[89A-Fa-f]|00|[0-9A-Fa-f]?(?![0-9A-Fa-f])).*)" },
   ],
 };
