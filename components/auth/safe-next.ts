@@ -17,6 +17,8 @@ export const safeNext = (next: string | null | undefined): string => {
     return "/";
   }
   const path = `${url.pathname}${url.search}${url.hash}`;
-  // `/.//evil.test` resolves to the path `//evil.test`, which a browser reads as another host.
-  return url.origin === BASE && !path.startsWith("//") ? path : "/";
+  // `/.//evil.test` resolves to the path `//evil.test`, which a browser reads as another host; an encoded `/` or `\`
+  // in the path becomes one wherever a server decodes it before redirecting (Better Auth refuses both too).
+  if (url.origin !== BASE || path.startsWith("//") || /%2f|%5c/i.test(url.pathname)) return "/";
+  return path;
 };
