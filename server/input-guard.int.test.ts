@@ -256,6 +256,14 @@ describe("U+0000 in any string input is refused with 400", () => {
     expect(((await update.json()) as { message?: string }).message).toBe(NUL_DETAIL);
     const signIn = await client.authPost("/sign-in/email", { email: "a\u0000@guard.test", password: "x".repeat(10) });
     expect(signIn.status).toBe(400);
+    // An invitation cookie that does not decode is no invitation.
+    const signUp = await client.authPost(
+      "/sign-up/email",
+      { name: "Mallory", email: "mallory@guard.test", password: "mallory-password-1" },
+      { Cookie: "quarry_invite=%FF" },
+    );
+    expect(signUp.status).toBeGreaterThanOrEqual(400);
+    expect(signUp.status).toBeLessThan(500);
     // The name is unchanged.
     const session = await fetch(`${quarry.url}/api/auth/get-session`, { headers: { Cookie: owner.cookie } });
     expect(((await session.json()) as { user: { name: string } }).user.name).not.toContain("\u0000");

@@ -19,7 +19,12 @@ type EndpointContext = { headers?: Headers; request?: Request } | null | undefin
 const cookieValue = (cookieHeader: string | null | undefined, name: string) => {
   for (const part of cookieHeader?.split(";") ?? []) {
     const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join("="));
+    } catch {
+      return undefined; // a malformed escape (`%FF`) is no invitation, not a server error
+    }
   }
   return undefined;
 };
