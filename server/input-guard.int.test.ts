@@ -130,7 +130,7 @@ describe("a path that does not decode is refused before routing and auth", () =>
         : `${method} ${url} (${auth}): ${o.status} ${JSON.stringify(o.body)}`;
     });
     expect(failures).toEqual([]);
-  });
+  }, 300_000); // about 5,000 requests: 40-60 s on two busy cores
 
   it("answers 400 on every page", async () => {
     const pages = pageFiles();
