@@ -205,6 +205,42 @@ describe("sessions and headers", () => {
   });
 });
 
+describe("the job endpoint", () => {
+  it("answers only the in-process executor's signed calls: 405/401, no internals, no registration", async () => {
+    const logBefore = quarry.output().length;
+    const call = async (method: string, query = "", headers: Record<string, string> = {}) => {
+      const res = await fetch(`${quarry.url}/api/inngest${query}`, {
+        method,
+        headers: { "content-type": "application/json", ...headers },
+        body: method === "GET" ? undefined : JSON.stringify({ version: 2, event: { name: "x", data: {} }, steps: {} }),
+      });
+      return { status: res.status, allow: res.headers.get("allow"), body: await res.text() };
+    };
+    const methodNotAllowed = { status: 405, allow: "POST", body: JSON.stringify({ detail: "Method Not Allowed" }) };
+    const unauthorized = {
+      status: 401,
+      allow: null,
+      body: JSON.stringify({ detail: "Invalid authentication credentials" }),
+    };
+    // PUT would make serve() register with "the Inngest server" (here: the app itself); GET would describe the app.
+    expect(await call("PUT")).toEqual(methodNotAllowed);
+    expect(await call("PUT", "?deployId=x", { "x-inngest-signature": "t=1&s=00" })).toEqual(methodNotAllowed);
+    expect(await call("GET")).toEqual(methodNotAllowed);
+    expect(await call("POST")).toEqual(unauthorized);
+    const step = "?fnId=quarry-process-source-build&stepId=step";
+    expect(await call("POST", step)).toEqual(unauthorized);
+    const forged = `t=${Math.round(Date.now() / 1000)}&s=${"ab".repeat(32)}`;
+    expect(await call("POST", step, { "x-inngest-signature": forged, "x-inngest-server-kind": "cloud" })).toEqual(
+      unauthorized,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    // No registration attempt, no error lines: a stranger's knock is not the server's problem.
+    const log = quarry.output().slice(logBefore);
+    expect(log).not.toMatch(/regist/i);
+    expect(log).not.toMatch(/"level":(40|50|60)/);
+  });
+});
+
 describe("status stream", () => {
   it("pushes a source's status changes to a signed-in viewer of the project", async () => {
     const controller = new AbortController();
