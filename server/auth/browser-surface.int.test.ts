@@ -183,12 +183,21 @@ describe("sessions and headers", () => {
   });
 
   it("refuses sign-up without an invitation once the owner exists, and shows no setup page", async () => {
-    const res = await client.authPost("/sign-up/email", {
-      name: "x",
-      email: "x@surface.test",
-      password: "password-123",
+    const attempt = async (email: string) => {
+      const res = await client.authPost("/sign-up/email", { name: "x", email, password: "password-123" });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const unknown = await attempt("x@surface.test");
+    expect(unknown).toEqual({
+      status: 403,
+      body: {
+        code: "invitation_required",
+        message: "Accounts are created through an invitation link from a team admin",
+      },
     });
-    expect(res.status).toBe(403);
+    // An existing account's email gets the very same answer: sign-up does not tell who has an account.
+    expect(await attempt(OWNER.email)).toEqual(unknown);
+    expect(await attempt(OWNER.email.toUpperCase())).toEqual(unknown);
     const setup = await fetch(`${quarry.url}/setup`, { redirect: "manual" });
     expect(setup.status).toBe(307);
     expect(setup.headers.get("location")).toMatch(/\/sign-in$/);
