@@ -78,10 +78,23 @@ describe("npm start", () => {
         headers: { Authorization: `Bearer ${token}` },
       });
       expect(res.status).toBe(200);
+      // Routes, pages and searches each touch the database (from Next's several server bundles) before the stop.
+      const auth = { Authorization: `Bearer ${token}` };
+      expect((await fetch(`http://127.0.0.1:${port}/api/public/v1/sources`, { headers: auth })).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/sign-in`)).status).toBeLessThan(400);
+      const search = await fetch(`http://127.0.0.1:${port}/api/public/v1/sources/prebuilt-rag`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ query: "granite" }),
+      });
+      expect(search.status).toBe(200);
       // Files at rest are the owner's only.
       expect(statSync(dataDir).mode & 0o077).toBe(0);
+      const beforeStop = second.output().length;
       second.child.kill("SIGTERM");
       expect(await exited(second.child, 60_000)).toBe(0);
+      // A stop is not a failure: connections closing because we stop are not warnings.
+      expect(second.output().slice(beforeStop)).not.toMatch(/"level":(40|50|60)/);
     } finally {
       second.child.kill("SIGKILL");
     }

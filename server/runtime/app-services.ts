@@ -7,6 +7,7 @@ import { setInProcessEvents } from "../jobs/in-process-events";
 import { startLocalExecutor, type LocalExecutor } from "../jobs/local-executor";
 import { logger } from "../logger";
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
+import { closeSearchPool } from "../retrieval/search-pool";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
 import {
   launchContext,
@@ -75,6 +76,9 @@ const startAppServices = async (launch: LaunchContext): Promise<AppServices> => 
       setInProcessEvents(undefined);
       await executor?.stop();
     },
-    disconnect: disconnectDb,
+    // Every pool, before the launcher stops the embedded database: a connection it cuts is a warning otherwise.
+    disconnect: async () => {
+      await Promise.all([disconnectDb(), closeSearchPool()]);
+    },
   };
 };
