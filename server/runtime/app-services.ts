@@ -6,6 +6,7 @@ import { markJobRunnerReady } from "../health";
 import { setInProcessEvents } from "../jobs/in-process-events";
 import { startLocalExecutor, type LocalExecutor } from "../jobs/local-executor";
 import { logger } from "../logger";
+import { missingToolsLine, unavailableFeatures } from "../parsing/tool-features";
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
 import { closeSearchPool } from "../retrieval/search-pool";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
@@ -36,6 +37,12 @@ export const prepareAppServices = async () => {
 };
 
 const startAppServices = async (launch: LaunchContext): Promise<AppServices> => {
+  // Once, at start (before health says ok): what a missing system tool disables, instead of the first build that
+  // needs it failing.
+  const missing = await unavailableFeatures();
+  const missingLine = missingToolsLine(missing);
+  if (missingLine) logger.warn({ unavailable: missing.map((m) => m.feature) }, missingLine);
+
   const runner = jobRunner();
   let executor: LocalExecutor | null = null;
   if (runner === "local") {
