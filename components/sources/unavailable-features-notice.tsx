@@ -23,11 +23,17 @@ const dismiss = (signature: string) => {
   for (const onChange of listeners) onChange();
 };
 
-const DESCRIPTIONS: Record<string, string> = {
-  "legacy-office-documents": "legacy Office files",
-  "office-page-images": "page images of Office files",
-  "audio-video": "audio and video",
-};
+/** What a feature lets the server do, as a clause after "This server cannot …". */
+const whatItDoes = (f: UnavailableFeature) =>
+  ({
+    "legacy-office-documents": `read ${f.formats.map((ext) => `.${ext}`).join(", ")} files`,
+    "office-page-images": "show page images of Office files",
+    "audio-video": "read audio and video",
+  })[f.feature] ?? f.feature;
+
+/** "a", "a or b", "a, b or c" */
+const either = (items: string[]) =>
+  items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} or ${items.at(-1)}`;
 
 /**
  * What this server cannot do for lack of a system tool (GET /config's `unavailable_features`), said once above the
@@ -46,8 +52,8 @@ export const UnavailableFeaturesNotice = ({ features }: { features: UnavailableF
     <Notice className="flex items-start justify-between gap-4">
       <div className="space-y-1">
         <p>
-          This server cannot read {features.map((f) => DESCRIPTIONS[f.feature] ?? f.feature).join(", ")}: it lacks{" "}
-          {tools.map((f) => f.tool).join(" and ")}. Uploads of those formats fail until an admin installs them.
+          This server cannot {either(features.map(whatItDoes))}: it lacks {tools.map((f) => f.tool).join(" and ")}. An
+          admin can install {tools.length > 1 ? "them" : "it"} with:
         </p>
         <p className="font-mono text-xs">apt-get install {[...new Set(features.map((f) => f.package))].join(" ")}</p>
       </div>
