@@ -50,17 +50,15 @@ const createClient = () => {
 
 export type Db = ReturnType<typeof createClient>;
 
-// Next's dev server re-evaluates modules on every change; keep one client (and one pool) per process.
+/**
+ * One client (and one pool) per process, on globalThis: Next's production build holds a copy of this module in each
+ * server bundle (routes, pages, instrumentation) and its dev server re-evaluates modules on every change. With a client
+ * per copy, the stop's disconnectDb() closed only its own copy's pool, and the database's shutdown then cut the others'
+ * idle connections (a warning each).
+ */
 const globalForDb = globalThis as unknown as { quarryDb?: Db };
 
-let client: Db | undefined;
-
-const getClient = (): Db => {
-  if (client) return client;
-  client = globalForDb.quarryDb ?? createClient();
-  if (env.NODE_ENV !== "production") globalForDb.quarryDb = client;
-  return client;
-};
+const getClient = (): Db => (globalForDb.quarryDb ??= createClient());
 
 export const db: Db = new Proxy({} as Db, {
   get: (_target, prop) => {
@@ -71,5 +69,5 @@ export const db: Db = new Proxy({} as Db, {
 });
 
 export const disconnectDb = async (): Promise<void> => {
-  await client?.$disconnect();
+  await globalForDb.quarryDb?.$disconnect();
 };

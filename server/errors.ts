@@ -16,6 +16,8 @@ export const appErrorStatus = {
   /** A per-token limit (request rate, concurrent uploads, screenshot queue); the answer says when to retry. */
   TOO_MANY_REQUESTS: 429,
   INTERNAL: 500,
+  /** A system tool the request needs is not installed on this server (e.g. LibreOffice for an Office page image). */
+  UNAVAILABLE: 503,
   TIMEOUT: 504,
 } as const;
 

@@ -5,6 +5,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/states";
 import { AddSource } from "./add-source";
 import { SourcesTable } from "./sources-table";
+import { UnavailableFeaturesNotice } from "./unavailable-features-notice";
 import { useProject } from "./use-project";
 
 export const SourcesView = ({ projectId }: { projectId: string }) => {
@@ -14,6 +15,7 @@ export const SourcesView = ({ projectId }: { projectId: string }) => {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
+      <UnavailableFeaturesNotice features={project.data.unavailableFeatures} />
       {project.can("member") && <AddSource projectId={projectId} indexingOptions={project.data.indexingOptions} />}
       <Card label="All sources">
         <SourcesTable projectId={projectId} />

@@ -7,7 +7,7 @@ import { env } from "../env";
 import { hasNul, NUL_DETAIL } from "../input-guard";
 import { logger } from "../logger";
 import { authSecret } from "./secret";
-import { admitNewUser, onUserCreated } from "./sign-up-gate";
+import { admitNewUser, invitationRefusal, onUserCreated } from "./sign-up-gate";
 
 /**
  * Sign-in for the dashboard: Better Auth with its Prisma adapter, sessions in Postgres (`sessions`), email + password,
@@ -78,6 +78,13 @@ const buildOptions = (secret: string) =>
       }),
     },
     user: { validateUserInfo: admitNewUser },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-up/email") return;
+        const refusal = await invitationRefusal(ctx);
+        if (refusal) throw new APIError("FORBIDDEN", { code: refusal.error, message: refusal.errorDescription });
+      }),
+    },
     databaseHooks: { user: { create: { after: onUserCreated } } },
     session: {
       expiresIn: env.QUARRY_SESSION_DAYS * 24 * 60 * 60,

@@ -183,12 +183,21 @@ describe("sessions and headers", () => {
   });
 
   it("refuses sign-up without an invitation once the owner exists, and shows no setup page", async () => {
-    const res = await client.authPost("/sign-up/email", {
-      name: "x",
-      email: "x@surface.test",
-      password: "password-123",
+    const attempt = async (email: string) => {
+      const res = await client.authPost("/sign-up/email", { name: "x", email, password: "password-123" });
+      return { status: res.status, body: (await res.json()) as unknown };
+    };
+    const unknown = await attempt("x@surface.test");
+    expect(unknown).toEqual({
+      status: 403,
+      body: {
+        code: "invitation_required",
+        message: "Accounts are created through an invitation link from a team admin",
+      },
     });
-    expect(res.status).toBe(403);
+    // An existing account's email gets the very same answer: sign-up does not tell who has an account.
+    expect(await attempt(OWNER.email)).toEqual(unknown);
+    expect(await attempt(OWNER.email.toUpperCase())).toEqual(unknown);
     const setup = await fetch(`${quarry.url}/setup`, { redirect: "manual" });
     expect(setup.status).toBe(307);
     expect(setup.headers.get("location")).toMatch(/\/sign-in$/);
@@ -202,6 +211,42 @@ describe("sessions and headers", () => {
     // The default allows 10 attempts a minute (two were used above); the rest are refused without checking.
     expect(statuses).toContain(401);
     expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe("the job endpoint", () => {
+  it("answers only the in-process executor's signed calls: 405/401, no internals, no registration", async () => {
+    const logBefore = quarry.output().length;
+    const call = async (method: string, query = "", headers: Record<string, string> = {}) => {
+      const res = await fetch(`${quarry.url}/api/inngest${query}`, {
+        method,
+        headers: { "content-type": "application/json", ...headers },
+        body: method === "GET" ? undefined : JSON.stringify({ version: 2, event: { name: "x", data: {} }, steps: {} }),
+      });
+      return { status: res.status, allow: res.headers.get("allow"), body: await res.text() };
+    };
+    const methodNotAllowed = { status: 405, allow: "POST", body: JSON.stringify({ detail: "Method Not Allowed" }) };
+    const unauthorized = {
+      status: 401,
+      allow: null,
+      body: JSON.stringify({ detail: "Invalid authentication credentials" }),
+    };
+    // PUT would make serve() register with "the Inngest server" (here: the app itself); GET would describe the app.
+    expect(await call("PUT")).toEqual(methodNotAllowed);
+    expect(await call("PUT", "?deployId=x", { "x-inngest-signature": "t=1&s=00" })).toEqual(methodNotAllowed);
+    expect(await call("GET")).toEqual(methodNotAllowed);
+    expect(await call("POST")).toEqual(unauthorized);
+    const step = "?fnId=quarry-process-source-build&stepId=step";
+    expect(await call("POST", step)).toEqual(unauthorized);
+    const forged = `t=${Math.round(Date.now() / 1000)}&s=${"ab".repeat(32)}`;
+    expect(await call("POST", step, { "x-inngest-signature": forged, "x-inngest-server-kind": "cloud" })).toEqual(
+      unauthorized,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    // No registration attempt, no error lines: a stranger's knock is not the server's problem.
+    const log = quarry.output().slice(logBefore);
+    expect(log).not.toMatch(/regist/i);
+    expect(log).not.toMatch(/"level":(40|50|60)/);
   });
 });
 

@@ -36,21 +36,35 @@ export const inviteTokenOf = (ctx: EndpointContext): string | undefined => {
 
 export const hasAnyUser = async () => (await db.user.count()) > 0;
 
-/** Better Auth's `user.validateUserInfo`: runs before a user row is created. */
+const INVITATION_REQUIRED = {
+  error: "invitation_required",
+  errorDescription: "Accounts are created through an invitation link from a team admin",
+} as const;
+
+/** The refusal for someone without a usable invitation once the install has its owner; null when admitted so far. */
+const withoutInvitation = async (ctx: EndpointContext) => {
+  if (!(await hasAnyUser())) return { refusal: null, invitation: null }; // the first account of the install: its owner
+  const token = inviteTokenOf(ctx);
+  const invitation = token ? await usableInvitation(token) : null;
+  return { refusal: invitation ? null : INVITATION_REQUIRED, invitation };
+};
+
+/**
+ * Better Auth's `hooks.before` for `/sign-up/email`: refuses a sign-up without an invitation before Better Auth
+ * looks the email up, so an existing account's email and an unknown one get the same 403, in the same time (neither
+ * reaches the lookup nor the password hash). Without it the existing email answered 422 `User already exists`.
+ */
+export const invitationRefusal = async (ctx: EndpointContext) => (await withoutInvitation(ctx)).refusal;
+
+/** Better Auth's `user.validateUserInfo`: runs before a user row is created (every way in, OAuth/OIDC included). */
 export const admitNewUser = async (
   { user, source }: { user: { email?: string | null }; source: { action: string } },
   ctx: EndpointContext,
 ) => {
   if (source.action !== "create-user") return;
-  if (!(await hasAnyUser())) return; // the first account of the install: its owner
-  const token = inviteTokenOf(ctx);
-  const invitation = token ? await usableInvitation(token) : null;
-  if (!invitation) {
-    return {
-      error: "invitation_required",
-      errorDescription: "Accounts are created through an invitation link from a team admin",
-    };
-  }
+  const { refusal, invitation } = await withoutInvitation(ctx);
+  if (refusal) return refusal;
+  if (!invitation) return;
   if (invitation.email && invitation.email !== user.email?.toLowerCase()) {
     return { error: "invitation_email_mismatch", errorDescription: `This invitation is for ${invitation.email}` };
   }

@@ -53,15 +53,24 @@ export const findTool = (name: SystemToolName): Promise<string | null> => {
 /** Forget earlier lookups (tests that change PATH). */
 export const resetToolCache = () => found.clear();
 
-/** The path of a tool the work needs; otherwise an error that names what to install. */
-export const requireTool = async (name: SystemToolName, forWhat: string): Promise<string> => {
+/** "<forWhat> needs <label> (`<name>`), which is not installed on this server; install it with: apt-get install …" */
+export const missingToolMessage = (name: SystemToolName, forWhat: string) => {
+  const tool = SYSTEM_TOOLS[name];
+  return `${forWhat} needs ${tool.label} (\`${name}\`), which is not installed on this server; install it with: apt-get install ${tool.apt}`;
+};
+
+/**
+ * The path of a tool the work needs; otherwise an error that names what to install: UNPROCESSABLE by default (a
+ * build fails with it), UNAVAILABLE (503) for a request the server could answer once the tool is installed.
+ */
+export const requireTool = async (
+  name: SystemToolName,
+  forWhat: string,
+  code: "UNPROCESSABLE" | "UNAVAILABLE" = "UNPROCESSABLE",
+): Promise<string> => {
   const file = await findTool(name);
   if (file) return file;
-  const tool = SYSTEM_TOOLS[name];
-  throw new AppError(
-    "UNPROCESSABLE",
-    `${forWhat} needs ${tool.label} (\`${name}\`), which is not installed on this server; install it with: apt-get install ${tool.apt}`,
-  );
+  throw new AppError(code, missingToolMessage(name, forWhat));
 };
 
 export type RunToolOptions = {

@@ -6,7 +6,9 @@ import { markJobRunnerReady } from "../health";
 import { setInProcessEvents } from "../jobs/in-process-events";
 import { startLocalExecutor, type LocalExecutor } from "../jobs/local-executor";
 import { logger } from "../logger";
+import { missingToolsLine, unavailableFeatures } from "../parsing/tool-features";
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
+import { closeSearchPool } from "../retrieval/search-pool";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
 import {
   launchContext,
@@ -35,6 +37,12 @@ export const prepareAppServices = async () => {
 };
 
 const startAppServices = async (launch: LaunchContext): Promise<AppServices> => {
+  // Once, at start (before health says ok): what a missing system tool disables, instead of the first build that
+  // needs it failing.
+  const missing = await unavailableFeatures();
+  const missingLine = missingToolsLine(missing);
+  if (missingLine) logger.warn({ unavailable: missing.map((m) => m.feature) }, missingLine);
+
   const runner = jobRunner();
   let executor: LocalExecutor | null = null;
   if (runner === "local") {
@@ -75,6 +83,9 @@ const startAppServices = async (launch: LaunchContext): Promise<AppServices> => 
       setInProcessEvents(undefined);
       await executor?.stop();
     },
-    disconnect: disconnectDb,
+    // Every pool, before the launcher stops the embedded database: a connection it cuts is a warning otherwise.
+    disconnect: async () => {
+      await Promise.all([disconnectDb(), closeSearchPool()]);
+    },
   };
 };

@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { logger } from "../logger";
 import { convertOfficeToPdf } from "../parsing/office/convert";
 import { pageImageIsolated } from "../parsing/isolated";
+import { requireTool } from "../parsing/system-tools";
 import { createSemaphore } from "../runtime/semaphore";
 import { fileStore } from "../storage";
 import { findSource } from "./service";
@@ -72,6 +73,8 @@ const officePdf = async (source: Pick<Source, "fileType"> & { storageKey: string
   const key = convertedPdfKey(source.storageKey);
   const cached = await readCachedPdf(key);
   if (cached) return cached;
+  // Not the document's fault: 503, the server can draw it once LibreOffice is installed (README, "Using the API").
+  await requireTool("soffice", `Page images of .${source.fileType.toLowerCase()} files`, "UNAVAILABLE");
   let pending = converting.get(key);
   if (!pending) {
     pending = convertAndCache(source.storageKey, source.fileType, key).finally(() => converting.delete(key));

@@ -3,6 +3,7 @@ import { requestIndexBuild } from "@/server/builds/index-build";
 import { getBuildWithElements, latestSuccessfulBuild } from "@/server/builds/service";
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
+import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { getProject } from "@/server/projects/service";
 import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
 import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
@@ -40,6 +41,8 @@ export const publicSourcesRouter = router({
     max_file_size_bytes: MAX_UPLOAD_BYTES,
     allowed_extensions: [...ALLOWED_EXTENSIONS],
     ...(await retrievalConfig(ctx.projectId)),
+    // A key clients may ignore: what this server cannot do for lack of a system tool, [] when nothing is missing.
+    unavailable_features: await unavailableFeatures(),
   })),
 
   list: apiProcedure("read")

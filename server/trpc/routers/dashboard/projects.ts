@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createProject } from "@/server/projects/service";
+import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { ProjectName } from "@/server/projects/projects.schema";
 import { indexingOptions } from "@/server/sources/build-options";
 import { projectProcedure, router, teamProcedure } from "../../init";
@@ -13,9 +14,10 @@ export const projectsRouter = router({
   /** The project, the caller's role in it (the UI hides what the role cannot do), and this deployment's options. */
   get: projectProcedure("viewer")
     .input(z.object({ projectId: z.uuid() }))
-    .query(({ ctx }) => ({
+    .query(async ({ ctx }) => ({
       project: { id: ctx.project.id, name: ctx.project.name, teamId: ctx.teamId },
       role: ctx.role,
       indexingOptions: indexingOptions(),
+      unavailableFeatures: await unavailableFeatures(),
     })),
 });
