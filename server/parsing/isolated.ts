@@ -132,7 +132,11 @@ export const partitionIsolatedInBatches = async (
   const skipPages: SkippedPage[] = [];
   let fresh = false;
   for (;;) {
-    const left = { ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (Date.now() - started)) };
+    const left = {
+      ...limits,
+      timeoutMs: Math.max(1, limits.timeoutMs - (Date.now() - started)),
+      budgetMs: limits.timeoutMs,
+    };
     try {
       const fields: JobFields = {
         task: "partition",

@@ -10,8 +10,10 @@ import type { ParsedElement, PartitionResult } from "../types";
  *
  * app → worker: `job` (one at a time), `ack` (the app stored the last batch of elements; send the next one).
  * worker → app: `ready` once booted; during a job `page` (a page is being read, or no page is: the app's per-page
- * budget), `elements` (a batch, in order; the worker waits for the ack); then `done` with the outcome; then `idle`
- * once it checked that the job left nothing running (only then does it get another job).
+ * budget), `step` (what the parse is doing, named if it runs out of time: parse-step.ts), `tool` (a program it
+ * started or that ended: the app kills what is left of it with the worker), `elements` (a batch, in order; the worker
+ * waits for the ack); then `done` with the outcome; then `idle` once it checked that the job left nothing running
+ * (only then does it get another job).
  */
 
 export type SkippedPage = { page: number; reason: string };
@@ -51,6 +53,9 @@ export type Outcome =
 export type FromWorker =
   | { type: "ready" }
   | { type: "page"; id: number; page: number | null }
+  | { type: "step"; id: number; step: string | null }
+  /** `pid` leads its own process group (system-tools.ts runs every program so). */
+  | { type: "tool"; pid: number; running: boolean }
   | { type: "elements"; id: number; first: number; elements: ParsedElement[] }
   | ({ type: "done"; id: number } & Outcome)
   | { type: "idle"; id: number; clean: boolean; rssMb: number };
