@@ -99,10 +99,11 @@ describe("partitionIsolated", () => {
     process.env.QUARRY_SOFFICE_PATH = fake;
     try {
       const doc = { bytes: new Uint8Array(4096), fileName: "d.doc", fileType: "doc", method: "basic" as const };
-      // Another heap cap: a pool of its own, whose worker starts with the stand-in on its path.
-      const tight = { ...limits, maxRssMb: 1500, timeoutMs: 4000, timeoutSetting: "QUARRY_PARSE_TIMEOUT_S" };
+      // Another heap cap: a pool of its own, whose worker starts with the stand-in on its path. The limit leaves a
+      // loaded machine time to load the Office parsers (seconds) before the conversion starts.
+      const tight = { ...limits, maxRssMb: 1500, timeoutMs: 15_000, timeoutSetting: "QUARRY_PARSE_TIMEOUT_S" };
       await expect(partitionIsolated(doc, tight)).rejects.toMatchObject({
-        message: "Parsing ran out of time after 4 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
+        message: "Parsing ran out of time after 15 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
       });
       const pid = Number(readFileSync(pidFile, "utf8"));
       await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
@@ -110,7 +111,7 @@ describe("partitionIsolated", () => {
       if (saved === undefined) delete process.env.QUARRY_SOFFICE_PATH;
       else process.env.QUARRY_SOFFICE_PATH = saved;
     }
-  }, 30_000);
+  }, 45_000);
 
   it("parses short documents one after another on one worker, and a document waiting beside a long one on another", async () => {
     closeWorkerPools();
