@@ -4,7 +4,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
-import { closeWorkerPools, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import { closeWorkerPools, officePdfIsolated, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import { buildDocx, wPara } from "./office/test-fixtures";
+import { findTool } from "./system-tools";
 import { stallingPdf } from "./test-stall";
 import { drawScannedPage, mixedPdfAnswer, startFakeVisionServer } from "./vision/test-fixtures";
 
@@ -235,4 +237,15 @@ describe("pageImageIsolated", () => {
       message: "Page 2 is out of range",
     });
   });
+});
+
+describe.runIf(await findTool("soffice"))("officePdfIsolated", () => {
+  it("makes the PDF of an Office file in a worker process, and refuses a damaged package there", async () => {
+    const docx = await buildDocx({ body: wPara("Granite survives the winter.") });
+    const pdf = await officePdfIsolated({ bytes: docx, fileType: "docx" });
+    expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    await expect(
+      officePdfIsolated({ bytes: new TextEncoder().encode("not a zip"), fileType: "docx" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("not a valid Office document") });
+  }, 120_000);
 });

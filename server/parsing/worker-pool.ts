@@ -436,7 +436,7 @@ const killTools = (worker: Worker) => {
  * (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice".
  */
 const outOfTime = (job: WorkerJob, limits: JobLimits, page: number | null, step: string | null) => {
-  const subject = job.task === "partition" ? "Parsing" : "Drawing the page";
+  const subject = { partition: "Parsing", "page-image": "Drawing the page", "office-pdf": "Making a PDF" }[job.task];
   const seconds = Math.round((limits.budgetMs ?? limits.timeoutMs) / 1000);
   const setting = limits.timeoutSetting ? ` (${limits.timeoutSetting})` : "";
   const doing = page !== null ? `reading page ${page}` : (step ?? `reading the .${job.fileType} file`);

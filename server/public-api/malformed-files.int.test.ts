@@ -156,36 +156,40 @@ describe("a build past the per-document time budget", () => {
     }
   };
 
-  it("fails a LibreOffice conversion that never ends with a sentence naming it, and leaves no LibreOffice behind", {
-    timeout: 180_000,
-  }, async () => {
-    const client = apiClient(slow);
-    const docx = await zipOf({
-      "[Content_Types].xml":
-        '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
-      "word/document.xml":
-        '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Granite</w:t></w:r></w:p></w:body></w:document>',
-    });
-    // A legacy .doc is converted to .docx first; any method reads a .docx's pages from LibreOffice's PDF of it.
-    const uploads: [string, Buffer, Record<string, string>][] = [
-      ["legacy.doc", cfb(), { method: "fast", indexing: "none" }],
-      ["pages.docx", docx, { method: "balanced", indexing: "none" }],
-    ];
-    const started = Date.now();
-    for (const [name, bytes, fields] of uploads) {
-      const res = await client.upload(name, bytes, fields);
-      expect(res.status, name).toBe(200);
-      const { build_id } = (await res.json()) as { build_id: string };
-      const build = await client.waitForBuild(build_id, 120_000);
-      expect({ name, ...build }).toMatchObject({
-        name,
-        status: "Processing failed",
-        error: "Parsing ran out of time after 15 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
+  it(
+    "fails a LibreOffice conversion that never ends with a sentence naming it, and leaves no LibreOffice behind",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const client = apiClient(slow);
+      const docx = await zipOf({
+        "[Content_Types].xml":
+          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        "word/document.xml":
+          '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Granite</w:t></w:r></w:p></w:body></w:document>',
       });
-    }
-    expect(Date.now() - started).toBeLessThan(120_000);
-    const leftovers = readFileSync(pids, "utf8").trim().split("\n").map(Number);
-    expect(leftovers).toHaveLength(2);
-    await expect.poll(() => leftovers.filter(alive), { timeout: 10_000 }).toEqual([]);
-  });
+      // A legacy .doc is converted to .docx first; any method reads a .docx's pages from LibreOffice's PDF of it.
+      const uploads: [string, Buffer, Record<string, string>][] = [
+        ["legacy.doc", cfb(), { method: "fast", indexing: "none" }],
+        ["pages.docx", docx, { method: "balanced", indexing: "none" }],
+      ];
+      const started = Date.now();
+      for (const [name, bytes, fields] of uploads) {
+        const res = await client.upload(name, bytes, fields);
+        expect(res.status, name).toBe(200);
+        const { build_id } = (await res.json()) as { build_id: string };
+        const build = await client.waitForBuild(build_id, 120_000);
+        expect({ name, ...build }).toMatchObject({
+          name,
+          status: "Processing failed",
+          error: "Parsing ran out of time after 15 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
+        });
+      }
+      expect(Date.now() - started).toBeLessThan(120_000);
+      const leftovers = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+      expect(leftovers).toHaveLength(2);
+      await expect.poll(() => leftovers.filter(alive), { timeout: 10_000 }).toEqual([]);
+    },
+  );
 });

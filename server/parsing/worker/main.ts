@@ -47,6 +47,10 @@ const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
     return { ok: true, meta };
   }
   const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
+  if (job.task === "office-pdf") {
+    const { convertOfficeToPdf } = await import("../office/convert");
+    return { ok: true, pdf: await convertOfficeToPdf(bytes, job.fileType) };
+  }
   const { renderPageImage } = await import("../page-image");
   const page = await renderPageImage({ bytes, fileType: job.fileType, pageNumber: job.pageNumber, width: job.width });
   return { ok: true, image: { png: new Uint8Array(page.png), width: page.width, height: page.height } };

@@ -38,6 +38,8 @@ export type WorkerJob = JobInput &
         timeBudgetMs: number;
       }
     | { task: "page-image"; fileType: string; pageNumber: number; width: number }
+    /** An Office file as the PDF LibreOffice makes of it (page screenshots). */
+    | { task: "office-pdf"; fileType: string }
   );
 
 export type PageImageResult = { png: Uint8Array; width: number; height: number };
@@ -48,7 +50,8 @@ export type PartitionMeta = Omit<PartitionResult, "elements"> & { elementCount: 
 export type ToWorker = { type: "job"; id: number; job: WorkerJob; scratchDir: string } | { type: "ack"; id: number };
 
 export type Outcome =
-  { ok: true; meta?: PartitionMeta; image?: PageImageResult } | { ok: false; code: AppErrorCode; message: string; retryable?: boolean };
+  | { ok: true; meta?: PartitionMeta; image?: PageImageResult; pdf?: Uint8Array }
+  | { ok: false; code: AppErrorCode; message: string; retryable?: boolean };
 
 export type FromWorker =
   | { type: "ready" }
