@@ -7,12 +7,14 @@ import { activeBuild, failBuild, partitionBuild, startBuild, type BuildWithSourc
 import { enrichBuild } from "@/server/enrichment/step";
 import { chunkBuild, embedBuild, finalizeBuild, indexBuild, reuseParentElements } from "@/server/ingestion/indexing";
 import { finishSmallBuild, parseSmallBuild } from "@/server/ingestion/small-build";
+import { withinBudget } from "@/server/ingestion/step-budget";
 
 /** Parse, enrich, chunk, embed, index and finalize of a small upload, written at the end in one transaction. */
 const processSmallBuild = async (build: BuildWithSource) => {
-  // A document that cannot be parsed fails at once; the later parts are retried like their own steps.
+  // A document that cannot be parsed fails at once; the later parts are retried like their own steps (and, like
+  // them, not once they ran out of time).
   const parsed = await nonRetriable(() => parseSmallBuild(build));
-  return finishSmallBuild(build, parsed);
+  return nonRetriable(() => finishSmallBuild(build, parsed));
 };
 
 /**
@@ -81,16 +83,18 @@ export const processSourceBuild = inngest.createFunction(
         await step.run("reuse-elements", () => nonRetriable(() => reuseParentElements(buildId)));
       } else {
         // Web pages, file URLs, repositories and videos are fetched into the file store first (uploads skip it).
-        await step.run("acquire", () => nonRetriable(() => acquireBuild(buildId)));
+        await step.run("acquire", () => nonRetriable(() => withinBudget("acquire", () => acquireBuild(buildId))));
+        // Under the parse worker's own time limit (parsing/worker-pool.ts).
         await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
-        // Skips itself with enrichment=none; never fails the build.
-        await step.run("enrich", () => enrichBuild(buildId));
+        // Skips itself with enrichment=none; a model's failure is a warning, only running out of time fails the build.
+        await step.run("enrich", () => nonRetriable(() => withinBudget("enrich", () => enrichBuild(buildId))));
       }
+      // Each step under the per-document time budget; past it the build fails at once (a retry would run out too).
       if (build.indexing !== "none") {
-        await step.run("chunk", () => chunkBuild(buildId));
-        await step.run("embed", () => embedBuild(buildId));
+        await step.run("chunk", () => nonRetriable(() => withinBudget("chunk", () => chunkBuild(buildId))));
+        await step.run("embed", () => nonRetriable(() => withinBudget("embed", () => embedBuild(buildId))));
       }
-      await step.run("index", () => indexBuild(buildId));
+      await step.run("index", () => nonRetriable(() => withinBudget("index", () => indexBuild(buildId))));
       return { buildId, ...(await step.run("finalize", () => finalizeBuild(buildId))) };
     } catch (error) {
       const failed = await step.run("mark-failed", () => failBuild(buildId, error));

@@ -6,6 +6,7 @@ export const PARSE_LIMITS: IsolationLimits = {
   get timeoutMs() {
     return env.QUARRY_PARSE_TIMEOUT_S * 1000;
   },
+  timeoutSetting: "QUARRY_PARSE_TIMEOUT_S",
   get maxRssMb() {
     return env.QUARRY_PARSE_MAX_MEMORY_MB;
   },

@@ -19,6 +19,7 @@ import { insertChunks } from "../chunk-sets/insert";
 import { insertElements, toElementRow, type ElementRow } from "./element-rows";
 import { type BuildWithSource, uploadParseInput } from "./pipeline";
 import { progressOf } from "./progress";
+import { withinBudget } from "./step-budget";
 
 /**
  * A small upload's whole build (parse, enrich, chunk, embed, index, finalize) inside the job's "load" step. Each job
@@ -130,10 +131,10 @@ const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[], chunkSe
 export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSmallBuild) => {
   const rows: ElementRow[] = parsed.elements.map(toElementRow(build.id));
   const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId: build.id };
-  const enriched = await enrich(build, rows);
+  const enriched = await withinBudget("enrich", () => enrich(build, rows));
   const indexed = build.indexing !== "none";
   const chunkSetId = randomUUID();
-  const chunked = indexed ? await chunkAndEmbed(build, rows, chunkSetId) : null;
+  const chunked = indexed ? await withinBudget("embed", () => chunkAndEmbed(build, rows, chunkSetId)) : null;
   const status = (chunked?.failedBatches ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
   const chunkWrites = chunked
     ? [

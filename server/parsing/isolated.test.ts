@@ -1,8 +1,12 @@
-import { readFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
-import { closeWorkerPools, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import { closeWorkerPools, officePdfIsolated, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import { buildDocx, wPara } from "./office/test-fixtures";
+import { findTool } from "./system-tools";
 import { stallingPdf } from "./test-stall";
 import { drawScannedPage, mixedPdfAnswer, startFakeVisionServer } from "./vision/test-fixtures";
 
@@ -61,8 +65,11 @@ describe("partitionIsolated", () => {
 
   it("stops a document that outlives its time limit", async () => {
     const started = Date.now();
-    await expect(partitionIsolated(txt(bigText(8)), { ...limits, timeoutMs: 50 })).rejects.toMatchObject({
-      message: expect.stringContaining("longer than"),
+    await expect(
+      partitionIsolated(txt(bigText(8)), { ...limits, timeoutMs: 50, timeoutSetting: "QUARRY_PARSE_TIMEOUT_S" }),
+    ).rejects.toMatchObject({
+      // A parser that names no step is reading the file.
+      message: "Parsing ran out of time after 0 s (QUARRY_PARSE_TIMEOUT_S) while reading the .txt file",
     });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
@@ -72,6 +79,41 @@ describe("partitionIsolated", () => {
       message: expect.stringContaining("memory"),
     });
   });
+
+  it("ends a document that finished over its memory limit between two memory polls", async () => {
+    // A short text parses in milliseconds, before the first memory poll: the limit is checked on the outcome, and the
+    // worker's "idle" arrives with it. The idle used to release the worker first, so the stop that followed reached
+    // no job: the document never ended.
+    await expect(partitionIsolated(txt(text), { ...limits, maxRssMb: 64 })).rejects.toMatchObject({
+      message: expect.stringContaining("more than 64 MB of memory"),
+    });
+  }, 30_000);
+
+  it("stops a LibreOffice conversion at the time limit, says so, and leaves no LibreOffice behind", async () => {
+    // A stand-in for soffice that never ends: its child (soffice.bin, for LibreOffice) runs in the process group
+    // LibreOffice gets, which used to outlive the worker killed at the limit.
+    const dir = mkdtempSync(path.join(tmpdir(), "quarry-fake-soffice-"));
+    const pidFile = path.join(dir, "pid");
+    const fake = path.join(dir, "soffice");
+    writeFileSync(fake, `#!/bin/sh\nsleep 600 &\necho $! > ${pidFile}\nwait\n`);
+    chmodSync(fake, 0o755);
+    const saved = process.env.QUARRY_SOFFICE_PATH;
+    process.env.QUARRY_SOFFICE_PATH = fake;
+    try {
+      const doc = { bytes: new Uint8Array(4096), fileName: "d.doc", fileType: "doc", method: "basic" as const };
+      // Another heap cap: a pool of its own, whose worker starts with the stand-in on its path. The limit leaves a
+      // loaded machine time to load the Office parsers (seconds) before the conversion starts.
+      const tight = { ...limits, maxRssMb: 1500, timeoutMs: 15_000, timeoutSetting: "QUARRY_PARSE_TIMEOUT_S" };
+      await expect(partitionIsolated(doc, tight)).rejects.toMatchObject({
+        message: "Parsing ran out of time after 15 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
+      });
+      const pid = Number(readFileSync(pidFile, "utf8"));
+      await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+    } finally {
+      if (saved === undefined) delete process.env.QUARRY_SOFFICE_PATH;
+      else process.env.QUARRY_SOFFICE_PATH = saved;
+    }
+  }, 45_000);
 
   it("parses short documents one after another on one worker, and a document waiting beside a long one on another", async () => {
     closeWorkerPools();
@@ -195,4 +237,15 @@ describe("pageImageIsolated", () => {
       message: "Page 2 is out of range",
     });
   });
+});
+
+describe.runIf(await findTool("soffice"))("officePdfIsolated", () => {
+  it("makes the PDF of an Office file in a worker process, and refuses a damaged package there", async () => {
+    const docx = await buildDocx({ body: wPara("Granite survives the winter.") });
+    const pdf = await officePdfIsolated({ bytes: docx, fileType: "docx" });
+    expect(Buffer.from(pdf.subarray(0, 5)).toString("latin1")).toBe("%PDF-");
+    await expect(
+      officePdfIsolated({ bytes: new TextEncoder().encode("not a zip"), fileType: "docx" }),
+    ).rejects.toMatchObject({ code: "UNPROCESSABLE", message: expect.stringContaining("not a valid Office document") });
+  }, 120_000);
 });

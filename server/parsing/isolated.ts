@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { InternalMethod } from "./methods.schema";
+import { SOFFICE_TIMEOUT_MS } from "./office/convert";
 import { parseTimeBudgetFor } from "./time-budget";
 import type { ParsedElement, ParseProviders, PartitionResult } from "./types";
 import { createWorkerPool, WorkerFailure, type JobLimits, type WorkerPool } from "./worker-pool";
@@ -132,7 +133,11 @@ export const partitionIsolatedInBatches = async (
   const skipPages: SkippedPage[] = [];
   let fresh = false;
   for (;;) {
-    const left = { ...limits, timeoutMs: Math.max(1, limits.timeoutMs - (Date.now() - started)) };
+    const left = {
+      ...limits,
+      timeoutMs: Math.max(1, limits.timeoutMs - (Date.now() - started)),
+      budgetMs: limits.timeoutMs,
+    };
     try {
       const fields: JobFields = {
         task: "partition",
@@ -184,6 +189,20 @@ export const partitionIsolated = async (
     },
   );
   return { totalPages: meta.totalPages, warnings: meta.warnings, pageMethods: meta.pageMethods, elements };
+};
+
+/**
+ * The PDF LibreOffice makes of an Office file (for page screenshots), in a worker process: its ZIP check and the
+ * conversion are held to a time limit that kills LibreOffice with the worker, as a parse's are.
+ */
+export const officePdfIsolated = async (input: { bytes: Uint8Array; fileType: string }): Promise<Uint8Array> => {
+  const { bytes, fileType } = input;
+  // LibreOffice's own limit first (its message), the worker's a little later.
+  const limits: IsolationLimits = { timeoutMs: SOFFICE_TIMEOUT_MS + 15_000, maxRssMb: 1536 };
+  const outcome = await inWorker("page-image", { bytes }, { task: "office-pdf", fileType }, limits, (pool, job, dir) =>
+    pool.run(job, dir, limits),
+  );
+  return outcome.pdf!;
 };
 
 /** Page screenshots draw untrusted documents too: same isolation, tighter limits. */

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { access, constants } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/server/errors";
+import { duringStep } from "./parse-step";
 
 /**
  * System programs that do a job far better than anything on npm (LibreOffice for legacy Office, ffmpeg for media).
@@ -83,6 +84,21 @@ export type RunToolOptions = {
   env?: NodeJS.ProcessEnv;
   /** Used in error messages, e.g. "Converting the .doc file". */
   what: string;
+  /** What the parse is doing meanwhile, named if it runs out of time (default "running <program>"). */
+  step?: string;
+};
+
+type ToolWatcher = (pid: number, running: boolean) => void;
+
+let toolWatcher: ToolWatcher | null = null;
+
+/**
+ * Told of every program started and ended (set by the parse worker). A program runs in a process group of its own,
+ * so that its timeout reaches its children (soffice starts soffice.bin); that group would outlive a worker killed at
+ * its time limit, so the worker names it to the app, which kills it with the worker.
+ */
+export const setToolWatcher = (watch: ToolWatcher | null) => {
+  toolWatcher = watch;
 };
 
 /**
@@ -90,6 +106,12 @@ export type RunToolOptions = {
  * non-zero exit or too much output ends as an UNPROCESSABLE error whose text says what went wrong.
  */
 export const runTool = (
+  file: string,
+  args: string[],
+  { step = `running ${path.basename(file)}`, ...options }: RunToolOptions,
+): Promise<{ stdout: Buffer; stderr: string }> => duringStep(step, () => runToolNow(file, args, options));
+
+const runToolNow = (
   file: string,
   args: string[],
   { timeoutMs, maxOutputBytes = 512 * 1024 * 1024, input, cwd, env, what }: RunToolOptions,
@@ -101,6 +123,18 @@ export const runTool = (
       stdio: [input ? "pipe" : "ignore", "pipe", "pipe"],
       detached: true,
     });
+    const pid = child.pid;
+    if (pid) toolWatcher?.(pid, true);
+    // What is left of the group once the program exited (a child that kept its output open) would hold the run open
+    // until 'close'; it goes with its program.
+    child.once("exit", () => {
+      try {
+        if (pid) process.kill(-pid, "SIGKILL");
+      } catch {
+        // Nothing was left.
+      }
+    });
+    child.once("close", () => pid && toolWatcher?.(pid, false));
     const out: Buffer[] = [];
     let outBytes = 0;
     let err = "";

@@ -26,6 +26,10 @@ export type JobLimits = {
   maxRssMb: number;
   /** How long one page may take (parsers mark pages, page-watch.ts); 0: no per-page limit. */
   pageTimeoutMs?: number;
+  /** The whole time limit, when `timeoutMs` is what an earlier attempt left of it: the message names the whole. */
+  budgetMs?: number;
+  /** The setting the time limit comes from, named in the message ("QUARRY_PARSE_TIMEOUT_S"). */
+  timeoutSetting?: string;
 };
 
 /** Why a worker was stopped or died, for the caller's retry decisions. */
@@ -61,6 +65,11 @@ export type PoolOptions = {
 };
 
 const RSS_POLL_MS = 250;
+/**
+ * A worker reports `idle` within milliseconds of its outcome (at-rest.ts watches for 30 ms); one that does not within
+ * this long (its event loop held by work a parser left running) is replaced, or the pool would wait for it forever.
+ */
+const SETTLE_LIMIT_MS = 10_000;
 /**
  * A document waits up to this long for a busy worker before another worker takes it. On two cores, two parses at
  * once made each cost twice the CPU time (the app's own work needs the other core), and most documents parse in well
@@ -104,6 +113,8 @@ type Worker = {
   settling: boolean;
   retired: boolean;
   stderr: string;
+  /** Process groups of the programs its jobs started (LibreOffice, ffmpeg) and that have not ended yet. */
+  tools: Set<number>;
   idleTimer?: NodeJS.Timeout;
   /** Set while a job runs: where the worker's messages and its death go. */
   onMessage?: (message: FromWorker) => void;
@@ -155,6 +166,7 @@ export const createWorkerPool = (options: PoolOptions) => {
       settling: false,
       retired: false,
       stderr: "",
+      tools: new Set(),
       ready: Promise.resolve(),
     };
     worker.ready = new Promise<void>((resolve, reject) => {
@@ -166,9 +178,14 @@ export const createWorkerPool = (options: PoolOptions) => {
     child.stderr?.on("data", (chunk: Buffer) => {
       if (worker.stderr.length < 20_000) worker.stderr += chunk.toString("utf8");
     });
-    child.on("message", (m: FromWorker) => worker.onMessage?.(m));
+    child.on("message", (m: FromWorker) => {
+      if (m.type !== "tool") return worker.onMessage?.(m);
+      if (m.running) worker.tools.add(m.pid);
+      else worker.tools.delete(m.pid);
+    });
     child.on("error", () => undefined);
     child.on("exit", (code, signal) => {
+      killTools(worker);
       workers.delete(worker);
       worker.retired = true;
       worker.onExit?.(code, signal);
@@ -186,6 +203,7 @@ export const createWorkerPool = (options: PoolOptions) => {
     worker.retired = true;
     clearTimeout(worker.idleTimer);
     worker.child.kill("SIGKILL");
+    killTools(worker);
   };
 
   const take = (worker: Worker) => {
@@ -270,15 +288,19 @@ export const createWorkerPool = (options: PoolOptions) => {
       let stopped: { message: string; kind: WorkerFailure["kind"]; page?: number } | null = null;
       let outcome: Outcome | null = null;
       let pageTimer: NodeJS.Timeout | undefined;
+      let settleTimer: NodeJS.Timeout | undefined;
       let chain = Promise.resolve();
+      /** What the worker said it was doing last (parse-step.ts, page-watch.ts). */
+      let step: string | null = null;
+      let page: number | null = null;
+      let settled = false;
       const stop = (message: string, kind: WorkerFailure["kind"], page?: number) => {
+        // A memory poll that was under way when the job ended must not stop the worker's next job.
+        if (settled) return;
         stopped ??= { message, kind, page };
         retire(worker);
       };
-      const timer = setTimeout(
-        () => stop(`Parsing took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped`, "timeout"),
-        limits.timeoutMs,
-      );
+      const timer = setTimeout(() => stop(outOfTime(job, limits, page, step), "timeout"), limits.timeoutMs);
       const watch = setInterval(async () => {
         const rss = worker.child.pid ? await rssMb(worker.child.pid) : null;
         if (rss !== null && rss > limits.maxRssMb) {
@@ -286,12 +308,14 @@ export const createWorkerPool = (options: PoolOptions) => {
         }
       }, RSS_POLL_MS);
       const settle = () => {
+        settled = true;
         clearTimeout(timer);
         clearTimeout(pageTimer);
         clearInterval(watch);
       };
       worker.onExit = (code, signal) => {
         settle();
+        clearTimeout(settleTimer);
         release(worker);
         if (outcome?.ok) return resolve(outcome);
         if (outcome) return reject(new AppError(outcome.code, outcome.message, { retryable: outcome.retryable }));
@@ -305,15 +329,19 @@ export const createWorkerPool = (options: PoolOptions) => {
         reject(new WorkerFailure(message, "crash", reused));
       };
       worker.onMessage = (message) => {
-        if (message.type !== "ready" && message.id !== id) return;
+        if (!("id" in message) || message.id !== id) return;
         switch (message.type) {
+          case "step":
+            step = message.step;
+            return;
           case "page": {
             clearTimeout(pageTimer);
             const budget = limits.pageTimeoutMs ?? 0;
-            const page = message.page;
-            if (page !== null && budget > 0) {
+            const reading = message.page;
+            page = reading;
+            if (reading !== null && budget > 0) {
               pageTimer = setTimeout(
-                () => stop(`Page ${page} took longer than ${Math.round(budget / 1000)} s to read`, "page", page),
+                () => stop(`Page ${reading} took longer than ${Math.round(budget / 1000)} s to read`, "page", reading),
                 budget,
               );
             }
@@ -335,6 +363,7 @@ export const createWorkerPool = (options: PoolOptions) => {
             return;
           case "done":
             worker.settling = message.ok;
+            if (message.ok) settleTimer = setTimeout(() => retire(worker), SETTLE_LIMIT_MS);
             // After every batch was handled: the result is complete only then.
             chain = chain.then(async () => {
               // Stopped while earlier batches were being stored (a limit hit, the worker killed): the batches after
@@ -356,11 +385,18 @@ export const createWorkerPool = (options: PoolOptions) => {
             });
             return;
           case "idle":
-            worker.onExit = undefined;
-            if (!message.clean || worker.jobs >= options.maxJobs || message.rssMb > options.recycleRssMb) {
-              retire(worker);
-            }
-            release(worker);
+            // After the outcome was handled (it may still be waiting on a memory reading): until then the job's
+            // end, and a stop, still go through the worker's exit.
+            chain = chain.then(() => {
+              clearTimeout(settleTimer);
+              // Stopped: its exit says why (and releases it).
+              if (stopped) return;
+              worker.onExit = undefined;
+              if (!message.clean || worker.jobs >= options.maxJobs || message.rssMb > options.recycleRssMb) {
+                retire(worker);
+              }
+              release(worker);
+            });
             return;
         }
       };
@@ -380,6 +416,31 @@ export const createWorkerPool = (options: PoolOptions) => {
       waiting: waiting.length,
     }),
   };
+};
+
+/** Kills what is left of the programs a worker started (their process groups: soffice and soffice.bin). */
+const killTools = (worker: Worker) => {
+  for (const group of worker.tools) {
+    try {
+      process.kill(-group, "SIGKILL");
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  worker.tools.clear();
+};
+
+/**
+ * The sentence a job stopped at its time limit fails with: the limit, the setting it comes from, and what the worker
+ * was doing (the page it was reading, or the step it named), e.g. "Parsing ran out of time after 60 s
+ * (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice".
+ */
+const outOfTime = (job: WorkerJob, limits: JobLimits, page: number | null, step: string | null) => {
+  const subject = { partition: "Parsing", "page-image": "Drawing the page", "office-pdf": "Making a PDF" }[job.task];
+  const seconds = Math.round((limits.budgetMs ?? limits.timeoutMs) / 1000);
+  const setting = limits.timeoutSetting ? ` (${limits.timeoutSetting})` : "";
+  const doing = page !== null ? `reading page ${page}` : (step ?? `reading the .${job.fileType} file`);
+  return `${subject} ran out of time after ${seconds} s${setting} while ${doing}`;
 };
 
 const send = (worker: Worker, message: ToWorker) => {

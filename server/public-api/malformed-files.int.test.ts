@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pdfDoc } from "../testing/fixtures";
@@ -125,4 +128,68 @@ describe("malformed files", () => {
     expect(build.status).toBe("Processing failed");
     expect(build.error).toMatch(/ZIP bomb|expands|compress/i);
   });
+});
+
+describe("a build past the per-document time budget", () => {
+  // A stand-in for LibreOffice that never finishes a conversion; its child plays soffice.bin and notes its pid.
+  const dir = mkdtempSync(path.join(tmpdir(), "quarry-fake-soffice-"));
+  const pids = path.join(dir, "pids");
+  const fake = path.join(dir, "soffice");
+  writeFileSync(fake, `#!/bin/sh\nsleep 600 &\necho $! >> ${pids}\nwait\n`);
+  chmodSync(fake, 0o755);
+  let slow: QuarryProcess;
+
+  beforeAll(async () => {
+    slow = await startQuarry({ env: { QUARRY_PARSE_TIMEOUT_S: "15", QUARRY_SOFFICE_PATH: fake } });
+  }, 300_000);
+  afterAll(async () => {
+    await slow?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it(
+    "fails a LibreOffice conversion that never ends with a sentence naming it, and leaves no LibreOffice behind",
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const client = apiClient(slow);
+      const docx = await zipOf({
+        "[Content_Types].xml":
+          '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>',
+        "word/document.xml":
+          '<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>Granite</w:t></w:r></w:p></w:body></w:document>',
+      });
+      // A legacy .doc is converted to .docx first; any method reads a .docx's pages from LibreOffice's PDF of it.
+      const uploads: [string, Buffer, Record<string, string>][] = [
+        ["legacy.doc", cfb(), { method: "fast", indexing: "none" }],
+        ["pages.docx", docx, { method: "balanced", indexing: "none" }],
+      ];
+      const started = Date.now();
+      for (const [name, bytes, fields] of uploads) {
+        const res = await client.upload(name, bytes, fields);
+        expect(res.status, name).toBe(200);
+        const { build_id } = (await res.json()) as { build_id: string };
+        const build = await client.waitForBuild(build_id, 120_000);
+        expect({ name, ...build }).toMatchObject({
+          name,
+          status: "Processing failed",
+          error: "Parsing ran out of time after 15 s (QUARRY_PARSE_TIMEOUT_S) while converting with LibreOffice",
+        });
+      }
+      expect(Date.now() - started).toBeLessThan(120_000);
+      const leftovers = readFileSync(pids, "utf8").trim().split("\n").map(Number);
+      expect(leftovers).toHaveLength(2);
+      await expect.poll(() => leftovers.filter(alive), { timeout: 10_000 }).toEqual([]);
+    },
+  );
 });

@@ -3,8 +3,7 @@ import type { Source } from "../generated/prisma/client";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../logger";
-import { convertOfficeToPdf } from "../parsing/office/convert";
-import { pageImageIsolated } from "../parsing/isolated";
+import { officePdfIsolated, pageImageIsolated } from "../parsing/isolated";
 import { requireTool } from "../parsing/system-tools";
 import { createSemaphore } from "../runtime/semaphore";
 import { fileStore } from "../storage";
@@ -60,7 +59,8 @@ const readCachedPdf = async (key: string): Promise<Uint8Array | null> => {
 };
 
 const convertAndCache = async (storageKey: string, fileType: string, key: string): Promise<Uint8Array> => {
-  const pdf = await convertOfficeToPdf(await fileStore().read(storageKey), fileType);
+  // In a worker process: the ZIP check and LibreOffice run under a time limit that kills both, not in the app.
+  const pdf = await officePdfIsolated({ bytes: new Uint8Array(await fileStore().read(storageKey)), fileType });
   // A failed write only costs the next screenshot another conversion.
   await fileStore()
     .put(key, Readable.from([Buffer.from(pdf)]))

@@ -87,6 +87,7 @@ export const convertWithSoffice = async ({
         {
           timeoutMs: SOFFICE_TIMEOUT_MS,
           what,
+          step: "converting with LibreOffice",
           cwd: dir,
           maxOutputBytes: 1024 * 1024,
           env: { ...process.env, HOME: dir },

@@ -1,4 +1,5 @@
 import { AppError } from "@/server/errors";
+import { duringStep } from "../parse-step";
 import type { Parser } from "../partition";
 import type { PartitionResult } from "../types";
 import { convertWithSoffice, ZIP_FORMATS } from "./convert";
@@ -38,7 +39,7 @@ export const OFFICE_FILE_TYPES = [...Object.keys(OOXML), ...Object.keys(LEGACY)]
 export const partitionOffice: Parser = async ({ bytes, fileType }) => {
   const ext = fileType.toLowerCase().replace(/^\./, "");
   const direct = OOXML[ext];
-  if (direct) return direct(bytes, ext);
+  if (direct) return duringStep("reading the document's XML", () => direct(bytes, ext));
   const target = LEGACY[ext];
   const parse = target ? OOXML[target] : undefined;
   if (!target || !parse) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
@@ -46,7 +47,7 @@ export const partitionOffice: Parser = async ({ bytes, fileType }) => {
   if (ZIP_FORMATS.has(ext)) await checkOfficeZip(bytes, ext);
   const converted = await convertWithSoffice({ bytes, fromExt: ext, toExt: target });
   // Messages name the file the user uploaded, not the intermediate one.
-  const result = await parse(converted, ext);
+  const result = await duringStep("reading the document's XML", () => parse(converted, ext));
   return {
     ...result,
     elements: result.elements.map((e) => ({ ...e, metadata: { ...e.metadata, converted_with: "libreoffice" } })),

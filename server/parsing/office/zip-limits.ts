@@ -1,5 +1,6 @@
 import yauzl from "yauzl";
 import { AppError, errorMessage, isAppError } from "@/server/errors";
+import { duringStep } from "../parse-step";
 
 /**
  * OOXML and ODF files are ZIP packages, and a ZIP can claim (or hold) far more data than its size suggests. Every
@@ -94,11 +95,13 @@ const drain = (zipfile: yauzl.ZipFile, entry: yauzl.Entry): Promise<void> =>
  * Rejects what is not a safe Office package and returns its entries. `ext` (docx, xlsx, …) only shapes messages;
  * `limits` is a parameter so tests can exercise the bounds with small files.
  */
-export const checkOfficeZip = async (
+export const checkOfficeZip = (
   bytes: Uint8Array,
   ext: string,
   limits: ZipLimits = DEFAULT_ZIP_LIMITS,
-): Promise<ZipEntryInfo[]> => {
+): Promise<ZipEntryInfo[]> => duringStep("reading its ZIP package", () => checkZip(bytes, ext, limits));
+
+const checkZip = async (bytes: Uint8Array, ext: string, limits: ZipLimits): Promise<ZipEntryInfo[]> => {
   if (isCfb(bytes)) {
     if (isEncryptedOoxml(bytes)) {
       throw new AppError(

@@ -12,6 +12,8 @@ import { AppError, errorMessage } from "@/server/errors";
 import { createSpeechModel } from "@/server/providers/speech/client";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { setPageReporter } from "../page-watch";
+import { setStepReporter } from "../parse-step";
+import { setToolWatcher } from "../system-tools";
 import { atRest, restingState, type RestingState } from "./at-rest";
 import { batchSender } from "./batches";
 import type { FromWorker, Outcome, ToWorker, WorkerJob } from "./protocol";
@@ -45,6 +47,10 @@ const run = async (id: number, job: WorkerJob): Promise<Outcome> => {
     return { ok: true, meta };
   }
   const bytes = job.bytes ?? new Uint8Array(await readFile(job.inputPath));
+  if (job.task === "office-pdf") {
+    const { convertOfficeToPdf } = await import("../office/convert");
+    return { ok: true, pdf: await convertOfficeToPdf(bytes, job.fileType) };
+  }
   const { renderPageImage } = await import("../page-image");
   const page = await renderPageImage({ bytes, fileType: job.fileType, pageNumber: job.pageNumber, width: job.width });
   return { ok: true, image: { png: new Uint8Array(page.png), width: page.width, height: page.height } };
@@ -56,6 +62,7 @@ const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
   // Tools the parsers run (LibreOffice, ffmpeg) write beside the job; the app removes the folder afterwards.
   process.env.TMPDIR = scratchDir;
   setPageReporter((page) => void send({ type: "page", id, page }).catch(() => undefined));
+  setStepReporter((step) => void send({ type: "step", id, step }).catch(() => undefined));
   let outcome: Outcome;
   try {
     outcome = await run(id, job);
@@ -66,6 +73,7 @@ const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
         : { ok: false, code: "UNPROCESSABLE", message: `The parser failed: ${errorMessage(error)}` };
   }
   setPageReporter(null);
+  setStepReporter(null);
   await send({ type: "done", id, ...outcome });
   const clean = outcome.ok && (await atRest(baseline));
   // Threads found idle after a job (the runtime's, started lazily by a first file read or compilation; a library's
@@ -84,6 +92,8 @@ const main = async () => {
   });
   // The app is gone (even by kill -9): nothing is left to parse for.
   process.on("disconnect", () => process.exit(0));
+  // The app kills the programs a job started (LibreOffice, ffmpeg) with this process when it stops it.
+  setToolWatcher((pid, running) => void send({ type: "tool", pid, running }).catch(() => undefined));
   baseline = restingState();
   await send({ type: "ready" });
 };

@@ -10,8 +10,10 @@ import type { ParsedElement, PartitionResult } from "../types";
  *
  * app → worker: `job` (one at a time), `ack` (the app stored the last batch of elements; send the next one).
  * worker → app: `ready` once booted; during a job `page` (a page is being read, or no page is: the app's per-page
- * budget), `elements` (a batch, in order; the worker waits for the ack); then `done` with the outcome; then `idle`
- * once it checked that the job left nothing running (only then does it get another job).
+ * budget), `step` (what the parse is doing, named if it runs out of time: parse-step.ts), `tool` (a program it
+ * started or that ended: the app kills what is left of it with the worker), `elements` (a batch, in order; the worker
+ * waits for the ack); then `done` with the outcome; then `idle` once it checked that the job left nothing running
+ * (only then does it get another job).
  */
 
 export type SkippedPage = { page: number; reason: string };
@@ -36,6 +38,8 @@ export type WorkerJob = JobInput &
         timeBudgetMs: number;
       }
     | { task: "page-image"; fileType: string; pageNumber: number; width: number }
+    /** An Office file as the PDF LibreOffice makes of it (page screenshots). */
+    | { task: "office-pdf"; fileType: string }
   );
 
 export type PageImageResult = { png: Uint8Array; width: number; height: number };
@@ -46,11 +50,15 @@ export type PartitionMeta = Omit<PartitionResult, "elements"> & { elementCount: 
 export type ToWorker = { type: "job"; id: number; job: WorkerJob; scratchDir: string } | { type: "ack"; id: number };
 
 export type Outcome =
-  { ok: true; meta?: PartitionMeta; image?: PageImageResult } | { ok: false; code: AppErrorCode; message: string; retryable?: boolean };
+  | { ok: true; meta?: PartitionMeta; image?: PageImageResult; pdf?: Uint8Array }
+  | { ok: false; code: AppErrorCode; message: string; retryable?: boolean };
 
 export type FromWorker =
   | { type: "ready" }
   | { type: "page"; id: number; page: number | null }
+  | { type: "step"; id: number; step: string | null }
+  /** `pid` leads its own process group (system-tools.ts runs every program so). */
+  | { type: "tool"; pid: number; running: boolean }
   | { type: "elements"; id: number; first: number; elements: ParsedElement[] }
   | ({ type: "done"; id: number } & Outcome)
   | { type: "idle"; id: number; clean: boolean; rssMb: number };

@@ -1,0 +1,16 @@
+import { describe, expect, it } from "vitest";
+import { withinBudget } from "./step-budget";
+
+describe("withinBudget", () => {
+  it("hands back what a step returns within the budget", async () => {
+    await expect(withinBudget("chunk", async () => 42, 1000)).resolves.toBe(42);
+  });
+
+  it("fails a step that never ends with a sentence naming it", async () => {
+    const never = new Promise<never>(() => undefined);
+    await expect(withinBudget("embed", () => never, 50)).rejects.toMatchObject({
+      code: "UNPROCESSABLE",
+      message: "Building ran out of time after 0 s (QUARRY_PARSE_TIMEOUT_S) while embedding the chunks",
+    });
+  });
+});
