@@ -73,18 +73,16 @@ const buildOptions = (secret: string) =>
     hooks: {
       // Every endpoint's parsed JSON and query, before it runs: the same U+0000 rule as all other input
       // (input-guard.ts), answered in Better Auth's own error shape instead of a database failure.
+      // Then a sign-up by email without an invitation is refused before the email is looked up, so an existing
+      // account and an unknown email answer alike.
       before: createAuthMiddleware(async (ctx) => {
         if (hasNul(ctx.body) || hasNul(ctx.query)) throw new APIError("BAD_REQUEST", { message: NUL_DETAIL });
-      }),
-    },
-    user: { validateUserInfo: admitNewUser },
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== "/sign-up/email") return;
         const refusal = await invitationRefusal(ctx);
         if (refusal) throw new APIError("FORBIDDEN", { code: refusal.error, message: refusal.errorDescription });
       }),
     },
+    user: { validateUserInfo: admitNewUser },
     databaseHooks: { user: { create: { after: onUserCreated } } },
     session: {
       expiresIn: env.QUARRY_SESSION_DAYS * 24 * 60 * 60,
