@@ -1,6 +1,6 @@
 import type { Build, Element, Project, Source } from "@/server/generated/prisma/client";
 import { publicBuildStatus } from "@/server/builds/service";
-import { internalToV2, isInternalMethod } from "@/server/parsing/methods.schema";
+import { internalToV2, isInternalMethod, reportedPartitionMethod } from "@/server/parsing/methods.schema";
 import { BUILD_STATUS_MESSAGE, SOURCE_STATUS_MESSAGE } from "@/server/sources/sources.schema";
 
 /** One mapper per public object: camelCase rows in, the contract's snake_case shapes out. */
@@ -20,7 +20,7 @@ export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name"
   project_id: project.id,
   project_name: project.name,
   method: v2Name(source.method) ?? source.method,
-  partition_method: source.method,
+  partition_method: reportedPartitionMethod(source.method),
 });
 
 export const toElementDto = (

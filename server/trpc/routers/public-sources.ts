@@ -36,7 +36,8 @@ export const publicSourcesRouter = router({
     indexing_options: indexingOptions(),
     enrichment_options: [...ENRICHMENT_OPTIONS],
     methods: [...V2_METHODS],
-    default_method: "fast",
+    // What an ingest without `method` runs (contract §5.8, decision 6); /reprocess alone still defaults to fast.
+    default_method: "auto",
     max_file_size_bytes: MAX_UPLOAD_BYTES,
     allowed_extensions: [...ALLOWED_EXTENSIONS],
     ...(await retrievalConfig(ctx.projectId)),
