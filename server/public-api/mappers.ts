@@ -9,7 +9,8 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 const v2Name = (method: string | null) => (method && isInternalMethod(method) ? internalToV2[method] : null);
 
-export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name">) => ({
+/** `failure`: the last build's error (sources/service `failureReasons`), reported only while the source is Failed. */
+export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name">, failure?: string | null) => ({
   file_id: source.id,
   file_name: source.fileName,
   file_type: source.fileType,
@@ -21,6 +22,8 @@ export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name"
   project_name: project.name,
   method: v2Name(source.method) ?? source.method,
   partition_method: reportedPartitionMethod(source.method),
+  // Quarry's own (clients ignore unknown fields): why a Failed source failed; `message` keeps the contract's text.
+  error: source.status === "Failed" ? (failure ?? null) : null,
 });
 
 export const toElementDto = (
