@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pdfDoc } from "../testing/fixtures";
+import { pdfDoc, referencedPdf } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 import { AnswerEventSchema, AskResponseSchema, parseSseFrames, type AskResponse } from "./events.schema";
 import { NOTHING_FOUND } from "./extractive";
@@ -20,6 +20,8 @@ let api: ReturnType<typeof apiClient>;
 const ids: Record<string, string> = {};
 
 const normal = (text: string) => text.replace(/\s+/g, " ").trim();
+/** How a quoted sentence shows a source's own bracketed references: `[2]` as `(2)`, `[3, 4]` as `(3, 4)`. */
+const referencesAsText = (text: string) => text.replace(/\[(\s*\d[\d\s,;\u2013-]*)\]/g, "($1)");
 
 const ask = async (body: Record<string, unknown>) => {
   const res = await api.post("/ask-sources", body);
@@ -34,11 +36,17 @@ const ingest = async (name: string, content: Buffer | string) => {
   expect(build.status, build.error ?? "").toBe("Completed");
 };
 
-/** Each `sentence [N]` of the answer is on page citation N's page of its source. */
+/**
+ * Each `sentence [N]` of the answer is on citation N's page of its source (a quoted sentence writes the source's
+ * own `[2]` as `(2)`), and every piece of text before a marker is a whole sentence: a marker inside a quote, such as
+ * a literature reference left as `[2]`, would leave a stub like "." behind.
+ */
 const expectSentencesInCitedPages = async (answer: AskResponse) => {
   const pairs = [...answer.answer.matchAll(/(.+?)\s\[(\d+)\]\s*/g)].map((m) => ({ sentence: m[1]!, n: Number(m[2]) }));
   expect(pairs.length).toBeGreaterThan(0);
+  expect(pairs.map((p) => `[${p.n}]`).join("")).toBe(answer.answer.match(/\[\d+\]/g)!.join(""));
   for (const { sentence, n } of pairs) {
+    expect(sentence.trim().length, answer.answer).toBeGreaterThanOrEqual(12);
     const citation = answer.citations!.find((c) => c.index === n)!;
     expect(citation).toBeTruthy();
     const page = citation.page_number === null ? "" : `&page_numbers=${citation.page_number}`;
@@ -49,7 +57,7 @@ const expectSentencesInCitedPages = async (answer: AskResponse) => {
       items.push(...body.items);
       if (n >= body.total_pages) break;
     }
-    expect(normal(items.map((e) => e.text).join("\n"))).toContain(normal(sentence));
+    expect(normal(referencesAsText(items.map((e) => e.text).join("\n")))).toContain(normal(sentence));
   }
 };
 
@@ -129,6 +137,56 @@ describe("ask-sources without a model", () => {
       "Extraction needs a chat model; configure LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL",
     );
   });
+});
+
+describe("sources full of literature references", () => {
+  it(
+    "cites only its own markers: every citation's file and page hold the cited sentence",
+    { timeout: 600_000 },
+    async () => {
+      await ingest("referenced-paper.pdf", await referencedPdf());
+      await ingest(
+        "river-deltas.txt",
+        "River deltas grow where a river drops its sediment faster than waves remove it [1]. The Nile delta lost " +
+          "land after the Aswan dam held back its silt [2, 3]. Subsiding deltas flood more often as the sea rises " +
+          "[4–6]. Mangroves on delta coasts trap mud and protect villages from storm surges [7][8].\n",
+      );
+      const list = (await (await api.get("/")).json()) as { file_id: string; file_name: string }[];
+      const paper = list.find((s) => s.file_name === "referenced-paper.pdf")!.file_id;
+      const questions: [string, number][] = [
+        ["Albendazole is used to treat lymphatic filariasis.", 1],
+        ["Which neglected diseases saw reductions in prevalence?", 1],
+        ["How are granite blocks split from the quarry face?", 2],
+        ["Why do corals bleach?", 3],
+        ["Why are volcanic soils fertile?", 4],
+      ];
+      for (const [question, page] of questions) {
+        for (const scope of [{}, { file_ids: [paper] }]) {
+          for (const thinking_level of ["fast", "accurate"]) {
+            const { body } = await ask({ question, thinking_level, ...scope });
+            expect(body.answer, question).not.toBe(NOTHING_FOUND);
+            expect(body.answer, question).not.toMatch(/\[\d+\]\./);
+            await expectSentencesInCitedPages(body);
+            expect(
+              body.citations!.some((c) => c.file_id === paper && c.page_number === page),
+              `${question}: ${body.answer}`,
+            ).toBe(true);
+          }
+        }
+      }
+      // The answer quotes the sentence with its reference kept visible as text.
+      const { body } = await ask({ question: "Albendazole is used to treat lymphatic filariasis.", file_ids: [paper] });
+      expect(body.answer).toMatch(/ivermectin interrupts the transmission of lymphatic filariasis \(3, 4\)\. \[\d\]/);
+      const streamed = await api.post("/ask-sources", { question: "Why do corals bleach?", stream: true });
+      const events = parseSseFrames(await streamed.text()).map((e) => AnswerEventSchema.parse(e));
+      const done = AskResponseSchema.parse((events.at(-1) as { response: unknown }).response);
+      expect(events.flatMap((e) => (e.type === "token" ? [e.text] : [])).join("")).toBe(done.answer);
+      expect(events.flatMap((e) => (e.type === "citation" ? [e.citation.index] : []))).toEqual(
+        done.citations!.map((c) => c.index),
+      );
+      await expectSentencesInCitedPages(done);
+    },
+  );
 });
 
 describe.runIf(existsSync(CORPUS))("the local answerer on corpus documents", () => {

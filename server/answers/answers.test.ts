@@ -78,6 +78,56 @@ describe("local extractive answerer", () => {
   });
 });
 
+/** Chunk 1 quotes literature references; chunks 2 and 3 are unrelated documents its `[2]` and `[3]` must never cite. */
+const referenced = [
+  chunk(
+    1,
+    "Neglected tropical diseases remain common in Africa [1]. Mass drug administration reduced lymphatic " +
+      "filariasis and trachoma across the region (Box 1) [2]. Integrated control lowers the cost per treated " +
+      "person [3, 4] and reaches remote districts [5–7].",
+  ),
+  chunk(2, "Targeted therapies for metastatic colorectal cancer were compared between elderly and younger patients."),
+  chunk(3, "Granite is quarried with diamond wire saws cooled by water."),
+];
+
+describe("a source's own bracketed numbers", () => {
+  let chat: FakeChatServer;
+  beforeAll(async () => (chat = await startFakeChatServer()));
+  afterAll(async () => {
+    setRuntimeEnv("LLM_PROVIDER", "local");
+    await chat.close();
+  });
+
+  it("are written (N) in the local answer, whose only markers are its own", () => {
+    const { answer } = extractiveAnswer("Mass drug administration reduced lymphatic filariasis?", referenced);
+    expect(answer).toContain("lymphatic filariasis and trachoma across the region (Box 1) (2). [1]");
+    const { citations } = resolveCitations(answer, referenced);
+    expect(citations.map((c) => c.index)).toEqual([1]);
+    expect(answer.match(/\[\d+\]/g)).toEqual(["[1]"]);
+  });
+
+  it("reach a model as (N), so a sentence it copies from a passage cites only what the model marked", async () => {
+    setRuntimeEnv("LLM_PROVIDER", "openai");
+    setRuntimeEnv("LLM_BASE_URL", chat.baseUrl);
+    setRuntimeEnv("LLM_MODEL", "stand-in-chat");
+    // The stand-in answers with the best passage's best sentence, copied as the prompt shows it, and its [N].
+    const tokens: string[] = [];
+    const cited: number[] = [];
+    const result = await generateAnswer({
+      question: "Did mass drug administration reduce lymphatic filariasis and trachoma?",
+      chunks: referenced,
+      onToken: (t) => tokens.push(t),
+      onCitation: (c) => cited.push(c.index),
+    });
+    expect(result.citations.map((c) => [c.index, c.file_name])).toEqual([[1, "doc-1.pdf"]]);
+    expect(cited).toEqual([1]);
+    expect(result.answer).toContain("(Box 1) (2).");
+    expect(tokens.join("")).toBe(result.answer);
+    const passages = chat.requests.at(-1)!.messages.at(-1)!.content;
+    expect(passages).toContain("the region (Box 1) (2). Integrated control lowers the cost per treated person (3, 4)");
+  });
+});
+
 describe("generateAnswer", () => {
   let chat: FakeChatServer;
   beforeAll(async () => (chat = await startFakeChatServer()));

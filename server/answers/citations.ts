@@ -3,12 +3,26 @@ import type { Citation } from "./events.schema";
 
 /**
  * `[N]` markers → citations (contract §2.7). N is the 1-based position of a chunk in the context the answerer saw.
- * A marker that points at no chunk is removed from the answer, never mapped to a guess.
+ * A marker that points at no chunk is removed from the answer, never mapped to a guess. Only the answerer writes
+ * markers: source text reaches an answer or a model's context through `neutraliseBrackets`.
  */
 
 const PREVIEW_CHARS = 200;
 /** `[3]`, and lists models write as `[1, 2]` or `[1,2,5]`. */
 const MARKER = /\[(\d{1,3}(?:\s*,\s*\d{1,3})*)\]/g;
+
+/**
+ * A source's own bracketed numbers: literature references such as `[2]`, `[1, 4]`, `[3–5]` or `[12; 14]`. Every
+ * `[N]` in an answer is resolved against the passages the answerer saw, so one of these left in a quoted sentence
+ * (or in a passage a model copies from) would become a citation of an unrelated document.
+ */
+const SOURCE_BRACKETS = /\[(\s*\d[\d\s,;\u2013\u2014-]*)\]/g;
+
+/**
+ * Source text as it may appear in an answer or in a model's context: its bracketed numbers become parenthesised,
+ * `[2]` → `(2)`, so they stay readable (and the sentence checkable against its page) but never read as markers.
+ */
+export const neutraliseBrackets = (text: string) => text.replace(SOURCE_BRACKETS, "($1)");
 
 export const citationFor = (index: number, chunk: RetrievedChunk): Citation => {
   const section = chunk.metadata.section_number;

@@ -1,4 +1,5 @@
 import { splitSentences } from "../chunking/sentences";
+import { neutraliseBrackets } from "./citations";
 import { stem } from "../providers/embedding/stem";
 import { STOPWORDS } from "../enrichment/stopwords";
 import type { RetrievedChunk } from "../retrieval/retrieve";
@@ -7,7 +8,8 @@ import type { RetrievedChunk } from "../retrieval/retrieve";
  * The local, model-free answerer (`quarry-extractive`): it writes no text of its own beyond a "found nothing"
  * sentence. It picks sentences of the retrieved chunks that cover the question's terms (weighted by how rare each
  * term is among the candidates), skips sentences that repeat ones already picked, and puts the `[N]` of the chunk a
- * sentence came from after it, so every claim can be checked against its source.
+ * sentence came from after it, so every claim can be checked against its source. A quoted sentence's own bracketed
+ * numbers (literature references like `[2]`) are written `(2)`: only the markers this answerer adds are citations.
  */
 
 export const EXTRACTIVE_MODEL = "quarry-extractive";
@@ -108,6 +110,8 @@ export const extractiveAnswer = (question: string, chunks: RetrievedChunk[]): Ex
   }
   // Read in document order within the answer: by chunk rank, then position in the chunk.
   picked.sort((a, b) => a.chunkIndex - b.chunkIndex || a.order - b.order);
-  const answer = picked.map((p) => `${p.sentence.replace(/\s+/g, " ").trim()} [${p.chunkIndex}]`).join(" ");
+  const answer = picked
+    .map((p) => `${neutraliseBrackets(p.sentence.replace(/\s+/g, " ").trim())} [${p.chunkIndex}]`)
+    .join(" ");
   return { answer, cited: [...new Set(picked.map((p) => p.chunkIndex))], coverage: bestCover };
 };

@@ -1,5 +1,6 @@
 import type { ChatMessage } from "../providers/chat";
 import type { RetrievedChunk } from "../retrieval/retrieve";
+import { neutraliseBrackets } from "./citations";
 
 /** What the chat model is told. Pure, so the flow's llm node builds the same context. */
 
@@ -28,11 +29,15 @@ export const fitContext = (chunks: RetrievedChunk[], contextTokens: number | nul
   return kept;
 };
 
+/**
+ * The numbered passages. A passage's own bracketed numbers (literature references) are shown as `(2)`: a model that
+ * copies a sentence must not carry a `[2]` of the source into its answer, where it would cite passage 2.
+ */
 export const contextBlock = (chunks: RetrievedChunk[]) =>
   chunks
     .map((c, i) => {
       const where = [c.fileName, c.pageNumber !== null ? `page ${c.pageNumber}` : null].filter(Boolean).join(", ");
-      return `[${i + 1}] (${where})\n${c.text.trim()}`;
+      return `[${i + 1}] (${where})\n${neutraliseBrackets(c.text.trim())}`;
     })
     .join("\n\n");
 

@@ -273,12 +273,28 @@ describe("POST /ingest-url", () => {
       status: "Processing",
       message: "Source is being processed",
       partition_method: "basic",
+      error: null,
     });
     await expectDetail(
       await api.post("/upload-url-source", { url: `${site.origin}/docs/`, partition_method: "turbo" }),
       400,
       /^Invalid partition_method 'turbo'/,
     );
+  });
+
+  it("legacy POST /upload-url-source of a page that fails: the source record says why", async () => {
+    const res = await api.post("/upload-url-source", { url: `${site.origin}/docs/missing.html` });
+    const { file_id } = (await res.json()) as { file_id: string };
+    let source: Record<string, unknown> = {};
+    for (let i = 0; i < 300 && !["Failed", "Completed"].includes(source.status as string); i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      source = ((await (await api.get(`?file_ids=${file_id}`)).json()) as Record<string, unknown>[])[0]!;
+    }
+    expect(source).toMatchObject({
+      status: "Failed",
+      message: "Source processing failed",
+      error: expect.stringMatching(/HTTP 404/),
+    });
   });
 });
 
@@ -309,7 +325,12 @@ describe("POST /ingest-github", () => {
     const res = await api.post("/upload-github-source", { url: "https://github.com/quarry-co/missing" });
     expect(res.status).toBe(200);
     const source = (await res.json()) as { file_id: string; status: string; file_source: string };
-    expect(source).toMatchObject({ status: "Failed", file_source: "github" });
+    expect(source).toMatchObject({
+      status: "Failed",
+      file_source: "github",
+      message: "Source processing failed",
+      error: expect.stringMatching(/^GitHub could not find the repository quarry-co\/missing/),
+    });
   });
 });
 
@@ -345,7 +366,13 @@ describe("POST /ingest-youtube", () => {
     expect(await elementsOf(status.file_id)).toEqual([]);
     // Legacy synchronous form.
     const res = await api.post("/upload-youtube-source", { url: "https://www.youtube.com/shorts/AndroidOnl1" });
-    expect(((await res.json()) as { status: string }).status).toBe("Completed");
+    expect(await res.json()).toMatchObject({ status: "Completed", error: null });
+    const failed = await api.post("/upload-youtube-source", { url: "https://www.youtube.com/watch?v=PrivateVid1" });
+    expect(await failed.json()).toMatchObject({
+      status: "Failed",
+      message: "Source processing failed",
+      error: expect.stringMatching(/This video is private/),
+    });
   });
 });
 

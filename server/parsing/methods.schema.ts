@@ -22,6 +22,25 @@ export type V2Method = (typeof V2_METHODS)[number];
 /** The names legacy endpoints list in their error message (the official client's `PublicPartitionMethod`). */
 export const LEGACY_LISTED_METHODS = ["basic", "hi_res", "hi_res_ft", "mai", "graphorlm"] as const;
 
+/**
+ * What a Source's `partition_method` may be: the official Python client checks it against these names only
+ * (`PartitionMethod`, src/graphor/types/partition_method.py) and, in strict mode, refuses a whole list holding any
+ * other. `auto` is not among them, so it is reported as null (contract §3 "Reporting"); `method` still says `auto`.
+ */
+export const REPORTED_PARTITION_METHODS = [
+  "basic",
+  "hi_res",
+  "hi_res_ft",
+  "mai",
+  "graphorlm",
+  "ocr",
+  "advanced",
+  "yolox",
+] as const;
+
+export const reportedPartitionMethod = (method: string | null) =>
+  method && (REPORTED_PARTITION_METHODS as readonly string[]).includes(method) ? method : null;
+
 export const v2ToInternal: Record<V2Method, InternalMethod> = {
   auto: "auto",
   fast: "basic",

@@ -148,6 +148,9 @@ describe("POST /upload", () => {
   it("returns a document that cannot be parsed as a Failed source", async () => {
     const broken = await uploaded("broken.pdf", "this is not a PDF at all");
     expect(broken).toMatchObject({ status: "Failed", message: "Source processing failed", partition_method: "basic" });
+    // Why, in the field the legacy shape leaves free (clients ignore it); null while nothing failed.
+    expect((broken as SourceDto & { error: string | null }).error).toMatch(/PDF/i);
+    expect(txt).toMatchObject({ status: "Completed", error: null });
   });
 
   it("validates like ingest-file", async () => {

@@ -1,6 +1,6 @@
 import type { Build, Element, Project, Source } from "@/server/generated/prisma/client";
 import { publicBuildStatus } from "@/server/builds/service";
-import { internalToV2, isInternalMethod } from "@/server/parsing/methods.schema";
+import { internalToV2, isInternalMethod, reportedPartitionMethod } from "@/server/parsing/methods.schema";
 import { BUILD_STATUS_MESSAGE, SOURCE_STATUS_MESSAGE } from "@/server/sources/sources.schema";
 
 /** One mapper per public object: camelCase rows in, the contract's snake_case shapes out. */
@@ -9,7 +9,8 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 const v2Name = (method: string | null) => (method && isInternalMethod(method) ? internalToV2[method] : null);
 
-export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name">) => ({
+/** `failure`: the last build's error (sources/service `failureReasons`), reported only while the source is Failed. */
+export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name">, failure?: string | null) => ({
   file_id: source.id,
   file_name: source.fileName,
   file_type: source.fileType,
@@ -20,7 +21,9 @@ export const toSourceDto = (source: Source, project: Pick<Project, "id" | "name"
   project_id: project.id,
   project_name: project.name,
   method: v2Name(source.method) ?? source.method,
-  partition_method: source.method,
+  partition_method: reportedPartitionMethod(source.method),
+  // Quarry's own (clients ignore unknown fields): why a Failed source failed; `message` keeps the contract's text.
+  error: source.status === "Failed" ? (failure ?? null) : null,
 });
 
 export const toElementDto = (

@@ -184,8 +184,15 @@ describe("sources lifecycle", () => {
       file_source: "local file",
       status: "Completed",
       method: "auto",
-      partition_method: "auto",
+      // The official Python client's strict mode refuses a list holding `auto` there (contract §3).
+      partition_method: null,
     });
+
+    // Every record the list holds passes the official Python client's strict mode: its PublicSource.partition_method
+    // is Optional[Literal[...]] of these names (synapseops/graphor-python-sdk, src/graphor/types/public_source.py).
+    const clientMethods = [null, "basic", "hi_res", "hi_res_ft", "mai", "graphorlm", "ocr", "advanced", "yolox"];
+    const all = (await (await api.get("/")).json()) as { partition_method: string | null }[];
+    for (const s of all) expect(clientMethods).toContain(s.partition_method);
 
     const again = await api.post("/reprocess", { file_id: fileId, method: "auto" });
     expect(again.status).toBe(200);
@@ -320,7 +327,7 @@ describe("errors", () => {
     const config = await (await api.get("/config/")).json();
     expect(config).toMatchObject({
       indexing_options: ["full", "none"],
-      default_method: "fast",
+      default_method: "auto",
       max_file_size_bytes: 104857600,
     });
     // The contract's list and its "also accepted" formats (§5.2).

@@ -15,8 +15,9 @@ export const retrievalConfig = async (projectId: string) => {
   return {
     search_types: [...SEARCH_TYPES],
     keyword_engine: await keywordEngine(),
-    embedding_model: `${embedder.provider}/${embedder.model}`,
-    reranker: `${reranker.kind}/${reranker.model}`,
+    // Named as POST /prebuilt-rag names them (contract §5.15): the model id alone, so a client can compare the two.
+    embedding_model: embedder.model,
+    reranker: reranker.model,
     reembedding: reembedding
       ? { status: reembedding.status, done_chunks: reembedding.doneChunks, total_chunks: reembedding.totalChunks }
       : null,

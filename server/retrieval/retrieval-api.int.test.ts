@@ -129,11 +129,15 @@ it("answers prebuilt-rag with each search_type, and names the engines in /config
     detail: "Invalid search_type 'fuzzy'. Valid values: similarity, keyword, hybrid, semantic",
   });
 
-  expect(await (await api.get("/config")).json()).toMatchObject({
+  // A model is named the same way in /config and in prebuilt-rag (contract §5.15).
+  const semantic = await rag({ query: "wire saws", search_type: "semantic" });
+  const config = await (await api.get("/config")).json();
+  expect(config).toMatchObject({ embedding_model: semantic.embedding_model, reranker: semantic.reranker });
+  expect(config).toMatchObject({
     keyword_engine: "bm25",
     search_types: ["similarity", "keyword", "hybrid", "semantic"],
-    embedding_model: "local/quarry-hash-256-v1",
-    reranker: "local/quarry-term-coverage-v1",
+    embedding_model: "quarry-hash-256-v1",
+    reranker: "quarry-term-coverage-v1",
     reembedding: null,
   });
   expect(await (await fetch(`${quarry.url}/api/health`)).json()).toEqual({ status: "ok", keyword_engine: "bm25" });
@@ -174,7 +178,7 @@ it(
       embedding_model: string;
       reembedding: { status: string; done_chunks: number; total_chunks: number } | null;
     };
-    expect(config.embedding_model).toBe("openai/fake-embed-64");
+    expect(config.embedding_model).toBe("fake-embed-64");
     expect(config.reembedding).toMatchObject({ status: "running" });
     expect(config.reembedding!.done_chunks).toBeGreaterThan(0);
     expect(config.reembedding!.done_chunks).toBeLessThan(config.reembedding!.total_chunks);

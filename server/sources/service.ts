@@ -22,6 +22,24 @@ export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds
 export const findSource = async ({ projectId, fileId }: { projectId: string; fileId: string }) =>
   isUuid(fileId) ? db.source.findFirst({ where: { id: fileId, projectId } }) : null;
 
+/**
+ * Why each Failed source failed: its last build's error, by source id. Source records carry it as `error` (a field
+ * clients may ignore), so the legacy calls, which answer with a record and no build id, say more than "Source
+ * processing failed".
+ */
+export const failureReasons = async (
+  projectId: string,
+  sources: { status: string; lastBuildId: string | null }[],
+): Promise<Map<string, string>> => {
+  const buildIds = sources.flatMap((s) => (s.status === "Failed" && s.lastBuildId ? [s.lastBuildId] : []));
+  if (!buildIds.length) return new Map();
+  const builds = await db.build.findMany({
+    where: { projectId, id: { in: buildIds } },
+    select: { sourceId: true, error: true },
+  });
+  return new Map(builds.flatMap((b) => (b.error ? [[b.sourceId, b.error] as const] : [])));
+};
+
 export const sourceExists = async (sourceId: string) => (await db.source.count({ where: { id: sourceId } })) > 0;
 
 /**

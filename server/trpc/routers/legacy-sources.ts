@@ -6,10 +6,16 @@ import type { UploadRequest } from "@/server/public-api/multipart";
 import { LegacyElementsInput, LegacyProcessInput, ScreenshotInput } from "@/server/public-api/schemas/legacy.schema";
 import { legacyElements, processAndWait, uploadAndWait } from "@/server/sources/legacy";
 import { pageScreenshot } from "@/server/sources/screenshot";
+import { failureReasons } from "@/server/sources/service";
 import type { Source } from "@/server/generated/prisma/client";
 import { apiProcedure, router } from "../init";
 
-const sourceResponse = async (source: Source) => toSourceDto(source, await getProject(source.projectId));
+const sourceResponse = async (source: Source) =>
+  toSourceDto(
+    source,
+    await getProject(source.projectId),
+    (await failureReasons(source.projectId, [source])).get(source.id),
+  );
 
 /**
  * Contract §6: the earlier endpoints old clients still call (synchronous upload and process, LangChain-style

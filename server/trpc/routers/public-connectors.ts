@@ -13,7 +13,7 @@ import {
 } from "@/server/public-api/schemas/connectors.schema";
 import { assertMethodAvailable, resolveBuildOptions } from "@/server/sources/build-options";
 import { buildMethodFor, LEGACY_WAIT_MS, waitUntilFinal } from "@/server/sources/legacy";
-import { findSource, type BuildOptions } from "@/server/sources/service";
+import { failureReasons, findSource, type BuildOptions } from "@/server/sources/service";
 import { apiProcedure, router } from "../init";
 
 const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });
@@ -29,7 +29,7 @@ const sourceDto = async (projectId: string, sourceId: string) => {
   const source = await findSource({ projectId, fileId: sourceId });
   // Deleted while it was being built.
   if (!source) throw new AppError("NOT_FOUND", "Source not found");
-  return toSourceDto(source, await getProject(projectId));
+  return toSourceDto(source, await getProject(projectId), (await failureReasons(projectId, [source])).get(source.id));
 };
 
 /** The synchronous legacy calls (§6): the source once its build has finished (Completed or Failed). */

@@ -20,7 +20,14 @@ import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
 import { indexingOptions, resolveBuildOptions } from "@/server/sources/build-options";
 import { listElements } from "@/server/sources/elements";
-import { deleteSource, findSource, findSourceByName, listSources, reprocessSource } from "@/server/sources/service";
+import {
+  deleteSource,
+  failureReasons,
+  findSource,
+  findSourceByName,
+  listSources,
+  reprocessSource,
+} from "@/server/sources/service";
 import { ingestMultipartUpload } from "@/server/sources/upload";
 import { ALLOWED_EXTENSIONS, ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
 import { apiProcedure, router } from "../init";
@@ -37,7 +44,8 @@ export const publicSourcesRouter = router({
     indexing_options: indexingOptions(),
     enrichment_options: [...ENRICHMENT_OPTIONS],
     methods: [...V2_METHODS],
-    default_method: "fast",
+    // What an ingest without `method` runs (contract §5.8, decision 6); /reprocess alone still defaults to fast.
+    default_method: "auto",
     max_file_size_bytes: MAX_UPLOAD_BYTES,
     allowed_extensions: [...ALLOWED_EXTENSIONS],
     ...(await retrievalConfig(ctx.projectId)),
@@ -50,7 +58,8 @@ export const publicSourcesRouter = router({
     .query(async ({ ctx, input }) => {
       const project = await getProject(ctx.projectId);
       const sources = await listSources({ projectId: ctx.projectId, fileIds: input.file_ids });
-      return sources.map((s) => toSourceDto(s, project));
+      const failures = await failureReasons(ctx.projectId, sources);
+      return sources.map((s) => toSourceDto(s, project, failures.get(s.id)));
     }),
 
   ingestFile: apiProcedure("write")
