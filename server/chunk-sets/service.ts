@@ -58,9 +58,12 @@ export const documentTitle = (elements: ElementForContext[], fileName: string): 
   return clean(first ? first.text : fileName.replace(/\.[^./]*$/, ""));
 };
 
-/** For each element, the text of the last Title at or before it: the heading of the section it is in. */
-export const sectionHeadings = (elements: ElementForContext[]): string[] => {
-  let current = "";
+/**
+ * For each element, the text of the last Title at or before it: the heading of the section it is in (`before`: the
+ * heading in force before the first element, for a document read in windows).
+ */
+export const sectionHeadings = (elements: ElementForContext[], before = ""): string[] => {
+  let current = before;
   return elements.map((e) => {
     if (e.elementType === "Title" && e.text.trim()) current = clean(e.text);
     return current;
