@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   activateBuildChunkSet,
+  retiredChunkSets,
   chunkHeading,
   documentTitle,
   embeddingInput,
@@ -292,7 +293,7 @@ export const embedBuild = async (buildId: string) => {
 
 /**
  * Makes this build's chunk set the source's searchable one (or, with indexing "none", makes the source unsearchable)
- * and drops every other chunk set of the source with its chunks, in one transaction.
+ * and takes every other chunk set of the source out of search, in one transaction; then deletes them in slices.
  */
 export const indexBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
@@ -303,6 +304,11 @@ export const indexBuild = async (buildId: string) => {
     ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
     db.build.update({ where: { id: buildId }, data: { step: "index", progress: progressOf("index") } }),
   ]);
+  // Out of search already; their chunks go in slices, then the sets.
+  for (const set of await retiredChunkSets({ sourceId: build.sourceId, buildId, indexed })) {
+    await deleteChunksOfSet(set.id);
+    await db.chunkSet.deleteMany({ where: { id: set.id } });
+  }
   await refreshChunkStatistics();
   return { indexed };
 };
