@@ -30,8 +30,11 @@ export const deleteChunksOfSet = (chunkSetId: string) =>
 export const deleteElementsOfBuild = (buildId: string) =>
   deleteInSlices("elements", Prisma.sql`build_id = ${buildId}::uuid`);
 
-/** The elements of every other build of a source (a finished build replaces them). */
-export const deleteOlderElements = ({
+/**
+ * The elements of every other build of a source (a finished build replaces them), build by build: a filter on the
+ * source alone walked all of the new build's rows too (1.8 s for a 100 MB text, found by QUARRY_DB_SLOW_MS).
+ */
+export const deleteOlderElements = async ({
   projectId,
   sourceId,
   buildId,
@@ -39,8 +42,12 @@ export const deleteOlderElements = ({
   projectId: string;
   sourceId: string;
   buildId: string;
-}) =>
-  deleteInSlices(
-    "elements",
-    Prisma.sql`project_id = ${projectId}::uuid AND source_id = ${sourceId}::uuid AND build_id <> ${buildId}::uuid`,
-  );
+}) => {
+  const others = await db.build.findMany({
+    where: { projectId, sourceId, NOT: { id: buildId } },
+    select: { id: true },
+  });
+  let deleted = 0;
+  for (const other of others) deleted += await deleteElementsOfBuild(other.id);
+  return deleted;
+};
