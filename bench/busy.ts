@@ -89,7 +89,10 @@ const scenario = async (name: string, fields: Record<string, string>) => {
   } finally {
     // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer (server/db/session-timing.ts).
     if (process.env.QUARRY_DB_SLOW_MS) {
-      const held = quarry.output().split("\n").filter((line) => line.includes("database session held"));
+      const held = quarry
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("database session held"));
       process.stderr.write(`${name}: ${held.length} long holds of the database session\n${held.join("\n")}\n`);
     }
     await quarry.dispose();

@@ -13,10 +13,10 @@ export const startProbe = (
   const loop = (async () => {
     while (running) {
       const started = Date.now();
-      const ok = await request(AbortSignal.timeout(timeoutMs)).then(
-        async (r) => (await r.arrayBuffer(), r.ok),
-        () => false,
-      );
+      // The timeout covers the body too: a body that stops arriving rejects its read.
+      const ok = await request(AbortSignal.timeout(timeoutMs))
+        .then(async (r) => (await r.arrayBuffer(), r.ok))
+        .catch(() => false);
       samples.push({ at: started, ms: Date.now() - started, ok });
       await new Promise((r) => setTimeout(r, Math.max(0, intervalMs - (Date.now() - started))));
     }
