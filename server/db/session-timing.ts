@@ -19,7 +19,7 @@ const sqlOf = (message: Uint8Array): string | null => {
 };
 
 const threshold = () => {
-  // Read here directly: this module runs in the database's own thread (like efSearch in embedded-postgres.ts).
+  // QUARRY_DB_SLOW_MS (server/env.ts; read here directly: this module runs in the database's own thread).
   const ms = Number(process.env.QUARRY_DB_SLOW_MS || 0);
   return Number.isFinite(ms) && ms > 0 ? ms : 0;
 };
