@@ -5,6 +5,8 @@
  * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores).
  * The memory run starts a Quarry per format (text, Markdown, CSV; BENCH_BIG_MB, default 100) and prints the peak of the
  * whole process tree and of its largest process next to the file size.
+ * The busy run (bench/busy.ts) uploads a 100 MiB .txt with the defaults and with indexing=none on a fresh Quarry
+ * each and prints health, list and prebuilt-rag latency meanwhile next to the same probes with no build.
  * The hardening runs start their own Quarry each (its embedded database inside, as `npm start` runs): hostile files
  * (BENCH_HOSTILE_VARIANTS, default 10,000), load (BENCH_LOAD_CLIENTS 50 for BENCH_LOAD_SECONDS 300), crash
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
@@ -16,7 +18,7 @@
  * co-relevance; bench/raptor.ts), in this process.
  * Evaluation: SciFact train as a test set with gold documents through a plain, a graph-rag and a raptor-rag flow
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
- * BENCH_ONLY=ingest,methods,quality,raptor,memory,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
+ * BENCH_ONLY=ingest,methods,quality,raptor,memory,busy,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
  * crash,responsiveness
  * picks parts.
  */
@@ -27,7 +29,7 @@ import path from "node:path";
 process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
-const HARDENING = ["memory", "smalldocs", "hostile", "load", "crash", "responsiveness"];
+const HARDENING = ["memory", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that run in this process without a Quarry server. */
 const STANDALONE = ["quality", "raptor"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -50,6 +52,11 @@ const runHardening = async (wanted: (name: string) => boolean) => {
     // One Quarry per format (bench/memory.ts starts them): the database's high-water mark must not carry over.
     const { benchMemory } = await import("./memory");
     process.stdout.write(`${await benchMemory()}\n\n`);
+  }
+  if (wanted("busy")) {
+    // A Quarry per scenario (bench/busy.ts starts them), for the same reason.
+    const { benchBusy } = await import("./busy");
+    process.stdout.write(`${await benchBusy()}\n\n`);
   }
   if (wanted("smalldocs")) {
     const { benchSmallDocs } = await import("./smalldocs");

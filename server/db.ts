@@ -15,6 +15,16 @@ import { logger } from "@/server/logger";
  * transactions short (they block every other connection until they end).
  */
 
+const LAST_ANSWER = Symbol.for("quarry.lastDatabaseAnswerAt");
+type WithLastAnswer = typeof globalThis & { [LAST_ANSWER]?: number };
+
+/**
+ * When a connection of this process last came back from the database (a query or transaction done; 0 before any):
+ * a database that is busy with a build's writes still answers every few hundred milliseconds, one that is down or
+ * stuck does not (server/health.ts).
+ */
+export const lastDatabaseAnswerAt = () => (globalThis as WithLastAnswer)[LAST_ANSWER] ?? 0;
+
 const createClient = () => {
   const connectionString = env.DATABASE_URL;
   if (!connectionString) {
@@ -27,7 +37,10 @@ const createClient = () => {
   // Prisma's driver adapter keeps its last 100 debug calls in memory, logging enabled or not, and each holds a
   // query with all its parameters: 100 inserts of a large document's elements held hundreds of MB for no reader.
   // The history only feeds Prisma's crash reports; it is dropped after every query.
-  pool.on("release", () => clearLogs());
+  pool.on("release", () => {
+    clearLogs();
+    (globalThis as WithLastAnswer)[LAST_ANSWER] = Date.now();
+  });
   const adapter = new PrismaPg(pool, {
     // $disconnect() ends the pool; the client re-creates one from the same options if it is used again.
     disposeExternalPool: true,

@@ -87,6 +87,8 @@ const schema = z.object({
   QUARRY_SCREENSHOT_CONCURRENCY: int(2).pipe(z.number().min(1).max(16)),
   /** HNSW candidates per vector search (pgvector hnsw.ef_search): higher finds more true neighbours, slower. */
   QUARRY_HNSW_EF_SEARCH: int(400).pipe(z.number().min(1).max(1000)),
+  /** Log statements and transactions that held the embedded database's session longer (ms; 0: off). */
+  QUARRY_DB_SLOW_MS: int(0).pipe(z.number().min(0)),
   /** Indexing options offered by GET /config: "full" or "full,none". */
   QUARRY_INDEXING_OPTIONS: z.preprocess(emptyAsUndefined, z.string().default("full,none")),
 

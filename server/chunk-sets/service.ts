@@ -28,7 +28,9 @@ export const openBuildChunkSet = async ({
 
 /**
  * The statements (for one transaction) that make a build's chunk set the source's searchable one, or with
- * `indexed` false leave the source with none: every other source-build set of the source goes, chunks included.
+ * `indexed` false leave the source with none: every other source-build set of the source leaves search at once
+ * (status "building", which searches skip); retiredChunkSets names them for deletion after the transaction. One
+ * DELETE of a 100 MB build's chunks held the embedded database for everyone while it ran.
  */
 export const activateBuildChunkSet = ({
   sourceId,
@@ -40,10 +42,26 @@ export const activateBuildChunkSet = ({
   indexed: boolean;
 }) => [
   db.chunkSet.updateMany({ where: { buildId, sourceId }, data: { status: indexed ? "ready" : "building" } }),
-  db.chunkSet.deleteMany({
+  db.chunkSet.updateMany({
     where: { sourceId, ownerKind: "source_build", ...(indexed ? { NOT: { buildId } } : {}) },
+    data: { status: "building" },
   }),
 ];
+
+/** The source-build sets of a source that activateBuildChunkSet took out of search, to delete. */
+export const retiredChunkSets = async ({
+  sourceId,
+  buildId,
+  indexed,
+}: {
+  sourceId: string;
+  buildId: string;
+  indexed: boolean;
+}) =>
+  db.chunkSet.findMany({
+    where: { sourceId, ownerKind: "source_build", status: "building", ...(indexed ? { NOT: { buildId } } : {}) },
+    select: { id: true },
+  });
 
 type ElementForContext = { elementType: string; text: string };
 
@@ -58,9 +76,12 @@ export const documentTitle = (elements: ElementForContext[], fileName: string): 
   return clean(first ? first.text : fileName.replace(/\.[^./]*$/, ""));
 };
 
-/** For each element, the text of the last Title at or before it: the heading of the section it is in. */
-export const sectionHeadings = (elements: ElementForContext[]): string[] => {
-  let current = "";
+/**
+ * For each element, the text of the last Title at or before it: the heading of the section it is in (`before`: the
+ * heading in force before the first element, for a document read in windows).
+ */
+export const sectionHeadings = (elements: ElementForContext[], before = ""): string[] => {
+  let current = before;
   return elements.map((e) => {
     if (e.elementType === "Title" && e.text.trim()) current = clean(e.text);
     return current;

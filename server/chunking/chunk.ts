@@ -14,7 +14,7 @@ import { groupUnits, makeChunk, settingsOf, toUnits, type Group, type Settings, 
  */
 
 /** Pack one group's units into chunks. */
-const packGroup = (group: Group, settings: Settings): Chunk[] => {
+export const packGroup = (group: Group, settings: Settings): Chunk[] => {
   const { chunkSize, chunkOverlap, chunkSeparator, length } = settings;
   const sepLength = length(chunkSeparator);
   const chunks: Chunk[] = [];
@@ -112,6 +112,8 @@ export const chunkElements = async ({
       return groupUnits(units, false).flatMap((g) => packGroup(g, settings));
   }
 };
+
+export { chunkWindow } from "./window";
 
 /** Loaded only when needed: the configured embedder reads the environment. */
 const configuredEmbedder = async () => (await import("../providers/embedding")).getEmbedder();

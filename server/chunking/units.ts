@@ -39,11 +39,12 @@ export const isTitle = (u: Unit) => u.element.type === "Title";
 
 /**
  * Stretches that a chunk must not cross. Every splitter breaks at page changes; the title splitter also at every
- * Title. A heading at the foot of a page stays with the text after it.
+ * Title. A heading at the foot of a page stays with the text after it. `sectionBefore`: the section the units start
+ * in, when they continue a document (window.ts).
  */
-export const groupUnits = (units: Unit[], bySection: boolean): Group[] => {
+export const groupUnits = (units: Unit[], bySection: boolean, sectionBefore: string | null = null): Group[] => {
   const groups: Group[] = [];
-  let section: string | null = null;
+  let section: string | null = sectionBefore;
   const open = (first: Unit[]) => {
     groups.push({ units: first, section: bySection ? section : null, titlesOnly: first.every(isTitle) });
   };

@@ -1,5 +1,6 @@
 import type { PGlite } from "@electric-sql/pglite";
 import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { sessionTiming, type SessionTiming } from "./session-timing";
 
 /**
  * Fix for the query queue of @electric-sql/pglite-socket 0.2.17 when maxConnections > 1.
@@ -51,6 +52,8 @@ export type QueryQueueInternals = {
   /** Added by the patch: answers of the unfinished batch, written to its socket in one piece at its Sync or Flush. */
   held?: Uint8Array[];
   patched?: boolean;
+  /** Added by the patch: logs what held the session long (QUARRY_DB_SLOW_MS; session-timing.ts). */
+  timing?: SessionTiming | null;
 };
 
 export const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
@@ -89,6 +92,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
       let bytes = 0;
       try {
         if (current.handlerId !== q.lastHandlerId) await q.beforeSwitch?.(q.lastHandlerId, current.handlerId);
+        const started = q.timing ? performance.now() : 0;
         await q.db.runExclusive(() =>
           q.db.execProtocolRawStream(current.message, {
             onRawData: (data) => {
@@ -98,6 +102,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
             },
           }),
         );
+        q.timing?.ran(current.handlerId, current.message, performance.now() - started, q.db.isInTransaction());
       } catch (error) {
         // The failing connection is torn down by its handler; the queue must keep serving the others.
         q.midBatch = false;
@@ -127,6 +132,7 @@ export const patchPgliteSocketServer = (server: PGLiteSocketServer): void => {
   q.patched = true;
   q.midBatch = false;
   q.held = [];
+  q.timing = sessionTiming();
   q.processQueue = () => processQueue(q);
 
   const clearQueueForHandler = q.clearQueueForHandler.bind(q);

@@ -16,6 +16,9 @@ import {
  * extractor's annotation and the reason becomes a warning. Enrichment never fails a build.
  */
 
+/** The local extractor over a document read in slices; its functions run in the CPU thread (step.ts). */
+export { annotateStreamedPages, countStreamedPages, finishStreamedDocument } from "./local-stream";
+
 /** Every enrichment warning starts so, which lets a retried step replace its own warnings. */
 export const ENRICHMENT_WARNING_PREFIX = "Enrichment";
 

@@ -292,20 +292,27 @@ const summarize = (
 /** How many sentences a summary of this many candidates gets: a short page needs one. */
 const summaryLength = (candidates: number) => (candidates <= 3 ? 1 : candidates <= 8 ? 2 : 3);
 
+/** Document frequencies: on how many of the pages each term occurs. */
+export type TermFrequencies = { df: Map<string, number>; pages: number };
+
+/** Adds pages to a document's frequencies (a long document is counted a slice of pages at a time). */
+export const countPageTerms = (into: TermFrequencies, pages: EnrichmentElement[][]) => {
+  for (const page of pages) {
+    for (const term of analysePage(page).tf.keys()) bump(into.df, term);
+    into.pages += 1;
+  }
+};
+
 /**
- * An extractor for one document: statistics (document frequencies) are gathered over all its pages first, then each
- * page is annotated on request, and the document summarised from its pages' summaries.
+ * Annotates pages by the frequencies of the whole document (countPageTerms over all of its pages first), and
+ * summarises the document from its pages' summaries.
  */
-export const createLocalExtractor = (pages: EnrichmentElement[][]) => {
-  const stats = pages.map(analysePage);
-  const df = new Map<string, number>();
-  for (const page of stats) for (const term of page.tf.keys()) bump(df, term);
-  const n = Math.max(1, stats.length);
+export const extractorFor = ({ df, pages }: TermFrequencies) => {
+  const n = Math.max(1, pages);
   // 1 + ln(N/df): a term on every page still counts, one on a single page counts up to (1 + ln N) times more.
   const idf: Weights = (term) => 1 + Math.log(n / (df.get(term) ?? 1));
 
-  const annotate = (index: number): PageAnnotation => {
-    const page = stats[index];
+  const annotate = (page: PageStats | undefined): PageAnnotation => {
     if (!page || page.tf.size === 0) {
       return {
         summary: page?.fallbackText ? truncate(page.fallbackText, PAGE_SUMMARY_CHARS) : null,
@@ -369,5 +376,17 @@ export const createLocalExtractor = (pages: EnrichmentElement[][]) => {
     return summarize(candidates, idf, Math.min(3, candidates.length), DOCUMENT_SUMMARY_CHARS, lead);
   };
 
-  return { pages: stats.length, annotate, summarizeDocument };
+  return { annotate, annotatePage: (page: EnrichmentElement[]) => annotate(analysePage(page)), summarizeDocument };
+};
+
+/**
+ * An extractor for one document: statistics (document frequencies) are gathered over all its pages first, then each
+ * page is annotated on request, and the document summarised from its pages' summaries.
+ */
+export const createLocalExtractor = (pages: EnrichmentElement[][]) => {
+  const stats = pages.map(analysePage);
+  const frequencies: TermFrequencies = { df: new Map(), pages: stats.length };
+  for (const page of stats) for (const term of page.tf.keys()) bump(frequencies.df, term);
+  const { annotate, summarizeDocument } = extractorFor(frequencies);
+  return { pages: stats.length, annotate: (index: number) => annotate(stats[index]), summarizeDocument };
 };

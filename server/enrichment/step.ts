@@ -5,6 +5,7 @@ import { progressOf } from "../ingestion/progress";
 import { logger } from "../logger";
 import { readBuildElements } from "../ingestion/read-elements";
 import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
+import { enrichBuildLocally } from "./streamed";
 import {
   enrichDocument,
   ENRICHMENT_WARNING_PREFIX,
@@ -76,6 +77,20 @@ export const annotateDocument = (input: DocumentToAnnotate) => {
     : runOffThread<EnrichmentResult>("server/enrichment/enrich.ts", "enrichDocument", [{ ...input, llm: null }]);
 };
 
+/** With a chat model: the whole document at once (the model annotates at most MAX_LLM_PAGES pages of it). */
+const enrichWhole = async (buildId: string, fileName: string) => {
+  const rows = await readBuildElements(buildId);
+  const elements = rows.map((r) => ({
+    position: r.position,
+    type: r.elementType,
+    text: r.text,
+    pageNumber: r.pageNumber,
+  }));
+  const result = await annotateDocument({ fileName, elements });
+  await writePages(buildId, result.pages);
+  return { ...result, pages: result.pages.length };
+};
+
 export const enrichBuild = async (buildId: string) => {
   const build = await db.build.findUnique({
     where: { id: buildId },
@@ -87,18 +102,9 @@ export const enrichBuild = async (buildId: string) => {
   const earlier = build.warnings.filter((w) => !w.startsWith(ENRICHMENT_WARNING_PREFIX));
   try {
     await db.build.update({ where: { id: buildId }, data: { step: "enrich" } });
-    const rows = await readBuildElements(buildId);
-    const input = {
-      fileName: build.source.fileName,
-      elements: rows.map((r) => ({
-        position: r.position,
-        type: r.elementType,
-        text: r.text,
-        pageNumber: r.pageNumber,
-      })),
-    };
-    const result = await annotateDocument(input);
-    await writePages(buildId, result.pages);
+    const result = getChatTarget()
+      ? await enrichWhole(buildId, build.source.fileName)
+      : await enrichBuildLocally(buildId, (pages) => writePages(buildId, pages));
     await db.build.update({
       where: { id: buildId },
       data: {
@@ -108,8 +114,8 @@ export const enrichBuild = async (buildId: string) => {
       },
     });
     const ms = Math.round(performance.now() - started);
-    logger.info({ buildId, pages: result.pages.length, llmPages: result.llmPages, ms }, "build enriched");
-    return { enriched: true, pages: result.pages.length, llmPages: result.llmPages, models: result.models, ms };
+    logger.info({ buildId, pages: result.pages, llmPages: result.llmPages, ms }, "build enriched");
+    return { enriched: true, pages: result.pages, llmPages: result.llmPages, models: result.models, ms };
   } catch (error) {
     logger.error({ err: error, buildId }, "enrichment failed");
     await db.build

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   activateBuildChunkSet,
+  retiredChunkSets,
   chunkHeading,
   documentTitle,
   embeddingInput,
@@ -19,7 +20,9 @@ import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
 import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
 import { progressOf } from "./progress";
-import { readBuildElements } from "./read-elements";
+import type { WindowResult } from "../chunking/window";
+import { deleteChunksOfSet, deleteOlderElements } from "./bounded-deletes";
+import { buildDocumentTitle, ELEMENTS_PAGE, readPage, type ElementText } from "./read-elements";
 
 /**
  * Chunking used by the build pipeline (flows bring their own chunking nodes). 2000 characters (about 500 tokens):
@@ -89,33 +92,39 @@ export const CHUNK_INSERT_BATCH = 200;
 
 /**
  * Chunk rows of one document: each chunk carries its document's title and its section's heading for keyword search
- * and embedding. Shared by source builds and flow chunking nodes.
+ * and embedding. Shared by source builds and flow chunking nodes. A document chunked a window at a time passes its
+ * title, the heading in force before the window's first element and the position of its first chunk.
  */
 export const chunkRows = <Base extends object>({
   rows,
   chunks,
   fileName,
   base,
+  title = documentTitle(rows, fileName),
+  headingBefore = "",
+  firstPosition = 0,
 }: {
-  rows: Awaited<ReturnType<typeof readBuildElements>>;
+  rows: Pick<ElementText, "elementId" | "elementType" | "text">[];
   chunks: Chunk[];
   fileName: string;
   base: Base;
+  title?: string;
+  headingBefore?: string;
+  firstPosition?: number;
 }) => {
-  const title = documentTitle(rows, fileName);
-  const headings = sectionHeadings(rows);
-  return chunks.map((chunk, position) => {
+  const headings = sectionHeadings(rows, headingBefore);
+  return chunks.map((chunk, i) => {
     const firstIndex = chunk.elementIndexes[0] ?? -1;
     const first = rows[firstIndex];
     const section = typeof chunk.metadata.section_title === "string" ? chunk.metadata.section_title : undefined;
     return {
       ...base,
-      position,
+      position: firstPosition + i,
       text: chunk.text,
       title,
       heading: chunkHeading(section ?? headings[firstIndex], title),
       pageNumber: chunk.pageNumber,
-      elementIds: chunk.elementIndexes.map((i) => rows[i]?.elementId).filter((id): id is string => Boolean(id)),
+      elementIds: chunk.elementIndexes.map((j) => rows[j]?.elementId).filter((id): id is string => Boolean(id)),
       metadata: { ...chunk.metadata, element_type: first?.elementType ?? null },
     };
   });
@@ -134,40 +143,65 @@ export const enterBuildStep = async (buildId: string, step: string) => {
   return build;
 };
 
+const asParsed = (r: ElementText): ParsedElement => ({
+  type: r.elementType as ParsedElement["type"],
+  text: r.text,
+  html: r.html,
+  pageNumber: r.pageNumber,
+});
+
 /**
  * Splits the build's elements into chunks and writes them (no vectors yet) into the build's chunk set, in place of
  * any an earlier attempt wrote. Each chunk carries its document's title and its section's heading for keyword
- * search and embedding.
+ * search and embedding. Elements are read, chunked (chunkWindow, in the CPU thread) and written a window at a time:
+ * a 100 MB document's elements and chunks never sit in memory whole, and no statement writes more than
+ * CHUNK_INSERT_BATCH chunks.
  */
 export const writeBuildChunks = async (build: ChunkingBuild) => {
-  // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
-  const rows = await readBuildElements(build.id);
-  const elements: ParsedElement[] = rows.map((r) => ({
-    type: r.elementType as ParsedElement["type"],
-    text: r.text,
-    html: r.html,
-    pageNumber: r.pageNumber,
-  }));
   const options = { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] };
-  const chunks = await chunkOffThread({ elements, options });
   const chunkSet = await openBuildChunkSet({
     projectId: build.projectId,
     sourceId: build.sourceId,
     buildId: build.id,
     config: options,
   });
-  await db.chunk.deleteMany({ where: { chunkSetId: chunkSet.id } });
+  await deleteChunksOfSet(chunkSet.id);
   const base = { projectId: build.projectId, sourceId: build.sourceId, chunkSetId: chunkSet.id, buildId: build.id };
-  // Ids chosen here, so a caller can write the vectors without reading the chunks back.
-  const data = chunkRows({ rows, chunks, fileName: build.source.fileName, base }).map((row) => ({
-    ...row,
-    id: randomUUID(),
-  }));
-  for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
-    await insertChunks(data.slice(i, i + CHUNK_INSERT_BATCH));
-    await yieldToEventLoop();
+  const title = await buildDocumentTitle(build.id, build.source.fileName);
+  let carried: ElementText[] = [];
+  let sectionBefore: string | null = null;
+  let headingBefore = "";
+  let written = 0;
+  for (let after = -1; ;) {
+    // Not the image bytes: chunks are text, and a scanned document's images would only fill memory.
+    const page = await readPage(build.id, after);
+    const last = page.length < ELEMENTS_PAGE;
+    const rows = carried.concat(page);
+    const window: WindowResult = await runOffThread<WindowResult>("server/chunking/chunk.ts", "chunkWindow", [
+      { elements: rows.map(asParsed), options, sectionBefore, last },
+    ]);
+    // Ids chosen here, so a caller can write the vectors without reading the chunks back.
+    const data = chunkRows({
+      rows,
+      chunks: window.chunks,
+      fileName: build.source.fileName,
+      base,
+      title,
+      headingBefore,
+      firstPosition: written,
+    }).map((row) => ({ ...row, id: randomUUID() }));
+    for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
+      await insertChunks(data.slice(i, i + CHUNK_INSERT_BATCH));
+      await yieldToEventLoop();
+    }
+    written += data.length;
+    if (last) break;
+    headingBefore = sectionHeadings(rows.slice(0, window.carryFrom), headingBefore).at(-1) ?? headingBefore;
+    carried = rows.slice(window.carryFrom);
+    sectionBefore = window.section;
+    after = page.at(-1)!.position;
   }
-  return { chunkSetId: chunkSet.id, chunks: data };
+  return { chunkSetId: chunkSet.id, chunks: written };
 };
 
 /** Splits the build's elements into chunks (no vectors yet), in the build's chunk set. */
@@ -176,34 +210,43 @@ export const chunkBuild = async (buildId: string) => {
   if (!build) return null;
   const { chunkSetId, chunks } = await writeBuildChunks(build);
   await db.$transaction([
-    db.chunkSet.update({ where: { id: chunkSetId }, data: { chunkCount: chunks.length } }),
+    db.chunkSet.update({ where: { id: chunkSetId }, data: { chunkCount: chunks } }),
     db.build.update({ where: { id: buildId }, data: { progress: progressOf("chunk") } }),
   ]);
-  return { chunks: chunks.length };
+  return { chunks };
 };
 
 type ChunkToEmbed = { id: string; text: string; title: string; heading: string };
 
+/** The texts of chunks to embed, by id, in the order given. */
+const chunkTexts = async (ids: string[]) => {
+  const rows = await db.$queryRaw<ChunkToEmbed[]>`
+    SELECT id::text, text, title, heading FROM chunks WHERE id = ANY(${ids}::uuid[])`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((c): c is ChunkToEmbed => c !== undefined);
+};
+
 /**
  * Embeds chunks batch by batch and writes their vectors; returns how many batches failed. A batch the provider keeps
- * refusing is counted, not fatal, unless every batch fails.
+ * refusing is counted, not fatal, unless every batch fails. Each batch's texts are read when it is embedded: a
+ * 100 MB document's chunk texts are never all in memory, nor in one answer of the database.
  */
 export const embedChunks = async ({
   buildId,
   embedder,
   indexId,
-  chunks,
+  ids,
 }: {
   buildId: string;
   embedder: Embedder;
   indexId: string;
-  chunks: ChunkToEmbed[];
+  ids: string[];
 }) => {
   let failedBatches = 0;
   let lastError: string | null = null;
-  for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
-    const batch = chunks.slice(i, i + EMBED_BATCH);
+  for (let i = 0; i < ids.length; i += EMBED_BATCH) {
     try {
+      const batch = await chunkTexts(ids.slice(i, i + EMBED_BATCH));
       const vectors = await embedTexts(embedder, batch.map(embeddingInput));
       await writeChunkVectors({ indexId, ids: batch.map((c) => c.id), vectors });
       await yieldToEventLoop();
@@ -213,7 +256,7 @@ export const embedChunks = async ({
       logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
     }
   }
-  const batches = Math.ceil(chunks.length / EMBED_BATCH);
+  const batches = Math.ceil(ids.length / EMBED_BATCH);
   if (batches > 0 && failedBatches === batches) {
     throw new Error(`Embedding failed for every batch: ${lastError}`);
   }
@@ -230,12 +273,14 @@ export const embedBuild = async (buildId: string) => {
   await db.build.update({ where: { id: buildId }, data: { step: "embed" } });
   const embedder = getEmbedder();
   const index = await ensureEmbeddingIndex(embedder);
-  // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model.
-  const pending = await db.$queryRaw<ChunkToEmbed[]>`
-    SELECT c.id::text, c.text, c.title, c.heading FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
+  // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model. Ids
+  // only (a few MB for a 100 MB document); the texts are read batch by batch.
+  const pending = await db.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
     WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
     ORDER BY c.position`;
-  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, chunks: pending });
+  const ids = pending.map((r) => r.id);
+  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, ids });
   await db.$transaction([
     db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
     db.build.update({
@@ -243,12 +288,12 @@ export const embedBuild = async (buildId: string) => {
       data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, progress: progressOf("embed") },
     }),
   ]);
-  return { embedded: pending.length, failedBatches };
+  return { embedded: ids.length, failedBatches };
 };
 
 /**
  * Makes this build's chunk set the source's searchable one (or, with indexing "none", makes the source unsearchable)
- * and drops every other chunk set of the source with its chunks, in one transaction.
+ * and takes every other chunk set of the source out of search, in one transaction; then deletes them in slices.
  */
 export const indexBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
@@ -259,6 +304,11 @@ export const indexBuild = async (buildId: string) => {
     ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
     db.build.update({ where: { id: buildId }, data: { step: "index", progress: progressOf("index") } }),
   ]);
+  // Out of search already; their chunks go in slices, then the sets.
+  for (const set of await retiredChunkSets({ sourceId: build.sourceId, buildId, indexed })) {
+    await deleteChunksOfSet(set.id);
+    await db.chunkSet.deleteMany({ where: { id: set.id } });
+  }
   await refreshChunkStatistics();
   return { indexed };
 };
@@ -276,15 +326,19 @@ export const finalizeWrites = (build: FinishingBuild) => {
   } as const;
 };
 
-/** The build is done: older builds' elements go, statuses are written. */
+/**
+ * The build is done: statuses are written, then older builds' elements go, in slices (a reprocessed 100 MB source's
+ * old elements in one DELETE held the database for everyone). The source shows its newest successful build, so the
+ * old rows are out of sight from the first write; a crash in between leaves rows the next finalize deletes.
+ */
 export const finalizeBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
   const writes = finalizeWrites(build);
   await db.$transaction([
-    writes.dropOlderElements,
     db.build.update({ where: { id: buildId }, data: writes.build }),
     db.source.update({ where: { id: build.sourceId }, data: writes.source }),
   ]);
+  await deleteOlderElements({ projectId: build.projectId, sourceId: build.sourceId, buildId });
   return { status: writes.status };
 };

@@ -7,6 +7,7 @@ import { getSpeechModel } from "../providers/speech";
 import { getVisionModel } from "../providers/vision";
 import { yieldToEventLoop } from "../runtime/cpu-thread";
 import { fileStore } from "../storage";
+import { deleteElementsOfBuild } from "./bounded-deletes";
 import { insertElements, toElementRow } from "./element-rows";
 import { isSmallUpload, PARSE_LIMITS } from "./limits";
 import { progressOf } from "./progress";
@@ -117,7 +118,7 @@ export const partitionBuild = async (buildId: string) => {
   const toRow = toElementRow(buildId);
   const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId };
   const clear = async () => {
-    await db.element.deleteMany({ where: { buildId } });
+    await deleteElementsOfBuild(buildId);
   };
   await clear();
   // Stored batch by batch as the worker sends them; the event loop serves requests between batches. A parse that

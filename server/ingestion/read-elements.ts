@@ -1,7 +1,8 @@
+import { documentTitle } from "../chunk-sets/service";
 import { db } from "../db";
 import { yieldToEventLoop } from "../runtime/cpu-thread";
 
-const PAGE = 2000;
+export const ELEMENTS_PAGE = 2000;
 
 /** The text side of an element (no image bytes: a scanned document's images would only fill memory). */
 const SELECT = {
@@ -18,20 +19,34 @@ const SELECT = {
  * session and the event loop (decoding them) for seconds, while health checks and API calls waited.
  */
 export const readBuildElements = async (buildId: string) => {
-  const rows: Awaited<ReturnType<typeof readPage>> = [];
+  const rows: ElementText[] = [];
   for (let after = -1; ;) {
     const page = await readPage(buildId, after);
     rows.push(...page);
-    if (page.length < PAGE) return rows;
+    if (page.length < ELEMENTS_PAGE) return rows;
     after = page.at(-1)!.position;
     await yieldToEventLoop();
   }
 };
 
-const readPage = (buildId: string, after: number) =>
+/** Up to ELEMENTS_PAGE elements of a build after position `after`, in position order. */
+export const readPage = (buildId: string, after: number) =>
   db.element.findMany({
     where: { buildId, position: { gt: after } },
     orderBy: { position: "asc" },
-    take: PAGE,
+    take: ELEMENTS_PAGE,
     select: SELECT,
   });
+
+export type ElementText = Awaited<ReturnType<typeof readPage>>[number];
+
+/**
+ * The title of a build's document as documentTitle finds it in all its elements (its first Title with text, else the
+ * file name), read without them.
+ */
+export const buildDocumentTitle = async (buildId: string, fileName: string) => {
+  const [first] = await db.$queryRaw<{ text: string }[]>`
+    SELECT text FROM elements WHERE build_id = ${buildId}::uuid AND element_type = 'Title' AND text ~ '[^[:space:]]'
+    ORDER BY position LIMIT 1`;
+  return documentTitle(first ? [{ elementType: "Title", text: first.text }] : [], fileName);
+};
