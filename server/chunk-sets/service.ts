@@ -32,36 +32,26 @@ export const openBuildChunkSet = async ({
  * (status "building", which searches skip); retiredChunkSets names them for deletion after the transaction. One
  * DELETE of a 100 MB build's chunks held the embedded database for everyone while it ran.
  */
-export const activateBuildChunkSet = ({
+type BuildChunkSetRef = { sourceId: string; buildId: string; indexed: boolean };
+
+/** The source's other source-build sets: all of them when the build is not indexed, else all but the build's own. */
+const otherBuildSets = ({ sourceId, buildId, indexed }: BuildChunkSetRef) => ({
   sourceId,
-  buildId,
-  indexed,
-}: {
-  sourceId: string;
-  buildId: string;
-  indexed: boolean;
-}) => [
-  db.chunkSet.updateMany({ where: { buildId, sourceId }, data: { status: indexed ? "ready" : "building" } }),
+  ownerKind: "source_build",
+  ...(indexed ? { NOT: { buildId } } : {}),
+});
+
+export const activateBuildChunkSet = (ref: BuildChunkSetRef) => [
   db.chunkSet.updateMany({
-    where: { sourceId, ownerKind: "source_build", ...(indexed ? { NOT: { buildId } } : {}) },
-    data: { status: "building" },
+    where: { buildId: ref.buildId, sourceId: ref.sourceId },
+    data: { status: ref.indexed ? "ready" : "building" },
   }),
+  db.chunkSet.updateMany({ where: otherBuildSets(ref), data: { status: "building" } }),
 ];
 
 /** The source-build sets of a source that activateBuildChunkSet took out of search, to delete. */
-export const retiredChunkSets = async ({
-  sourceId,
-  buildId,
-  indexed,
-}: {
-  sourceId: string;
-  buildId: string;
-  indexed: boolean;
-}) =>
-  db.chunkSet.findMany({
-    where: { sourceId, ownerKind: "source_build", status: "building", ...(indexed ? { NOT: { buildId } } : {}) },
-    select: { id: true },
-  });
+export const retiredChunkSets = async (ref: BuildChunkSetRef) =>
+  db.chunkSet.findMany({ where: { ...otherBuildSets(ref), status: "building" }, select: { id: true } });
 
 type ElementForContext = { elementType: string; text: string };
 
