@@ -90,6 +90,7 @@ const main = async () => {
     ],
     ["typecheck", () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])],
     ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
+    ["layers", () => run("dependency-cruiser", process.execPath, ["scripts/check-layers.mjs"])],
     [
       "unit + integration (vitest)",
       () =>
