@@ -1,6 +1,9 @@
 import { db } from "../db";
 import { toVectorLiteral } from "../retrieval/embedding-index";
 
+/** Chunks per INSERT statement: a statement holds the embedded database for everyone while it runs. */
+export const CHUNK_INSERT_BATCH = 200;
+
 /** A chunk as a chunk set stores it; the vector when it is known at insert time. */
 export type ChunkInsert = {
   id: string;

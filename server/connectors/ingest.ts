@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma } from "../generated/prisma/client";
-import { requestBuild } from "../builds/schedule";
+import { requestBuild } from "../ingestion/schedule";
 import { db } from "../db";
 import { AppError } from "../errors";
-import type { BuildOptions } from "../sources/service";
+import type { BuildOptions } from "../ingestion/build-options";
 import { fetcher as defaultFetcher, tooLarge, DEFAULT_MAX_BYTES, type Fetcher } from "./fetch";
 import { parseGithubUrl } from "./github";
 import { CRAWL_DEFAULTS, type Origin } from "./origin";

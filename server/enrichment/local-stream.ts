@@ -2,7 +2,7 @@ import { countPageTerms, extractorFor, type TermFrequencies } from "./local-extr
 import type { EnrichmentElement, PageAnnotation } from "./local-extractor";
 
 /**
- * The local extractor over a document read in slices (enrichment/step.ts), in the CPU thread: the document's term
+ * The local extractor over a document read in slices (ingestion/steps/enrich.ts), in the CPU thread: the document's term
  * frequencies are counted slice by slice (first pass), then its pages annotated slice by slice (second pass). Only
  * the frequencies stay here between calls, so a 100 MB document's pages are never all in memory. The annotations
  * are those createLocalExtractor makes of the whole document. State is per document id until finished.

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
-import { latestSuccessfulBuild } from "../builds/service";
+import { latestSuccessfulBuild } from "../ingestion/builds";
 import { embeddingInput } from "../chunk-sets/service";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { db } from "../db";
 import { getEmbedder } from "../providers/embedding";
 import { AppError } from "../errors";
-import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, embedTexts } from "../ingestion/indexing";
+import { CHUNK_INSERT_BATCH } from "../chunk-sets/insert";
+import { chunkRows } from "../chunk-sets/rows";
+import { chunkOffThread } from "../chunking/off-thread";
+import { embedTexts } from "../providers/embedding/embed-texts";
 import { readBuildElements } from "../ingestion/read-elements";
 import type { ParsedElement } from "../parsing/types";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
 import { errorMessage } from "../errors";
-import { annotateDocument } from "../enrichment/step";
+import { annotateDocument } from "./steps/enrich";
 import { ENRICHMENT_WARNING_PREFIX, type EnrichedPage } from "../enrichment/enrich";
 import { embeddingInput } from "../chunk-sets/service";
 import { logger } from "../logger";
@@ -13,12 +13,17 @@ import { getSpeechModel } from "../providers/speech";
 import { getVisionModel } from "../providers/vision";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
-import { CHUNK_INSERT_BATCH, chunkOffThread, chunkRows, EMBED_BATCH, embedTexts, PIPELINE_CHUNKING } from "./indexing";
+import { chunkRows } from "../chunk-sets/rows";
+import { chunkOffThread } from "../chunking/off-thread";
+import { embedTexts } from "../providers/embedding/embed-texts";
+import { PIPELINE_CHUNKING } from "./steps/chunk";
+import { EMBED_BATCH } from "./steps/embed";
 import { PARSE_LIMITS } from "./limits";
-import { insertChunks } from "../chunk-sets/insert";
+import { CHUNK_INSERT_BATCH, insertChunks } from "../chunk-sets/insert";
 import { insertElements, toElementRow, type ElementRow } from "./element-rows";
-import { type BuildWithSource, uploadParseInput } from "./pipeline";
-import { progressOf } from "./progress";
+import type { BuildWithSource } from "./build-context";
+import { uploadParseInput } from "./steps/partition";
+import { stepReached } from "./step-progress";
 import { withinBudget } from "./step-budget";
 
 /**
@@ -186,8 +191,7 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
         documentAnnotation: enriched.documentAnnotation,
         ...(chunked ? { failedBatchesCount: chunked.failedBatches, embeddingIndexId: chunked.indexId } : {}),
         status,
-        step: "finalize",
-        progress: progressOf("finalize"),
+        ...stepReached("finalize"),
         finishedAt: new Date(),
         error: null,
       },

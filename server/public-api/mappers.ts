@@ -1,5 +1,5 @@
 import type { Build, Element, Project, Source } from "@/server/generated/prisma/client";
-import { publicBuildStatus } from "@/server/builds/service";
+import { publicBuildStatus } from "@/server/ingestion/builds";
 import { internalToV2, isInternalMethod, reportedPartitionMethod } from "@/server/parsing/methods.schema";
 import { BUILD_STATUS_MESSAGE, SOURCE_STATUS_MESSAGE } from "@/server/sources/sources.schema";
 

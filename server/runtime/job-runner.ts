@@ -1,5 +1,5 @@
-import { listUnfinishedBuilds } from "../builds/service";
-import { requestBuild } from "../builds/schedule";
+import { listUnfinishedBuilds } from "../ingestion/builds";
+import { requestBuild } from "../ingestion/schedule";
 import { db } from "../db";
 import { env, jobRunner, setRuntimeEnv } from "../env";
 import { generateEventKey, generateSigningKey } from "../jobs/keys";

@@ -1,13 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { ACTIVE_BUILD_STATUSES, latestSuccessfulBuild } from "../builds/service";
+import { ACTIVE_BUILD_STATUSES, latestSuccessfulBuild } from "../ingestion/builds";
 import { db } from "../db";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
 import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
 import { LegacyUploadFields } from "../public-api/schemas/legacy.schema";
-import { assertMethodAvailable } from "./build-options";
-import { listElements, type ElementFilters, type Pagination } from "./elements";
+import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-options";
+import { listElements, type ElementFilters, type Pagination } from "../ingestion/elements";
 import {
   checkUploadFileName,
   createSourceFromUpload,
@@ -17,7 +17,6 @@ import {
   reprocessSource,
   sourceExists,
   storeUpload,
-  type BuildOptions,
 } from "./service";
 
 /**

@@ -1,4 +1,4 @@
-import { publicBuildStatus } from "../builds/service";
+import { publicBuildStatus } from "../ingestion/builds";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import type { Build, Source } from "../generated/prisma/client";

@@ -1,17 +1,17 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { ACTIVE_BUILD_STATUSES } from "../builds/service";
+import { ACTIVE_BUILD_STATUSES } from "../ingestion/builds";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
-import { requestBuild } from "../builds/schedule";
+import { requestBuild } from "../ingestion/schedule";
 import { isSmallUpload } from "../ingestion/limits";
 import { logger } from "../logger";
 import { fileStore, originalFileKey, sourceFolder } from "../storage";
-import { extensionOf, isAllowedExtension, type Enrichment, type Indexing } from "./sources.schema";
+import type { BuildOptions } from "../ingestion/build-options";
+import { extensionOf, isAllowedExtension } from "./sources.schema";
 import { forgetSourceInFlows } from "../flows/datasets";
 
-export type BuildOptions = { method: string; enrichment: Enrichment; indexing: Indexing };
 
 export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds?: string[] }) =>
   db.source.findMany({

@@ -1,6 +1,6 @@
 import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
 import { IngestFileFields } from "../public-api/schemas/sources.schema";
-import { resolveBuildOptions } from "./build-options";
+import { resolveBuildOptions } from "../ingestion/build-options";
 import { checkUploadFileName, createSourceFromUpload, discardUpload, sourceExists, storeUpload } from "./service";
 
 /**

@@ -1,4 +1,4 @@
-import { latestSuccessfulBuild } from "../builds/service";
+import { latestSuccessfulBuild } from "../ingestion/builds";
 import { db } from "../db";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";

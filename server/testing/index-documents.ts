@@ -1,6 +1,9 @@
 import { db } from "../db";
 import { elementIdFor } from "../ids";
-import { chunkBuild, embedBuild, finalizeBuild, indexBuild } from "../ingestion/indexing";
+import { chunkBuild } from "../ingestion/steps/chunk";
+import { embedBuild } from "../ingestion/steps/embed";
+import { finalizeBuild } from "../ingestion/steps/finalize";
+import { indexBuild } from "../ingestion/steps/index";
 import { partitionDocument } from "../parsing/partition";
 
 /**

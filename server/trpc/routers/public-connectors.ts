@@ -11,9 +11,10 @@ import {
   LegacyConnectorInput,
   LegacyUploadUrlInput,
 } from "@/server/public-api/schemas/connectors.schema";
-import { assertMethodAvailable, resolveBuildOptions } from "@/server/sources/build-options";
+import { assertMethodAvailable, resolveBuildOptions } from "@/server/ingestion/build-options";
 import { buildMethodFor, LEGACY_WAIT_MS, waitUntilFinal } from "@/server/sources/legacy";
-import { failureReasons, findSource, type BuildOptions } from "@/server/sources/service";
+import type { BuildOptions } from "@/server/ingestion/build-options";
+import { failureReasons, findSource } from "@/server/sources/service";
 import { apiProcedure, router } from "../init";
 
 const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { requestIndexBuild } from "@/server/builds/index-build";
-import { getBuildWithElements, latestSuccessfulBuild } from "@/server/builds/service";
+import { requestIndexBuild } from "@/server/ingestion/index-build";
+import { getBuildWithElements, latestSuccessfulBuild } from "@/server/ingestion/builds";
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
@@ -18,8 +18,8 @@ import {
 } from "@/server/public-api/schemas/sources.schema";
 import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
-import { indexingOptions, resolveBuildOptions } from "@/server/sources/build-options";
-import { listElements } from "@/server/sources/elements";
+import { indexingOptions, resolveBuildOptions } from "@/server/ingestion/build-options";
+import { listElements } from "@/server/ingestion/elements";
 import {
   deleteSource,
   failureReasons,

@@ -5,7 +5,7 @@ import { db } from "@/server/db";
 import { Prisma } from "@/server/generated/prisma/client";
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
-import { resolveBuildOptions } from "@/server/sources/build-options";
+import { resolveBuildOptions } from "@/server/ingestion/build-options";
 import { findSource } from "@/server/sources/service";
 import { projectProcedure, router } from "../../init";
 

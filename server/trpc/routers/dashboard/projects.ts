@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createProject } from "@/server/projects/service";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { ProjectName } from "@/server/projects/projects.schema";
-import { indexingOptions } from "@/server/sources/build-options";
+import { indexingOptions } from "@/server/ingestion/build-options";
 import { projectProcedure, router, teamProcedure } from "../../init";
 
 export const projectsRouter = router({

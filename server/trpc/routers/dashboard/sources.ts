@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { isInternalMethod, methodDisplayName } from "@/server/parsing/methods.schema";
 import type { UploadRequest } from "@/server/public-api/multipart";
-import { resolveBuildOptions } from "@/server/sources/build-options";
+import { resolveBuildOptions } from "@/server/ingestion/build-options";
 import {
   BuildOptionsInput,
   ListSourcesPageInput,

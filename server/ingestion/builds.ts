@@ -2,7 +2,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import { isUuid } from "../ids";
-import { listElements, type Pagination } from "../sources/elements";
+import { listElements, type Pagination } from "./elements";
 import type { PublicBuildStatus } from "../sources/sources.schema";
 
 export const ACTIVE_BUILD_STATUSES: BuildStatus[] = ["Pending", "Processing"];

@@ -1,18 +1,18 @@
-import { db } from "../db";
-import { errorMessage } from "../errors";
-import { getChatTarget } from "../providers/chat";
-import { progressOf } from "../ingestion/progress";
-import { logger } from "../logger";
-import { readBuildElements } from "../ingestion/read-elements";
-import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
-import { enrichBuildLocally } from "./streamed";
+import { db } from "../../db";
+import { errorMessage } from "../../errors";
+import { getChatTarget } from "../../providers/chat";
+import { enterStep, stepDone } from "../step-progress";
+import { logger } from "../../logger";
+import { readBuildElements } from "../read-elements";
+import { runOffThread, yieldToEventLoop } from "../../runtime/cpu-thread";
+import { enrichBuildLocally } from "../../enrichment/streamed";
 import {
   enrichDocument,
   ENRICHMENT_WARNING_PREFIX,
   type EnrichedPage,
   type EnrichmentInputElement,
   type EnrichmentResult,
-} from "./enrich";
+} from "../../enrichment/enrich";
 
 /**
  * The "enrich" step of a build (after partition, before chunk): page annotations, keywords and topics onto the
@@ -101,7 +101,7 @@ export const enrichBuild = async (buildId: string) => {
   const started = performance.now();
   const earlier = build.warnings.filter((w) => !w.startsWith(ENRICHMENT_WARNING_PREFIX));
   try {
-    await db.build.update({ where: { id: buildId }, data: { step: "enrich" } });
+    await enterStep(buildId, "enrich");
     const result = getChatTarget()
       ? await enrichWhole(buildId, build.source.fileName)
       : await enrichBuildLocally(buildId, (pages) => writePages(buildId, pages));
@@ -110,7 +110,7 @@ export const enrichBuild = async (buildId: string) => {
       data: {
         documentAnnotation: result.documentAnnotation,
         warnings: [...earlier, ...result.warnings],
-        progress: progressOf("enrich"),
+        ...stepDone("enrich"),
       },
     });
     const ms = Math.round(performance.now() - started);

@@ -3,7 +3,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
 import { requestBuild } from "./schedule";
-import { ACTIVE_BUILD_STATUSES, SUCCESSFUL_BUILD_STATUSES } from "./service";
+import { ACTIVE_BUILD_STATUSES, SUCCESSFUL_BUILD_STATUSES } from "./builds";
 
 /**
  * POST /index (contract §5.7): indexes a build made with indexing=none. A new build of kind "index" copies the

@@ -2,8 +2,9 @@ import { env } from "../env";
 import { AppError } from "../errors";
 import { getVisionModel } from "../providers/vision";
 import { v2ToInternal, type InternalMethod, type V2Method } from "../parsing/methods.schema";
-import type { Enrichment, Indexing } from "./sources.schema";
-import type { BuildOptions } from "./service";
+import type { Enrichment, Indexing } from "../sources/sources.schema";
+
+export type BuildOptions = { method: string; enrichment: Enrichment; indexing: Indexing };
 
 /** Indexing options this deployment offers (GET /config). */
 export const indexingOptions = (): Indexing[] =>

@@ -1,0 +1,19 @@
+import { db } from "../db";
+import { errorMessage } from "../errors";
+
+/** Marks the build failed with a message a person can act on, and the source with it. */
+export const failBuild = async (buildId: string, error: unknown) => {
+  const message = errorMessage(error) || "Processing failed";
+  const build = await db.build.findUnique({ where: { id: buildId }, select: { sourceId: true } });
+  if (!build) return null;
+  await db.$transaction([
+    db.build.update({
+      where: { id: buildId },
+      data: { status: "ProcessingFailed", error: message, finishedAt: new Date() },
+    }),
+    db.source.update({ where: { id: build.sourceId }, data: { status: "Failed" } }),
+    // Chunks the failed build wrote were never searchable; they go with their chunk set.
+    db.chunkSet.deleteMany({ where: { buildId, status: "building" } }),
+  ]);
+  return { error: message };
+};

@@ -1,0 +1,87 @@
+import { embeddingInput } from "../../chunk-sets/service";
+import { writeChunkVectors } from "../../chunk-sets/vectors";
+import { db } from "../../db";
+import { errorMessage } from "../../errors";
+import { logger } from "../../logger";
+import { getEmbedder, type Embedder } from "../../providers/embedding";
+import { embedTexts } from "../../providers/embedding/embed-texts";
+import { ensureEmbeddingIndex } from "../../retrieval/embedding-index";
+import { yieldToEventLoop } from "../../runtime/cpu-thread";
+import { enterStep, stepDone } from "../step-progress";
+
+export const EMBED_BATCH = 64;
+
+type ChunkToEmbed = { id: string; text: string; title: string; heading: string };
+
+/** The texts of chunks to embed, by id, in the order given. */
+const chunkTexts = async (ids: string[]) => {
+  const rows = await db.$queryRaw<ChunkToEmbed[]>`
+    SELECT id::text, text, title, heading FROM chunks WHERE id = ANY(${ids}::uuid[])`;
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((c): c is ChunkToEmbed => c !== undefined);
+};
+
+/**
+ * Embeds chunks batch by batch and writes their vectors; returns how many batches failed. A batch the provider keeps
+ * refusing is counted, not fatal, unless every batch fails. Each batch's texts are read when it is embedded: a
+ * 100 MB document's chunk texts are never all in memory, nor in one answer of the database.
+ */
+export const embedChunks = async ({
+  buildId,
+  embedder,
+  indexId,
+  ids,
+}: {
+  buildId: string;
+  embedder: Embedder;
+  indexId: string;
+  ids: string[];
+}) => {
+  let failedBatches = 0;
+  let lastError: string | null = null;
+  for (let i = 0; i < ids.length; i += EMBED_BATCH) {
+    try {
+      const batch = await chunkTexts(ids.slice(i, i + EMBED_BATCH));
+      const vectors = await embedTexts(embedder, batch.map(embeddingInput));
+      await writeChunkVectors({ indexId, ids: batch.map((c) => c.id), vectors });
+      await yieldToEventLoop();
+    } catch (error) {
+      failedBatches += 1;
+      lastError = errorMessage(error);
+      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
+    }
+  }
+  const batches = Math.ceil(ids.length / EMBED_BATCH);
+  if (batches > 0 && failedBatches === batches) {
+    throw new Error(`Embedding failed for every batch: ${lastError}`);
+  }
+  return failedBatches;
+};
+
+/**
+ * Embeds the build's chunks that have no vector yet, batch by batch, so a retried step resumes where it stopped.
+ * A batch the provider keeps refusing is counted, not fatal: the build ends "Completed with errors".
+ */
+export const embedBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  await enterStep(buildId, "embed");
+  const embedder = getEmbedder();
+  const index = await ensureEmbeddingIndex(embedder);
+  // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model. Ids
+  // only (a few MB for a 100 MB document); the texts are read batch by batch.
+  const pending = await db.$queryRaw<{ id: string }[]>`
+    SELECT c.id::text FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
+    WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
+    ORDER BY c.position`;
+  const ids = pending.map((r) => r.id);
+  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, ids });
+  await db.$transaction([
+    db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
+    db.build.update({
+      where: { id: buildId },
+      data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, ...stepDone("embed") },
+    }),
+  ]);
+  return { embedded: ids.length, failedBatches };
+};

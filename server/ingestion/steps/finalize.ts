@@ -1,0 +1,33 @@
+import { db } from "../../db";
+import { deleteOlderElements } from "../bounded-deletes";
+import { stepReached } from "../step-progress";
+
+type FinishingBuild = { id: string; sourceId: string; method: string; failedBatchesCount: number | null };
+
+/** What finalizing writes: older builds' elements go, the build's and the source's statuses. */
+export const finalizeWrites = (build: FinishingBuild) => {
+  const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
+  return {
+    status,
+    dropOlderElements: db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: build.id } } }),
+    build: { status, ...stepReached("finalize"), finishedAt: new Date(), error: null },
+    source: { status: "Completed", method: build.method },
+  } as const;
+};
+
+/**
+ * The build is done: statuses are written, then older builds' elements go, in slices (a reprocessed 100 MB source's
+ * old elements in one DELETE held the database for everyone). The source shows its newest successful build, so the
+ * old rows are out of sight from the first write; a crash in between leaves rows the next finalize deletes.
+ */
+export const finalizeBuild = async (buildId: string) => {
+  const build = await db.build.findUnique({ where: { id: buildId } });
+  if (!build) return null;
+  const writes = finalizeWrites(build);
+  await db.$transaction([
+    db.build.update({ where: { id: buildId }, data: writes.build }),
+    db.source.update({ where: { id: build.sourceId }, data: writes.source }),
+  ]);
+  await deleteOlderElements({ projectId: build.projectId, sourceId: build.sourceId, buildId });
+  return { status: writes.status };
+};
