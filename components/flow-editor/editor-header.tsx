@@ -1,0 +1,157 @@
+"use client";
+
+import { useReactFlow } from "@xyflow/react";
+import Link from "next/link";
+import { useStore } from "zustand";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/states";
+import { BuildBudget } from "./build-budget";
+import { FlowStatusBadge } from "./flow-status";
+import type { EditorStore } from "./store";
+import type { SaveState } from "./use-autosave";
+import type { FlowView } from "./flow-view";
+
+const SAVE_TEXT: Record<SaveState, string> = {
+  saved: "Saved",
+  saving: "Saving…",
+  unsaved: "Unsaved changes",
+  error: "Not saved",
+  conflict: "Not saved: changed elsewhere",
+};
+
+const SaveIndicator = ({ state, readOnly }: { state: SaveState; readOnly: boolean }) => (
+  <span
+    role="status"
+    aria-label="Draft state"
+    className={`inline-flex items-center gap-1.5 text-xs font-medium ${
+      readOnly
+        ? "text-muted-foreground"
+        : state === "saved"
+          ? "text-emerald-700 dark:text-emerald-300"
+          : state === "error" || state === "conflict"
+            ? "text-destructive"
+            : "text-amber-700 dark:text-amber-300"
+    }`}
+  >
+    {state === "saving" && <Spinner className="size-3" />}
+    {readOnly ? "Read-only" : SAVE_TEXT[state]}
+  </span>
+);
+
+const FIT = { padding: 0.25, maxZoom: 1, duration: 300 } as const;
+
+/** Undo, redo, layout, the build budget and Deploy: what an editor of the draft can do. */
+const DraftTools = ({
+  draft,
+  projectId,
+  name,
+  canDeploy,
+  deploying,
+  checklistOk,
+  onDeploy,
+}: {
+  draft: EditorStore;
+  projectId: string;
+  name: string;
+  canDeploy: boolean;
+  deploying: boolean;
+  checklistOk: boolean;
+  onDeploy: () => void;
+}) => {
+  const { fitView } = useReactFlow();
+  const history = useStore(draft, (s) => s.history);
+  return (
+    <div className="ml-auto flex flex-wrap items-center gap-1.5">
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => draft.getState().undo()}
+        disabled={!history.past.length}
+        title="Undo (Ctrl+Z)"
+      >
+        Undo
+      </Button>
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={() => draft.getState().redo()}
+        disabled={!history.future.length}
+        title="Redo (Ctrl+Shift+Z)"
+      >
+        Redo
+      </Button>
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={() => {
+          draft.getState().autoLayout();
+          requestAnimationFrame(() => void fitView(FIT));
+        }}
+      >
+        Auto-layout
+      </Button>
+      <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>
+        Fit view
+      </Button>
+      <BuildBudget projectId={projectId} name={name} canEdit />
+      <Button
+        size="sm"
+        onClick={onDeploy}
+        disabled={!canDeploy}
+        title={checklistOk ? "Deploy the draft as a new revision" : "Fix the checklist first"}
+      >
+        {deploying && <Spinner className="size-3" />} {deploying ? "Deploying…" : "Deploy"}
+      </Button>
+    </div>
+  );
+};
+
+/** The editor's title line: where the flow is, its state, the draft's save state and the tools. */
+export const EditorHeader = ({
+  projectId,
+  name,
+  view,
+  draft,
+  saveState,
+  canEdit,
+  viewingRevision,
+  ...tools
+}: {
+  projectId: string;
+  name: string;
+  view: FlowView;
+  draft: EditorStore;
+  saveState: SaveState;
+  canEdit: boolean;
+  viewingRevision: boolean;
+  canDeploy: boolean;
+  deploying: boolean;
+  checklistOk: boolean;
+  onDeploy: () => void;
+}) => {
+  const { fitView } = useReactFlow();
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+      <Link href={`/${projectId}/flows`} className="text-sm text-link hover:underline">
+        Flows
+      </Link>
+      <span aria-hidden="true" className="text-muted-foreground">
+        /
+      </span>
+      <h1 className="text-xl font-semibold tracking-tight">{name}</h1>
+      <FlowStatusBadge status={view.status} />
+      {view.activeRevision && (
+        <span className="text-xs text-muted-foreground">revision {view.activeRevision.number} serving</span>
+      )}
+      <SaveIndicator state={saveState} readOnly={!canEdit} />
+      {canEdit && !viewingRevision && <DraftTools draft={draft} projectId={projectId} name={name} {...tools} />}
+      {(!canEdit || viewingRevision) && (
+        <div className="ml-auto">
+          <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>
+            Fit view
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+};
