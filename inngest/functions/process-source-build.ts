@@ -14,7 +14,7 @@ import { startBuild } from "@/server/ingestion/steps/load";
 import { partitionBuild } from "@/server/ingestion/steps/partition";
 import { reuseParentElements } from "@/server/ingestion/steps/reuse-elements";
 import { finishSmallBuild, parseSmallBuild } from "@/server/ingestion/small-build";
-import { withinBudget } from "@/server/ingestion/step-budget";
+import { withinBudget, withinBuildBudget } from "@/server/ingestion/step-budget";
 
 /** Parse, enrich, chunk, embed, index and finalize of a small upload, written at the end in one transaction. */
 const processSmallBuild = async (build: BuildWithSource) => {
@@ -94,14 +94,14 @@ export const processSourceBuild = inngest.createFunction(
         // Under the parse worker's own time limit (parsing/worker-pool.ts).
         await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
         // Skips itself with enrichment=none; a model's failure is a warning, only running out of time fails the build.
-        await step.run("enrich", () => nonRetriable(() => withinBudget("enrich", () => enrichBuild(buildId))));
+        await step.run("enrich", () => nonRetriable(() => withinBuildBudget(buildId, "enrich", () => enrichBuild(buildId))));
       }
       // Each step under the per-document time budget; past it the build fails at once (a retry would run out too).
       if (build.indexing !== "none") {
-        await step.run("chunk", () => nonRetriable(() => withinBudget("chunk", () => chunkBuild(buildId))));
-        await step.run("embed", () => nonRetriable(() => withinBudget("embed", () => embedBuild(buildId))));
+        await step.run("chunk", () => nonRetriable(() => withinBuildBudget(buildId, "chunk", () => chunkBuild(buildId))));
+        await step.run("embed", () => nonRetriable(() => withinBuildBudget(buildId, "embed", () => embedBuild(buildId))));
       }
-      await step.run("index", () => nonRetriable(() => withinBudget("index", () => indexBuild(buildId))));
+      await step.run("index", () => nonRetriable(() => withinBuildBudget(buildId, "index", () => indexBuild(buildId))));
       return { buildId, ...(await step.run("finalize", () => finalizeBuild(buildId))) };
     } catch (error) {
       const failed = await step.run("mark-failed", () => failBuild(buildId, error));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { withinBudget } from "./step-budget";
+import { stepBudgetMs, withinBudget } from "./step-budget";
 
 describe("withinBudget", () => {
   it("hands back what a step returns within the budget", async () => {
@@ -12,5 +12,10 @@ describe("withinBudget", () => {
       code: "UNPROCESSABLE",
       message: "Building ran out of time after 0 s (QUARRY_PARSE_TIMEOUT_S) while embedding the chunks",
     });
+  });
+
+  it("gives a larger document more time, and an empty one the base budget", () => {
+    expect(stepBudgetMs(0, 1_800_000)).toBe(1_800_000);
+    expect(stepBudgetMs(318_000, 1_800_000)).toBe(1_800_000 + 3_180_000);
   });
 });
