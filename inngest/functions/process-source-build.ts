@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
-import { inngest } from "../client";
+import { inngest } from "@/server/jobs/client";
+import { sourceBuildRequested } from "@/server/jobs/events";
 import { nonRetriable } from "../non-retriable";
-import { sourceBuildRequested } from "../events";
 import { acquireBuild } from "@/server/connectors/acquire";
 import { activeBuild, failBuild, partitionBuild, startBuild, type BuildWithSource } from "@/server/ingestion/pipeline";
 import { enrichBuild } from "@/server/enrichment/step";

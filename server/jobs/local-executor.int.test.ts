@@ -1,12 +1,21 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sourceBuildRequested } from "@/inngest/events";
+import { sourceBuildRequested } from "./events";
 import { startLocalExecutor, type LocalExecutor, type LocalExecutorOptions } from "./local-executor";
 import { canonicalJson, signBody } from "./serve-protocol";
 import { setRuntimeEnv } from "@/server/env";
 import { startEventServer } from "./event-server";
-import { startServeApp, startTestDb, waitFor, type TestDb } from "./test-harness";
-import { client, count, eventKey, functions, holdResume, resumeGate, seen, signingKey } from "./test-functions";
+import { startServeApp, startTestDb, waitFor, type TestDb } from "@/server/testing/job-harness";
+import {
+  client,
+  count,
+  eventKey,
+  functions,
+  holdResume,
+  resumeGate,
+  seen,
+  signingKey,
+} from "@/server/testing/job-functions";
 
 /**
  * The executor against the real thing: an embedded Postgres with the app's migrations, reached through the app's
@@ -167,7 +176,7 @@ describe("local executor", () => {
     setRuntimeEnv("INNGEST_BASE_URL", endpoint.url);
     setRuntimeEnv("INNGEST_EVENT_KEY", eventKey);
     try {
-      const { inngest } = await import("@/inngest/client");
+      const { inngest } = await import("./client");
       const data = { buildId: randomUUID(), projectId: randomUUID(), sourceId: randomUUID() };
       const { ids } = await inngest.send(sourceBuildRequested.create(data));
       expect(ids).toHaveLength(1);
@@ -195,7 +204,7 @@ describe("local executor", () => {
 
   it("drives the app's client behind inngest/next's route handler, signed with INNGEST_SIGNING_KEY", async () => {
     setRuntimeEnv("INNGEST_SIGNING_KEY", signingKey);
-    const { inngest } = await import("@/inngest/client");
+    const { inngest } = await import("./client");
     const { serve } = await import("inngest/next");
     const viaNext = inngest.createFunction(
       { id: "jobs-test-next", triggers: [{ event: "test/next" }] },
