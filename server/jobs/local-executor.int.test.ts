@@ -2,9 +2,11 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sourceBuildRequested } from "./events";
 import { startLocalExecutor, type LocalExecutor, type LocalExecutorOptions } from "./local-executor";
-import { canonicalJson, signBody } from "./serve-protocol";
+import { canonicalJson, signBody } from "./inngest-sdk";
 import { setRuntimeEnv } from "@/server/env";
 import { startEventServer } from "./event-server";
+import { setInProcessEvents } from "./in-process-events";
+import { sendJobEvent } from "./send";
 import { startServeApp, startTestDb, waitFor, type TestDb } from "@/server/testing/job-harness";
 import {
   client,
@@ -196,6 +198,39 @@ describe("local executor", () => {
       expect((await post(`/e/${eventKey}`, { name: "inngest/function.failed", data: {} })).status).toBe(400);
       expect((await post(`/e/${eventKey}`, { data: {} })).status).toBe(400);
     } finally {
+      setRuntimeEnv("INNGEST_BASE_URL", "");
+      setRuntimeEnv("INNGEST_EVENT_KEY", "");
+      await endpoint.close();
+    }
+  });
+
+  it("sendJobEvent posts to the event endpoint, or stores the event directly when the executor runs in this process", async () => {
+    const executor = await start();
+    const endpoint = await startEventServer({ handle: executor.handleEventRequest });
+    setRuntimeEnv("INNGEST_BASE_URL", endpoint.url);
+    setRuntimeEnv("INNGEST_EVENT_KEY", eventKey);
+    const build = () => ({ buildId: randomUUID(), projectId: randomUUID(), sourceId: randomUUID() });
+    const [overHttp, direct] = [build(), build()];
+    try {
+      await sendJobEvent(sourceBuildRequested, overHttp, { id: `build-${overHttp.buildId}` });
+      await endpoint.close(); // from here on, only the direct path can store an event
+      setInProcessEvents(executor.ingestEvent);
+      await sendJobEvent(sourceBuildRequested, direct, { id: `build-${direct.buildId}` });
+      await sendJobEvent(sourceBuildRequested, direct, { id: `build-${direct.buildId}` }); // same id: no second run
+      await executor.drain();
+      for (const data of [overHttp, direct]) {
+        const runs = await testDb.db.jobRun.findMany({
+          where: { event: { path: ["id"], equals: `build-${data.buildId}` } },
+        });
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({
+          functionId: "jobs-test-typed",
+          status: "completed",
+          output: { buildId: data.buildId },
+        });
+      }
+    } finally {
+      setInProcessEvents(undefined);
       setRuntimeEnv("INNGEST_BASE_URL", "");
       setRuntimeEnv("INNGEST_EVENT_KEY", "");
       await endpoint.close();

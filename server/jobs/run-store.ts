@@ -1,5 +1,5 @@
 import type { JobRun, Prisma, PrismaClient } from "@/server/generated/prisma/client";
-import type { MemoizedStep, StoredEvent } from "./serve-protocol";
+import type { MemoizedStep, StoredEvent } from "./inngest-sdk";
 
 /**
  * Every statement on job_runs: no other folder reads or writes the table. Each is ONE statement (no interactive
