@@ -118,7 +118,7 @@ export const FUNCTION_FAILED = "inngest/function.failed";
 export const failedFunctionFilter = (expression: string) =>
   /^\s*event\.data\.function_id\s*==\s*['"]([^'"]+)['"]\s*$/.exec(expression)?.[1];
 
-/** The function a FUNCTION_FAILED event is about (what `failedFunctionFilter` compares). */
+/** The function a FUNCTION_FAILED event is about, matched against the id `failedFunctionFilter` read. */
 export const failedFunctionId = (data: Record<string, unknown>) => data.function_id;
 
 /** FUNCTION_FAILED for a run, with the payload the SDK hands to the onFailure handler. */
