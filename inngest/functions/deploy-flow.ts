@@ -1,6 +1,6 @@
-import { inngest } from "../client";
+import { inngest } from "@/server/jobs/client";
+import { flowDeployRequested } from "@/server/jobs/events";
 import { nonRetriable } from "../non-retriable";
-import { flowDeployRequested } from "../events";
 import { activateRevision, buildChunkingNode, deployPlan, failRevision } from "@/server/flows/deploy";
 import { advanceRevisionIndex, MAX_INDEX_STEPS, prepareRevisionIndex } from "@/server/flows/deploy-indexes";
 

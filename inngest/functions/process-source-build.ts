@@ -1,7 +1,7 @@
 import { NonRetriableError } from "inngest";
-import { inngest } from "../client";
+import { inngest } from "@/server/jobs/client";
+import { sourceBuildRequested } from "@/server/jobs/events";
 import { nonRetriable } from "../non-retriable";
-import { sourceBuildRequested } from "../events";
 import { acquireBuild } from "@/server/connectors/acquire";
 import { activeBuild, type BuildWithSource } from "@/server/ingestion/build-context";
 import { failBuild } from "@/server/ingestion/fail";

@@ -1,5 +1,5 @@
-import { inngest } from "../client";
-import { chunkSetsReembedRequested } from "../events";
+import { inngest } from "@/server/jobs/client";
+import { chunkSetsReembedRequested } from "@/server/jobs/events";
 import { finishReembedding, reembedStep } from "@/server/chunk-sets/reembed";
 
 /**

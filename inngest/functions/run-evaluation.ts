@@ -1,5 +1,5 @@
-import { inngest } from "../client";
-import { evaluationRunRequested } from "../events";
+import { inngest } from "@/server/jobs/client";
+import { evaluationRunRequested } from "@/server/jobs/events";
 import { evaluateBatch, failRun, finishRun, planRun } from "@/server/evaluation/run-steps";
 
 /**

@@ -1,8 +1,8 @@
-import { inngest } from "@/inngest/client";
-import { CHUNK_SETS_REEMBED_REQUESTED } from "@/inngest/events";
 import { db } from "../db";
 import { getEmbedder } from "../providers/embedding";
 import { errorMessage } from "../errors";
+import { chunkSetsReembedRequested } from "../jobs/events";
+import { sendJobEvent } from "../jobs/send";
 import { logger } from "../logger";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { embeddingInput } from "./service";
@@ -52,9 +52,10 @@ export const startReembedding = async (): Promise<number> => {
       (await db.reembeddingJob.create({
         data: { projectId, embeddingIndexId: index.id, totalChunks: _sum.chunkCount ?? 0 },
       }));
-    await inngest
-      .send({ id: `reembed-${job.id}`, name: CHUNK_SETS_REEMBED_REQUESTED, data: { jobId: job.id, projectId } })
-      .catch((err: unknown) => logger.error({ err, jobId: job.id }, "could not start re-embedding"));
+    const data = { jobId: job.id, projectId };
+    await sendJobEvent(chunkSetsReembedRequested, data, { id: `reembed-${job.id}` }).catch((err: unknown) =>
+      logger.error({ err, jobId: job.id }, "could not start re-embedding"),
+    );
   }
   if (stale.length) logger.info({ projects: stale.length, model: getEmbedder().model }, "re-embedding chunk sets");
   return stale.length;

@@ -1,10 +1,10 @@
-import { inngest } from "@/inngest/client";
-import { EVALUATION_RUN_REQUESTED } from "@/inngest/events";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import { assertRunnable, RevisionSnapshot } from "../flows/deploy";
 import { graphOf, requireFlow } from "../flows/service";
 import { isUuid } from "../ids";
+import { evaluationRunRequested } from "../jobs/events";
+import { sendJobEvent } from "../jobs/send";
 import { graphHash, isGeneratorKind } from "./fingerprint";
 import type { MetricResult } from "./metrics";
 import type { NodeAggregate, StoredRetrieved } from "./run-steps";
@@ -75,11 +75,8 @@ export const createEvaluationRun = async ({ projectId, flowName, testSet, target
 export const startEvaluation = async (args: StartArgs) => {
   const run = await createEvaluationRun(args);
   try {
-    await inngest.send({
-      id: `evaluation-${run.id}`,
-      name: EVALUATION_RUN_REQUESTED,
-      data: { runId: run.id, projectId: args.projectId },
-    });
+    const data = { runId: run.id, projectId: args.projectId };
+    await sendJobEvent(evaluationRunRequested, data, { id: `evaluation-${run.id}` });
   } catch (error) {
     await db.evaluationRun.update({
       where: { id: run.id },

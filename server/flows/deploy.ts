@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { inngest } from "@/inngest/client";
-import { FLOW_DEPLOY_REQUESTED } from "@/inngest/events";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { flowDeployRequested } from "../jobs/events";
+import { sendJobEvent } from "../jobs/send";
 import { logger } from "../logger";
 import { ensureFlowChunkSet, releaseUnfinishedFlowChunkSets, releaseUnusedFlowChunkSets } from "./chunk-sets";
 import { Graph, Prompt } from "./graph.schema";
@@ -86,11 +86,8 @@ export const requestDeploy = async ({
     },
   });
   try {
-    await inngest.send({
-      id: `flow-deploy-${revision.id}`,
-      name: FLOW_DEPLOY_REQUESTED,
-      data: { revisionId: revision.id, projectId, flowId: flow.id },
-    });
+    const data = { revisionId: revision.id, projectId, flowId: flow.id };
+    await sendJobEvent(flowDeployRequested, data, { id: `flow-deploy-${revision.id}` });
   } catch (error) {
     await failRevision(revision.id, error);
     throw new AppError("INTERNAL", `Failed to deploy flow: could not schedule the deploy (${errorMessage(error)})`);

@@ -1,8 +1,7 @@
-import { inngest } from "@/inngest/client";
-import { SOURCE_BUILD_REQUESTED, type SourceBuildRequestedData } from "@/inngest/events";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
-import { inProcessEvents } from "../jobs/in-process-events";
+import { sourceBuildRequested, type SourceBuildRequestedData } from "../jobs/events";
+import { sendJobEvent } from "../jobs/send";
 import { logger } from "../logger";
 
 /**
@@ -11,9 +10,7 @@ import { logger } from "../logger";
  */
 export const requestBuild = async (data: SourceBuildRequestedData) => {
   try {
-    const event = { id: `build-${data.buildId}`, name: SOURCE_BUILD_REQUESTED, data };
-    const ingest = inProcessEvents();
-    await (ingest ? ingest(event) : inngest.send(event));
+    await sendJobEvent(sourceBuildRequested, data, { id: `build-${data.buildId}` });
   } catch (error) {
     logger.error({ err: error, buildId: data.buildId }, "could not schedule build");
     const message = `Could not schedule the build: ${errorMessage(error)}`;

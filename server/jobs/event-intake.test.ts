@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { handleEventRequest, parseEvents, runIdFor, seededIds, ulid } from "./event-intake";
+import { handleEventRequest, parseEvents, runIdFor } from "./event-intake";
+import { seededIds, ulid } from "./inngest-sdk";
 
 describe("event ids", () => {
   it("are ULIDs; seeded ones repeat for the same seed, one per event", () => {

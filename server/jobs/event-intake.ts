@@ -1,6 +1,13 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, timingSafeEqual } from "node:crypto";
 import { logger } from "@/server/logger";
-import type { StoredEvent } from "./serve-protocol";
+import {
+  EVENT_ID_SEED_HEADER,
+  eventApiResponse,
+  isReservedEventName,
+  seededIds,
+  ulid,
+  type StoredEvent,
+} from "./inngest-sdk";
 
 /**
  * Events in: the ids they get and the `POST /e/<eventKey>` endpoint that `inngest.send()` talks to
@@ -8,39 +15,6 @@ import type { StoredEvent } from "./serve-protocol";
  */
 
 export type EventInput = { name: string; data?: Record<string, unknown>; id?: string; ts?: number; v?: string };
-
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-const base32 = (value: bigint, length: number) => {
-  let out = "";
-  for (let i = 0; i < length; i++) {
-    out = CROCKFORD[Number(value & 31n)] + out;
-    value >>= 5n;
-  }
-  return out;
-};
-
-/** A ULID, the id format Inngest gives events: 48 bits of milliseconds, 80 bits of entropy. */
-export const ulid = (timeMs = Date.now(), entropy: Uint8Array = randomBytes(10)) =>
-  base32(BigInt(timeMs), 10) +
-  base32(BigInt(`0x${Buffer.from(entropy).toString("hex") || "0"}`) & ((1n << 80n) - 1n), 16);
-
-/**
- * `inngest.send()` retries a failed POST, and sends `x-inngest-event-id-seed: <ms>,<base64 entropy>` so the server
- * can give the events of every retry the same ids (entropy + index), which makes the retry start no runs twice.
- */
-export const seededIds = (seed: string | null, count: number): (string | undefined)[] => {
-  const [ms, b64] = (seed ?? "").split(",");
-  const time = Number(ms);
-  const entropy = b64 ? Buffer.from(b64, "base64") : undefined;
-  if (!Number.isSafeInteger(time) || !entropy || entropy.length !== 10)
-    return Array.from({ length: count }, () => undefined);
-  const base = BigInt(`0x${entropy.toString("hex")}`);
-  return Array.from({ length: count }, (_, i) => {
-    const bytes = Buffer.from(((base + BigInt(i)) & ((1n << 80n) - 1n)).toString(16).padStart(20, "0"), "hex");
-    return ulid(time, bytes);
-  });
-};
 
 /** One run per (event, function), with an id derived from both: ingesting the same event id twice is a no-op. */
 export const runIdFor = (eventId: string, functionId: string) => {
@@ -71,7 +45,7 @@ export const parseEvents = (body: unknown): EventInput[] => {
     if (!isRecord(raw)) throw new BadEvent(`event ${i} is not an object`);
     const { name, data, id, ts, v } = raw;
     if (typeof name !== "string" || !name.trim()) throw new BadEvent(`event ${i} has no name`);
-    if (name.startsWith("inngest/")) throw new BadEvent(`event ${i}: the "inngest/" prefix is reserved`);
+    if (isReservedEventName(name)) throw new BadEvent(`event ${i}: the "inngest/" prefix is reserved`);
     if (data !== undefined && data !== null && !isRecord(data))
       throw new BadEvent(`event ${i}: data must be an object`);
     if (id !== undefined && id !== null && typeof id !== "string")
@@ -94,8 +68,6 @@ const keysEqual = (given: string, expected: string) => {
   return timingSafeEqual(a, b);
 };
 
-const json = (body: unknown, status: number) => Response.json(body, { status });
-
 export type IngestMany = (events: { input: EventInput; id?: string }[]) => Promise<string[]>;
 
 /**
@@ -106,26 +78,26 @@ export const handleEventRequest = async (
   req: Request,
   { eventKey, ingest }: { eventKey?: string; ingest: IngestMany },
 ): Promise<Response> => {
-  if (req.method !== "POST") return json({ error: "method not allowed", status: 405 }, 405);
+  if (req.method !== "POST") return eventApiResponse(405, { error: "method not allowed" });
   const match = /\/e\/([^/]+)\/?$/.exec(new URL(req.url).pathname);
-  if (!match) return json({ error: "not found", status: 404 }, 404);
+  if (!match) return eventApiResponse(404, { error: "not found" });
   if (eventKey !== undefined && !keysEqual(decodeURIComponent(match[1]!), eventKey)) {
-    return json({ error: "Event key not found", status: 401 }, 401);
+    return eventApiResponse(401, { error: "Event key not found" });
   }
   let events: EventInput[];
   try {
     events = parseEvents(await req.json());
   } catch (error) {
     const message = error instanceof BadEvent ? error.message : "body is not JSON";
-    return json({ error: message, status: 400 }, 400);
+    return eventApiResponse(400, { error: message });
   }
-  const ids = seededIds(req.headers.get("x-inngest-event-id-seed"), events.length);
+  const ids = seededIds(req.headers.get(EVENT_ID_SEED_HEADER), events.length);
   try {
     const eventIds = await ingest(events.map((input, i) => ({ input, id: ids[i] })));
-    return json({ ids: eventIds, status: 200 }, 200);
+    return eventApiResponse(200, { ids: eventIds });
   } catch (err) {
     // The sender retries a 500 with the same seeded ids, so a retry that lands starts each run once.
     logger.error({ err }, "could not store events");
-    return json({ error: "could not store events", status: 500 }, 500);
+    return eventApiResponse(500, { error: "could not store events" });
   }
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { executorOnly } from "./executor-only";
-import { signBody } from "./serve-protocol";
+import { signBody } from "./inngest-sdk";
 
 const KEY = "signkey-local-0123456789abcdef";
 const BODY = JSON.stringify({ ctx: { run_id: "r" }, event: { data: {}, name: "x" }, steps: {}, version: 2 });

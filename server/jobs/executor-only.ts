@@ -1,6 +1,5 @@
-import { timingSafeEqual } from "node:crypto";
 import { env, jobRunner } from "@/server/env";
-import { signBody } from "./serve-protocol";
+import { hasValidSignature, SIGNATURE_HEADER } from "./inngest-sdk";
 
 /**
  * `/api/inngest` when jobs run on the local executor: the executor in this process is its only caller, and it signs
@@ -14,27 +13,11 @@ import { signBody } from "./serve-protocol";
 type Handler<R extends Request> = (req: R) => Promise<Response>;
 export type ServeHandlers<R extends Request = Request> = { GET: Handler<R>; POST: Handler<R>; PUT: Handler<R> };
 
-/** The SDK accepts a signature for five minutes; so do we. */
-const MAX_AGE_MS = 5 * 60_000;
-
 const json = (status: number, detail: string, headers?: Record<string, string>) =>
   Response.json({ detail }, { status, headers });
 
 const methodNotAllowed = () => json(405, "Method Not Allowed", { Allow: "POST" });
 const unauthorized = () => json(401, "Invalid authentication credentials");
-
-/** `t=<unix s>&s=<hex>` (serve-protocol.ts `signBody`) over the body exactly as received, recent, with `signingKey`. */
-export const hasValidSignature = (body: string, header: string | null, signingKey: string, now = Date.now()) => {
-  if (!header) return false;
-  const params = new URLSearchParams(header);
-  const t = params.get("t") ?? "";
-  const given = params.get("s") ?? "";
-  if (!/^\d{1,12}$/.test(t) || !/^[0-9a-f]{64}$/.test(given)) return false;
-  const at = Number(t) * 1000;
-  if (Math.abs(now - at) > MAX_AGE_MS) return false;
-  const expected = new URLSearchParams(signBody(body, signingKey, at)).get("s") ?? "";
-  return timingSafeEqual(Buffer.from(given, "hex"), Buffer.from(expected, "hex"));
-};
 
 export const executorOnly = <R extends Request>(
   handlers: ServeHandlers<R>,
@@ -53,7 +36,7 @@ export const executorOnly = <R extends Request>(
       // Without a key there is no executor in this process (e.g. `next start` without the launcher): nobody to answer.
       if (!key) return unauthorized();
       const body = await req.clone().text();
-      if (!hasValidSignature(body, req.headers.get("x-inngest-signature"), key)) return unauthorized();
+      if (!hasValidSignature(body, req.headers.get(SIGNATURE_HEADER), key)) return unauthorized();
       return handlers.POST(req);
     },
   };

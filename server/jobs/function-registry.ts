@@ -1,4 +1,5 @@
 import type { InngestFunction } from "inngest";
+import { failedFunctionFilter, failedFunctionId, functionConfigs, retriesOf } from "./inngest-sdk";
 
 /**
  * What the executor knows about the served functions. In dev mode `GET /api/inngest` returns no configs and in cloud
@@ -16,17 +17,6 @@ export type RegisteredFunction = {
 
 type Trigger = { event: string; functionIdFilter?: string };
 
-type FunctionConfig = {
-  id: string;
-  triggers?: Array<{ event?: string; expression?: string; cron?: string }>;
-  steps?: Record<string, { retries?: { attempts?: number } }>;
-  [option: string]: unknown;
-};
-
-export const FUNCTION_FAILED = "inngest/function.failed";
-const DEFAULT_RETRIES = 3;
-/** The one trigger expression understood: the one the SDK itself writes for onFailure handlers. */
-const FUNCTION_ID_FILTER = /^\s*event\.data\.function_id\s*==\s*['"]([^'"]+)['"]\s*$/;
 /** Flow-control options that need the Inngest server; the executor runs such functions without them. */
 const UNSUPPORTED_OPTIONS = [
   "batchEvents",
@@ -40,14 +30,6 @@ const UNSUPPORTED_OPTIONS = [
   "throttle",
   "timeouts",
 ] as const;
-
-type Configurable = { getConfig: (opts: { baseUrl: URL; appPrefix: string }) => FunctionConfig[] };
-
-const configsOf = (fn: InngestFunction.Any, serveUrl: string): FunctionConfig[] => {
-  // Both are internal to the SDK (typed private/protected), hence the cast; `serve()` reads them the same way.
-  const internal = fn as unknown as Configurable & { client: { id: string } };
-  return internal.getConfig({ baseUrl: new URL(serveUrl), appPrefix: internal.client.id });
-};
 
 export type FunctionRegistry = {
   functions: Map<string, RegisteredFunction>;
@@ -63,7 +45,7 @@ const matches = (pattern: string, name: string) =>
 export const buildRegistry = (fns: InngestFunction.Any[], serveUrl: string): FunctionRegistry => {
   const functions = new Map<string, RegisteredFunction>();
   const warnings: string[] = [];
-  for (const config of fns.flatMap((fn) => configsOf(fn, serveUrl))) {
+  for (const config of fns.flatMap((fn) => functionConfigs(fn, serveUrl))) {
     const triggers: Trigger[] = [];
     const ignored: string[] = [];
     for (const t of config.triggers ?? []) {
@@ -73,22 +55,21 @@ export const buildRegistry = (fns: InngestFunction.Any[], serveUrl: string): Fun
         triggers.push({ event: t.event });
         continue;
       }
-      const filter = FUNCTION_ID_FILTER.exec(t.expression)?.[1];
+      const filter = failedFunctionFilter(t.expression);
       // Running a function whose `if` cannot be evaluated could do work the author ruled out; skipping is safer.
       if (filter) triggers.push({ event: t.event, functionIdFilter: filter });
       else ignored.push(`trigger "${t.event}" (if: ${t.expression})`);
     }
     for (const option of UNSUPPORTED_OPTIONS) if (config[option] !== undefined) ignored.push(`option "${option}"`);
     if (ignored.length) warnings.push(`${config.id}: ignored by the local executor: ${ignored.join(", ")}`);
-    const retries = config.steps?.step?.retries?.attempts ?? DEFAULT_RETRIES;
-    functions.set(config.id, { id: config.id, maxAttempts: Math.max(1, retries + 1), triggers });
+    functions.set(config.id, { id: config.id, maxAttempts: Math.max(1, retriesOf(config) + 1), triggers });
   }
   const route: FunctionRegistry["route"] = (event) =>
     [...functions.values()].filter((fn) =>
       fn.triggers.some(
         (t) =>
           matches(t.event, event.name) &&
-          (t.functionIdFilter === undefined || event.data.function_id === t.functionIdFilter),
+          (t.functionIdFilter === undefined || failedFunctionId(event.data) === t.functionIdFilter),
       ),
     );
   return { functions, route, warnings };

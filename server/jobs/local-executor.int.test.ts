@@ -1,12 +1,23 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { sourceBuildRequested } from "@/inngest/events";
+import { sourceBuildRequested } from "./events";
 import { startLocalExecutor, type LocalExecutor, type LocalExecutorOptions } from "./local-executor";
-import { canonicalJson, signBody } from "./serve-protocol";
+import { canonicalJson, signBody } from "./inngest-sdk";
 import { setRuntimeEnv } from "@/server/env";
 import { startEventServer } from "./event-server";
-import { startServeApp, startTestDb, waitFor, type TestDb } from "./test-harness";
-import { client, count, eventKey, functions, holdResume, resumeGate, seen, signingKey } from "./test-functions";
+import { setInProcessEvents } from "./in-process-events";
+import { sendJobEvent } from "./send";
+import { startServeApp, startTestDb, waitFor, type TestDb } from "@/server/testing/job-harness";
+import {
+  client,
+  count,
+  eventKey,
+  functions,
+  holdResume,
+  resumeGate,
+  seen,
+  signingKey,
+} from "@/server/testing/job-functions";
 
 /**
  * The executor against the real thing: an embedded Postgres with the app's migrations, reached through the app's
@@ -167,7 +178,7 @@ describe("local executor", () => {
     setRuntimeEnv("INNGEST_BASE_URL", endpoint.url);
     setRuntimeEnv("INNGEST_EVENT_KEY", eventKey);
     try {
-      const { inngest } = await import("@/inngest/client");
+      const { inngest } = await import("./client");
       const data = { buildId: randomUUID(), projectId: randomUUID(), sourceId: randomUUID() };
       const { ids } = await inngest.send(sourceBuildRequested.create(data));
       expect(ids).toHaveLength(1);
@@ -193,9 +204,42 @@ describe("local executor", () => {
     }
   });
 
+  it("sendJobEvent posts to the event endpoint, or stores the event directly when the executor runs in this process", async () => {
+    const executor = await start();
+    const endpoint = await startEventServer({ handle: executor.handleEventRequest });
+    setRuntimeEnv("INNGEST_BASE_URL", endpoint.url);
+    setRuntimeEnv("INNGEST_EVENT_KEY", eventKey);
+    const build = () => ({ buildId: randomUUID(), projectId: randomUUID(), sourceId: randomUUID() });
+    const [overHttp, direct] = [build(), build()];
+    try {
+      await sendJobEvent(sourceBuildRequested, overHttp, { id: `build-${overHttp.buildId}` });
+      await endpoint.close(); // from here on, only the direct path can store an event
+      setInProcessEvents(executor.ingestEvent);
+      await sendJobEvent(sourceBuildRequested, direct, { id: `build-${direct.buildId}` });
+      await sendJobEvent(sourceBuildRequested, direct, { id: `build-${direct.buildId}` }); // same id: no second run
+      await executor.drain();
+      for (const data of [overHttp, direct]) {
+        const runs = await testDb.db.jobRun.findMany({
+          where: { event: { path: ["id"], equals: `build-${data.buildId}` } },
+        });
+        expect(runs).toHaveLength(1);
+        expect(runs[0]).toMatchObject({
+          functionId: "jobs-test-typed",
+          status: "completed",
+          output: { buildId: data.buildId },
+        });
+      }
+    } finally {
+      setInProcessEvents(undefined);
+      setRuntimeEnv("INNGEST_BASE_URL", "");
+      setRuntimeEnv("INNGEST_EVENT_KEY", "");
+      await endpoint.close();
+    }
+  });
+
   it("drives the app's client behind inngest/next's route handler, signed with INNGEST_SIGNING_KEY", async () => {
     setRuntimeEnv("INNGEST_SIGNING_KEY", signingKey);
-    const { inngest } = await import("@/inngest/client");
+    const { inngest } = await import("./client");
     const { serve } = await import("inngest/next");
     const viaNext = inngest.createFunction(
       { id: "jobs-test-next", triggers: [{ event: "test/next" }] },

@@ -4,7 +4,8 @@ import type { InngestFunction } from "inngest";
 import { env } from "@/server/env";
 import { logger } from "@/server/logger";
 import { handleEventRequest, runIdFor, toStoredEvent, type EventInput } from "./event-intake";
-import { buildRegistry, FUNCTION_FAILED } from "./function-registry";
+import { buildRegistry } from "./function-registry";
+import { FUNCTION_FAILED, functionFailedEvent } from "./inngest-sdk";
 import { driveRun } from "./run-driver";
 import {
   claimRuns,
@@ -29,7 +30,7 @@ import { wait } from "./timing";
  *   when INNGEST_BASE_URL points here). Each event starts one run per function whose trigger matches, read in-process
  *   from the function objects (function-registry.ts). A run is one `job_runs` row; its id derives from (event id,
  *   function id), so a re-sent event starts nothing twice.
- * - A run is driven over real HTTP with the protocol the Inngest server speaks to `serve()` (serve-protocol.ts,
+ * - A run is driven over real HTTP with the protocol the Inngest server speaks to `serve()` (inngest-sdk.ts,
  *   run-driver.ts): memoized steps go back in every request; each 206 answer is one step result (memoized in
  *   Postgres before the next call), parallel steps (run side by side, at most 8 at once), or sleeps (deadlines
  *   stored). Step errors are retried with attempt + 1 after exponential backoff; function errors (500) retry the
@@ -173,13 +174,8 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
     // Failures of handlers for failures start nothing: a catch-all handler must not feed on its own failures.
     onFailed: async (run, error) => {
       if (run.event.name === FUNCTION_FAILED) return;
-      const data = {
-        function_id: run.fn.id,
-        run_id: run.id,
-        error: { name: "Error", message: errorText(error), ...error },
-        event: run.event,
-      };
-      await ingestMany([{ input: { name: FUNCTION_FAILED, data } }]);
+      const failed = { functionId: run.fn.id, runId: run.id, message: errorText(error), error, event: run.event };
+      await ingestMany([{ input: functionFailedEvent(failed) }]);
     },
   };
 

@@ -1,5 +1,5 @@
 import { call, errorText, memoize, RAN, UNAVAILABLE_MAX_MS, type DriverDeps, type RunState } from "./run-state";
-import { OpCode, type CallOutcome, type MemoizedStep, type OutgoingOp } from "./serve-protocol";
+import { OpCode, type CallOutcome, type MemoizedStep, type OutgoingOp } from "./inngest-sdk";
 import { backoffMs, wait } from "./timing";
 
 /**

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { runParallel, type BranchEnd } from "./parallel-steps";
 import { finishRun, memoizeStep, releaseRun, scheduleNext } from "./run-store";
 import {
@@ -12,8 +11,16 @@ import {
   type DriverDeps,
   type RunState,
 } from "./run-state";
-import { OpCode, type MemoizedStep, type OutgoingOp, type SerializedError } from "./serve-protocol";
-import { backoffMs, sleepDelayMs } from "./timing";
+import {
+  COMPLETE_ID,
+  OpCode,
+  SERVER_ONLY_OPS,
+  sleepDelayMs,
+  type MemoizedStep,
+  type OutgoingOp,
+  type SerializedError,
+} from "./inngest-sdk";
+import { backoffMs } from "./timing";
 
 /**
  * Drives one claimed run to its next resting point (completed, failed, waiting for a retry or a sleep, or handed
@@ -21,21 +28,12 @@ import { backoffMs, sleepDelayMs } from "./timing";
  * happens to this process, the run continues from its last memoized step.
  */
 
-/** The id the SDK gives function-level results it reports as ops (sha1 of "complete"). */
-const COMPLETE_ID = createHash("sha1").update("complete").digest("hex");
 /** Pending sleeps live in next_step_id as `sleep:[[hashedId, wakeAtMs], …]`: durable without a schema change. */
 const SLEEP_PREFIX = "sleep:";
 
 /** Ops attached for the Inngest server's bookkeeping, which have no local meaning. */
 const IGNORED = new Set<string>([OpCode.DeferAdd, OpCode.DeferAbort, OpCode.DiscoveryRequest]);
 const KNOWN = new Set<string>([...RAN, ...IGNORED, OpCode.StepPlanned, OpCode.Sleep, OpCode.RunComplete]);
-const TOOL_NAMES: Record<string, string> = {
-  WaitForEvent: "step.waitForEvent",
-  WaitForSignal: "step.waitForSignal",
-  InvokeFunction: "step.invoke",
-  AIGateway: "step.ai.infer",
-  Gateway: "step.fetch",
-};
 
 const stopDriving = async (deps: DriverDeps, run: RunState) => {
   if (!deps.abandoned()) await releaseRun(deps.db, { runId: run.id, me: deps.me });
@@ -150,7 +148,7 @@ const fanOut = async (deps: DriverDeps, run: RunState, planned: OutgoingOp[], sl
 const handleOps = async (deps: DriverDeps, run: RunState, ops: OutgoingOp[], retryAfterMs?: number) => {
   const unsupported = ops.filter((op) => !KNOWN.has(op.op));
   if (unsupported.length) {
-    const tools = [...new Set(unsupported.map((op) => TOOL_NAMES[op.op] ?? op.op))].join(", ");
+    const tools = [...new Set(unsupported.map((op) => SERVER_ONLY_OPS[op.op] ?? op.op))].join(", ");
     return fail(deps, run, {
       name: "UnsupportedOperation",
       message: `${tools} is not supported by Quarry's local job executor`,

@@ -1,7 +1,7 @@
 import type { Logger } from "@/server/logger";
 import type { RegisteredFunction } from "./function-registry";
 import { memoizeStep, type ClaimedRun, type JobsDb } from "./run-store";
-import { callServe, OpCode, type MemoizedStep, type SerializedError, type StoredEvent } from "./serve-protocol";
+import { callServe, OpCode, type MemoizedStep, type SerializedError, type StoredEvent } from "./inngest-sdk";
 import type { Backoff } from "./timing";
 
 /** A run being driven, what driving it needs, and the calls and writes every part of the driver shares. */

@@ -1,10 +1,10 @@
 import type { JobRun, Prisma, PrismaClient } from "@/server/generated/prisma/client";
-import type { MemoizedStep, StoredEvent } from "./serve-protocol";
+import type { MemoizedStep, StoredEvent } from "./inngest-sdk";
 
 /**
- * Every write to job_runs. Each is ONE statement (no interactive transaction: on PGlite a transaction blocks every
- * other connection) and, once a run is claimed, is guarded by `locked_by = <this executor>`, so an executor that lost
- * its lease can no longer change the run. Lease times use the database clock, so replicas agree on expiry.
+ * Every statement on job_runs: no other folder reads or writes the table. Each is ONE statement (no interactive
+ * transaction: on PGlite a transaction blocks every other connection) and, once a run is claimed, is guarded by
+ * `locked_by = <this executor>`, so an executor that lost its lease can no longer change the run. Lease times use the database clock, so replicas agree on expiry.
  */
 
 export type JobsDb = Pick<PrismaClient, "jobRun" | "$executeRaw" | "$queryRaw">;
@@ -166,3 +166,13 @@ export const countUnfinished = (db: JobsDb, { me, functionIds }: { me: string; f
   });
 
 export type { JobRun };
+
+/**
+ * Whether an event whose `data[key]` is `value` started any run here: the launcher sends an unfinished build's event
+ * again only when it never reached the executor.
+ */
+export const hasRunForEventData = async (db: JobsDb, key: string, value: string) => {
+  const runs = await db.$queryRaw<{ n: bigint }[]>`
+    SELECT count(*) AS n FROM job_runs WHERE event->'data'->>${key}::text = ${value}`;
+  return Number(runs[0]?.n ?? 0) > 0;
+};

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { backoffMs, sleepDelayMs, wait } from "./timing";
+import { sleepDelayMs } from "./inngest-sdk";
+import { backoffMs, wait } from "./timing";
 
 describe("sleepDelayMs", () => {
   it("reads the SDK's duration strings and ISO deadlines", () => {

@@ -3,6 +3,7 @@ import { requestBuild } from "../ingestion/schedule";
 import { db } from "../db";
 import { env, jobRunner, setRuntimeEnv } from "../env";
 import { generateEventKey, generateSigningKey } from "../jobs/keys";
+import { hasRunForEventData } from "../jobs/run-store";
 import { logger } from "../logger";
 
 /** Path of the local executor's event endpoint on the app's own HTTP server. */
@@ -30,11 +31,7 @@ export const resumeUnfinishedBuilds = async () => {
   if (builds.length === 0) return 0;
   let requested = 0;
   for (const build of builds) {
-    if (jobRunner() === "local") {
-      const runs = await db.$queryRaw<{ n: bigint }[]>`
-        SELECT count(*) AS n FROM job_runs WHERE event->'data'->>'buildId' = ${build.id}`;
-      if (Number(runs[0]?.n ?? 0) > 0) continue;
-    }
+    if (jobRunner() === "local" && (await hasRunForEventData(db, "buildId", build.id))) continue;
     await requestBuild({ buildId: build.id, projectId: build.projectId, sourceId: build.sourceId }).catch((err) =>
       logger.error({ err, buildId: build.id }, "could not re-request an unfinished build"),
     );

@@ -1,6 +1,6 @@
 import { serve } from "inngest/next";
 import type { NextRequest } from "next/server";
-import { inngest } from "@/inngest/client";
+import { inngest } from "@/server/jobs/client";
 import { functions } from "@/inngest/index";
 import { executorOnly } from "@/server/jobs/executor-only";
 

@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import canonicalize from "canonicalize";
 import { describe, expect, it } from "vitest";
-import { canonicalJson, parseRetryAfter, signBody } from "./serve-protocol";
+import { canonicalJson, parseRetryAfter, signBody } from "./inngest-sdk";
 
 describe("canonicalJson", () => {
   it("matches the canonicalize package the SDK verifies signatures with", () => {

@@ -2,12 +2,11 @@ import { eventType } from "inngest";
 import { z } from "zod";
 
 /**
- * Every event Quarry sends, with its payload schema. The `eventType` values are used both as function triggers
+ * Every event that starts a job, with its payload schema. The `eventType` values are the functions' triggers
  * (`triggers: [sourceBuildRequested]`, which types `event.data` in the handler and validates it before the first step)
- * and to build events to send (`inngest.send(sourceBuildRequested.create({ ... }))`, validated before sending).
+ * and what `sendJobEvent` (send.ts) takes, so a sender cannot pair an event name with another event's payload.
+ * They live here, beside the sender, because domain code sends them and must not import the functions' folder.
  */
-
-export const SOURCE_BUILD_REQUESTED = "source/build.requested" as const;
 
 export const SourceBuildRequestedData = z.object({
   buildId: z.uuid(),
@@ -18,27 +17,28 @@ export const SourceBuildRequestedData = z.object({
 });
 export type SourceBuildRequestedData = z.infer<typeof SourceBuildRequestedData>;
 
-export const sourceBuildRequested = eventType(SOURCE_BUILD_REQUESTED, { schema: SourceBuildRequestedData });
-
-export const CHUNK_SETS_REEMBED_REQUESTED = "chunk-sets/reembed.requested" as const;
+export const sourceBuildRequested = eventType("source/build.requested", { schema: SourceBuildRequestedData });
 
 export const ChunkSetsReembedRequestedData = z.object({ jobId: z.uuid(), projectId: z.uuid() });
 export type ChunkSetsReembedRequestedData = z.infer<typeof ChunkSetsReembedRequestedData>;
 
-export const chunkSetsReembedRequested = eventType(CHUNK_SETS_REEMBED_REQUESTED, {
+export const chunkSetsReembedRequested = eventType("chunk-sets/reembed.requested", {
   schema: ChunkSetsReembedRequestedData,
 });
-
-export const FLOW_DEPLOY_REQUESTED = "flow/deploy.requested" as const;
 
 export const FlowDeployRequestedData = z.object({ revisionId: z.uuid(), projectId: z.uuid(), flowId: z.uuid() });
 export type FlowDeployRequestedData = z.infer<typeof FlowDeployRequestedData>;
 
-export const flowDeployRequested = eventType(FLOW_DEPLOY_REQUESTED, { schema: FlowDeployRequestedData });
-
-export const EVALUATION_RUN_REQUESTED = "evaluation/run.requested" as const;
+export const flowDeployRequested = eventType("flow/deploy.requested", { schema: FlowDeployRequestedData });
 
 export const EvaluationRunRequestedData = z.object({ runId: z.uuid(), projectId: z.uuid() });
 export type EvaluationRunRequestedData = z.infer<typeof EvaluationRunRequestedData>;
 
-export const evaluationRunRequested = eventType(EVALUATION_RUN_REQUESTED, { schema: EvaluationRunRequestedData });
+export const evaluationRunRequested = eventType("evaluation/run.requested", { schema: EvaluationRunRequestedData });
+
+/** The events `sendJobEvent` accepts. */
+export type JobEvent =
+  | typeof sourceBuildRequested
+  | typeof chunkSetsReembedRequested
+  | typeof flowDeployRequested
+  | typeof evaluationRunRequested;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Inngest, NonRetriableError } from "inngest";
-import { sourceBuildRequested } from "@/inngest/events";
+import { sourceBuildRequested } from "@/server/jobs/events";
 
 /**
  * Functions the executor's integration tests serve. Each test sends a unique `key` in the event data, and the
