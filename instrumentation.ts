@@ -4,7 +4,10 @@
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
-    const { prepareAppServices } = await import("./server/runtime/app-services");
-    await prepareAppServices();
+    const [{ prepareAppServices }, { functions }] = await Promise.all([
+      import("./server/runtime/app-services"),
+      import("./inngest/index"),
+    ]);
+    await prepareAppServices(functions);
   }
 }

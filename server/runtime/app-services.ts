@@ -23,20 +23,23 @@ import {
  * hook calls prepareAppServices while it prepares, before any request is served; the launcher then starts the
  * services once the app answers, because the job executor drives runs through the app's own /api/inngest.
  */
-export const prepareAppServices = async () => {
+/** The job functions the local executor runs: inngest/index.ts, handed in by instrumentation.ts (the app layer). */
+type JobFunctions = Parameters<typeof startLocalExecutor>[0]["functions"];
+
+export const prepareAppServices = async (functions: JobFunctions) => {
   const launch = launchContext();
   if (!launch) return; // a Next not started by the launcher (`next start`): no jobs, no bootstrap
   try {
     if (jobRunner() === "local") configureLocalJobs({ appOrigin: launch.origin });
     logger.info(await setupKeywordEngine(), "keyword search engine");
-    setServicesStarter(() => startAppServices(launch));
+    setServicesStarter(() => startAppServices(launch, functions));
   } catch (error) {
     // The launcher's start then fails with this error (thrown here, Next would only answer requests with 500).
     setServicesStarter(() => Promise.reject(error));
   }
 };
 
-const startAppServices = async (launch: LaunchContext): Promise<AppServices> => {
+const startAppServices = async (launch: LaunchContext, functions: JobFunctions): Promise<AppServices> => {
   // Once, at start (before health says ok): what a missing system tool disables, instead of the first build that
   // needs it failing.
   const missing = await unavailableFeatures();
@@ -46,7 +49,6 @@ const startAppServices = async (launch: LaunchContext): Promise<AppServices> => 
   const runner = jobRunner();
   let executor: LocalExecutor | null = null;
   if (runner === "local") {
-    const { functions } = await import("@/inngest/index");
     executor = await startLocalExecutor({
       serveUrl: `${launch.origin}/api/inngest`,
       functions,
