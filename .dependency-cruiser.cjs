@@ -61,7 +61,7 @@ module.exports = {
     exclude: { path: "(^|/)(node_modules|\\.next|server/generated)/" },
     // Type-only imports count: a cycle closed by `import type` is still a cycle in the reader's head.
     tsPreCompilationDeps: true,
-    tsConfig: { fileName: "tsconfig.json" },
+    webpackConfig: { fileName: "scripts/layers-resolve.cjs" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],

@@ -113,7 +113,5 @@ export const chunkElements = async ({
   }
 };
 
-export { chunkWindow } from "./window";
-
 /** Loaded only when needed: the configured embedder reads the environment. */
 const configuredEmbedder = async () => (await import("../providers/embedding")).getEmbedder();

@@ -15,7 +15,7 @@ export const BUNDLED_SOURCES = [
   "scripts/start.ts",
   "server/parsing/worker/main.ts",
   "server/db/embedded-postgres.ts",
-  "server/chunking/chunk.ts",
+  "server/chunking/thread.ts",
   "server/providers/embedding/local-embedder.ts",
   "server/enrichment/enrich.ts",
   "server/graph-rag/communities.ts",

@@ -70,7 +70,7 @@ const thread = (bundled: boolean): Worker => {
   return w;
 };
 
-/** Calls `name` of `module` (e.g. "server/chunking/chunk.ts") in the worker thread and returns its result. */
+/** Calls `name` of `module` (e.g. "server/chunking/thread.ts") in the worker thread and returns its result. */
 export const runOffThread = <T>(module: TaskModule, name: string, args: unknown[]): Promise<T> =>
   new Promise<T>((resolve, reject) => {
     const id = nextId++;

@@ -61,7 +61,7 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
     const page = await readPage(build.id, after);
     const last = page.length < ELEMENTS_PAGE;
     const rows = carried.concat(page);
-    const window: WindowResult = await runOffThread<WindowResult>("server/chunking/chunk.ts", "chunkWindow", [
+    const window: WindowResult = await runOffThread<WindowResult>("server/chunking/thread.ts", "chunkWindow", [
       { elements: rows.map(asParsed), options, sectionBefore, last },
     ]);
     // Ids chosen here, so a caller can write the vectors without reading the chunks back.
