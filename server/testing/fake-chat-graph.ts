@@ -1,4 +1,4 @@
-import type { ChatRequestBody } from "./fake-chat-server";
+import type { ChatRequestBody } from "./fake-chat-types";
 
 /**
  * The stand-in model's answers to the graph-rag prompts (server/graph-rag/), computed from the request as a model's

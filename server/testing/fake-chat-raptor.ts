@@ -1,4 +1,4 @@
-import type { ChatRequestBody } from "./fake-chat-server";
+import type { ChatRequestBody } from "./fake-chat-types";
 
 /**
  * The stand-in model's answer to a RAPTOR cluster summary (server/raptor/summarize.ts): computed from the request

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { raptorReply } from "./fake-chat-raptor";
 import { graphReplyFor } from "./fake-chat-graph";
+import type { ChatRequestBody } from "./fake-chat-types";
 
 /**
  * Test helper: a local OpenAI-compatible `/chat/completions` server (no remote model exists in tests). Its answers
@@ -12,13 +13,7 @@ import { graphReplyFor } from "./fake-chat-graph";
  * (SSE with a final usage chunk), reports usage, and can be scripted to fail or to reply with given text.
  */
 
-export type ChatRequestBody = {
-  model: string;
-  messages: { role: string; content: string }[];
-  response_format?: { type: string; json_schema?: { name?: string; schema?: Record<string, unknown> } };
-  stream?: boolean;
-  max_tokens?: number;
-};
+export type { ChatRequestBody };
 
 /** A scripted reply: its text, and optionally how it ended (`length`: cut at the token limit). */
 export type ScriptedReply = string | { content: string; finishReason?: string };
