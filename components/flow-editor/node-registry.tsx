@@ -66,13 +66,13 @@ export const NODE_UI: Record<NodeKind, NodeUi> = {
   "graph-rag": {
     category: "Retrieve",
     icon: "GR",
-    description: "Entities and relations (not runnable yet)",
+    description: "Entities and relations",
     ConfigForm: ({ nodeId }) => <TopKForm nodeId={nodeId} kind="graph-rag" />,
   },
   "raptor-rag": {
     category: "Retrieve",
     icon: "RA",
-    description: "Summary tree (not runnable yet)",
+    description: "Summary tree",
     ConfigForm: ({ nodeId }) => <TopKForm nodeId={nodeId} kind="raptor-rag" />,
   },
   llm: {

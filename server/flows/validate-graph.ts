@@ -121,9 +121,6 @@ export const validateGraph = (input: unknown, stage: "save" | "run", context: Gr
     const kind = node.type as NodeKind;
     const def = NODE_KIND_DEFS[kind];
     const onPath = ancestors.has(node.id) || node.type === "response";
-    if (onPath && !def.runnable) {
-      errors.push({ nodeId: node.id, message: `${def.label} nodes are not available yet (node '${node.id}')` });
-    }
     if (onPath && def.upstream.length && upstreamOf(node.id).length === 0) {
       errors.push({ nodeId: node.id, message: `${def.label} node '${node.id}' has no upstream node` });
     }

@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect } from "react";
 import { useForm, type FieldValues, type Resolver } from "react-hook-form";
 import type { NodeKind } from "@/server/flows/graph.schema";
-import { NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
+import { kindDef, NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
 import { useEditor } from "../store";
 
 /**
@@ -48,11 +48,9 @@ export const useKindForm = <T extends FieldValues>(nodeId: string, kind: NodeKin
 
 /** The values of an enum field of the kind, read from its schema. */
 export const enumOptions = (kind: NodeKind, field: string): string[] => {
-  const schema = NODE_KIND_DEFS[kind].fields.shape[field] as unknown as {
-    options?: string[];
-    element?: { options?: string[] };
-    unwrap?: () => { options?: string[] };
-  };
+  // Read structurally: an enum, an array of an enum, or an optional enum.
+  const schema: { options?: string[]; element?: { options?: string[] }; unwrap?: () => { options?: string[] } } =
+    kindDef(kind).fields.shape[field] ?? {};
   return schema.options ?? schema.element?.options ?? schema.unwrap?.().options ?? [];
 };
 

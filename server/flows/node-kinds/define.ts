@@ -6,23 +6,21 @@ import type { NodeKind } from "../graph.schema";
  * (§2.10), which kinds may feed it and which it may feed, and the extra fields of its `data.result`. What a kind does
  * when it runs is in ../operations.ts, keyed by the same kinds.
  */
-export type NodeKindDef<Shape extends z.ZodRawShape = z.ZodRawShape> = {
+export type NodeKindDef = {
   kind: NodeKind;
   /** "Retrieval", "Smart RAG", ...: used in messages (contract §2.12, §7.4). */
   label: string;
   /** Each field on its own, every one optional: what a PATCH may carry. */
-  fields: z.ZodObject<Shape>;
-  defaults: z.infer<z.ZodObject<Shape>>;
+  fields: z.ZodObject;
+  defaults: Record<string, unknown>;
   /** The whole configuration, with checks across fields. */
-  config: z.ZodType<z.infer<z.ZodObject<Shape>>>;
+  config: z.ZodType<Record<string, unknown>>;
   /** Fields a PATCH must name (retrieval's searchType, §7.1). */
   requiredOnPatch: string[];
   upstream: readonly NodeKind[];
   downstream: readonly NodeKind[];
   /** Counters and metrics of `data.result` beside the common flags. */
   resultFields: readonly string[];
-  /** False while the kind can be stored and edited but not run (graph-rag and raptor-rag until their issue). */
-  runnable: boolean;
 };
 
 export const defineKind = <Shape extends z.ZodRawShape>(def: {
@@ -35,8 +33,7 @@ export const defineKind = <Shape extends z.ZodRawShape>(def: {
   upstream: readonly NodeKind[];
   downstream: readonly NodeKind[];
   resultFields: readonly string[];
-  runnable?: boolean;
-}): NodeKindDef<Shape> => {
+}) => {
   const fields = z.object(def.fields);
   const config = fields.superRefine((value, ctx) => {
     const message = def.refine?.(value);
@@ -47,12 +44,11 @@ export const defineKind = <Shape extends z.ZodRawShape>(def: {
     label: def.label,
     fields,
     defaults: def.defaults,
-    config: config as unknown as z.ZodType<z.infer<z.ZodObject<Shape>>>,
+    config,
     requiredOnPatch: def.requiredOnPatch ?? [],
     upstream: def.upstream,
     downstream: def.downstream,
     resultFields: def.resultFields,
-    runnable: def.runnable ?? true,
   };
 };
 

@@ -9,17 +9,20 @@ import { retrievalKind } from "./retrieval";
 export type { NodeKindDef } from "./define";
 
 /** Every node kind; typed by NodeKind, so a new kind does not compile until it is described here. */
-export const NODE_KIND_DEFS: Record<NodeKind, NodeKindDef> = {
-  dataset: datasetKind as unknown as NodeKindDef,
-  chunking: chunkingKind as unknown as NodeKindDef,
-  retrieval: retrievalKind as unknown as NodeKindDef,
-  reranking: rerankingKind as unknown as NodeKindDef,
-  "smart-rag": smartRagKind as unknown as NodeKindDef,
-  "graph-rag": graphRagKind as unknown as NodeKindDef,
-  "raptor-rag": raptorRagKind as unknown as NodeKindDef,
-  llm: llmKind as unknown as NodeKindDef,
-  response: responseKind as unknown as NodeKindDef,
-};
+export const NODE_KIND_DEFS = {
+  dataset: datasetKind,
+  chunking: chunkingKind,
+  retrieval: retrievalKind,
+  reranking: rerankingKind,
+  "smart-rag": smartRagKind,
+  "graph-rag": graphRagKind,
+  "raptor-rag": raptorRagKind,
+  llm: llmKind,
+  response: responseKind,
+} satisfies Record<NodeKind, NodeKindDef>;
+
+/** A kind's definition in the registry's common shape (fields by name, config as a plain record). */
+export const kindDef = (kind: NodeKind): NodeKindDef => NODE_KIND_DEFS[kind];
 
 /** A node's stored config with the kind's defaults under it, checked (throws the contract's sentence). */
 export const parseNodeConfig = (kind: NodeKind, config: Record<string, unknown>) => {
