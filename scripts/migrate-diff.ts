@@ -15,7 +15,7 @@ import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
 import { logger } from "../server/logger";
 
 /**
- * `migrate:diff`: writes the SQL that takes the database from prisma/migrations to prisma/schema.prisma as a new
+ * `migrate:diff`: writes the SQL that takes the database from prisma/migrations to prisma/schema/ as a new
  * migration, like `prisma migrate dev --create-only`, without Prisma's native schema engine (which cannot be
  * downloaded here). It drives @prisma/schema-engine-wasm through @prisma/adapter-pg, with three workarounds:
  *
@@ -30,7 +30,8 @@ import { logger } from "../server/logger";
  */
 
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-export const defaultSchemaPath = path.join(repoRoot, "prisma", "schema.prisma");
+/** The multi-file schema: every `.prisma` file of this folder (prisma.config.ts names the same folder). */
+export const defaultSchemaDir = path.join(repoRoot, "prisma", "schema");
 export const defaultMigrationsDir = path.join(repoRoot, "prisma", "migrations");
 
 const LOCKFILE = "migration_lock.toml";
@@ -140,15 +141,21 @@ const loadEngineModule = (): Promise<EngineModule> =>
     return bg;
   })());
 
-const loadEngine = async (
-  schemaPath: string,
-  schema: string,
-  open: Set<() => Promise<void>>,
-): Promise<SchemaEngine> => {
+type SchemaFile = { path: string; content: string };
+
+/** The schema's files, by name so the engine sees them in a stable order. */
+const readSchemaFiles = (schemaDir: string): SchemaFile[] =>
+  readdirSync(schemaDir)
+    .filter((name) => name.endsWith(".prisma"))
+    .sort()
+    .map((name) => path.join(schemaDir, name))
+    .map((file) => ({ path: file, content: readFileSync(file, "utf8") }));
+
+const loadEngine = async (schema: SchemaFile[], open: Set<() => Promise<void>>): Promise<SchemaEngine> => {
   const bg = await loadEngineModule();
   const log = (message: string) => logger.debug({ engine: message }, "schema engine");
   return bg.SchemaEngine.new(
-    { datamodels: [[schemaPath, schema]] },
+    { datamodels: schema.map((file) => [file.path, file.content]) },
     log,
     bindMigrationAwareSqlAdapterFactory(throwawayFactory(open)),
   );
@@ -185,16 +192,16 @@ const readMigrationList = (migrationsDir: string): MigrationList => {
 /** SQL from the existing migrations to the schema; empty string when they already match. */
 export const diffMigrationsToSchema = async ({
   migrationsDir = defaultMigrationsDir,
-  schemaPath = defaultSchemaPath,
-}: { migrationsDir?: string; schemaPath?: string } = {}): Promise<string> => {
-  const schema = readFileSync(schemaPath, "utf8");
+  schemaDir = defaultSchemaDir,
+}: { migrationsDir?: string; schemaDir?: string } = {}): Promise<string> => {
+  const schema = readSchemaFiles(schemaDir);
   const migrations = readMigrationList(migrationsDir);
   const open = new Set<() => Promise<void>>();
-  const engine = await loadEngine(schemaPath, schema, open);
+  const engine = await loadEngine(schema, open);
   try {
     const result = await engine.diff({
       from: migrations.migrationDirectories.length ? { tag: "migrations", ...migrations } : { tag: "empty" },
-      to: { tag: "schemaDatamodel", files: [{ path: schemaPath, content: schema }] },
+      to: { tag: "schemaDatamodel", files: schema },
       script: true,
       exitCode: null,
       filters: { externalTables: [], externalEnums: [] },
@@ -217,12 +224,12 @@ const migrationTimestamp = (now: Date) => now.toISOString().replace(/\D/g, "").s
 export const createMigration = async ({
   name,
   migrationsDir = defaultMigrationsDir,
-  schemaPath = defaultSchemaPath,
+  schemaDir = defaultSchemaDir,
   now = new Date(),
 }: {
   name: string;
   migrationsDir?: string;
-  schemaPath?: string;
+  schemaDir?: string;
   now?: Date;
 }): Promise<{ name: string; file: string; sql: string } | undefined> => {
   const slug = name
@@ -232,7 +239,7 @@ export const createMigration = async ({
     .replace(/^_+|_+$/g, "");
   if (!slug) throw new Error("A migration needs a name made of letters or digits, e.g. --name add_tags");
 
-  const sql = await diffMigrationsToSchema({ migrationsDir, schemaPath });
+  const sql = await diffMigrationsToSchema({ migrationsDir, schemaDir });
   mkdirSync(migrationsDir, { recursive: true });
   writeFileSync(path.join(migrationsDir, LOCKFILE), LOCKFILE_CONTENT);
   if (!sql) return undefined;

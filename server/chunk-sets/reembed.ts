@@ -26,7 +26,7 @@ const EMBED_BATCH = 64;
 /** Ready chunk sets (of one project, or all) whose vectors are not all of the given model. */
 const staleSetsWhere = (indexId: string, projectId?: string) => ({
   ...(projectId ? { projectId } : {}),
-  status: "ready",
+  status: "ready" as const,
   chunkCount: { gt: 0 },
   OR: [{ embeddingIndexId: null }, { embeddingIndexId: { not: indexId } }],
 });

@@ -1,7 +1,7 @@
 import { db } from "../db";
 
 /**
- * Chunk sets (see the ChunkSet model in prisma/schema.prisma): what retrieval scopes by. A source's build opens one
+ * Chunk sets (see the ChunkSet model in prisma/schema/): what retrieval scopes by. A source's build opens one
  * when it chunks, and indexing the build makes it the source's only searchable set.
  */
 

@@ -31,7 +31,7 @@ export const flowNodeMetrics = async ({
   prompts: Prompt[];
 }): Promise<Record<string, NodeMetrics>> => {
   // A cancelled run covered part of its test set only: its figures are not the flow's.
-  const finished = { projectId, flowId, status: "completed" };
+  const finished = { projectId, flowId, status: "completed" as const };
   const select = { aggregates: true, servingRevisionId: true } as const;
   const run =
     (activeRevisionId

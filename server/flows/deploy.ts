@@ -237,7 +237,7 @@ export const failRevision = async (revisionId: string, error: unknown) => {
     data: { status: cancelled ? "cancelled" : "failed", error: message, finishedAt: new Date() },
   });
   const flow = await db.flow.findUniqueOrThrow({ where: { id: revision.flowId } });
-  const status = !cancelled ? "Failed" : flow.activeRevisionId ? "Deployed" : "Not deployed";
+  const status = !cancelled ? "Failed" : flow.activeRevisionId ? "Deployed" : "NotDeployed";
   await db.flow.update({ where: { id: revision.flowId }, data: { status } });
   await releaseUnfinishedFlowChunkSets(revision.projectId);
   return { error: message };

@@ -4,6 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { resolveDatasetFiles } from "./datasets";
 import { graphContext, RevisionSnapshot } from "./deploy";
 import { DRAFT_CONFLICT } from "./editor.schema";
+import { flowStatusLabel } from "./flow-status";
 import type { Graph } from "./graph.schema";
 import { graphOf, requireFlow, statesOf, type FlowRow } from "./service";
 import { markChanged, type NodeStates } from "./state";
@@ -30,7 +31,7 @@ export const listEditorFlows = async (projectId: string) => {
   return flows.map((f) => ({
     name: f.name,
     description: f.description,
-    status: f.status,
+    status: flowStatusLabel(f.status),
     nodes: graphOf(f).nodes.length,
     deployedRevision: f.activeRevisionId ? (numberOf.get(f.activeRevisionId) ?? null) : null,
     updatedAt: f.updatedAt,
@@ -57,7 +58,7 @@ export const editorView = async (flow: FlowRow, origin: string) => {
   return {
     name: flow.name,
     description: flow.description,
-    status: flow.status,
+    status: flowStatusLabel(flow.status),
     draftVersion: flow.draftVersion,
     graph,
     results,
@@ -138,7 +139,7 @@ export const saveDraft = async ({
   for (let attempt = 0, current = flow; attempt < 20; attempt++) {
     if (current.draftVersion !== expectedVersion) throw new AppError("CONFLICT", DRAFT_CONFLICT);
     const nodeState = statesAfter(statesOf(current), graphOf(current), graph);
-    const status = current.status === "New" && graph.nodes.length > 0 ? "Not deployed" : current.status;
+    const status = current.status === "New" && graph.nodes.length > 0 ? "NotDeployed" : current.status;
     const { count } = await db.flow.updateMany({
       where: { id: current.id, version: current.version },
       data: {

@@ -56,9 +56,7 @@ const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEv
     if (error instanceof FlowRunError) throw new AppError("INTERNAL", `Failed to run flow: ${error.message}`);
     throw error;
   } finally {
-    await recordNodeStats(exe.flowId, outcomes).catch((e: unknown) =>
-      logger.warn({ err: e }, "flow stats not written"),
-    );
+    await recordNodeStats(exe, outcomes).catch((e: unknown) => logger.warn({ err: e }, "flow stats not written"));
     if (exe.draft) {
       await mutateDraft(exe.flowId, (flow) => ({ nodeState: markProcessed(statesOf(flow), outcomes) })).catch(
         (e: unknown) => logger.warn({ err: e }, "flow flags not written"),

@@ -135,13 +135,17 @@ export const runGraph = async ({
 };
 
 /** Adds one run's outcomes to the flow's per-node counters. */
-export const recordNodeStats = async (flowId: string, outcomes: NodeOutcome[]) => {
+export const recordNodeStats = async (
+  { projectId, flowId }: { projectId: string; flowId: string },
+  outcomes: NodeOutcome[],
+) => {
   const now = new Date();
   await db.$transaction(
     outcomes.map((o) =>
       db.flowNodeStat.upsert({
         where: { flowId_nodeId: { flowId, nodeId: o.id } },
         create: {
+          projectId,
           flowId,
           nodeId: o.id,
           runs: 1,

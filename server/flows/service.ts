@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import type { FlowStatus } from "../generated/prisma/enums";
 import { Graph, isNodeKind, type NodeKind, type Prompt } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import { listPrompts, savePrompts } from "./prompts";
@@ -32,7 +33,7 @@ export const requireFlow = async (projectId: string, name: string, style: "short
  */
 export const mutateDraft = async (
   flowId: string,
-  change: (flow: FlowRow) => { graph?: Graph; nodeState?: NodeStates; status?: string } | null,
+  change: (flow: FlowRow) => { graph?: Graph; nodeState?: NodeStates; status?: FlowStatus } | null,
 ): Promise<FlowRow | null> => {
   for (let attempt = 0; attempt < 20; attempt++) {
     const flow = await db.flow.findUnique({ where: { id: flowId } });
@@ -75,7 +76,7 @@ export const saveFlow = async ({
   const existing = await findFlow(projectId, name);
   if (existing && !replace) throw new AppError("CONFLICT", `A flow named ${name} already exists`);
   await savePrompts(projectId, prompts);
-  const status = graph.nodes.length === 0 ? "New" : "Not deployed";
+  const status = graph.nodes.length === 0 ? "New" : "NotDeployed";
   const data = { graph: graph as unknown as Prisma.InputJsonValue, description: description ?? null };
   if (!existing) return db.flow.create({ data: { projectId, name, ...data, status } });
   const states: NodeStates = Object.fromEntries(
@@ -211,7 +212,7 @@ export const updateNodeConfig = async ({
     return {
       graph,
       nodeState: markChanged(statesOf(current), graph, nodeId),
-      status: current.status === "New" ? "Not deployed" : undefined,
+      status: current.status === "New" ? "NotDeployed" : undefined,
     };
   });
   const message =

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
 import { applyMigrations } from "../db/migrate";
+import type { ChunkSetStatus } from "../generated/prisma/enums";
 
 /** A failed deploy's half-built flow chunk sets are deleted, but not while another deploy of the project builds. */
 
@@ -29,7 +30,7 @@ it("a failed deploy leaves no half-built chunk set behind, and spares the sets o
   const flow = await db.flow.create({ data: { projectId: project.id, name: "f" } });
   const revision = (number: number) =>
     db.flowRevision.create({ data: { flowId: flow.id, projectId: project.id, number, snapshot: {} } });
-  const set = (status: string) =>
+  const set = (status: ChunkSetStatus) =>
     db.chunkSet.create({ data: { projectId: project.id, sourceId: source.id, ownerKind: "flow_chunking", status } });
   const [failing, running] = [await revision(1), await revision(2)];
   const [halfBuilt, ready, sourceSet] = [

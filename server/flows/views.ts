@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { env } from "../env";
 import { flowNodeMetrics, type NodeMetrics } from "../evaluation/node-metrics";
+import { flowStatusLabel } from "./flow-status";
 import type { GraphNode, NodeKind } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import type { FlowRow } from "./service";
@@ -147,6 +148,6 @@ export const flowUrl = (name: string, origin: string) => {
 export const toFlowSummary = (flow: FlowRow, origin: string) => ({
   name: flow.name,
   description: flow.description,
-  status: flow.status,
+  status: flowStatusLabel(flow.status),
   url: flow.status === "Deployed" ? flowUrl(flow.name, origin) : null,
 });

@@ -6,7 +6,7 @@ import type { Community } from "./communities";
 import type { MergedEntity, MergedRelationship } from "./merge";
 import type { ChunkExtraction } from "./types";
 
-/** The graph tables of a node index (prisma/schema.prisma, graph_*). Every query carries the project id. */
+/** The graph tables of a node index (prisma/schema/graph-rag.prisma). Every query carries the project id. */
 
 export type Scope = { projectId: string; indexId: string };
 

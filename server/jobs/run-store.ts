@@ -119,9 +119,10 @@ export const finishRun = async (
   }: { runId: string; me: string; status: "completed" | "failed"; output?: unknown; error?: string },
 ) => {
   const json = output === undefined ? null : JSON.stringify(output);
+  // status is an enum column: a parameter bound as text would not be assigned to it without the cast.
   const count = await db.$executeRaw`
     UPDATE job_runs
-       SET status = ${status}, output = ${json}::jsonb, error = ${error ?? null}::text,
+       SET status = ${status}::"JobRunStatus", output = ${json}::jsonb, error = ${error ?? null}::text,
            locked_by = NULL, locked_until = NULL, updated_at = now()
      WHERE id = ${runId}::uuid AND locked_by = ${me} AND status = 'running'`;
   return count === 1;
