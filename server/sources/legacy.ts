@@ -4,21 +4,10 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
-import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
-import { LegacyUploadFields } from "../public-api/schemas/legacy.schema";
 import { assertMethodAvailable } from "./build-options";
 import { listElements, type ElementFilters, type Pagination } from "./elements";
-import {
-  checkUploadFileName,
-  createSourceFromUpload,
-  discardUpload,
-  findSource,
-  findSourceByName,
-  reprocessSource,
-  sourceExists,
-  storeUpload,
-  type BuildOptions,
-} from "./service";
+import { findSource, findSourceByName, reprocessSource, type BuildOptions, type StoredUpload } from "./service";
+import { ingestStoredUpload } from "./upload";
 
 /**
  * The earlier (legacy) endpoints of contract §6: thin wrappers over the same pipeline that wait for the build
@@ -104,35 +93,23 @@ const finishedSource = async ({
   return source;
 };
 
-/** POST /upload: a multipart upload becomes a source, is built, and comes back in its final state. */
+/**
+ * POST /upload: a stored upload becomes a source, is built, and comes back in its final state. `method` is read
+ * once the file is stored (see ingestStoredUpload).
+ */
 export const uploadAndWait = async ({
   projectId,
   upload,
+  method,
   signal,
 }: {
   projectId: string;
-  upload: UploadRequest;
+  upload: StoredUpload;
+  method: () => InternalMethod | undefined;
   signal?: AbortSignal;
 }) => {
-  const { fields, file } = await readMultipartUpload({
-    upload,
-    checkFileName: checkUploadFileName,
-    receiveFile: (fileName, stream) => storeUpload({ projectId, fileName, stream, maxBytes: MAX_UPLOAD_BYTES }),
-  });
-  let buildId: string;
-  try {
-    const { partition_method } = LegacyUploadFields.parse(fields);
-    ({ buildId } = await createSourceFromUpload({
-      projectId,
-      upload: file.received,
-      options: legacyBuildOptions(partition_method),
-    }));
-  } catch (error) {
-    // Once the source row exists it owns the file (a failed schedule leaves a Failed source to reprocess).
-    if (!(await sourceExists(file.received.sourceId))) await discardUpload(file.received);
-    throw error;
-  }
-  return finishedSource({ projectId, sourceId: file.received.sourceId, buildId, signal });
+  const { buildId } = await ingestStoredUpload({ projectId, upload, options: () => legacyBuildOptions(method()) });
+  return finishedSource({ projectId, sourceId: upload.sourceId, buildId, signal });
 };
 
 /** The source a legacy call names: by id when given (preferred), else by its unique name. */

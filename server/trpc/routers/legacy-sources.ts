@@ -4,7 +4,8 @@ import { toLegacyElementDto } from "@/server/public-api/legacy-mappers";
 import { toSourceDto } from "@/server/public-api/mappers";
 import type { UploadRequest } from "@/server/public-api/multipart";
 import { LegacyElementsInput, LegacyProcessInput, ScreenshotInput } from "@/server/public-api/schemas/legacy.schema";
-import { legacyElements, processAndWait, uploadAndWait } from "@/server/sources/legacy";
+import { legacyMultipartUpload } from "@/server/public-api/uploads";
+import { legacyElements, processAndWait } from "@/server/sources/legacy";
 import { pageScreenshot } from "@/server/sources/screenshot";
 import { failureReasons } from "@/server/sources/service";
 import type { Source } from "@/server/generated/prisma/client";
@@ -25,7 +26,9 @@ export const legacySourcesRouter = router({
   upload: apiProcedure("write")
     .input(z.object({ upload: z.custom<UploadRequest>(), signal: z.custom<AbortSignal>().optional() }))
     .mutation(async ({ ctx, input }) =>
-      sourceResponse(await uploadAndWait({ projectId: ctx.projectId, upload: input.upload, signal: input.signal })),
+      sourceResponse(
+        await legacyMultipartUpload({ projectId: ctx.projectId, upload: input.upload, signal: input.signal }),
+      ),
     ),
 
   process: apiProcedure("write")

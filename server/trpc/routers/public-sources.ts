@@ -5,7 +5,7 @@ import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { getProject } from "@/server/projects/service";
-import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
+import type { UploadRequest } from "@/server/public-api/multipart";
 import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
 import {
   DeleteSourceInput,
@@ -28,7 +28,8 @@ import {
   listSources,
   reprocessSource,
 } from "@/server/sources/service";
-import { ingestMultipartUpload } from "@/server/sources/upload";
+import { ingestMultipartUpload } from "@/server/public-api/uploads";
+import { MAX_UPLOAD_BYTES } from "@/server/sources/upload";
 import { ALLOWED_EXTENSIONS, ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
 import { apiProcedure, router } from "../init";
 
