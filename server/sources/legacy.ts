@@ -22,7 +22,8 @@ import { ingestStoredUpload } from "./upload";
  */
 export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => method ?? "basic"; // the legacy default (contract §3)
 
-const legacyBuildOptions = (method: InternalMethod | undefined): BuildOptions => {
+/** Legacy calls run the legacy default method (`basic`) unless they name one (contract §3). */
+export const legacyBuildOptions = (method?: InternalMethod): BuildOptions => {
   const runAs = buildMethodFor(method);
   assertMethodAvailable(runAs);
   return { method: runAs, enrichment: "full", indexing: "full" };
@@ -70,7 +71,7 @@ export const waitUntilFinal = async ({
 };
 
 /** Waits for the build, then returns its source as it stands (Completed or Failed). */
-const finishedSource = async ({
+export const finishedSource = async ({
   projectId,
   sourceId,
   buildId,

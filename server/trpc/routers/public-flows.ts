@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { apiTokenName } from "@/server/auth/api-tokens";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
 import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
+import { latestRevision } from "@/server/flows/public-queries";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
 import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
-import { db } from "@/server/db";
 import { apiProcedure, router } from "../init";
 
 /** Contract §7: the flow service. The route handlers pass the flow name from the path (or the Host header). */
@@ -28,7 +29,7 @@ export const publicFlowsRouter = router({
     .input(Named.extend({ origin: z.string() }))
     .query(async ({ ctx, input }) => {
       const flow = await requireFlow(ctx.projectId, input.flowName, "named");
-      const latest = await db.flowRevision.findFirst({ where: { flowId: flow.id }, orderBy: { number: "desc" } });
+      const latest = await latestRevision(flow.id);
       return {
         ...toFlowSummary(flow, input.origin),
         revision_id: flow.activeRevisionId,
@@ -56,12 +57,12 @@ export const publicFlowsRouter = router({
       const description = input.body.tool_description;
       if (description !== undefined && description !== null && typeof description !== "string")
         throw new AppError("BAD_REQUEST", "Invalid input: tool_description must be a string");
-      const token = await db.apiToken.findUnique({ where: { id: ctx.auth.tokenId }, select: { name: true } });
+      const tokenName = await apiTokenName(ctx.auth.tokenId);
       return requestDeploy({
         projectId: ctx.projectId,
         flowName: input.flowName,
         toolDescription: description,
-        deployedBy: token ? `API token ${token.name}` : "API token",
+        deployedBy: tokenName === null ? "API token" : `API token ${tokenName}`,
       });
     }),
 
