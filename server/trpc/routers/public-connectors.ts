@@ -13,6 +13,8 @@ import { resolveBuildOptions } from "@/server/sources/build-options";
 import { finishedSource, legacyBuildOptions } from "@/server/sources/legacy";
 import { failureReasons, findSource } from "@/server/sources/service";
 import type { Source } from "@/server/generated/prisma/client";
+import { checked } from "@/server/public-api/checked";
+import { IngestResponse, SourceResponse } from "@/server/public-api/v1/sources/responses.schema";
 import { apiProcedure, router } from "../init";
 
 const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });
@@ -35,6 +37,7 @@ const waitForSource = async (projectId: string, created: { buildId: string; sour
 export const publicConnectorsRouter = router({
   ingestUrl: apiProcedure("write")
     .input(IngestUrlInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestUrl({
@@ -54,6 +57,7 @@ export const publicConnectorsRouter = router({
 
   ingestGithub: apiProcedure("write")
     .input(IngestGithubInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestGithub({
@@ -70,6 +74,7 @@ export const publicConnectorsRouter = router({
 
   ingestYoutube: apiProcedure("write")
     .input(IngestYoutubeInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestYoutube({
@@ -88,6 +93,7 @@ export const publicConnectorsRouter = router({
   /** Legacy: schedules and answers at once with the source (status Processing, file_size 0). */
   uploadUrl: apiProcedure("write")
     .input(LegacyUploadUrlInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) => {
       const created = await ingestUrl({
         projectId: ctx.projectId,
@@ -102,6 +108,7 @@ export const publicConnectorsRouter = router({
 
   uploadGithub: apiProcedure("write")
     .input(LegacyConnectorInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
       waitForSource(
         ctx.projectId,
@@ -112,6 +119,7 @@ export const publicConnectorsRouter = router({
 
   uploadYoutube: apiProcedure("write")
     .input(LegacyConnectorInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
       waitForSource(
         ctx.projectId,
