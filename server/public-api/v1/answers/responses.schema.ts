@@ -3,7 +3,7 @@ import { AnswerStream } from "@/server/answers/stream";
 
 /** Response shapes of POST /ask-sources (contract §5.13) and POST /run-extraction (§5.14). */
 
-const Citation = z.strictObject({
+export const Citation = z.strictObject({
   index: z.number(),
   file_id: z.string().nullable(),
   file_name: z.string().nullable(),
