@@ -116,3 +116,7 @@ export const revokeApiTokenById = async ({ projectId, tokenId }: { projectId: st
   });
   return count > 0;
 };
+
+/** A token's name (revoked or not), or null when no token has this id. */
+export const apiTokenName = async (tokenId: string) =>
+  (await db.apiToken.findUnique({ where: { id: tokenId }, select: { name: true } }))?.name ?? null;

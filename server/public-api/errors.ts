@@ -32,8 +32,19 @@ const zodDetail = (error: ZodError): string => {
   return `Invalid input: ${path}: ${issue.message.replace(/^Invalid input:\s*/, "")}`;
 };
 
+/**
+ * The message tRPC gives the error it throws when a procedure's response fails its `.output()` schema
+ * (createOutputMiddleware in @trpc/server 11); its cause is the ZodError, which must not read as the client's 400.
+ */
+const OUTPUT_VALIDATION_FAILED = "Output validation failed";
+
 /** Maps anything a procedure throws to the contract's `{detail}` body and status. */
 export const errorResponse = (error: unknown, log: Logger, fallbackDetail: string = DETAIL.internal): Response => {
+  if (error instanceof TRPCError && error.message === OUTPUT_VALIDATION_FAILED) {
+    // Our response broke its own schema: an internal error like any other, logged with the schema's complaint.
+    log.error({ err: error.cause ?? error }, "public API response failed its schema");
+    return detailResponse(500, fallbackDetail);
+  }
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
   if (cause instanceof AppError) {
     const retry = cause.retryAfterS === undefined ? undefined : { "Retry-After": String(cause.retryAfterS) };

@@ -3,8 +3,8 @@ import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { AppError } from "../errors";
 import { NUL_DETAIL } from "../input-guard";
+import { MAX_UPLOAD_BYTES } from "../sources/upload";
 
-export const MAX_UPLOAD_BYTES = 100 * 1024 * 1024;
 /** Room for the multipart envelope (boundaries, part headers, small fields) around a maximal file. */
 const ENVELOPE_BYTES = 1024 * 1024;
 

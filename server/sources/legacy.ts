@@ -4,20 +4,10 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
-import { MAX_UPLOAD_BYTES, readMultipartUpload, type UploadRequest } from "../public-api/multipart";
-import { LegacyUploadFields } from "../public-api/schemas/legacy.schema";
 import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-options";
 import { listElements, type ElementFilters, type Pagination } from "../ingestion/elements";
-import {
-  checkUploadFileName,
-  createSourceFromUpload,
-  discardUpload,
-  findSource,
-  findSourceByName,
-  reprocessSource,
-  sourceExists,
-  storeUpload,
-} from "./service";
+import { findSource, findSourceByName, reprocessSource, type StoredUpload } from "./service";
+import { ingestStoredUpload } from "./upload";
 
 /**
  * The earlier (legacy) endpoints of contract §6: thin wrappers over the same pipeline that wait for the build
@@ -32,7 +22,8 @@ import {
  */
 export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => method ?? "basic"; // the legacy default (contract §3)
 
-const legacyBuildOptions = (method: InternalMethod | undefined): BuildOptions => {
+/** Legacy calls run the legacy default method (`basic`) unless they name one (contract §3). */
+export const legacyBuildOptions = (method?: InternalMethod): BuildOptions => {
   const runAs = buildMethodFor(method);
   assertMethodAvailable(runAs);
   return { method: runAs, enrichment: "full", indexing: "full" };
@@ -80,7 +71,7 @@ export const waitUntilFinal = async ({
 };
 
 /** Waits for the build, then returns its source as it stands (Completed or Failed). */
-const finishedSource = async ({
+export const finishedSource = async ({
   projectId,
   sourceId,
   buildId,
@@ -103,35 +94,23 @@ const finishedSource = async ({
   return source;
 };
 
-/** POST /upload: a multipart upload becomes a source, is built, and comes back in its final state. */
+/**
+ * POST /upload: a stored upload becomes a source, is built, and comes back in its final state. `method` is read
+ * once the file is stored (see ingestStoredUpload).
+ */
 export const uploadAndWait = async ({
   projectId,
   upload,
+  method,
   signal,
 }: {
   projectId: string;
-  upload: UploadRequest;
+  upload: StoredUpload;
+  method: () => InternalMethod | undefined;
   signal?: AbortSignal;
 }) => {
-  const { fields, file } = await readMultipartUpload({
-    upload,
-    checkFileName: checkUploadFileName,
-    receiveFile: (fileName, stream) => storeUpload({ projectId, fileName, stream, maxBytes: MAX_UPLOAD_BYTES }),
-  });
-  let buildId: string;
-  try {
-    const { partition_method } = LegacyUploadFields.parse(fields);
-    ({ buildId } = await createSourceFromUpload({
-      projectId,
-      upload: file.received,
-      options: legacyBuildOptions(partition_method),
-    }));
-  } catch (error) {
-    // Once the source row exists it owns the file (a failed schedule leaves a Failed source to reprocess).
-    if (!(await sourceExists(file.received.sourceId))) await discardUpload(file.received);
-    throw error;
-  }
-  return finishedSource({ projectId, sourceId: file.received.sourceId, buildId, signal });
+  const { buildId } = await ingestStoredUpload({ projectId, upload, options: () => legacyBuildOptions(method()) });
+  return finishedSource({ projectId, sourceId: upload.sourceId, buildId, signal });
 };
 
 /** The source a legacy call names: by id when given (preferred), else by its unique name. */

@@ -4,10 +4,14 @@ import { toLegacyElementDto } from "@/server/public-api/legacy-mappers";
 import { toSourceDto } from "@/server/public-api/mappers";
 import type { UploadRequest } from "@/server/public-api/multipart";
 import { LegacyElementsInput, LegacyProcessInput, ScreenshotInput } from "@/server/public-api/schemas/legacy.schema";
-import { legacyElements, processAndWait, uploadAndWait } from "@/server/sources/legacy";
+import { legacyMultipartUpload } from "@/server/public-api/uploads";
+import { legacyElements, processAndWait } from "@/server/sources/legacy";
 import { pageScreenshot } from "@/server/sources/screenshot";
 import { failureReasons } from "@/server/sources/service";
 import type { Source } from "@/server/generated/prisma/client";
+import { checked } from "@/server/public-api/checked";
+import { LegacyElementsResponse, ScreenshotResponse } from "@/server/public-api/v1/legacy/responses.schema";
+import { SourceResponse } from "@/server/public-api/v1/sources/responses.schema";
 import { apiProcedure, router } from "../init";
 
 const sourceResponse = async (source: Source) =>
@@ -24,12 +28,16 @@ const sourceResponse = async (source: Source) =>
 export const legacySourcesRouter = router({
   upload: apiProcedure("write")
     .input(z.object({ upload: z.custom<UploadRequest>(), signal: z.custom<AbortSignal>().optional() }))
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
-      sourceResponse(await uploadAndWait({ projectId: ctx.projectId, upload: input.upload, signal: input.signal })),
+      sourceResponse(
+        await legacyMultipartUpload({ projectId: ctx.projectId, upload: input.upload, signal: input.signal }),
+      ),
     ),
 
   process: apiProcedure("write")
     .input(LegacyProcessInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
       sourceResponse(
         await processAndWait({
@@ -45,6 +53,7 @@ export const legacySourcesRouter = router({
   // A POST, so `write` like every POST of the contract (§1), although it only reads.
   elements: apiProcedure("write")
     .input(LegacyElementsInput)
+    .output(checked(LegacyElementsResponse))
     .mutation(async ({ ctx, input }) => {
       // Pagination only when both are given (contract §6), unlike GET /builds.
       const pagination =
@@ -73,6 +82,7 @@ export const legacySourcesRouter = router({
 
   screenshot: apiProcedure("read")
     .input(ScreenshotInput)
+    .output(checked(ScreenshotResponse))
     .query(async ({ ctx, input }) => {
       const shot = await pageScreenshot({
         projectId: ctx.projectId,

@@ -2,6 +2,8 @@ import { askSources, prepareAsk, runAsk } from "@/server/answers/ask";
 import { AnswerStream } from "@/server/answers/stream";
 import { runExtraction } from "@/server/extraction/extract";
 import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
+import { checked } from "@/server/public-api/checked";
+import { AskSourcesResponse, RunExtractionResponse } from "@/server/public-api/v1/answers/responses.schema";
 import { apiProcedure, router } from "../init";
 
 const askInput = (projectId: string, input: AskSourcesInput) => ({
@@ -21,6 +23,7 @@ const askInput = (projectId: string, input: AskSourcesInput) => ({
 export const publicAnswersRouter = router({
   askSources: apiProcedure("write")
     .input(AskSourcesInput)
+    .output(checked(AskSourcesResponse))
     .mutation(async ({ ctx, input }) => {
       const ask = askInput(ctx.projectId, input);
       if (!input.stream) return askSources(ask);
@@ -31,6 +34,7 @@ export const publicAnswersRouter = router({
 
   runExtraction: apiProcedure("write")
     .input(RunExtractionInput)
+    .output(checked(RunExtractionResponse))
     .mutation(({ ctx, input }) =>
       runExtraction({
         projectId: ctx.projectId,

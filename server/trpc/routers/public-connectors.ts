@@ -1,7 +1,5 @@
 import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
-import { db } from "@/server/db";
 import { AppError } from "@/server/errors";
-import type { InternalMethod } from "@/server/parsing/methods.schema";
 import { getProject } from "@/server/projects/service";
 import { toSourceDto } from "@/server/public-api/mappers";
 import {
@@ -11,48 +9,35 @@ import {
   LegacyConnectorInput,
   LegacyUploadUrlInput,
 } from "@/server/public-api/schemas/connectors.schema";
-import { assertMethodAvailable, resolveBuildOptions } from "@/server/ingestion/build-options";
-import { buildMethodFor, LEGACY_WAIT_MS, waitUntilFinal } from "@/server/sources/legacy";
-import type { BuildOptions } from "@/server/ingestion/build-options";
+import { resolveBuildOptions } from "@/server/ingestion/build-options";
+import { finishedSource, legacyBuildOptions } from "@/server/sources/legacy";
 import { failureReasons, findSource } from "@/server/sources/service";
+import type { Source } from "@/server/generated/prisma/client";
+import { checked } from "@/server/public-api/checked";
+import { IngestResponse, SourceResponse } from "@/server/public-api/v1/sources/responses.schema";
 import { apiProcedure, router } from "../init";
 
 const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildId, success: true, error: null });
 
-/** Legacy calls run the legacy default method (`basic`) unless they name one (contract §3). */
-const legacyOptions = (method?: InternalMethod): BuildOptions => {
-  const runAs = buildMethodFor(method);
-  assertMethodAvailable(runAs);
-  return { method: runAs, enrichment: "full", indexing: "full" };
-};
+const toResponse = async (projectId: string, source: Source) =>
+  toSourceDto(source, await getProject(projectId), (await failureReasons(projectId, [source])).get(source.id));
 
 const sourceDto = async (projectId: string, sourceId: string) => {
   const source = await findSource({ projectId, fileId: sourceId });
   // Deleted while it was being built.
   if (!source) throw new AppError("NOT_FOUND", "Source not found");
-  return toSourceDto(source, await getProject(projectId), (await failureReasons(projectId, [source])).get(source.id));
+  return toResponse(projectId, source);
 };
 
 /** The synchronous legacy calls (§6): the source once its build has finished (Completed or Failed). */
-const waitForSource = async (
-  projectId: string,
-  created: { buildId: string; sourceId: string },
-  signal?: AbortSignal,
-) => {
-  await waitUntilFinal({
-    status: async () =>
-      (await db.build.findFirst({ where: { id: created.buildId, projectId }, select: { status: true } }))?.status ??
-      null,
-    timeoutMs: LEGACY_WAIT_MS,
-    signal,
-  });
-  return sourceDto(projectId, created.sourceId);
-};
+const waitForSource = async (projectId: string, created: { buildId: string; sourceId: string }, signal?: AbortSignal) =>
+  toResponse(projectId, await finishedSource({ projectId, ...created, signal }));
 
 /** Contract §5.3–5.5 and the legacy §6 forms: sources fetched from the web, GitHub and YouTube. */
 export const publicConnectorsRouter = router({
   ingestUrl: apiProcedure("write")
     .input(IngestUrlInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestUrl({
@@ -72,6 +57,7 @@ export const publicConnectorsRouter = router({
 
   ingestGithub: apiProcedure("write")
     .input(IngestGithubInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestGithub({
@@ -88,6 +74,7 @@ export const publicConnectorsRouter = router({
 
   ingestYoutube: apiProcedure("write")
     .input(IngestYoutubeInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await ingestYoutube({
@@ -106,6 +93,7 @@ export const publicConnectorsRouter = router({
   /** Legacy: schedules and answers at once with the source (status Processing, file_size 0). */
   uploadUrl: apiProcedure("write")
     .input(LegacyUploadUrlInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) => {
       const created = await ingestUrl({
         projectId: ctx.projectId,
@@ -113,27 +101,29 @@ export const publicConnectorsRouter = router({
         crawl: input.crawlUrls ?? input.crawl_urls ?? false,
         maxPages: input.max_pages,
         maxDepth: input.max_depth,
-        options: legacyOptions(input.partition_method),
+        options: legacyBuildOptions(input.partition_method),
       });
       return sourceDto(ctx.projectId, created.sourceId);
     }),
 
   uploadGithub: apiProcedure("write")
     .input(LegacyConnectorInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
       waitForSource(
         ctx.projectId,
-        await ingestGithub({ projectId: ctx.projectId, url: input.url, options: legacyOptions() }),
+        await ingestGithub({ projectId: ctx.projectId, url: input.url, options: legacyBuildOptions() }),
         input.signal,
       ),
     ),
 
   uploadYoutube: apiProcedure("write")
     .input(LegacyConnectorInput)
+    .output(checked(SourceResponse))
     .mutation(async ({ ctx, input }) =>
       waitForSource(
         ctx.projectId,
-        await ingestYoutube({ projectId: ctx.projectId, url: input.url, options: legacyOptions() }),
+        await ingestYoutube({ projectId: ctx.projectId, url: input.url, options: legacyBuildOptions() }),
         input.signal,
       ),
     ),

@@ -1,12 +1,24 @@
 import { z } from "zod";
+import { apiTokenName } from "@/server/auth/api-tokens";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
 import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
+import { latestRevision } from "@/server/flows/public-queries";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
 import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
-import { db } from "@/server/db";
+import { checked } from "@/server/public-api/checked";
+import {
+  DeployResponse,
+  GetFlowResponse,
+  ListFlowsResponse,
+  ListNodesResponse,
+  PromptsResponse,
+  RunFlowResponse,
+  SimulateNodeResponse,
+  UpdateNodeResponse,
+} from "@/server/public-api/v1/flows/responses.schema";
 import { apiProcedure, router } from "../init";
 
 /** Contract §7: the flow service. The route handlers pass the flow name from the path (or the Host header). */
@@ -19,6 +31,7 @@ const runInput = (body: Record<string, unknown>) => RunFlowInput.parse(body);
 export const publicFlowsRouter = router({
   list: apiProcedure("read")
     .input(z.object({ origin: z.string() }))
+    .output(checked(ListFlowsResponse))
     .query(async ({ ctx, input }) => {
       const flows = await listFlows(ctx.projectId);
       return { flows: flows.map((f) => toFlowSummary(f, input.origin)), total: flows.length };
@@ -26,9 +39,10 @@ export const publicFlowsRouter = router({
 
   get: apiProcedure("read")
     .input(Named.extend({ origin: z.string() }))
+    .output(checked(GetFlowResponse))
     .query(async ({ ctx, input }) => {
       const flow = await requireFlow(ctx.projectId, input.flowName, "named");
-      const latest = await db.flowRevision.findFirst({ where: { flowId: flow.id }, orderBy: { number: "desc" } });
+      const latest = await latestRevision(flow.id);
       return {
         ...toFlowSummary(flow, input.origin),
         revision_id: flow.activeRevisionId,
@@ -44,33 +58,38 @@ export const publicFlowsRouter = router({
 
   run: apiProcedure("write")
     .input(WithBody)
+    .output(checked(RunFlowResponse))
     .mutation(({ ctx, input }) => runDeployedFlow(ctx.projectId, input.flowName, runInput(input.body))),
 
   simulate: apiProcedure("write")
     .input(WithBody)
+    .output(checked(RunFlowResponse))
     .mutation(({ ctx, input }) => simulateFlow(ctx.projectId, input.flowName, runInput(input.body))),
 
   deploy: apiProcedure("deploy")
     .input(WithBody)
+    .output(checked(DeployResponse))
     .mutation(async ({ ctx, input }) => {
       const description = input.body.tool_description;
       if (description !== undefined && description !== null && typeof description !== "string")
         throw new AppError("BAD_REQUEST", "Invalid input: tool_description must be a string");
-      const token = await db.apiToken.findUnique({ where: { id: ctx.auth.tokenId }, select: { name: true } });
+      const tokenName = await apiTokenName(ctx.auth.tokenId);
       return requestDeploy({
         projectId: ctx.projectId,
         flowName: input.flowName,
         toolDescription: description,
-        deployedBy: token ? `API token ${token.name}` : "API token",
+        deployedBy: tokenName === null ? "API token" : `API token ${tokenName}`,
       });
     }),
 
   simulateNode: apiProcedure("write")
     .input(WithBody)
+    .output(checked(SimulateNodeResponse))
     .mutation(({ ctx, input }) => simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
 
   nodes: apiProcedure("read")
     .input(Named.extend({ segment: z.string() }))
+    .output(checked(ListNodesResponse))
     .query(async ({ ctx, input }) => {
       const kind = kindOfSegment(input.segment);
       const flow = await requireFlow(ctx.projectId, input.flowName, "short");
@@ -79,6 +98,7 @@ export const publicFlowsRouter = router({
 
   updateNode: apiProcedure("write")
     .input(WithBody.extend({ segment: z.string(), nodeId: z.string().max(200) }))
+    .output(checked(UpdateNodeResponse))
     .mutation(({ ctx, input }) =>
       updateNodeConfig({
         projectId: ctx.projectId,
@@ -97,6 +117,7 @@ export const publicFlowsRouter = router({
 
   prompts: apiProcedure("read")
     .input(Named)
+    .output(checked(PromptsResponse))
     .query(async ({ ctx, input }) => {
       await requireFlow(ctx.projectId, input.flowName, "short");
       return listPrompts(ctx.projectId);

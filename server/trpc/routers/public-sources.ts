@@ -5,7 +5,7 @@ import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { getProject } from "@/server/projects/service";
-import { MAX_UPLOAD_BYTES, type UploadRequest } from "@/server/public-api/multipart";
+import type { UploadRequest } from "@/server/public-api/multipart";
 import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
 import {
   DeleteSourceInput,
@@ -28,8 +28,19 @@ import {
   listSources,
   reprocessSource,
 } from "@/server/sources/service";
-import { ingestMultipartUpload } from "@/server/sources/upload";
+import { ingestMultipartUpload } from "@/server/public-api/uploads";
+import { MAX_UPLOAD_BYTES } from "@/server/sources/upload";
 import { ALLOWED_EXTENSIONS, ENRICHMENT_OPTIONS } from "@/server/sources/sources.schema";
+import { checked } from "@/server/public-api/checked";
+import {
+  ConfigResponse,
+  DeleteSourceResponse,
+  GetBuildResponse,
+  GetElementsResponse,
+  IngestResponse,
+  ListSourcesResponse,
+  PrebuiltRagResponse,
+} from "@/server/public-api/v1/sources/responses.schema";
 import { apiProcedure, router } from "../init";
 
 /** Pagination is on when either `page` or `page_size` is given; the missing one defaults (contract §11.22). */
@@ -40,21 +51,24 @@ const ingestResponse = ({ buildId }: { buildId: string }) => ({ build_id: buildI
 
 /** Contract §5: the current sources endpoints. Every procedure here is one public REST operation. */
 export const publicSourcesRouter = router({
-  config: apiProcedure("read").query(async ({ ctx }) => ({
-    indexing_options: indexingOptions(),
-    enrichment_options: [...ENRICHMENT_OPTIONS],
-    methods: [...V2_METHODS],
-    // What an ingest without `method` runs (contract §5.8, decision 6); /reprocess alone still defaults to fast.
-    default_method: "auto",
-    max_file_size_bytes: MAX_UPLOAD_BYTES,
-    allowed_extensions: [...ALLOWED_EXTENSIONS],
-    ...(await retrievalConfig(ctx.projectId)),
-    // A key clients may ignore: what this server cannot do for lack of a system tool, [] when nothing is missing.
-    unavailable_features: await unavailableFeatures(),
-  })),
+  config: apiProcedure("read")
+    .output(checked(ConfigResponse))
+    .query(async ({ ctx }) => ({
+      indexing_options: indexingOptions(),
+      enrichment_options: [...ENRICHMENT_OPTIONS],
+      methods: [...V2_METHODS],
+      // What an ingest without `method` runs (contract §5.8, decision 6); /reprocess alone still defaults to fast.
+      default_method: "auto",
+      max_file_size_bytes: MAX_UPLOAD_BYTES,
+      allowed_extensions: [...ALLOWED_EXTENSIONS],
+      ...(await retrievalConfig(ctx.projectId)),
+      // A key clients may ignore: what this server cannot do for lack of a system tool, [] when nothing is missing.
+      unavailable_features: await unavailableFeatures(),
+    })),
 
   list: apiProcedure("read")
     .input(ListSourcesInput)
+    .output(checked(ListSourcesResponse))
     .query(async ({ ctx, input }) => {
       const project = await getProject(ctx.projectId);
       const sources = await listSources({ projectId: ctx.projectId, fileIds: input.file_ids });
@@ -64,12 +78,14 @@ export const publicSourcesRouter = router({
 
   ingestFile: apiProcedure("write")
     .input(z.object({ upload: z.custom<UploadRequest>() }))
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(await ingestMultipartUpload({ projectId: ctx.projectId, upload: input.upload })),
     ),
 
   getBuild: apiProcedure("read")
     .input(GetBuildInput)
+    .output(checked(GetBuildResponse))
     .query(async ({ ctx, input }) => {
       const pagination = paginationOf(input.page, input.page_size);
       const found = await getBuildWithElements({
@@ -93,6 +109,7 @@ export const publicSourcesRouter = router({
 
   getElements: apiProcedure("read")
     .input(GetElementsInput)
+    .output(checked(GetElementsResponse))
     .query(async ({ ctx, input }) => {
       const source = await findSource({ projectId: ctx.projectId, fileId: input.file_id });
       if (!source) throw new AppError("NOT_FOUND", "Source not found");
@@ -126,6 +143,7 @@ export const publicSourcesRouter = router({
 
   reprocess: apiProcedure("write")
     .input(ReprocessInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) => {
       const options = resolveBuildOptions({ ...input, method: input.method ?? input.partition_method });
       return ingestResponse(
@@ -135,6 +153,7 @@ export const publicSourcesRouter = router({
 
   index: apiProcedure("write")
     .input(IndexBuildInput)
+    .output(checked(IngestResponse))
     .mutation(async ({ ctx, input }) =>
       ingestResponse(
         await requestIndexBuild({
@@ -146,6 +165,7 @@ export const publicSourcesRouter = router({
 
   delete: apiProcedure("delete")
     .input(DeleteSourceInput)
+    .output(checked(DeleteSourceResponse))
     .mutation(async ({ ctx, input }) => {
       const fileId = input.file_id?.trim()
         ? input.file_id.trim()
@@ -165,6 +185,7 @@ export const publicSourcesRouter = router({
 
   prebuiltRag: apiProcedure("write")
     .input(PrebuiltRagInput)
+    .output(checked(PrebuiltRagResponse))
     .mutation(async ({ ctx, input }) => {
       const result = await retrieveChunks({
         projectId: ctx.projectId,

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { CRAWL_LIMITS } from "@/server/connectors/origin";
 import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
-import { db } from "@/server/db";
-import { Prisma } from "@/server/generated/prisma/client";
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { resolveBuildOptions } from "@/server/ingestion/build-options";
+import { latestAcquiringBuild } from "@/server/sources/acquired";
 import { findSource } from "@/server/sources/service";
 import { projectProcedure, router } from "../../init";
 
@@ -67,12 +66,7 @@ export const connectorsRouter = router({
       const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
       if (!source) throw new AppError("NOT_FOUND", "Source not found");
       if (!source.origin) return null;
-      // The newest build that fetched (a reprocess re-parses and has no report of its own).
-      const build = await db.build.findFirst({
-        where: { projectId: ctx.projectId, sourceId: source.id, NOT: { acquired: { equals: Prisma.AnyNull } } },
-        orderBy: { createdAt: "desc" },
-        select: { id: true, status: true, acquired: true, createdAt: true },
-      });
+      const build = await latestAcquiringBuild({ projectId: ctx.projectId, sourceId: source.id });
       return {
         fileSource: source.fileSource,
         status: source.status,

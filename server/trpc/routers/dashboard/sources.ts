@@ -12,7 +12,7 @@ import {
 import { listBuildsOfSource, listSourcesPage } from "@/server/sources/listing";
 import { pageScreenshot } from "@/server/sources/screenshot";
 import { deleteSource, findSource, reprocessSource } from "@/server/sources/service";
-import { ingestMultipartUpload } from "@/server/sources/upload";
+import { ingestMultipartUpload } from "@/server/public-api/uploads";
 import { viewerElement, viewerElements } from "@/server/sources/viewer";
 import { projectProcedure, router } from "../../init";
 
