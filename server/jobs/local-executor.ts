@@ -2,21 +2,13 @@ import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { InngestFunction } from "inngest";
 import { env } from "@/server/env";
-import { logger } from "@/server/logger";
+import { logger, type Logger } from "@/server/logger";
 import { handleEventRequest, runIdFor, toStoredEvent, type EventInput } from "./event-intake";
 import { buildRegistry } from "./function-registry";
 import { FUNCTION_FAILED, functionFailedEvent } from "./inngest-sdk";
 import { driveRun } from "./run-driver";
-import {
-  claimRuns,
-  countUnfinished,
-  createRuns,
-  releaseGoneLockers,
-  releaseRun,
-  renewLeases,
-  type JobsDb,
-  type NewRun,
-} from "./run-store";
+import { createRunPump } from "./run-pump";
+import { countUnfinished, createRuns, releaseGoneLockers, renewLeases, type JobsDb, type NewRun } from "./run-store";
 import { errorText, toRunState, type DriverDeps } from "./run-state";
 import { wait } from "./timing";
 
@@ -116,39 +108,50 @@ const isGone = (lockedBy: string) => {
   return pid === process.pid ? !liveInstances.has(lockedBy) : !isAlive(pid);
 };
 
+/** The executor's settings: the options given, else the environment's. */
+const settingsOf = (options: LocalExecutorOptions) => ({
+  leaseMs: options.leaseMs ?? 30_000,
+  pollIntervalMs: options.pollIntervalMs ?? 1000,
+  concurrency: Math.max(1, Math.floor(options.concurrency ?? env.QUARRY_JOB_CONCURRENCY)),
+  signingKey: options.signingKey ?? env.INNGEST_SIGNING_KEY,
+  eventKey: options.eventKey ?? env.INNGEST_EVENT_KEY,
+  backoff: { baseMs: options.backoff?.baseMs ?? 1000, maxMs: options.backoff?.maxMs ?? 300_000 },
+});
+
+/** Polls for due runs, and renews this executor's leases while it drives any; both stop with `clear`. */
+const startTimers = (
+  { db, me, log }: { db: JobsDb; me: string; log: Logger },
+  { leaseMs, pollIntervalMs }: { leaseMs: number; pollIntervalMs: number },
+  pump: ReturnType<typeof createRunPump>,
+) => {
+  const poll = setInterval(() => void pump.pump(), pollIntervalMs);
+  poll.unref();
+  const heartbeat = setInterval(
+    () => {
+      if (pump.activeCount()) {
+        renewLeases(db, { me, leaseMs }).catch((err) => log.error({ err }, "could not renew leases"));
+      }
+    },
+    Math.max(50, Math.floor(leaseMs / 3)),
+  );
+  heartbeat.unref();
+  return () => {
+    clearInterval(poll);
+    clearInterval(heartbeat);
+  };
+};
+
 export const startLocalExecutor = async (options: LocalExecutorOptions): Promise<LocalExecutor> => {
   const db = options.db ?? (await import("@/server/db")).db;
   const me = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const log = logger.child({ component: "local-executor", instanceId: me });
-  const leaseMs = options.leaseMs ?? 30_000;
-  const pollIntervalMs = options.pollIntervalMs ?? 1000;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? env.QUARRY_JOB_CONCURRENCY));
-  const signingKey = options.signingKey ?? env.INNGEST_SIGNING_KEY;
-  const eventKey = options.eventKey ?? env.INNGEST_EVENT_KEY;
+  const settings = settingsOf(options);
+  const { concurrency, leaseMs, signingKey, eventKey } = settings;
   const registry = buildRegistry(options.functions, options.serveUrl);
   const functionIds = [...registry.functions.keys()];
   for (const warning of registry.warnings) log.warn(warning);
   if (eventKey === undefined) log.warn("no event key configured: the event endpoint accepts any key");
   if (!signingKey) log.warn("no signing key: calls are unsigned, so serve() must run with INNGEST_DEV=1");
-
-  const stopController = new AbortController();
-  const active = new Map<string, Promise<void>>();
-  const timers = new Set<NodeJS.Timeout>();
-  let abandoned = false;
-  let stopped = false;
-  let pumping: Promise<void> | undefined;
-  let pumpAgain = false;
-
-  /** Look for due runs after `ms` (the end of a backoff or sleep), sooner than the next poll would. */
-  const schedulePump = (ms: number) => {
-    if (stopped) return;
-    const timer = setTimeout(() => {
-      timers.delete(timer);
-      void pump();
-    }, ms + 5);
-    timer.unref();
-    timers.add(timer);
-  };
 
   const ingestMany = async (events: { input: EventInput; id?: string }[]) => {
     const stored = events.map(({ input, id }) => toStoredEvent(input, id));
@@ -157,19 +160,26 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
     );
     await createRuns(db, runs);
     if (runs.length) log.debug({ events: stored.map((e) => e.name), runs: runs.length }, "events ingested");
-    void pump();
+    void pump.pump();
     return { eventIds: stored.map((e) => e.id), runIds: runs.map((r) => r.id) };
   };
 
+  const pump = createRunPump({
+    ...{ db, me, log, functionIds, concurrency, leaseMs },
+    drive: (row) => {
+      const fn = registry.functions.get(row.functionId)!; // claimRuns only returns runs of these functions
+      return driveRun(deps, toRunState(row, fn, log.child({ runId: row.id, functionId: row.functionId })));
+    },
+  });
   const deps: DriverDeps = {
     db,
     me,
     serveUrl: options.serveUrl,
     signingKey,
-    backoff: { baseMs: options.backoff?.baseMs ?? 1000, maxMs: options.backoff?.maxMs ?? 300_000 },
-    signal: stopController.signal,
-    abandoned: () => abandoned,
-    wakeIn: (ms) => schedulePump(ms),
+    backoff: settings.backoff,
+    signal: pump.signal,
+    abandoned: pump.abandoned,
+    wakeIn: (ms) => pump.pumpIn(ms),
     unavailableStreak: new Map(),
     // Failures of handlers for failures start nothing: a catch-all handler must not feed on its own failures.
     onFailed: async (run, error) => {
@@ -179,67 +189,11 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
     },
   };
 
-  const start = (row: Awaited<ReturnType<typeof claimRuns>>[number]) => {
-    const fn = registry.functions.get(row.functionId)!; // claimRuns only returns runs of these functions
-    const runLog = log.child({ runId: row.id, functionId: row.functionId });
-    const tracked = driveRun(deps, toRunState(row, fn, runLog))
-      .catch((err) => runLog.error({ err }, "run driver failed"))
-      .finally(() => {
-        active.delete(row.id);
-        void pump();
-      });
-    active.set(row.id, tracked);
-  };
-
-  const claimDue = async () => {
-    do {
-      pumpAgain = false;
-      const free = concurrency - active.size;
-      if (free <= 0 || stopped) return;
-      const rows = await claimRuns(db, { me, limit: free, leaseMs, functionIds });
-      if (stopped) {
-        if (!abandoned) await Promise.all(rows.map((r) => releaseRun(db, { runId: r.id, me })));
-        return;
-      }
-      for (const row of rows) start(row);
-      if (rows.length === free) pumpAgain = true;
-    } while (pumpAgain);
-  };
-
-  /** Claims due runs into free slots. Calls while a claim is in flight fold into one more round after it. */
-  const pump = (): Promise<void> => {
-    if (stopped) return Promise.resolve();
-    if (pumping) {
-      pumpAgain = true;
-      return pumping;
-    }
-    pumping = (async () => {
-      try {
-        await claimDue();
-      } catch (err) {
-        log.error({ err }, "could not claim runs");
-      } finally {
-        pumping = undefined;
-      }
-      if (pumpAgain) await pump();
-    })();
-    return pumping;
-  };
-
   liveInstances.add(me);
   const freed = await releaseGoneLockers(db, isGone);
   if (freed) log.info({ runs: freed }, "took over runs of an executor that is gone");
-
-  const poll = setInterval(() => void pump(), pollIntervalMs);
-  poll.unref();
-  const heartbeat = setInterval(
-    () => {
-      if (active.size) renewLeases(db, { me, leaseMs }).catch((err) => log.error({ err }, "could not renew leases"));
-    },
-    Math.max(50, Math.floor(leaseMs / 3)),
-  );
-  heartbeat.unref();
-  await pump();
+  const clearTimers = startTimers({ db, me, log }, settings, pump);
+  await pump.pump();
   log.info({ functions: registry.functions.size, concurrency }, "local job executor started");
 
   return {
@@ -249,23 +203,17 @@ export const startLocalExecutor = async (options: LocalExecutorOptions): Promise
       handleEventRequest(req, { eventKey, ingest: async (events) => (await ingestMany(events)).eventIds }),
     drain: async () => {
       const idle = new AbortController().signal;
-      while (!stopped) {
-        if (!active.size && !pumping && (await countUnfinished(db, { me, functionIds })) === 0) return;
+      while (!pump.stopped()) {
+        if (pump.idle() && (await countUnfinished(db, { me, functionIds })) === 0) return;
         await wait(20, idle);
       }
     },
     stop: async (opts) => {
-      if (stopped) return;
-      stopped = true;
-      abandoned = Boolean(opts?.abandon);
-      clearInterval(poll);
-      clearInterval(heartbeat);
-      for (const timer of timers) clearTimeout(timer);
-      stopController.abort();
-      await pumping;
-      await Promise.all(active.values());
+      if (pump.stopped()) return;
+      clearTimers();
+      await pump.stop({ abandon: Boolean(opts?.abandon) });
       liveInstances.delete(me);
-      log.info({ abandoned }, "local job executor stopped");
+      log.info({ abandoned: pump.abandoned() }, "local job executor stopped");
     },
   };
 };
