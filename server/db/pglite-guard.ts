@@ -52,6 +52,61 @@ class Refused extends Error {}
 
 const sqlString = (s: string) => `'${s.replaceAll("'", "''")}'`;
 
+const refuse = (onData: (d: Uint8Array) => void, code: string, text: string): never => {
+  onData(fatalError(code, text));
+  throw new Refused(text);
+};
+
+/** The startup and SASL exchange, before anything reaches PGlite. */
+const authenticate = async (
+  verifier: ReturnType<typeof createScramVerifier>,
+  handlerId: number,
+  conn: Connection,
+  message: Uint8Array,
+  onData: (d: Uint8Array) => void,
+  forward: QueryQueueInternals["enqueue"],
+): Promise<number> => {
+  if (conn.phase === "startup") {
+    if (startupVersion(message) !== PROTOCOL_3_0) refuse(onData, "08P01", "unsupported frontend protocol");
+    conn.startup = message;
+    conn.phase = "sasl-initial";
+    onData(authSasl());
+    return 0;
+  }
+  if (conn.phase === "sasl-initial") {
+    const initial = readSaslInitial(message);
+    if (initial?.mechanism !== "SCRAM-SHA-256") refuse(onData, "28000", "SCRAM-SHA-256 authentication is required");
+    const exchange = verifier.start(initial!.data);
+    if (!exchange) refuse(onData, "08P01", "malformed SCRAM message");
+    conn.exchange = exchange!;
+    conn.phase = "sasl-final";
+    onData(authSaslContinue(exchange!.serverFirst));
+    return 0;
+  }
+  const final = readSaslResponse(message);
+  const result = final === null ? null : conn.exchange!.finish(final);
+  if (!result) {
+    logger.warn({ handlerId }, "embedded Postgres: password authentication failed");
+    refuse(onData, "28P01", 'password authentication failed for user "postgres"');
+  }
+  onData(authSaslFinal(result!.serverFinal));
+  conn.outside = result!.credential.name !== "internal";
+  conn.phase = "ready";
+  conn.exchange = undefined;
+  // Now PGlite sees the startup message and answers AuthenticationOk, its parameters and ReadyForQuery.
+  return forward(handlerId, conn.startup!, onData);
+};
+
+/** Ends one connection the way Postgres does: a FATAL message, then the socket closes and its transaction rolls back. */
+const endConnection = (server: PGLiteSocketServer, handlerId: number, text: string) => {
+  const handlers = (server as unknown as { handlers?: Set<HandlerInternals> }).handlers;
+  const handler = [...(handlers ?? [])].find((h) => h.handlerId === handlerId);
+  logger.warn({ handlerId }, `embedded Postgres: ${text}`);
+  if (!handler) return;
+  handler.socket?.write(fatalError("25P03", text));
+  handler.handleError(new Error(text));
+};
+
 export const guardPgliteSocketServer = (server: PGLiteSocketServer, options: GuardOptions): void => {
   const q = queueOf(server);
   const verifier = createScramVerifier([
@@ -62,56 +117,12 @@ export const guardPgliteSocketServer = (server: PGLiteSocketServer, options: Gua
   /** An outside connection changed the session since it was last reset. */
   let dirty = false;
 
-  const refuse = (onData: (d: Uint8Array) => void, code: string, text: string): never => {
-    onData(fatalError(code, text));
-    throw new Refused(text);
-  };
-
-  /** The startup and SASL exchange, before anything reaches PGlite. */
-  const authenticate = async (
-    handlerId: number,
-    conn: Connection,
-    message: Uint8Array,
-    onData: (d: Uint8Array) => void,
-    forward: QueryQueueInternals["enqueue"],
-  ): Promise<number> => {
-    if (conn.phase === "startup") {
-      if (startupVersion(message) !== PROTOCOL_3_0) refuse(onData, "08P01", "unsupported frontend protocol");
-      conn.startup = message;
-      conn.phase = "sasl-initial";
-      onData(authSasl());
-      return 0;
-    }
-    if (conn.phase === "sasl-initial") {
-      const initial = readSaslInitial(message);
-      if (initial?.mechanism !== "SCRAM-SHA-256") refuse(onData, "28000", "SCRAM-SHA-256 authentication is required");
-      const exchange = verifier.start(initial!.data);
-      if (!exchange) refuse(onData, "08P01", "malformed SCRAM message");
-      conn.exchange = exchange!;
-      conn.phase = "sasl-final";
-      onData(authSaslContinue(exchange!.serverFirst));
-      return 0;
-    }
-    const final = readSaslResponse(message);
-    const result = final === null ? null : conn.exchange!.finish(final);
-    if (!result) {
-      logger.warn({ handlerId }, "embedded Postgres: password authentication failed");
-      refuse(onData, "28P01", 'password authentication failed for user "postgres"');
-    }
-    onData(authSaslFinal(result!.serverFinal));
-    conn.outside = result!.credential.name !== "internal";
-    conn.phase = "ready";
-    conn.exchange = undefined;
-    // Now PGlite sees the startup message and answers AuthenticationOk, its parameters and ReadyForQuery.
-    return forward(handlerId, conn.startup!, onData);
-  };
-
   const forward = q.enqueue.bind(q);
   q.enqueue = async (handlerId, message, onData) => {
     let conn = connections.get(handlerId);
     if (!conn) connections.set(handlerId, (conn = { phase: "startup", outside: true, lastMessageAt: Date.now() }));
     conn.lastMessageAt = Date.now();
-    if (conn.phase !== "ready") return authenticate(handlerId, conn, message, onData, forward);
+    if (conn.phase !== "ready") return authenticate(verifier, handlerId, conn, message, onData, forward);
     if (conn.outside) dirty = true;
     return forward(handlerId, message, onData);
   };
@@ -147,19 +158,9 @@ export const guardPgliteSocketServer = (server: PGLiteSocketServer, options: Gua
       stallTimer = undefined;
       const pinned = q.lastHandlerId === holderId && (q.midBatch || q.db.isInTransaction());
       if (!pinned || holder.lastMessageAt !== seen || q.queue.length === 0) return void q.processQueue();
-      endConnection(holderId, "terminating connection due to idle-in-transaction timeout");
+      endConnection(server, holderId, "terminating connection due to idle-in-transaction timeout");
     }, options.idleInTransactionMs);
     stallTimer.unref();
-  };
-
-  /** Ends one connection the way Postgres does: a FATAL message, then the socket closes and its transaction rolls back. */
-  const endConnection = (handlerId: number, text: string) => {
-    const handlers = (server as unknown as { handlers?: Set<HandlerInternals> }).handlers;
-    const handler = [...(handlers ?? [])].find((h) => h.handlerId === handlerId);
-    logger.warn({ handlerId }, `embedded Postgres: ${text}`);
-    if (!handler) return;
-    handler.socket?.write(fatalError("25P03", text));
-    handler.handleError(new Error(text));
   };
 
   const clear = q.clearQueueForHandler.bind(q);
