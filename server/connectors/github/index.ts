@@ -2,14 +2,13 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
-import { env } from "../env";
-import { AppError, errorMessage } from "../errors";
-import type { Acquired, AcquireContext } from "./acquire";
-import { ACQUIRE_PROGRESS } from "./acquire";
-import type { FetchedResponse } from "./fetch";
-import { GITHUB_LIMITS, isBinary, judgePath, type GithubLimits } from "./github-files";
-import type { GithubOrigin } from "./origin";
-import { putSnapshotFile, writeManifest, type SnapshotDocument } from "./snapshot";
+import { env } from "../../env";
+import { AppError, errorMessage } from "../../errors";
+import type { FetchedResponse } from "../fetch";
+import type { GithubOrigin } from "../origin";
+import { putSnapshotFile, writeManifest, type SnapshotDocument } from "../snapshot";
+import { ACQUIRE_PROGRESS, type Acquired, type AcquireContext, type Connector } from "../types";
+import { GITHUB_LIMITS, isBinary, judgePath, type GithubLimits } from "./files";
 
 /**
  * The GitHub connector (POST /ingest-github): a public repository, at a branch and sub-path when the URL names
@@ -106,7 +105,7 @@ const readEntry = async (entry: AsyncIterable<unknown>, max: number) => {
 export const acquireGithub = async (
   origin: GithubOrigin,
   ctx: AcquireContext,
-  /** The limits of github-files.ts; tests pass smaller ones. */
+  /** The limits of files.ts; tests pass smaller ones. */
   limits: GithubLimits = GITHUB_LIMITS,
 ): Promise<Acquired> => {
   const api = env.GITHUB_API_BASE_URL.replace(/\/+$/, "");
@@ -254,3 +253,5 @@ export const acquireGithub = async (
   });
   return { storageKey: key, fileType: "", fileSize: report.bytes, mimeType: null, report };
 };
+
+export const githubConnector: Connector<"github"> = { kind: "github", acquire: acquireGithub };

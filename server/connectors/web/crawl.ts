@@ -1,18 +1,17 @@
 import { createHash } from "node:crypto";
 import { Transform, type Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
-import { errorMessage } from "../errors";
-import { isAllowedExtension } from "../sources/sources.schema";
-import type { AcquireContext, Report } from "./acquire";
-import { DEFAULT_MAX_BYTES } from "./fetch";
-import { ACQUIRE_PROGRESS } from "./acquire";
-import type { WebOrigin } from "./origin";
-import { lookAtPage } from "./page-checks";
+import { errorMessage } from "../../errors";
+import { isAllowedExtension } from "../../sources/sources.schema";
+import { DEFAULT_MAX_BYTES } from "../fetch";
+import type { WebOrigin } from "../origin";
+import { lookAtPage } from "../page-checks";
 import { fetchResource, httpStatusText, type Resource } from "./resource";
-import { loadRobots, type Robots } from "./robots";
-import { loadSitemapUrls } from "./sitemap";
-import { putSnapshotFile, type SnapshotDocument } from "./snapshot";
-import { urlExtension } from "./sniff";
+import { loadRobots, type Robots } from "../robots";
+import { loadSitemapUrls } from "../sitemap";
+import { putSnapshotFile, type SnapshotDocument } from "../snapshot";
+import { urlExtension } from "../sniff";
+import { ACQUIRE_PROGRESS, type AcquireContext, type Report } from "../types";
 
 /**
  * Reads a web page, or crawls from it: same host and path prefix, robots.txt obeyed, the sitemap used, depth and

@@ -1,9 +1,9 @@
-import { env } from "../env";
-import { AppError, errorMessage } from "../errors";
-import type { Acquired, AcquireContext } from "./acquire";
-import type { YoutubeOrigin } from "./origin";
-import { putSnapshotFile, writeManifest } from "./snapshot";
-import { Attempts, chooseTrack, playability, type Problem } from "./youtube-tracks";
+import { env } from "../../env";
+import { AppError, errorMessage } from "../../errors";
+import type { YoutubeOrigin } from "../origin";
+import { putSnapshotFile, writeManifest } from "../snapshot";
+import type { Acquired, AcquireContext, Connector } from "../types";
+import { Attempts, chooseTrack, playability, type Problem } from "./tracks";
 import {
   extractAssignedJson,
   parseCaptionTrack,
@@ -11,7 +11,7 @@ import {
   tracksOf,
   type CaptionTrack,
   type PlayerResponse,
-} from "./youtube-captions";
+} from "./captions";
 
 /**
  * The YouTube connector (POST /ingest-youtube): the captions of a public video, in the language asked for, else
@@ -259,3 +259,5 @@ export const acquireYoutube = async (origin: YoutubeOrigin, ctx: AcquireContext)
   });
   return { storageKey: key, fileType: "", fileSize: vtt.length, mimeType: "text/vtt", report };
 };
+
+export const youtubeConnector: Connector<"youtube"> = { kind: "youtube", acquire: acquireYoutube };
