@@ -1,7 +1,16 @@
 import { escapeHtml } from "../table-html";
-import type { GrayImage } from "./raster";
-import { findRulings, rulingOptionsFor, type Rule } from "./rulings";
-import { boxHeight, centreInside, meanConfidence, median, unionBox, type OcrWord, type PixelBox } from "./types";
+import { findRulings, rulingOptionsFor } from "./rulings";
+import {
+  boxHeight,
+  centreInside,
+  meanConfidence,
+  median,
+  unionBox,
+  type GrayImage,
+  type OcrWord,
+  type PixelBox,
+  type Rule,
+} from "./types";
 
 /**
  * Table structure recovered from a page image and its OCR words, three ways, strongest evidence first:
