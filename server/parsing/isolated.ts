@@ -5,7 +5,8 @@ import type { InternalMethod } from "./methods.schema";
 import { SOFFICE_TIMEOUT_MS } from "./office/convert";
 import { parseTimeBudgetFor } from "./time-budget";
 import type { ParsedElement, ParseProviders, PartitionResult, SkippedPage } from "./types";
-import { createWorkerPool, WorkerFailure, type JobLimits, type WorkerPool } from "./worker-pool";
+import { WorkerFailure, type JobLimits } from "./worker-job";
+import { createWorkerPool, type WorkerPool } from "./worker-pool";
 import type { PartitionMeta, ProviderConfigs, WorkerJob } from "./worker/protocol";
 
 /**
