@@ -102,6 +102,170 @@ const readEntry = async (entry: AsyncIterable<unknown>, max: number) => {
   return size > max ? null : Buffer.concat(chunks);
 };
 
+/** The repository's metadata (one API call): private ones are refused; the default branch when the URL names none. */
+const readRepository = async (origin: GithubOrigin, ctx: AcquireContext, repoUrl: string, slug: string) => {
+  const meta = await ctx.fetcher.open(repoUrl, { headers: apiHeaders(), maxBytes: 1024 * 1024, timeoutMs: 60_000 });
+  if (meta.status !== 200) throw await githubError(meta, `the repository ${slug}`);
+  const info = await readJson(meta);
+  if (info.private === true) {
+    throw new AppError("UNPROCESSABLE", `The repository ${slug} is private: only public repositories can be ingested`);
+  }
+  const defaultBranch = typeof info.default_branch === "string" ? info.default_branch : null;
+  return { defaultBranch, rateLimitRemaining: meta.headers["x-ratelimit-remaining"] ?? null };
+};
+
+type Chosen = { ref: string | null; path: string | null };
+
+/** The archive of the first ref the URL's tree path can name (the second API call), and the sub-path left over. */
+const openArchive = async (
+  {
+    origin,
+    ctx,
+    repoUrl,
+    slug,
+    limits,
+  }: Pick<Unpacking, "ctx" | "slug" | "limits"> & {
+    origin: GithubOrigin;
+    repoUrl: string;
+  },
+  defaultBranch: string | null,
+): Promise<{ archive: FetchedResponse; chosen: Chosen }> => {
+  for (const candidate of refCandidates(origin.treePath)) {
+    const ref = candidate.ref ?? defaultBranch;
+    const url = `${repoUrl}/tarball${ref ? `/${ref.split("/").map(encodeURIComponent).join("/")}` : ""}`;
+    const response = await ctx.fetcher.open(url, {
+      headers: apiHeaders(),
+      maxBytes: limits.archiveBytes,
+      timeoutMs: 30 * 60_000,
+    });
+    if (response.status === 200) return { archive: response, chosen: { ref, path: candidate.path } };
+    if (response.status !== 404) throw await githubError(response, `the archive of ${slug}`);
+    response.body.destroy();
+  }
+  throw new AppError(
+    "UNPROCESSABLE",
+    `GitHub has no branch, tag or commit named in ${origin.url} ("Not Found"); check the branch name`,
+  );
+};
+
+type GithubReport = {
+  kind: "github";
+  repository: string;
+  ref: string | null;
+  commit: string | null;
+  sub_path: string | null;
+  files: number;
+  bytes: number;
+  skipped: Record<string, number>;
+  truncated: string | null;
+  rate_limit_remaining: string | null;
+};
+
+/** What reading the archive's entries keeps. */
+type Unpacking = {
+  ctx: AcquireContext;
+  limits: GithubLimits;
+  slug: string;
+  chosen: Chosen;
+  report: GithubReport;
+  documents: SnapshotDocument[];
+};
+
+type ArchiveEntry = AsyncIterable<unknown> & {
+  header: { name: string; type: string; size?: number };
+  resume: () => unknown;
+};
+
+const skip = (report: GithubReport, why: string) => (report.skipped[why] = (report.skipped[why] ?? 0) + 1);
+
+/** One entry of the archive: stored as a document, or passed over (counted by reason); "stop" at a limit. */
+const takeEntry = async (u: Unpacking, entry: ArchiveEntry): Promise<"next" | "stop"> => {
+  const { ctx, limits, slug, chosen, report, documents } = u;
+  const { name, type, size } = entry.header;
+  const slash = name.indexOf("/");
+  // Top folder "owner-repo-<sha>": the commit the archive was made from.
+  if (report.commit === null)
+    report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
+  const path = slash >= 0 ? name.slice(slash + 1) : "";
+  const inScope = !chosen.path || path === chosen.path || path.startsWith(`${chosen.path}/`);
+  if (type !== "file" || !path || !inScope) {
+    entry.resume();
+    return "next";
+  }
+  const verdict = judgePath(path);
+  if ("skip" in verdict) {
+    skip(report, verdict.skip);
+    entry.resume();
+    return "next";
+  }
+  if ((size ?? 0) > limits.fileBytes) {
+    skip(report, "larger than 1 MB");
+    entry.resume();
+    return "next";
+  }
+  if (documents.length >= limits.files || report.bytes + (size ?? 0) > limits.totalTextBytes) {
+    report.truncated = `stopped after ${documents.length} files (${Math.round(report.bytes / 1024 / 1024)} MB of text): the rest of the repository was not read`;
+    entry.resume();
+    return "stop";
+  }
+  const bytes = await readEntry(entry, limits.fileBytes);
+  if (!bytes || bytes.length === 0 || isBinary(bytes)) {
+    skip(report, bytes && bytes.length ? "binary content" : "empty");
+    return "next";
+  }
+  const n = documents.length + 1;
+  const file = `file-${String(n).padStart(5, "0")}.txt`;
+  await putSnapshotFile(ctx.folder, file, bytes);
+  const blob = `https://github.com/${slug}/blob/${chosen.ref ?? report.commit ?? "HEAD"}/${path}`;
+  documents.push({
+    file,
+    size: bytes.length,
+    name: path,
+    type: verdict.read.type,
+    language: verdict.read.language,
+    title: path,
+    pageNumber: n,
+    metadata: { path, repository: slug, ref: chosen.ref, url: blob },
+  });
+  report.files = n;
+  report.bytes += bytes.length;
+  ctx.report.update(
+    report,
+    ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start),
+  );
+  return "next";
+};
+
+const unreadable = (slug: string, error: unknown) =>
+  error instanceof AppError
+    ? error
+    : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
+
+/** Streams the gzipped tar through gunzip and a tar reader, taking its entries one by one. */
+const unpack = async (u: Unpacking, archive: FetchedResponse) => {
+  const extract = tar.extract();
+  // Settles to the error (or null) so a failure while the loop below is busy is never an unhandled rejection.
+  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(u.limits.unpackedBytes), extract).then(
+    () => null,
+    (error: unknown) => error,
+  );
+  let stopped = false;
+  try {
+    for await (const entry of extract) {
+      if ((await takeEntry(u, entry)) === "stop") {
+        stopped = true;
+        break;
+      }
+    }
+  } catch (error) {
+    archive.body.destroy();
+    throw unreadable(u.slug, error);
+  }
+  if (stopped) archive.body.destroy();
+  const failed = await flowing;
+  if (failed && !stopped) throw unreadable(u.slug, failed);
+};
+
 export const acquireGithub = async (
   origin: GithubOrigin,
   ctx: AcquireContext,
@@ -111,130 +275,23 @@ export const acquireGithub = async (
   const api = env.GITHUB_API_BASE_URL.replace(/\/+$/, "");
   const slug = `${origin.owner}/${origin.repo}`;
   const repoUrl = `${api}/repos/${encodeURIComponent(origin.owner)}/${encodeURIComponent(origin.repo)}`;
+  const { defaultBranch, rateLimitRemaining } = await readRepository(origin, ctx, repoUrl, slug);
+  const { archive, chosen } = await openArchive({ origin, ctx, repoUrl, slug, limits }, defaultBranch);
 
-  const meta = await ctx.fetcher.open(repoUrl, { headers: apiHeaders(), maxBytes: 1024 * 1024, timeoutMs: 60_000 });
-  if (meta.status !== 200) throw await githubError(meta, `the repository ${slug}`);
-  const info = await readJson(meta);
-  if (info.private === true) {
-    throw new AppError("UNPROCESSABLE", `The repository ${slug} is private: only public repositories can be ingested`);
-  }
-  const defaultBranch = typeof info.default_branch === "string" ? info.default_branch : null;
-
-  let archive: FetchedResponse | null = null;
-  let chosen = { ref: null as string | null, path: null as string | null };
-  for (const candidate of refCandidates(origin.treePath)) {
-    const ref = candidate.ref ?? defaultBranch;
-    const url = `${repoUrl}/tarball${ref ? `/${ref.split("/").map(encodeURIComponent).join("/")}` : ""}`;
-    const response = await ctx.fetcher.open(url, {
-      headers: apiHeaders(),
-      maxBytes: limits.archiveBytes,
-      timeoutMs: 30 * 60_000,
-    });
-    if (response.status === 200) {
-      archive = response;
-      chosen = { ref, path: candidate.path };
-      break;
-    }
-    if (response.status !== 404) throw await githubError(response, `the archive of ${slug}`);
-    response.body.destroy();
-  }
-  if (!archive) {
-    throw new AppError(
-      "UNPROCESSABLE",
-      `GitHub has no branch, tag or commit named in ${origin.url} ("Not Found"); check the branch name`,
-    );
-  }
-
-  const report = {
+  const report: GithubReport = {
     kind: "github",
     repository: slug,
     ref: chosen.ref,
-    commit: null as string | null,
+    commit: null,
     sub_path: chosen.path,
     files: 0,
     bytes: 0,
-    skipped: {} as Record<string, number>,
-    truncated: null as string | null,
-    rate_limit_remaining: meta.headers["x-ratelimit-remaining"] ?? null,
+    skipped: {},
+    truncated: null,
+    rate_limit_remaining: rateLimitRemaining,
   };
   const documents: SnapshotDocument[] = [];
-  const skip = (why: string) => (report.skipped[why] = (report.skipped[why] ?? 0) + 1);
-  const extract = tar.extract();
-  // Settles to the error (or null) so a failure while the loop below is busy is never an unhandled rejection.
-  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(limits.unpackedBytes), extract).then(
-    () => null,
-    (error: unknown) => error,
-  );
-  let stopped = false;
-  try {
-    for await (const entry of extract) {
-      const { name, type, size } = entry.header;
-      const slash = name.indexOf("/");
-      // Top folder "owner-repo-<sha>": the commit the archive was made from.
-      if (report.commit === null)
-        report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
-      const path = slash >= 0 ? name.slice(slash + 1) : "";
-      const inScope = !chosen.path || path === chosen.path || path.startsWith(`${chosen.path}/`);
-      if (type !== "file" || !path || !inScope) {
-        entry.resume();
-        continue;
-      }
-      const verdict = judgePath(path);
-      if ("skip" in verdict) {
-        skip(verdict.skip);
-        entry.resume();
-        continue;
-      }
-      if ((size ?? 0) > limits.fileBytes) {
-        skip("larger than 1 MB");
-        entry.resume();
-        continue;
-      }
-      if (documents.length >= limits.files || report.bytes + (size ?? 0) > limits.totalTextBytes) {
-        report.truncated = `stopped after ${documents.length} files (${Math.round(report.bytes / 1024 / 1024)} MB of text): the rest of the repository was not read`;
-        stopped = true;
-        entry.resume();
-        break;
-      }
-      const bytes = await readEntry(entry, limits.fileBytes);
-      if (!bytes || bytes.length === 0 || isBinary(bytes)) {
-        skip(bytes && bytes.length ? "binary content" : "empty");
-        continue;
-      }
-      const n = documents.length + 1;
-      const file = `file-${String(n).padStart(5, "0")}.txt`;
-      await putSnapshotFile(ctx.folder, file, bytes);
-      const blob = `https://github.com/${slug}/blob/${chosen.ref ?? report.commit ?? "HEAD"}/${path}`;
-      documents.push({
-        file,
-        size: bytes.length,
-        name: path,
-        type: verdict.read.type,
-        language: verdict.read.language,
-        title: path,
-        pageNumber: n,
-        metadata: { path, repository: slug, ref: chosen.ref, url: blob },
-      });
-      report.files = n;
-      report.bytes += bytes.length;
-      ctx.report.update(
-        report,
-        ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start),
-      );
-    }
-  } catch (error) {
-    archive.body.destroy();
-    throw error instanceof AppError
-      ? error
-      : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
-  }
-  if (stopped) archive.body.destroy();
-  const failed = await flowing;
-  if (failed && !stopped) {
-    throw failed instanceof AppError
-      ? failed
-      : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(failed)}`);
-  }
+  await unpack({ ctx, limits, slug, chosen, report, documents }, archive);
   ctx.report.update(report);
   if (documents.length === 0) {
     const skipped = Object.entries(report.skipped)
