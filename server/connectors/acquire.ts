@@ -3,8 +3,10 @@ import type { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
 import { fileStore } from "../storage";
 import { fetcher, type Fetcher } from "./fetch";
-import { originOf, type Origin } from "./origin";
+import { originOf } from "./origin";
+import { acquireOrigin } from "./registry";
 import { snapshotFolder, snapshotFolderOf } from "./snapshot";
+import { ACQUIRE_PROGRESS, type Acquired, type Report, type Reporter } from "./types";
 
 /**
  * The acquire step of a build: a connector source (web page or crawl, file URL, GitHub repository, YouTube video)
@@ -14,18 +16,7 @@ import { snapshotFolder, snapshotFolderOf } from "./snapshot";
  * a reprocess re-parses the stored snapshot; only a `refresh` build (or a first build) goes to the network.
  */
 
-export type Report = Record<string, unknown>;
-
-/** Writes the build's `acquired` report while a connector works, at most once a second (and always at the end). */
-export type Reporter = {
-  update: (report: Report, progress?: number) => void;
-  flush: () => Promise<void>;
-};
-
 const WRITE_INTERVAL_MS = 1000;
-
-/** Progress figures of the acquire step: it runs between load (5) and partition (40). */
-export const ACQUIRE_PROGRESS = { start: 5, end: 25 } as const;
 
 const createReporter = (buildId: string): Reporter => {
   let pending: { report: Report; progress?: number } | null = null;
@@ -64,38 +55,6 @@ const createReporter = (buildId: string): Reporter => {
   };
 };
 
-export type AcquireContext = {
-  buildId: string;
-  projectId: string;
-  sourceId: string;
-  /** Where this build's snapshot goes (`snapshot-<buildId>/`). */
-  folder: string;
-  report: Reporter;
-  fetcher: Fetcher;
-};
-
-/** What a connector hands back: the key partition reads (a manifest, or a single file parsed like an upload). */
-export type Acquired = {
-  storageKey: string;
-  fileType: string;
-  fileSize: number;
-  mimeType?: string | null;
-  report: Report;
-};
-
-type Connector = (origin: Origin, ctx: AcquireContext) => Promise<Acquired>;
-
-const connectorFor = async (kind: Origin["kind"]): Promise<Connector> => {
-  switch (kind) {
-    case "web":
-      return (await import("./web")).acquireWeb as Connector;
-    case "github":
-      return (await import("./github")).acquireGithub as Connector;
-    case "youtube":
-      return (await import("./youtube")).acquireYoutube as Connector;
-  }
-};
-
 export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } = {}) => {
   const build = await db.build.findUnique({ where: { id: buildId }, include: { source: true } });
   if (!build) return null;
@@ -111,9 +70,7 @@ export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } 
   const report = createReporter(buildId);
   let acquired: Acquired;
   try {
-    acquired = await (
-      await connectorFor(origin.kind)
-    )(origin, {
+    acquired = await acquireOrigin(origin.kind, origin, {
       buildId,
       ...ids,
       folder,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pdfDoc } from "../testing/fixtures";
-import { scopeOf } from "./crawl";
+import { scopeOf } from "./web/scope";
 import { lookAtPage } from "./page-checks";
 import { judgeUrlPath, sniffBody } from "./sniff";
 

@@ -4,6 +4,7 @@ import { partitionBundle } from "./bundle";
 import { decodeBundle, encodeBundle } from "./bundle-format";
 import { partitionCode } from "./code";
 import { partitionSubtitleFile } from "./media/subtitle-file";
+import { partitionDocument } from "./partition";
 import { partitionWebPage } from "./web-page";
 
 /** What connector snapshots become: fetched web pages, repository files and captions, parsed as one source. */
@@ -138,7 +139,7 @@ describe("bundles", () => {
         bytes: Buffer.from("export const a = 1;\n"),
       },
     ]);
-    const result = await partitionBundle({ bytes, method: "basic" });
+    const result = await partitionBundle({ bytes, method: "basic" }, partitionDocument);
     expect(result.totalPages).toBe(4);
     const pdfElements = result.elements.filter((e) => e.pageNumber === 2);
     expect(pdfElements[0]).toMatchObject({
@@ -158,6 +159,8 @@ describe("bundles", () => {
     const bytes = encodeBundle([
       { entry: { name: "x.pdf", type: "pdf", pageNumber: 1, metadata: {} }, bytes: Buffer.from("nope") },
     ]);
-    await expect(partitionBundle({ bytes, method: "basic" })).rejects.toThrow(/^Nothing could be read: x\.pdf: /);
+    await expect(partitionBundle({ bytes, method: "basic" }, partitionDocument)).rejects.toThrow(
+      /^Nothing could be read: x\.pdf: /,
+    );
   });
 });

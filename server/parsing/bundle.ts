@@ -2,16 +2,20 @@ import { describeFailure } from "./failure";
 import { AppError } from "@/server/errors";
 import { decodeBundle, type BundleEntry } from "./bundle-format";
 import type { InternalMethod } from "./methods.schema";
-import type { ParsedElement, PartitionOptions, PartitionResult } from "./types";
+import type { ParsedElement, PartitionDocument, PartitionOptions, PartitionResult } from "./types";
 
 /**
  * Parses the documents of a connector source (bundle-format.ts) into one element list: each document with the
  * parser an upload of its type gets, its elements moved to the document's page of the source (the page inside a
  * PDF is kept as `document_page_number`), and the document's metadata (url, path, video facts) on every element.
  * A document that fails is skipped with a warning; only a bundle where nothing could be read fails.
+ *
+ * The parse of each document is partition.ts's partitionDocument, passed in: partition.ts dispatches bundles here,
+ * so importing it back would make a cycle.
  */
 
 const parseEntry = async (
+  partitionDocument: PartitionDocument,
   entry: BundleEntry,
   bytes: Uint8Array,
   method: InternalMethod,
@@ -25,7 +29,6 @@ const parseEntry = async (
     const { partitionCode } = await import("./code");
     return partitionCode({ bytes, language: entry.language ?? null });
   }
-  const { partitionDocument } = await import("./partition");
   return partitionDocument({ bytes, fileName: entry.name, fileType: entry.type, method }, options);
 };
 
@@ -47,17 +50,20 @@ const groupWarnings = (warnings: { text: string; name: string }[]) => {
 };
 
 /** `vision`, `speech` and `timeBudgetMs` go to the parse of each document (partitionDocument's options). */
-export const partitionBundle = async ({
-  bytes,
-  method,
-  vision,
-  speech,
-  timeBudgetMs,
-}: {
-  bytes: Uint8Array;
-  method: InternalMethod;
-} & NonNullable<PartitionOptions["providers"]> &
-  Pick<PartitionOptions, "timeBudgetMs">): Promise<PartitionResult> => {
+export const partitionBundle = async (
+  {
+    bytes,
+    method,
+    vision,
+    speech,
+    timeBudgetMs,
+  }: {
+    bytes: Uint8Array;
+    method: InternalMethod;
+  } & NonNullable<PartitionOptions["providers"]> &
+    Pick<PartitionOptions, "timeBudgetMs">,
+  partitionDocument: PartitionDocument,
+): Promise<PartitionResult> => {
   const documents = decodeBundle(bytes);
   const elements: ParsedElement[] = [];
   const warnings: { text: string; name: string }[] = [];
@@ -66,7 +72,10 @@ export const partitionBundle = async ({
   for (const { entry, bytes: documentBytes } of documents) {
     let result: PartitionResult;
     try {
-      result = await parseEntry(entry, documentBytes, method, { providers: { vision, speech }, timeBudgetMs });
+      result = await parseEntry(partitionDocument, entry, documentBytes, method, {
+        providers: { vision, speech },
+        timeBudgetMs,
+      });
     } catch (error) {
       failures.push(`${entry.name}: ${describeFailure(error)}`);
       warnings.push({ name: entry.name, text: `could not be parsed (${describeFailure(error)})` });

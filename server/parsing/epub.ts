@@ -5,8 +5,7 @@ import { boundHtmlNesting } from "./html-depth";
 import { partitionHtmlText } from "./html";
 import { loadZip, readZipText } from "./office/xml";
 import { checkOfficeZip } from "./office/zip-limits";
-import type { Parser } from "./partition";
-import type { ParsedElement } from "./types";
+import type { ParsedElement, Parser } from "./types";
 
 /**
  * EPUB: a ZIP of XHTML chapters. The package file (found through META-INF/container.xml) lists them in reading

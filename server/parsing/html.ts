@@ -105,8 +105,176 @@ const isPageChrome = (node: DomNode): boolean => {
   return true;
 };
 
-export const partitionHtmlText = (html: string): ParsedElement[] => {
-  const $ = cheerio.load(boundHtmlNesting(html).html);
+/** What reading one document's DOM keeps: the elements so far and the inline content of the paragraph being read. */
+type HtmlReader = {
+  elements: ParsedElement[];
+  pieces: Piece[];
+  /** The context of the first visible text decides the paragraph's type (a <li>'s text is a ListItem). */
+  pieceCtx: Context | null;
+};
+
+const emit = (reader: HtmlReader, type: ElementType, text: string, extra: Partial<ParsedElement> = {}) => {
+  if (text) reader.elements.push({ type, text, pageNumber: null, ...extra });
+};
+
+/** A paragraph's type: from its context (`fallback`), unless its text or its links and bold say otherwise. */
+const classify = (text: string, linkChars: number, boldChars: number, fallback: ElementType): ElementType => {
+  const visible = text.replace(/\s/g, "").length;
+  if (!hasLetters(text) && fallback !== "ListItem") return "UncategorizedText";
+  if (isEmailAddress(text)) return "EmailAddress";
+  if (fallback !== "NarrativeText") return fallback;
+  if (linkChars >= visible * 0.9) return "Link";
+  // A short paragraph set entirely in bold is how many pages (EDGAR filings, CMS output) write headings.
+  if (
+    boldChars >= visible * 0.9 &&
+    text.length <= 120 &&
+    wordCount(text) <= 15 &&
+    !/[.;,]$/.test(text) &&
+    !text.startsWith("(")
+  ) {
+    return "Title";
+  }
+  return "NarrativeText";
+};
+
+/** Inline content collected so far becomes paragraphs: two <br> in a row split them, one <br> is a newline. */
+const flush = (reader: HtmlReader) => {
+  const paragraphs: Piece[][] = [[]];
+  let breaks = 0;
+  for (const piece of reader.pieces) {
+    if (piece.kind === "br") {
+      breaks++;
+      if (breaks === 2) paragraphs.push([]);
+      else paragraphs[paragraphs.length - 1]?.push(piece);
+      continue;
+    }
+    if (piece.text.trim() !== "") breaks = 0;
+    paragraphs[paragraphs.length - 1]?.push(piece);
+  }
+  for (const para of paragraphs) {
+    let raw = "";
+    let linkChars = 0;
+    let boldChars = 0;
+    const links: string[] = [];
+    for (const piece of para) {
+      if (piece.kind === "br") {
+        raw += "\n";
+        continue;
+      }
+      raw += piece.text;
+      const visible = piece.text.replace(/\s/g, "").length;
+      if (piece.link !== null) {
+        linkChars += visible;
+        if (visible > 0 && !links.includes(piece.link)) links.push(piece.link);
+      }
+      if (piece.bold) boldChars += visible;
+    }
+    const text = raw
+      .replace(/[ \t]+/g, " ")
+      .replace(/ ?\n ?/g, "\n")
+      .replace(/\n{2,}/g, "\n")
+      .trim();
+    if (!text) continue;
+    const type = classify(text, linkChars, boldChars, reader.pieceCtx?.type ?? "NarrativeText");
+    const metadata: Record<string, unknown> = {};
+    // Where a paragraph links to is content too (a web page's references, a crawl's next pages).
+    if (links.length > 0) metadata.link_urls = links;
+    if (type === "ListItem") metadata.category_depth = Math.max(0, (reader.pieceCtx?.listDepth ?? 1) - 1);
+    emit(reader, type, text, Object.keys(metadata).length > 0 ? { metadata } : {});
+  }
+  reader.pieces = [];
+  reader.pieceCtx = null;
+};
+
+const walk = (reader: HtmlReader, node: DomNode, ctx: Context): void => {
+  if (node.type === "text") {
+    const text = (node.data ?? "").replace(/\s+/g, " ");
+    if (text) {
+      if (!reader.pieceCtx && text.trim() !== "") reader.pieceCtx = ctx;
+      reader.pieces.push({ kind: "text", text, link: ctx.link, bold: ctx.bold });
+    }
+    return;
+  }
+  const name = tagName(node);
+  if (!name) return;
+  if (name === "br") {
+    reader.pieces.push({ kind: "br" });
+    return;
+  }
+  if (ctx.nesting > MAX_NESTING) {
+    flush(reader);
+    emit(reader, "NarrativeText", collapsedText(node));
+    return;
+  }
+  if (HEADINGS.has(name)) {
+    flush(reader);
+    const start = reader.elements.length;
+    for (const c of childrenOf(node)) walk(reader, c, { ...ctx, type: "Title", nesting: ctx.nesting + 1 });
+    flush(reader);
+    for (const e of reader.elements.slice(start)) {
+      if (e.type === "Title") e.metadata = { ...e.metadata, category_depth: Number(name.slice(1)) };
+    }
+    return;
+  }
+  if (name === "pre" || (name === "code" && isStandaloneListing(node))) {
+    flush(reader);
+    const text = rawText(node).replace(/\s+$/, "").replace(/^\n/, "");
+    const codeClass =
+      attr(node, "class") ??
+      childrenOf(node)
+        .map((c) => attr(c, "class") ?? "")
+        .join(" ");
+    const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,30})/.exec(codeClass)?.[1] ?? null;
+    if (text.trim()) emit(reader, "CodeSnippet", text, { metadata: { language } });
+    return;
+  }
+  if (name === "img") {
+    const alt = (attr(node, "alt") ?? "").replace(/\s+/g, " ").trim();
+    if (alt) {
+      flush(reader);
+      emit(reader, "Image", alt, { metadata: { image_url: attr(node, "src") ?? null } });
+    }
+    return;
+  }
+  if (name === "table") {
+    flush(reader);
+    if (isLayoutTable(node)) {
+      for (const c of childrenOf(node)) walk(reader, c, { ...ctx, nesting: ctx.nesting + 1 });
+      flush(reader);
+      return;
+    }
+    const caption = childrenOf(node).find((c) => tagName(c) === "caption");
+    if (caption) emit(reader, "FigureCaption", collapsedText(caption));
+    const parts = tableToElementParts(node);
+    if (parts) emit(reader, "Table", tableText(parts.rows), { html: parts.html });
+    return;
+  }
+  if (name === "hr") {
+    flush(reader);
+    return;
+  }
+  const style = attr(node, "style") ?? "";
+  const next: Context = {
+    ...ctx,
+    nesting: ctx.nesting + 1,
+    link: name === "a" && attr(node, "href") ? (attr(node, "href") ?? null) : ctx.link,
+    bold: ctx.bold || name === "b" || name === "strong" || BOLD_STYLE_RE.test(style),
+  };
+  if (!BLOCK_TAGS.has(name)) {
+    for (const c of childrenOf(node)) walk(reader, c, next);
+    return;
+  }
+  flush(reader);
+  if (name === "ul" || name === "ol" || name === "menu" || name === "dir") next.listDepth = ctx.listDepth + 1;
+  if (name === "li") next.type = "ListItem";
+  else if (name === "figcaption" || name === "caption") next.type = "FigureCaption";
+  else if (name === "address") next.type = "Address";
+  for (const c of childrenOf(node)) walk(reader, c, next);
+  flush(reader);
+};
+
+/** Removes what is never content: scripts and the like, page-level header and footer, hidden elements. */
+const dropChrome = ($: cheerio.CheerioAPI) => {
   $(REMOVED_SELECTOR).remove();
   $("header, footer").each((_, el) => {
     if (isPageChrome(el as unknown as DomNode)) $(el).remove();
@@ -114,175 +282,16 @@ export const partitionHtmlText = (html: string): ParsedElement[] => {
   $("[style]").each((_, el) => {
     if (HIDDEN_STYLE_RE.test($(el).attr("style") ?? "")) $(el).remove();
   });
+};
 
-  const elements: ParsedElement[] = [];
-  let pieces: Piece[] = [];
-  // The context of the first visible text decides the paragraph's type (a <li>'s text is a ListItem).
-  let pieceCtx: Context | null = null;
-
-  const emit = (type: ElementType, text: string, extra: Partial<ParsedElement> = {}) => {
-    if (text) elements.push({ type, text, pageNumber: null, ...extra });
-  };
-
-  const classify = (text: string, linkChars: number, boldChars: number, fallback: ElementType): ElementType => {
-    const visible = text.replace(/\s/g, "").length;
-    if (!hasLetters(text) && fallback !== "ListItem") return "UncategorizedText";
-    if (isEmailAddress(text)) return "EmailAddress";
-    if (fallback !== "NarrativeText") return fallback;
-    if (linkChars >= visible * 0.9) return "Link";
-    // A short paragraph set entirely in bold is how many pages (EDGAR filings, CMS output) write headings.
-    if (
-      boldChars >= visible * 0.9 &&
-      text.length <= 120 &&
-      wordCount(text) <= 15 &&
-      !/[.;,]$/.test(text) &&
-      !text.startsWith("(")
-    ) {
-      return "Title";
-    }
-    return "NarrativeText";
-  };
-
-  /** Inline content collected so far becomes paragraphs: two <br> in a row split them, one <br> is a newline. */
-  const flush = () => {
-    const paragraphs: Piece[][] = [[]];
-    let breaks = 0;
-    for (const piece of pieces) {
-      if (piece.kind === "br") {
-        breaks++;
-        if (breaks === 2) paragraphs.push([]);
-        else paragraphs[paragraphs.length - 1]?.push(piece);
-        continue;
-      }
-      if (piece.text.trim() !== "") breaks = 0;
-      paragraphs[paragraphs.length - 1]?.push(piece);
-    }
-    for (const para of paragraphs) {
-      let raw = "";
-      let linkChars = 0;
-      let boldChars = 0;
-      const links: string[] = [];
-      for (const piece of para) {
-        if (piece.kind === "br") {
-          raw += "\n";
-          continue;
-        }
-        raw += piece.text;
-        const visible = piece.text.replace(/\s/g, "").length;
-        if (piece.link !== null) {
-          linkChars += visible;
-          if (visible > 0 && !links.includes(piece.link)) links.push(piece.link);
-        }
-        if (piece.bold) boldChars += visible;
-      }
-      const text = raw
-        .replace(/[ \t]+/g, " ")
-        .replace(/ ?\n ?/g, "\n")
-        .replace(/\n{2,}/g, "\n")
-        .trim();
-      if (!text) continue;
-      const type = classify(text, linkChars, boldChars, pieceCtx?.type ?? "NarrativeText");
-      const metadata: Record<string, unknown> = {};
-      // Where a paragraph links to is content too (a web page's references, a crawl's next pages).
-      if (links.length > 0) metadata.link_urls = links;
-      if (type === "ListItem") metadata.category_depth = Math.max(0, (pieceCtx?.listDepth ?? 1) - 1);
-      emit(type, text, Object.keys(metadata).length > 0 ? { metadata } : {});
-    }
-    pieces = [];
-    pieceCtx = null;
-  };
-
-  const walk = (node: DomNode, ctx: Context) => {
-    if (node.type === "text") {
-      const text = (node.data ?? "").replace(/\s+/g, " ");
-      if (text) {
-        if (!pieceCtx && text.trim() !== "") pieceCtx = ctx;
-        pieces.push({ kind: "text", text, link: ctx.link, bold: ctx.bold });
-      }
-      return;
-    }
-    const name = tagName(node);
-    if (!name) return;
-    if (name === "br") {
-      pieces.push({ kind: "br" });
-      return;
-    }
-    if (ctx.nesting > MAX_NESTING) {
-      flush();
-      emit("NarrativeText", collapsedText(node));
-      return;
-    }
-    if (HEADINGS.has(name)) {
-      flush();
-      const start = elements.length;
-      for (const c of childrenOf(node)) walk(c, { ...ctx, type: "Title", nesting: ctx.nesting + 1 });
-      flush();
-      for (const e of elements.slice(start)) {
-        if (e.type === "Title") e.metadata = { ...e.metadata, category_depth: Number(name.slice(1)) };
-      }
-      return;
-    }
-    if (name === "pre" || (name === "code" && isStandaloneListing(node))) {
-      flush();
-      const text = rawText(node).replace(/\s+$/, "").replace(/^\n/, "");
-      const codeClass =
-        attr(node, "class") ??
-        childrenOf(node)
-          .map((c) => attr(c, "class") ?? "")
-          .join(" ");
-      const language = /(?:^|\s)(?:language|lang)-([\w+#-]{1,30})/.exec(codeClass)?.[1] ?? null;
-      if (text.trim()) emit("CodeSnippet", text, { metadata: { language } });
-      return;
-    }
-    if (name === "img") {
-      const alt = (attr(node, "alt") ?? "").replace(/\s+/g, " ").trim();
-      if (alt) {
-        flush();
-        emit("Image", alt, { metadata: { image_url: attr(node, "src") ?? null } });
-      }
-      return;
-    }
-    if (name === "table") {
-      flush();
-      if (isLayoutTable(node)) {
-        for (const c of childrenOf(node)) walk(c, { ...ctx, nesting: ctx.nesting + 1 });
-        flush();
-        return;
-      }
-      const caption = childrenOf(node).find((c) => tagName(c) === "caption");
-      if (caption) emit("FigureCaption", collapsedText(caption));
-      const parts = tableToElementParts(node);
-      if (parts) emit("Table", tableText(parts.rows), { html: parts.html });
-      return;
-    }
-    if (name === "hr") {
-      flush();
-      return;
-    }
-    const style = attr(node, "style") ?? "";
-    const next: Context = {
-      ...ctx,
-      nesting: ctx.nesting + 1,
-      link: name === "a" && attr(node, "href") ? (attr(node, "href") ?? null) : ctx.link,
-      bold: ctx.bold || name === "b" || name === "strong" || BOLD_STYLE_RE.test(style),
-    };
-    if (!BLOCK_TAGS.has(name)) {
-      for (const c of childrenOf(node)) walk(c, next);
-      return;
-    }
-    flush();
-    if (name === "ul" || name === "ol" || name === "menu" || name === "dir") next.listDepth = ctx.listDepth + 1;
-    if (name === "li") next.type = "ListItem";
-    else if (name === "figcaption" || name === "caption") next.type = "FigureCaption";
-    else if (name === "address") next.type = "Address";
-    for (const c of childrenOf(node)) walk(c, next);
-    flush();
-  };
-
+export const partitionHtmlText = (html: string): ParsedElement[] => {
+  const $ = cheerio.load(boundHtmlNesting(html).html);
+  dropChrome($);
+  const reader: HtmlReader = { elements: [], pieces: [], pieceCtx: null };
   const root = ($("body")[0] ?? $.root()[0]) as unknown as DomNode;
-  walk(root, { type: "NarrativeText", link: null, bold: false, listDepth: 0, nesting: 0 });
-  flush();
-  return elements;
+  walk(reader, root, { type: "NarrativeText", link: null, bold: false, listDepth: 0, nesting: 0 });
+  flush(reader);
+  return reader.elements;
 };
 
 export const partitionHtml = ({ bytes }: { bytes: Uint8Array }): PartitionResult => {

@@ -4,9 +4,10 @@ import path from "node:path";
 import type { InternalMethod } from "./methods.schema";
 import { SOFFICE_TIMEOUT_MS } from "./office/convert";
 import { parseTimeBudgetFor } from "./time-budget";
-import type { ParsedElement, ParseProviders, PartitionResult } from "./types";
-import { createWorkerPool, WorkerFailure, type JobLimits, type WorkerPool } from "./worker-pool";
-import type { PartitionMeta, ProviderConfigs, SkippedPage, WorkerJob } from "./worker/protocol";
+import type { ParsedElement, ParseProviders, PartitionResult, SkippedPage } from "./types";
+import { WorkerFailure, type JobLimits } from "./worker-job";
+import { createWorkerPool, type WorkerPool } from "./worker-pool";
+import type { PartitionMeta, ProviderConfigs, WorkerJob } from "./worker/protocol";
 
 /**
  * Parsing and page drawing run in worker processes (worker-pool.ts): a parser that loops, leaks or blows the heap

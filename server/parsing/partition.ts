@@ -1,198 +1,35 @@
 import { readFile } from "node:fs/promises";
 import { AppError } from "@/server/errors";
-import type { VisionModel } from "@/server/providers/vision/types";
 import { asParseFailure, nothingRead } from "./failure";
+import { FILE_FORMATS, isParsedExtension, type FileFormat } from "./formats.schema";
 import { methodDisplayName, type InternalMethod } from "./methods.schema";
 import type { ByteSource } from "./encoding";
-import type { ParsedElement, ParseProviders, PartitionOptions, PartitionResult } from "./types";
+import { parseImage, parseOffice, parsePdf } from "./page-formats";
+import type {
+  ParsedElement,
+  Parser,
+  PartitionDocument,
+  PartitionInput,
+  PartitionOptions,
+  PartitionResult,
+  StreamParser,
+} from "./types";
 import { DEFAULT_PARSE_TIME_BUDGET_MS } from "./time-budget";
-import type { SkippedPage } from "./worker/protocol";
+
+export { hasImageObjects, mergeFigures } from "./place";
 
 /**
- * Parsers are loaded on first use: each build parses in a fresh worker process, and loading every format's
- * libraries (OCR, canvas, spreadsheets) would cost two seconds for a text file.
+ * The parsers, one per format of formats.schema.ts (typed by it: a new format does not compile until it has one).
+ * Their modules are imported on first use: each build parses in a fresh worker process, and loading every format's
+ * libraries (OCR, canvas, spreadsheets) costs a text file seconds (measured with tsx: every parser module 4.0-4.5 s and
+ * 160 MB, partition and text alone 1.1-1.2 s and 85 MB). Nothing they import leads back here, so this is no cycle.
  */
-const pdf = () => import("./pdf");
-const office = () => import("./office");
-const images = () => import("./images");
-
-/** A parser whose module is imported when first called. */
-const lazy =
-  <M>(load: () => Promise<M>, pick: (module: M) => Parser): Parser =>
-  async (input) =>
-    pick(await load())(input);
-
-const partitionText = lazy(
-  () => import("./text"),
-  (m) => m.partitionText,
-);
-const partitionMarkdown = lazy(
-  () => import("./markdown"),
-  (m) => m.partitionMarkdown,
-);
-const partitionHtml = lazy(
-  () => import("./html"),
-  (m) => m.partitionHtml,
-);
-const partitionDelimited = lazy(
-  () => import("./delimited"),
-  (m) => m.partitionDelimited,
-);
-const partitionMedia = lazy(
-  () => import("./media"),
-  (m) => m.partitionMedia,
-);
-const partitionSubtitleFile = lazy(
-  () => import("./media/subtitle-file"),
-  (m) => m.partitionSubtitleFile,
-);
-const partitionEpub = lazy(
-  () => import("./epub"),
-  (m) => m.partitionEpub,
-);
-/** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
-const partitionBundle = lazy(
-  () => import("./bundle"),
-  (m) => m.partitionBundle,
-);
-
-export type ParserInput = {
-  bytes: Uint8Array;
-  fileName: string;
-  /** Lower-case extension without the dot. */
-  fileType: string;
-  method: InternalMethod;
-  /** PDF pages to leave out: they ran past the per-page time budget in an earlier attempt (page-watch.ts). */
-  skipPages?: readonly SkippedPage[];
-  /** The models this parse may call (partitionDocument's options); a parser called directly gets none. */
-  vision?: VisionModel | null;
-  speech?: ParseProviders["speech"];
-  /** See PartitionOptions. */
-  timeBudgetMs?: number;
-};
-
-/** What partitionDocument takes; Buffers are Uint8Arrays. The extension may come in any case, with or without a dot. */
-export type PartitionInput = {
-  bytes: Uint8Array;
-  fileName: string;
-  fileType: string;
-  method: InternalMethod;
-  skipPages?: readonly SkippedPage[];
-};
-
-export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
-
-/**
- * What a method does with a document that has page images (PDF, images, Office through its PDF). Legacy names map
- * to the method they stand for (contract §3); `mai` (manuscripts) reads pages with the vision model when there is
- * one, else with OCR, and says so.
- */
-type PageMethod = "fast" | "balanced" | "accurate" | "agentic" | "auto";
-
-const PAGE_METHOD: Record<InternalMethod, PageMethod> = {
-  basic: "fast",
-  hi_res: "balanced",
-  yolox: "balanced",
-  ocr: "balanced",
-  hi_res_ft: "accurate",
-  advanced: "accurate",
-  graphorlm: "agentic",
-  mai: "agentic",
-  auto: "auto",
-};
-
-const pageMethodOf = (method: InternalMethod, vision: VisionModel | null | undefined): PageMethod => {
-  const wanted = PAGE_METHOD[method];
-  if (method === "mai" && !vision) return "balanced";
-  return wanted;
-};
-
-/** What the PDF path needs of its input besides the bytes. */
-type PdfParse = Pick<ParserInput, "method" | "skipPages" | "vision" | "timeBudgetMs">;
-
-/** Every page of a single-method parse read with that method. */
-const allPages = (result: PartitionResult, method: string): PartitionResult => ({
-  ...result,
-  pageMethods:
-    result.pageMethods ??
-    (result.totalPages
-      ? Object.fromEntries(Array.from({ length: result.totalPages }, (_, i) => [i + 1, method]))
-      : undefined),
-});
-
-import { hasImageObjects, mergeFigures } from "./place";
-
-export { hasImageObjects, mergeFigures };
-
-const parsePdfBytes = async (original: Uint8Array, parse: PdfParse): Promise<PartitionResult> => {
-  const { emptySkippedPages } = await import("./pdf/skip-pages");
-  const skipped = await emptySkippedPages(original, parse.skipPages);
-  const result = await parsePdfPages(skipped.bytes, parse);
-  return skipped.warnings.length ? { ...result, warnings: [...skipped.warnings, ...result.warnings] } : result;
-};
-
-const parsePdfPages = async (
-  bytes: Uint8Array,
-  { method, vision, timeBudgetMs }: PdfParse,
-): Promise<PartitionResult> => {
-  const pageMethod = pageMethodOf(method, vision);
-  switch (pageMethod) {
-    case "fast":
-      return allPages(await (await pdf()).partitionPdf({ bytes }), "fast");
-    case "balanced":
-    case "accurate": {
-      const { partitionPdfTextFirst } = await import("./pdf/text-first");
-      const result = await partitionPdfTextFirst({ bytes, method: pageMethod, timeBudgetMs });
-      if (method === "mai")
-        result.warnings.push(
-          "No vision model is configured (VISION_MODEL): mai read the pages as balanced does (text layer, OCR for scans)",
-        );
-      return allPages(result, pageMethod);
-    }
-    case "agentic": {
-      const { partitionPdfAgentic } = await import("./pdf/agentic");
-      return allPages(await partitionPdfAgentic({ bytes, vision, timeBudgetMs }), "agentic");
-    }
-    case "auto": {
-      const { partitionPdfAuto } = await import("./pdf/auto");
-      return partitionPdfAuto({ bytes, vision, timeBudgetMs });
-    }
-  }
-};
-
-const parsePdf: Parser = ({ bytes, ...parse }) => parsePdfBytes(bytes, parse);
-
-const parseImage: Parser = async (input) => {
-  const pageMethod = pageMethodOf(input.method, input.vision);
-  if (pageMethod === "agentic") {
-    const [{ decodeImage }, { partitionImageAgentic }] = await Promise.all([
-      import("./images/decode"),
-      import("./pdf/agentic"),
-    ]);
-    const { pages } = await decodeImage(input.bytes, input.fileType);
-    return allPages(
-      await partitionImageAgentic(pages, { vision: input.vision, timeBudgetMs: input.timeBudgetMs }),
-      "agentic",
-    );
-  }
-  const result = await (await images()).partitionImage(input);
-  return allPages(result, pageMethod === "fast" || input.method === "auto" ? "fast" : pageMethod);
-};
-
-/**
- * Office files parse from their structure with fast (and auto, which is for PDFs). The page-image methods read the
- * pages of the PDF LibreOffice makes of them: that is what OCR, table recovery and a vision model need.
- */
-const parseOffice: Parser = async (input) => {
-  const { convertOfficeToPdf, partitionOffice } = await office();
-  if (input.method === "basic" || input.method === "auto") return partitionOffice(input);
-  const converted = await convertOfficeToPdf(input.bytes, input.fileType);
-  const result = await parsePdfBytes(converted, input);
-  result.warnings.unshift(
-    `Method '${methodDisplayName(input.method)}' read the pages of the PDF that LibreOffice made of this .${input.fileType} file`,
-  );
-  for (const element of result.elements) element.metadata = { ...element.metadata, converted_with: "libreoffice" };
-  return result;
+type FormatParser = {
+  parse: Parser;
+  /** Reads a chunk at a time (large exports and logs), giving the elements `parse` gives. */
+  stream?: () => Promise<StreamParser>;
+  /** A picture without text is still kept (one Image element with a warning); other formats fail with the reason. */
+  keptWithoutText?: boolean;
 };
 
 const sameMethodWarning = (method: InternalMethod, fileType: string) =>
@@ -209,61 +46,51 @@ const sameForEveryMethod =
     return result;
   };
 
-/** One parser per allowed extension (contract §5.2). */
-const PARSERS: Record<string, Parser> = {
-  txt: sameForEveryMethod(partitionText),
-  text: sameForEveryMethod(partitionText),
-  md: sameForEveryMethod(partitionMarkdown),
-  markdown: sameForEveryMethod(partitionMarkdown),
-  html: sameForEveryMethod(partitionHtml),
-  htm: sameForEveryMethod(partitionHtml),
-  vtt: sameForEveryMethod(partitionSubtitleFile),
-  srt: sameForEveryMethod(partitionSubtitleFile),
-  bundle: partitionBundle,
-  csv: sameForEveryMethod(partitionDelimited),
-  tsv: sameForEveryMethod(partitionDelimited),
-  pdf: parsePdf,
-  doc: parseOffice,
-  docx: parseOffice,
-  odt: parseOffice,
-  ppt: parseOffice,
-  pptx: parseOffice,
-  xls: parseOffice,
-  xlsx: parseOffice,
-  ods: parseOffice,
-  odp: parseOffice,
-  rtf: parseOffice,
-  epub: sameForEveryMethod(partitionEpub),
-  png: parseImage,
-  jpg: parseImage,
-  jpeg: parseImage,
-  tiff: parseImage,
-  tif: parseImage,
-  webp: parseImage,
-  bmp: parseImage,
-  heic: parseImage,
-  ...Object.fromEntries(
-    ["mp3", "wav", "m4a", "ogg", "flac", "mp4", "mov", "avi", "mkv", "webm"].map((ext) => [
-      ext,
-      sameForEveryMethod(partitionMedia),
-    ]),
-  ),
+const PARSERS: Record<FileFormat, FormatParser> = {
+  text: {
+    parse: sameForEveryMethod(async (input) => (await import("./text")).partitionText(input)),
+    stream: async () => (await import("./text")).partitionTextStream,
+  },
+  markdown: {
+    parse: sameForEveryMethod(async (input) => (await import("./markdown")).partitionMarkdown(input)),
+    stream: async () => (await import("./markdown")).partitionMarkdownStream,
+  },
+  html: { parse: sameForEveryMethod(async (input) => (await import("./html")).partitionHtml(input)) },
+  subtitles: {
+    parse: sameForEveryMethod(async (input) => (await import("./media/subtitle-file")).partitionSubtitleFile(input)),
+  },
+  delimited: {
+    parse: sameForEveryMethod(async (input) => (await import("./delimited")).partitionDelimited(input)),
+    stream: async () => (await import("./delimited")).partitionDelimitedStream,
+  },
+  epub: { parse: sameForEveryMethod(async (input) => (await import("./epub")).partitionEpub(input)) },
+  media: { parse: sameForEveryMethod(async (input) => (await import("./media")).partitionMedia(input)) },
+  pdf: { parse: parsePdf },
+  office: { parse: parseOffice },
+  image: { parse: parseImage, keptWithoutText: true },
+  /** The documents a connector fetched (pages of a crawl, files of a repository, captions), parsed as one source. */
+  bundle: { parse: async (input) => (await import("./bundle")).partitionBundle(input, partitionDocument) },
+};
+
+/** The parser of an extension in any case, with or without its dot. */
+const formatOf = (fileType: string) => {
+  const ext = fileType.toLowerCase().replace(/^\./, "");
+  return { ext, format: isParsedExtension(ext) ? PARSERS[FILE_FORMATS[ext]] : undefined };
 };
 
 /**
  * Parses one document. `options` carries what the caller decides: the models the parse may call (none by default)
  * and its time budget; parsing itself reads no settings.
  */
-export const partitionDocument = async (
+export const partitionDocument: PartitionDocument = async (
   { bytes, fileName, fileType, method, skipPages }: PartitionInput,
   { providers, timeBudgetMs = DEFAULT_PARSE_TIME_BUDGET_MS }: PartitionOptions = {},
 ): Promise<PartitionResult> => {
-  const ext = fileType.toLowerCase().replace(/^\./, "");
-  const parser = PARSERS[ext];
-  if (!parser) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
+  const { ext, format } = formatOf(fileType);
+  if (!format) throw new AppError("UNPROCESSABLE", `Parsing .${ext} files is not supported`);
   let result: PartitionResult;
   try {
-    result = await parser({
+    result = await format.parse({
       bytes,
       fileName,
       fileType: ext,
@@ -280,26 +107,11 @@ export const partitionDocument = async (
   // blank or unreadable scan leaves only page pictures). An image file is the exception: it is a picture, and a
   // picture without text is still kept, as one Image element with a warning.
   const hasText = result.elements.some((e) => e.text.trim() !== "");
-  if (result.elements.length === 0 || (!hasText && parser !== parseImage)) throw nothingRead(ext, result.warnings);
+  if (result.elements.length === 0 || (!hasText && !format.keptWithoutText)) throw nothingRead(ext, result.warnings);
   return result;
 };
 
-export const isParsableFileType = (fileType: string): boolean => fileType.toLowerCase().replace(/^\./, "") in PARSERS;
-
-type StreamParser = (
-  input: { source: ByteSource; fileType: string },
-  emit: (element: ParsedElement) => Promise<void>,
-) => Promise<Omit<PartitionResult, "elements">>;
-
-/** Formats read a chunk at a time (large exports and logs); each gives the elements its whole-file parser gives. */
-const STREAM_PARSERS: Record<string, () => Promise<StreamParser>> = {
-  txt: async () => (await import("./text")).partitionTextStream,
-  text: async () => (await import("./text")).partitionTextStream,
-  md: async () => (await import("./markdown")).partitionMarkdownStream,
-  markdown: async () => (await import("./markdown")).partitionMarkdownStream,
-  csv: async () => (await import("./delimited")).partitionDelimitedStream,
-  tsv: async () => (await import("./delimited")).partitionDelimitedStream,
-};
+export const isParsableFileType = (fileType: string): boolean => formatOf(fileType).format !== undefined;
 
 /**
  * partitionDocument for a document in memory or in a file, its elements handed to `emit` one at a time in order
@@ -313,8 +125,8 @@ export const partitionDocumentStream = async (
   options: PartitionOptions,
   emit: (element: ParsedElement) => Promise<void>,
 ): Promise<Omit<PartitionResult, "elements"> & { elementCount: number }> => {
-  const ext = fileType.toLowerCase().replace(/^\./, "");
-  const streamed = STREAM_PARSERS[ext];
+  const { ext, format } = formatOf(fileType);
+  const streamed = format?.stream;
   if (!streamed) {
     const bytes = source.bytes ?? new Uint8Array(await readFile(/*turbopackIgnore: true*/ source.path));
     const { elements, ...rest } = await partitionDocument({ bytes, fileName, fileType, method, skipPages }, options);

@@ -1,5 +1,7 @@
 import type { SpeechModel } from "@/server/providers/speech/types";
 import type { VisionModel } from "@/server/providers/vision/types";
+import type { ByteSource } from "./encoding";
+import type { InternalMethod } from "./methods.schema";
 
 /**
  * What every parser produces. Field names follow the public Element (contract §2.4) in camelCase; the mapper that
@@ -88,3 +90,42 @@ export type PartitionOptions = {
    */
   timeBudgetMs?: number;
 };
+
+/** A PDF page left out (with the reason) because reading it overran the per-page budget before (page-watch.ts). */
+export type SkippedPage = { page: number; reason: string };
+
+/** What partitionDocument takes; Buffers are Uint8Arrays. The extension may come in any case, with or without a dot. */
+export type PartitionInput = {
+  bytes: Uint8Array;
+  fileName: string;
+  fileType: string;
+  method: InternalMethod;
+  skipPages?: readonly SkippedPage[];
+};
+
+/** Parses one document: partition.ts's partitionDocument, handed to the bundle parser for each of its documents. */
+export type PartitionDocument = (input: PartitionInput, options?: PartitionOptions) => Promise<PartitionResult>;
+
+/** What each format's parser gets from partitionDocument. */
+export type ParserInput = {
+  bytes: Uint8Array;
+  fileName: string;
+  /** Lower-case extension without the dot. */
+  fileType: string;
+  method: InternalMethod;
+  /** PDF pages to leave out: they ran past the per-page time budget in an earlier attempt (page-watch.ts). */
+  skipPages?: readonly SkippedPage[];
+  /** The models this parse may call (partitionDocument's options); a parser called directly gets none. */
+  vision?: VisionModel | null;
+  speech?: ParseProviders["speech"];
+  /** See PartitionOptions. */
+  timeBudgetMs?: number;
+};
+
+export type Parser = (input: ParserInput) => PartitionResult | Promise<PartitionResult>;
+
+/** A parser that reads a document a chunk at a time, handing each element on as it is read. */
+export type StreamParser = (
+  input: { source: ByteSource; fileType: string },
+  emit: (element: ParsedElement) => Promise<void>,
+) => Promise<Omit<PartitionResult, "elements">>;

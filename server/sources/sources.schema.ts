@@ -1,53 +1,7 @@
 /** Facts about sources that the dashboard and the public API share (isomorphic: no server imports). */
 
-export const ALLOWED_EXTENSIONS = [
-  "pdf",
-  "doc",
-  "docx",
-  "odt",
-  "txt",
-  "text",
-  "md",
-  "html",
-  "htm",
-  "ppt",
-  "pptx",
-  "csv",
-  "tsv",
-  "xls",
-  "xlsx",
-  "png",
-  "jpg",
-  "jpeg",
-  "tiff",
-  "bmp",
-  "heic",
-  "mp3",
-  "wav",
-  "m4a",
-  "ogg",
-  "flac",
-  "mp4",
-  "mov",
-  "avi",
-  "mkv",
-  "webm",
-  // Contract §5.2 "also accepted": TIFF's other spelling, WebP, the OpenDocument spreadsheet and presentation,
-  // EPUB, RTF, and subtitles on their own (timed transcripts; the way in for a video whose captions can't be fetched).
-  "tif",
-  "webp",
-  "ods",
-  "odp",
-  "epub",
-  "rtf",
-  "vtt",
-  "srt",
-] as const;
-
-export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number];
-
-export const isAllowedExtension = (ext: string): ext is AllowedExtension =>
-  (ALLOWED_EXTENSIONS as readonly string[]).includes(ext);
+// The allowed list is derived from the parsers' registry of file types.
+export { ALLOWED_EXTENSIONS, isAllowedExtension, type AllowedExtension } from "../parsing/formats.schema";
 
 /** Lowercase extension without the dot, or "" when the name has none. */
 export const extensionOf = (fileName: string): string => {

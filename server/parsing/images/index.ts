@@ -5,8 +5,7 @@ import { DEFAULT_OCR_TIMEOUT_MS } from "../ocr/engine";
 import { DEFAULT_PARSE_TIME_BUDGET_MS } from "../time-budget";
 import { analyzePage, pagesToElements, type AnalyzedPage } from "../ocr/page";
 import { sharperSource } from "../ocr/reocr";
-import type { Parser } from "../partition";
-import type { PartitionResult } from "../types";
+import type { Parser, PartitionResult } from "../types";
 import { decodeImage } from "./decode";
 
 /** Extensions this parser reads (the dispatch table maps them here). */

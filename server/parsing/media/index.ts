@@ -1,9 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { Parser, ParserInput } from "@/server/parsing/partition";
 import { requireTool } from "@/server/parsing/system-tools";
-import type { PartitionResult } from "@/server/parsing/types";
+import type { Parser, ParserInput, PartitionResult } from "@/server/parsing/types";
 import { normalizeLanguage } from "./language";
 import type { SpeechModel } from "@/server/providers/speech/types";
 import { extractAudioChunks } from "./audio";

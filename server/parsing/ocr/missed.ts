@@ -1,6 +1,4 @@
-import type { GrayImage } from "./raster";
-import type { Rulings } from "./rulings";
-import { boxHeight, boxWidth, type OcrWord, type PixelBox } from "./types";
+import { boxHeight, boxWidth, type GrayImage, type OcrWord, type PixelBox, type Rulings } from "./types";
 
 /**
  * Printed marks Tesseract's page layout left out: it drops small isolated text (a page number alone at the foot

@@ -8,7 +8,17 @@ import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type Sh
 import { keepRepeatedFurniture } from "../furniture";
 import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
 import { findTables, tableHtml, tableText, type RecoveredTable } from "./table-structure";
-import { boxHeight, meanConfidence, median, unionBox, type OcrPage, type OcrWord, type PixelBox } from "./types";
+import {
+  boxHeight,
+  meanConfidence,
+  median,
+  unionBox,
+  type GrayImage,
+  type OcrPage,
+  type OcrWord,
+  type PixelBox,
+  type Rulings,
+} from "./types";
 
 /**
  * One page image through OCR and structure: the shared path of image files and of PDF pages read by the balanced
@@ -105,6 +115,67 @@ const addBlock = (page: OcrPage, words: OcrWord[]) => {
 const allWords = (page: OcrPage) =>
   page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
 
+/** OCR of the page image, enlarged (or reduced) by `enlarge` first, with the boxes scaled back to the page's pixels. */
+const recognizeAt = async (
+  input: Buffer,
+  {
+    width,
+    height,
+    enlarge,
+    dpi,
+    timeoutMs,
+  }: { width: number; height: number; enlarge: number; dpi: number; timeoutMs?: number },
+): Promise<OcrPage> => {
+  if (enlarge === 1) return recognize(input, { width, height }, { dpi, timeoutMs });
+  const w = Math.round(width * enlarge);
+  const h = Math.round(height * enlarge);
+  const big = await sharp(input, { limitInputPixels: false }).resize(w, h, { kernel: "lanczos3" }).png().toBuffer();
+  const ocr = scaleOcrPage(await recognize(big, { width: w, height: h }, { dpi, timeoutMs }), 1 / enlarge);
+  ocr.width = width;
+  ocr.height = height;
+  return ocr;
+};
+
+/** Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own. */
+const readMissedText = async (
+  ocr: OcrPage,
+  {
+    gray,
+    rulings,
+    estimated,
+    baseDpi,
+    deadline,
+  }: { gray: GrayImage; rulings: Rulings; estimated: number; baseDpi: number; deadline: number },
+) => {
+  const missed = findMissedText({ gray, words: allWords(ocr), rulings, lineHeight: estimated });
+  if (missed.length === 0 || Date.now() >= deadline) return;
+  const own: SharperSource = {
+    gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
+    width: gray.width,
+    height: gray.height,
+    factor: 1,
+  };
+  const upscale = Math.min(3, Math.max(1, TARGET_LINE_HEIGHT / estimated));
+  for (const patch of missed) {
+    if (Date.now() > deadline) break;
+    const read = await readAgain(own, patch, {
+      pad: Math.round(estimated * 0.3),
+      upscale,
+      layout: boxHeight(patch) > estimated * 1.6 ? "block" : "line",
+      dpi: Math.round(baseDpi * upscale),
+    });
+    const words = read?.words.filter((w) => w.confidence >= 60 && /[\p{L}\p{N}]/u.test(w.text)) ?? [];
+    if (!read || words.length === 0 || read.confidence < 65) continue;
+    addBlock(ocr, words);
+  }
+};
+
+/** The picture kept of a page without text, at most IMAGE_SIDE on its longer side. */
+const pageImage = async (png: Buffer, width: number, height: number) =>
+  Math.max(width, height) <= IMAGE_SIDE
+    ? png
+    : await sharp(png, { limitInputPixels: false }).resize(IMAGE_SIDE, IMAGE_SIDE, { fit: "inside" }).png().toBuffer();
+
 export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage> => {
   const { png, width, height } = options;
   const gray = await toGray(png);
@@ -128,44 +199,8 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
   // about 13 pt from line to line, which gives a usable figure when the resolution is not known.
   const baseDpi = options.dpi ?? (estimated * 72) / 13;
   const dpi = Math.min(1200, Math.max(70, Math.round(baseDpi * enlarge)));
-  let ocr: OcrPage;
-  if (enlarge !== 1) {
-    const w = Math.round(width * enlarge);
-    const h = Math.round(height * enlarge);
-    const big = await sharp(input, { limitInputPixels: false }).resize(w, h, { kernel: "lanczos3" }).png().toBuffer();
-    ocr = scaleOcrPage(
-      await recognize(big, { width: w, height: h }, { dpi, timeoutMs: options.timeoutMs }),
-      1 / enlarge,
-    );
-    ocr.width = width;
-    ocr.height = height;
-  } else {
-    ocr = await recognize(input, { width, height }, { dpi, timeoutMs: options.timeoutMs });
-  }
-
-  // Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own.
-  const missed = findMissedText({ gray, words: allWords(ocr), rulings, lineHeight: estimated });
-  if (missed.length > 0 && Date.now() < options.deadline) {
-    const own: SharperSource = {
-      gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
-      width: gray.width,
-      height: gray.height,
-      factor: 1,
-    };
-    const upscale = Math.min(3, Math.max(1, TARGET_LINE_HEIGHT / estimated));
-    for (const patch of missed) {
-      if (Date.now() > options.deadline) break;
-      const read = await readAgain(own, patch, {
-        pad: Math.round(estimated * 0.3),
-        upscale,
-        layout: boxHeight(patch) > estimated * 1.6 ? "block" : "line",
-        dpi: Math.round(baseDpi * upscale),
-      });
-      const words = read?.words.filter((w) => w.confidence >= 60 && /[\p{L}\p{N}]/u.test(w.text)) ?? [];
-      if (!read || words.length === 0 || read.confidence < 65) continue;
-      addBlock(ocr, words);
-    }
-  }
+  const ocr = await recognizeAt(input, { width, height, enlarge, dpi, timeoutMs: options.timeoutMs });
+  await readMissedText(ocr, { gray, rulings, estimated, baseDpi, deadline: options.deadline });
 
   // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.
   let sharper: Promise<SharperSource> | null = null;
@@ -203,16 +238,8 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
 
   const ink = pageInk(gray);
   const empty = units.length === 0 && tables.length === 0;
-  let imagePng: Buffer | null = null;
-  if (empty && (options.keepEmptyPage === "always" || ink >= BLANK_INK)) {
-    imagePng =
-      Math.max(width, height) <= IMAGE_SIDE
-        ? png
-        : await sharp(png, { limitInputPixels: false })
-            .resize(IMAGE_SIDE, IMAGE_SIDE, { fit: "inside" })
-            .png()
-            .toBuffer();
-  }
+  const keepImage = empty && (options.keepEmptyPage === "always" || ink >= BLANK_INK);
+  const imagePng = keepImage ? await pageImage(png, width, height) : null;
   return {
     pageNumber: options.pageNumber,
     width,

@@ -1,13 +1,10 @@
 import sharp from "sharp";
-import type { Rule, Rulings } from "./rulings";
-import type { PixelBox } from "./types";
+import type { GrayImage, PixelBox, Rule, Rulings } from "./types";
 
 /**
  * Pixel-level measurements on the page image that OCR does not report: where the ink is, how tall the text is
  * before recognising it, how heavy a line's strokes are (bold headings), and the page's dark threshold.
  */
-
-export type GrayImage = { data: Uint8Array; width: number; height: number; darkBelow: number };
 
 /** Darker than this is never background, even on a page where Otsu's split lands high (coloured table fills). */
 const MAX_DARK_THRESHOLD = 140;

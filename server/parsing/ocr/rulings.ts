@@ -1,14 +1,9 @@
-import type { GrayImage } from "./raster";
+import type { GrayImage, Rule, Rulings } from "./types";
 
 /**
  * Ruling lines of a page image: long, thin, dark runs of pixels, horizontal or vertical. They outline table grids
  * (and the top/middle/bottom rules of typeset tables). Thick dark areas (photos, filled bars) are not lines.
  */
-
-/** A line segment in pixels: `from`–`to` along the line, `at`–`atEnd` across it (its thickness). */
-export type Rule = { from: number; to: number; at: number; atEnd: number };
-
-export type Rulings = { horizontal: Rule[]; vertical: Rule[] };
 
 export type RulingOptions = {
   /** Shortest horizontal / vertical line kept, in pixels. */

@@ -8,8 +8,17 @@ import {
   wordCount,
 } from "../classify-text";
 import type { ElementType } from "../types";
-import { strokeWidth, type GrayImage } from "./raster";
-import { boxHeight, meanConfidence, unionBox, type OcrLine, type OcrPage, type OcrWord, type PixelBox } from "./types";
+import { strokeWidth } from "./raster";
+import {
+  boxHeight,
+  meanConfidence,
+  unionBox,
+  type GrayImage,
+  type OcrLine,
+  type OcrPage,
+  type OcrWord,
+  type PixelBox,
+} from "./types";
 
 /**
  * From OCR lines to typed text units. Tesseract's paragraphs are the starting point; they are cut where a list

@@ -1,7 +1,16 @@
 import { escapeHtml } from "../table-html";
-import type { GrayImage } from "./raster";
-import { findRulings, rulingOptionsFor, type Rule } from "./rulings";
-import { boxHeight, centreInside, meanConfidence, median, unionBox, type OcrWord, type PixelBox } from "./types";
+import { findRulings, rulingOptionsFor } from "./rulings";
+import {
+  boxHeight,
+  centreInside,
+  meanConfidence,
+  median,
+  unionBox,
+  type GrayImage,
+  type OcrWord,
+  type PixelBox,
+  type Rule,
+} from "./types";
 
 /**
  * Table structure recovered from a page image and its OCR words, three ways, strongest evidence first:
@@ -257,15 +266,16 @@ const runsAcross = (words: OcrWord[], x: number, band: PixelBox): boolean => {
   );
 };
 
-const tableFromGrid = (
+/**
+ * Row and column boundaries from the grid's rules. Open sides: rules that run past the outermost verticals (or
+ * verticals past the outermost rules) still bound the table there. Null when fewer than two of either remain.
+ */
+const ruledBoundaries = (
   component: { h: Rule[]; v: Rule[] },
-  gray: GrayImage,
-  words: OcrWord[],
   lineHeight: number,
   tol: number,
-): RecoveredTable | null => {
+): { xs: number[]; ys: number[] } | null => {
   const minGap = Math.max(4, lineHeight * 0.5);
-  const half = Math.max(2, Math.ceil(tol / 3));
   let ys = thinBoundaries(
     clusterPositions(
       component.h.map((r) => (r.at + r.atEnd) / 2),
@@ -280,8 +290,6 @@ const tableFromGrid = (
     ),
     minGap,
   );
-  // Open sides: rules that run past the outermost verticals (or verticals past the outermost rules) still bound
-  // the table there.
   const hLong = Math.max(...component.h.map((r) => r.to - r.from));
   const hMain = component.h.filter((r) => r.to - r.from >= hLong * 0.5);
   const left = Math.min(...hMain.map((r) => r.from));
@@ -293,10 +301,14 @@ const tableFromGrid = (
   if (ys[0] !== undefined && top < ys[0] - lineHeight) ys = [top, ...ys];
   if (ys[ys.length - 1] !== undefined && bottom > (ys[ys.length - 1] ?? 0) + lineHeight) ys = [...ys, bottom];
   if (ys.length < 2 || xs.length < 2) return null;
+  return { xs, ys };
+};
 
-  // Columns of text between two verticals that line up down the table are columns of their own: typeset tables
-  // often rule off only the first column.
-  const drawnV = new Set<number>(xs);
+/**
+ * Columns of text between two verticals that line up down the table are columns of their own: typeset tables often
+ * rule off only the first column.
+ */
+const withTextColumns = (xs: number[], ys: number[], words: OcrWord[]): number[] => {
   const splitX: number[] = [];
   for (let c = 0; c + 1 < xs.length; c++) {
     const x0 = xs[c] ?? 0;
@@ -314,9 +326,23 @@ const tableFromGrid = (
     }
   }
   splitX.push(xs[xs.length - 1] ?? 0);
-  xs = splitX;
+  return splitX;
+};
 
-  // Rows of text between two rules that line up across the columns are rows of their own, ruled or not.
+/** Rows of text between two rules that line up across the columns are rows of their own, ruled or not. */
+const withTextRows = ({
+  xs,
+  ys,
+  words,
+  gray,
+  half,
+}: {
+  xs: number[];
+  ys: number[];
+  words: OcrWord[];
+  gray: GrayImage;
+  half: number;
+}): { ys: number[]; drawnH: Set<number> } => {
   const drawnH = new Set<number>();
   const refined: number[] = [];
   for (let r = 0; r + 1 < ys.length; r++) {
@@ -331,14 +357,34 @@ const tableFromGrid = (
   }
   refined.push(ys[ys.length - 1] ?? 0);
   drawnH.add(ys[ys.length - 1] ?? 0);
-  ys = refined;
+  return { ys: refined, drawnH };
+};
 
+type CellArea = { r0: number; r1: number; c0: number; c1: number; n: number };
+
+/**
+ * The grid's cells: elementary cells merged where the line between two neighbours is missing, or the plain grid when
+ * a merge is not a rectangle.
+ */
+const cellAreas = ({
+  xs,
+  ys,
+  drawnV,
+  drawnH,
+  gray,
+  words,
+  half,
+}: {
+  xs: number[];
+  ys: number[];
+  drawnV: Set<number>;
+  drawnH: Set<number>;
+  gray: GrayImage;
+  words: OcrWord[];
+  half: number;
+}): CellArea[] => {
   const rowCount = ys.length - 1;
   const colCount = xs.length - 1;
-  // One column between lines is a box around text (a note, a framed list), not a table.
-  if (rowCount < 1 || colCount < 2) return null;
-
-  // Elementary cells, merged where the line between two neighbours is missing.
   const index = (r: number, c: number) => r * colCount + c;
   const uf = new UnionFind(rowCount * colCount);
   for (let r = 0; r < rowCount; r++) {
@@ -361,7 +407,7 @@ const tableFromGrid = (
       }
     }
   }
-  const groups = new Map<number, { r0: number; r1: number; c0: number; c1: number; n: number }>();
+  const groups = new Map<number, CellArea>();
   for (let r = 0; r < rowCount; r++) {
     for (let c = 0; c < colCount; c++) {
       const root = uf.find(index(r, c));
@@ -379,13 +425,34 @@ const tableFromGrid = (
   const spans = [...groups.values()];
   // A merge that is not a rectangle (a broken line between odd cells) is not a span; keep the plain grid.
   const rectangular = spans.every((g) => (g.r1 - g.r0 + 1) * (g.c1 - g.c0 + 1) === g.n);
-  const areas = rectangular
+  return rectangular
     ? spans
     : Array.from({ length: rowCount * colCount }, (_, i) => {
         const r = Math.floor(i / colCount);
         const c = i % colCount;
         return { r0: r, r1: r, c0: c, c1: c, n: 1 };
       });
+};
+
+const tableFromGrid = (
+  component: { h: Rule[]; v: Rule[] },
+  gray: GrayImage,
+  words: OcrWord[],
+  lineHeight: number,
+  tol: number,
+): RecoveredTable | null => {
+  const half = Math.max(2, Math.ceil(tol / 3));
+  const ruled = ruledBoundaries(component, lineHeight, tol);
+  if (!ruled) return null;
+  const drawnV = new Set<number>(ruled.xs);
+  const xs = withTextColumns(ruled.xs, ruled.ys, words);
+  const { ys, drawnH } = withTextRows({ xs, ys: ruled.ys, words, gray, half });
+
+  const rowCount = ys.length - 1;
+  const colCount = xs.length - 1;
+  // One column between lines is a box around text (a note, a framed list), not a table.
+  if (rowCount < 1 || colCount < 2) return null;
+  const areas = cellAreas({ xs, ys, drawnV, drawnH, gray, words, half });
 
   const box: PixelBox = { left: xs[0] ?? 0, top: ys[0] ?? 0, right: xs[colCount] ?? 0, bottom: ys[rowCount] ?? 0 };
   const taken = new Set<OcrWord>();

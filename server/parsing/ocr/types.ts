@@ -5,6 +5,15 @@
 
 export type PixelBox = { left: number; top: number; right: number; bottom: number };
 
+/** A page image in grey levels (raster.ts), with the level below which a pixel is ink. */
+export type GrayImage = { data: Uint8Array; width: number; height: number; darkBelow: number };
+
+/** A line segment in pixels: `from`–`to` along the line, `at`–`atEnd` across it (its thickness). */
+export type Rule = { from: number; to: number; at: number; atEnd: number };
+
+/** The ruled lines of a page (rulings.ts). */
+export type Rulings = { horizontal: Rule[]; vertical: Rule[] };
+
 /** The same box arithmetic as the text-layer parser's, in pixels. */
 export { median, union as unionBox } from "../pdf/types";
 

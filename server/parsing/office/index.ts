@@ -1,7 +1,6 @@
 import { AppError } from "@/server/errors";
 import { duringStep } from "../parse-step";
-import type { Parser } from "../partition";
-import type { PartitionResult } from "../types";
+import type { Parser, PartitionResult } from "../types";
 import { convertWithSoffice, ZIP_FORMATS } from "./convert";
 import { partitionDocx } from "./docx";
 import { partitionOdt } from "./odt";

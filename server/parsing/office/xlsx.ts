@@ -215,12 +215,8 @@ const hasMultiCellRow = (block: Block): boolean => {
   return false;
 };
 
-/**
- * Groups of touching cells (8-neighbourhood, merged areas filled), as unstructured cuts a sheet at empty rows and
- * columns; then groups whose boxes overlap, spacer-separated column groups and header rows are joined.
- */
-const findBlocks = (data: SheetData): Block[] => {
-  const occupied = new Set<number>([...data.cells.keys(), ...data.covered.keys()]);
+/** Groups of touching occupied cells (8-neighbourhood), each a block with its box and cells. */
+const touchingGroups = (data: SheetData, occupied: Set<number>): Block[] => {
   const seen = new Set<number>();
   const blocks: Block[] = [];
   for (const start of occupied) {
@@ -265,6 +261,16 @@ const findBlocks = (data: SheetData): Block[] => {
     }
     blocks.push(block);
   }
+  return blocks;
+};
+
+/**
+ * Groups of touching cells (8-neighbourhood, merged areas filled), as unstructured cuts a sheet at empty rows and
+ * columns; then groups whose boxes overlap, spacer-separated column groups and header rows are joined.
+ */
+const findBlocks = (data: SheetData): Block[] => {
+  const occupied = new Set<number>([...data.cells.keys(), ...data.covered.keys()]);
+  const blocks = touchingGroups(data, occupied);
   const overlaps = (a: Block, b: Block) =>
     a.left <= b.right && b.left <= a.right && a.top <= b.bottom && b.top <= a.bottom;
   const join = (a: Block, b: Block): Block => ({

@@ -123,73 +123,37 @@ export const parseTextLayer = async ({
   }
 };
 
-const parseOpenPdf = async (
-  doc: PdfDocument,
-  {
-    only,
-    warnTextless,
-    rulings,
-  }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
-): Promise<TextLayerParse & { graphicsOf: GraphicsReader }> => {
-  const graphicsOf = graphicsReader(doc);
-  const { pages, warnings, total } = await readPages(doc, only ? new Set(only) : undefined);
-  const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
-
+/** Pages whose text layer cannot be used (none, or garbled), named in warnings that point to the OCR methods. */
+const warnAboutTextLayers = (
+  pages: PageText[],
+  verdicts: Map<number, ReturnType<typeof judgeTextLayer>>,
+  warnings: string[],
+) => {
   const textless = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "no-text").map((p) => p.pageNumber);
   const garbled = pages.filter((p) => verdicts.get(p.pageNumber)?.reason === "garbled").map((p) => p.pageNumber);
-  if (warnTextless) {
-    for (const n of textless.slice(0, MAX_PAGE_WARNINGS)) {
-      warnings.push(`Page ${n} has no text layer (scanned?); use method balanced or accurate for OCR`);
-    }
-    if (textless.length > MAX_PAGE_WARNINGS) {
-      warnings.push(
-        `${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`,
-      );
-    }
-    for (const n of garbled.slice(0, MAX_PAGE_WARNINGS)) {
-      warnings.push(
-        `The text layer of page ${n} looks garbled (a broken font encoding); use method balanced or accurate for OCR`,
-      );
-    }
+  for (const n of textless.slice(0, MAX_PAGE_WARNINGS)) {
+    warnings.push(`Page ${n} has no text layer (scanned?); use method balanced or accurate for OCR`);
   }
-
-  const laidOut: { page: PageText; regions: Region[] }[] = pages.map((page) => ({
-    page,
-    regions: layoutPage({ runs: page.runs, pageHeight: page.height }),
-  }));
-  const stats = computeStats({
-    runs: pages.flatMap((p) => p.runs),
-    lineGroups: laidOut.flatMap((p) => p.regions.map((r) => r.lines)),
-  });
-  const toBlocks = ({ page, regions }: { page: PageText; regions: Region[] }) => {
-    const withBlocks = regions.map((r) => ({ column: r.column, blocks: buildBlocks(r.lines, stats) }));
-    return { page, regions: withBlocks, blocks: withBlocks.flatMap((r) => r.blocks) };
-  };
-  let paged: (PageBlocks & { regions: { column: number | null; blocks: PageBlocks["blocks"] }[] })[] =
-    laidOut.map(toBlocks);
-
-  // Ruled tables take their text out of the page's flow; the page is laid out again without it.
-  const grids = new Map<number, GridTable[]>();
-  if (rulings !== "none") {
-    const candidates = paged
-      .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
-      .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
-      .map((p) => p.page);
-    const found = await readGridTables(graphicsOf, candidates, warnings);
-    paged = paged.map((entry) => {
-      const tables = found.get(entry.page.pageNumber);
-      if (!tables?.tables.length) return entry;
-      grids.set(entry.page.pageNumber, tables.tables);
-      const page = {
-        ...entry.page,
-        runs: entry.page.runs.filter((r) => !tables.takenRuns.has(r)),
-        rotated: entry.page.rotated.filter((r) => !tables.takenRotated.has(r)),
-      };
-      return toBlocks({ page, regions: layoutPage({ runs: page.runs, pageHeight: page.height }) });
-    });
+  if (textless.length > MAX_PAGE_WARNINGS) {
+    warnings.push(
+      `${textless.length - MAX_PAGE_WARNINGS} more pages have no text layer (scanned?); use method balanced or accurate for OCR`,
+    );
   }
-  const repeated = findRepeatedMargins(paged);
+  for (const n of garbled.slice(0, MAX_PAGE_WARNINGS)) {
+    warnings.push(
+      `The text layer of page ${n} looks garbled (a broken font encoding); use method balanced or accurate for OCR`,
+    );
+  }
+};
 
+type BlockedPage = PageBlocks & { regions: { column: number | null; blocks: PageBlocks["blocks"] }[] };
+
+/** The elements of the pages' text flow, region by region, then each page's rotated text. */
+const flowElements = (
+  paged: BlockedPage[],
+  stats: ReturnType<typeof computeStats>,
+  repeated: ReturnType<typeof findRepeatedMargins>,
+) => {
   const elements: ParsedElement[] = [];
   for (const { page, regions } of paged) {
     const pageLayout = { width: round(page.width), height: round(page.height) };
@@ -220,7 +184,12 @@ const parseOpenPdf = async (
       });
     }
   }
-  const tables: ParsedElement[] = [...grids].flatMap(([pageNumber, list]) => {
+  return elements;
+};
+
+/** The ruled tables found, as Table elements of their pages. */
+const gridElements = (grids: Map<number, GridTable[]>, pages: PageText[]): ParsedElement[] =>
+  [...grids].flatMap(([pageNumber, list]) => {
     const page = pages.find((p) => p.pageNumber === pageNumber);
     const pageLayout = page ? { width: round(page.width), height: round(page.height) } : null;
     return list.map((table) => ({
@@ -233,6 +202,59 @@ const parseOpenPdf = async (
       metadata: { table_rows: table.rows, table_columns: table.cols, table_source: "ruling-lines" },
     }));
   });
+
+const parseOpenPdf = async (
+  doc: PdfDocument,
+  {
+    only,
+    warnTextless,
+    rulings,
+  }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
+): Promise<TextLayerParse & { graphicsOf: GraphicsReader }> => {
+  const graphicsOf = graphicsReader(doc);
+  const { pages, warnings, total } = await readPages(doc, only ? new Set(only) : undefined);
+  const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
+
+  if (warnTextless) warnAboutTextLayers(pages, verdicts, warnings);
+
+  const laidOut: { page: PageText; regions: Region[] }[] = pages.map((page) => ({
+    page,
+    regions: layoutPage({ runs: page.runs, pageHeight: page.height }),
+  }));
+  const stats = computeStats({
+    runs: pages.flatMap((p) => p.runs),
+    lineGroups: laidOut.flatMap((p) => p.regions.map((r) => r.lines)),
+  });
+  const toBlocks = ({ page, regions }: { page: PageText; regions: Region[] }) => {
+    const withBlocks = regions.map((r) => ({ column: r.column, blocks: buildBlocks(r.lines, stats) }));
+    return { page, regions: withBlocks, blocks: withBlocks.flatMap((r) => r.blocks) };
+  };
+  let paged: BlockedPage[] = laidOut.map(toBlocks);
+
+  // Ruled tables take their text out of the page's flow; the page is laid out again without it.
+  const grids = new Map<number, GridTable[]>();
+  if (rulings !== "none") {
+    const candidates = paged
+      .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
+      .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
+      .map((p) => p.page);
+    const found = await readGridTables(graphicsOf, candidates, warnings);
+    paged = paged.map((entry) => {
+      const tables = found.get(entry.page.pageNumber);
+      if (!tables?.tables.length) return entry;
+      grids.set(entry.page.pageNumber, tables.tables);
+      const page = {
+        ...entry.page,
+        runs: entry.page.runs.filter((r) => !tables.takenRuns.has(r)),
+        rotated: entry.page.rotated.filter((r) => !tables.takenRotated.has(r)),
+      };
+      return toBlocks({ page, regions: layoutPage({ runs: page.runs, pageHeight: page.height }) });
+    });
+  }
+  const repeated = findRepeatedMargins(paged);
+
+  const elements = flowElements(paged, stats, repeated);
+  const tables = gridElements(grids, pages);
   return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts, graphicsOf };
 };
 

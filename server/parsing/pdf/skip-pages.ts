@@ -1,6 +1,6 @@
 import { PDFDocument, PDFName } from "pdf-lib";
 import { AppError } from "@/server/errors";
-import type { SkippedPage } from "../worker/protocol";
+import type { SkippedPage } from "../types";
 
 /**
  * The PDF with the given pages emptied (nothing drawn, no annotations), and a warning for each: pages that ran past

@@ -2,7 +2,7 @@ import type { AppErrorCode } from "@/server/errors";
 import type { SpeechModelConfig } from "@/server/providers/speech/types";
 import type { VisionModelConfig } from "@/server/providers/vision/types";
 import type { InternalMethod } from "../methods.schema";
-import type { ParsedElement, PartitionResult } from "../types";
+import type { ParsedElement, PartitionResult, SkippedPage } from "../types";
 
 /**
  * Messages between the app and a parse worker process (../worker-pool.ts), over the child's IPC channel with
@@ -15,8 +15,6 @@ import type { ParsedElement, PartitionResult } from "../types";
  * waits for the ack); then `done` with the outcome; then `idle` once it checked that the job left nothing running
  * (only then does it get another job).
  */
-
-export type SkippedPage = { page: number; reason: string };
 
 /** The models a parse may call, as plain data: the worker makes them into clients again (main.ts). */
 export type ProviderConfigs = { vision: VisionModelConfig | null; speech: SpeechModelConfig | null };

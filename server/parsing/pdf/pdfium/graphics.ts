@@ -51,6 +51,44 @@ const boundsOf = (points: [number, number][]): Box => {
 
 type Subpath = { points: [number, number][]; closed: boolean };
 
+/** An object's matrix (its space to its parent's); the identity when PDFium has none. */
+const matrixOf = (doc: PdfDocument, object: number): Matrix => {
+  const { api, heap } = doc.pdfium;
+  const { scratch } = doc;
+  if (!api.FPDFPageObj_GetMatrix(object, scratch)) return [1, 0, 0, 1, 0, 0];
+  const m = heap().f32.subarray(scratch >> 2, (scratch >> 2) + 6);
+  return [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
+};
+
+/** Subpaths in display space; curves keep their end points only (enough to tell a rule or a box from a curve). */
+const subpaths = (doc: PdfDocument, path: number, toDisplay: Matrix): Subpath[] => {
+  const { api, heap } = doc.pdfium;
+  const { scratch } = doc;
+  const result: Subpath[] = [];
+  let current: Subpath | null = null;
+  let curvePoints = 0;
+  const segments = api.FPDFPath_CountSegments(path);
+  for (let i = 0; i < segments; i++) {
+    const segment = api.FPDFPath_GetPathSegment(path, i);
+    if (!segment || !api.FPDFPathSegment_GetPoint(segment, scratch, scratch + 4)) continue;
+    const { f32 } = heap();
+    const point = applyMatrix(toDisplay, f32[scratch >> 2]!, f32[(scratch >> 2) + 1]!);
+    const type = api.FPDFPathSegment_GetType(segment);
+    if (type === SEGMENT.moveTo || !current) {
+      current = { points: [point], closed: false };
+      result.push(current);
+      curvePoints = 0;
+    } else if (type === SEGMENT.bezierTo) {
+      // Two control points, then the end point.
+      if (++curvePoints % 3 === 0) current.points.push(point);
+    } else {
+      current.points.push(point);
+    }
+    if (api.FPDFPathSegment_GetClose(segment)) current.closed = true;
+  }
+  return result;
+};
+
 /**
  * The page's drawing: horizontal and vertical rules (for ruled tables) and painted images (figures, scans), in page
  * points with the top-left origin of the page as displayed. Annotations are not page content and are not read.
@@ -74,46 +112,13 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
     verticalLines.push({ y0: Math.min(y0, y1), y1: Math.max(y0, y1), x });
   };
 
-  const matrixOf = (object: number): Matrix => {
-    if (!api.FPDFPageObj_GetMatrix(object, scratch)) return [1, 0, 0, 1, 0, 0];
-    const m = heap().f32.subarray(scratch >> 2, (scratch >> 2) + 6);
-    return [m[0]!, m[1]!, m[2]!, m[3]!, m[4]!, m[5]!];
-  };
-
-  /** Subpaths in display space; curves keep their end points only (enough to tell a rule or a box from a curve). */
-  const subpaths = (path: number, toDisplay: Matrix): Subpath[] => {
-    const result: Subpath[] = [];
-    let current: Subpath | null = null;
-    let curvePoints = 0;
-    const segments = api.FPDFPath_CountSegments(path);
-    for (let i = 0; i < segments; i++) {
-      const segment = api.FPDFPath_GetPathSegment(path, i);
-      if (!segment || !api.FPDFPathSegment_GetPoint(segment, scratch, scratch + 4)) continue;
-      const { f32 } = heap();
-      const point = applyMatrix(toDisplay, f32[scratch >> 2]!, f32[(scratch >> 2) + 1]!);
-      const type = api.FPDFPathSegment_GetType(segment);
-      if (type === SEGMENT.moveTo || !current) {
-        current = { points: [point], closed: false };
-        result.push(current);
-        curvePoints = 0;
-      } else if (type === SEGMENT.bezierTo) {
-        // Two control points, then the end point.
-        if (++curvePoints % 3 === 0) current.points.push(point);
-      } else {
-        current.points.push(point);
-      }
-      if (api.FPDFPathSegment_GetClose(segment)) current.closed = true;
-    }
-    return result;
-  };
-
   const addPath = (path: number, toDisplay: Matrix) => {
     api.FPDFPath_GetDrawMode(path, scratch, scratch + 4);
     const { i32 } = heap();
     const filled = i32[scratch >> 2] !== 0;
     const stroked = i32[(scratch >> 2) + 1] !== 0;
     if (!stroked && !filled) return; // A clipping path: nothing painted.
-    for (const { points, closed } of subpaths(path, toDisplay)) {
+    for (const { points, closed } of subpaths(doc, path, toDisplay)) {
       if (points.length < 2) continue;
       const box = boundsOf(points);
       // A fill closes its path implicitly, so a thin filled shape is a rule whether or not it says "close".
@@ -159,7 +164,7 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
     if (++objects > MAX_OBJECTS_PER_PAGE) return;
     const type = api.FPDFPageObj_GetType(object);
     if (type !== OBJECT.path && type !== OBJECT.image && type !== OBJECT.form) return;
-    const toDisplay = multiplyMatrix(parent, matrixOf(object));
+    const toDisplay = multiplyMatrix(parent, matrixOf(doc, object));
     if (type === OBJECT.path) addPath(object, toDisplay);
     else if (type === OBJECT.image) addImage(object, toDisplay);
     else {

@@ -1,6 +1,6 @@
 import { XMLParser } from "fast-xml-parser";
-import { formatTimestamp } from "../parsing/media/transcript";
-import { parseWebVtt, type Cue } from "../parsing/media/subtitles";
+import { formatTimestamp } from "../../parsing/media/transcript";
+import { parseWebVtt, type Cue } from "../../parsing/media/subtitles";
 
 /**
  * YouTube's data formats: the player response embedded in a watch page, and the caption track formats a

@@ -1,5 +1,5 @@
-import { AppError } from "../errors";
-import type { CaptionTrack, PlayerResponse } from "./youtube-captions";
+import { AppError } from "../../errors";
+import type { CaptionTrack, PlayerResponse } from "./captions";
 
 /**
  * Choosing a video's caption track, and telling why none could be read: the cases a person must act on differently

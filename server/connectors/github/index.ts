@@ -2,14 +2,13 @@ import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { createGunzip } from "node:zlib";
 import * as tar from "tar-stream";
-import { env } from "../env";
-import { AppError, errorMessage } from "../errors";
-import type { Acquired, AcquireContext } from "./acquire";
-import { ACQUIRE_PROGRESS } from "./acquire";
-import type { FetchedResponse } from "./fetch";
-import { GITHUB_LIMITS, isBinary, judgePath, type GithubLimits } from "./github-files";
-import type { GithubOrigin } from "./origin";
-import { putSnapshotFile, writeManifest, type SnapshotDocument } from "./snapshot";
+import { env } from "../../env";
+import { AppError, errorMessage } from "../../errors";
+import type { FetchedResponse } from "../fetch";
+import type { GithubOrigin } from "../origin";
+import { putSnapshotFile, writeManifest, type SnapshotDocument } from "../snapshot";
+import { ACQUIRE_PROGRESS, type Acquired, type AcquireContext, type Connector } from "../types";
+import { GITHUB_LIMITS, isBinary, judgePath, type GithubLimits } from "./files";
 
 /**
  * The GitHub connector (POST /ingest-github): a public repository, at a branch and sub-path when the URL names
@@ -103,16 +102,8 @@ const readEntry = async (entry: AsyncIterable<unknown>, max: number) => {
   return size > max ? null : Buffer.concat(chunks);
 };
 
-export const acquireGithub = async (
-  origin: GithubOrigin,
-  ctx: AcquireContext,
-  /** The limits of github-files.ts; tests pass smaller ones. */
-  limits: GithubLimits = GITHUB_LIMITS,
-): Promise<Acquired> => {
-  const api = env.GITHUB_API_BASE_URL.replace(/\/+$/, "");
-  const slug = `${origin.owner}/${origin.repo}`;
-  const repoUrl = `${api}/repos/${encodeURIComponent(origin.owner)}/${encodeURIComponent(origin.repo)}`;
-
+/** The repository's metadata (one API call): private ones are refused; the default branch when the URL names none. */
+const readRepository = async (origin: GithubOrigin, ctx: AcquireContext, repoUrl: string, slug: string) => {
   const meta = await ctx.fetcher.open(repoUrl, { headers: apiHeaders(), maxBytes: 1024 * 1024, timeoutMs: 60_000 });
   if (meta.status !== 200) throw await githubError(meta, `the repository ${slug}`);
   const info = await readJson(meta);
@@ -120,9 +111,25 @@ export const acquireGithub = async (
     throw new AppError("UNPROCESSABLE", `The repository ${slug} is private: only public repositories can be ingested`);
   }
   const defaultBranch = typeof info.default_branch === "string" ? info.default_branch : null;
+  return { defaultBranch, rateLimitRemaining: meta.headers["x-ratelimit-remaining"] ?? null };
+};
 
-  let archive: FetchedResponse | null = null;
-  let chosen = { ref: null as string | null, path: null as string | null };
+type Chosen = { ref: string | null; path: string | null };
+
+/** The archive of the first ref the URL's tree path can name (the second API call), and the sub-path left over. */
+const openArchive = async (
+  {
+    origin,
+    ctx,
+    repoUrl,
+    slug,
+    limits,
+  }: Pick<Unpacking, "ctx" | "slug" | "limits"> & {
+    origin: GithubOrigin;
+    repoUrl: string;
+  },
+  defaultBranch: string | null,
+): Promise<{ archive: FetchedResponse; chosen: Chosen }> => {
   for (const candidate of refCandidates(origin.treePath)) {
     const ref = candidate.ref ?? defaultBranch;
     const url = `${repoUrl}/tarball${ref ? `/${ref.split("/").map(encodeURIComponent).join("/")}` : ""}`;
@@ -131,111 +138,160 @@ export const acquireGithub = async (
       maxBytes: limits.archiveBytes,
       timeoutMs: 30 * 60_000,
     });
-    if (response.status === 200) {
-      archive = response;
-      chosen = { ref, path: candidate.path };
-      break;
-    }
+    if (response.status === 200) return { archive: response, chosen: { ref, path: candidate.path } };
     if (response.status !== 404) throw await githubError(response, `the archive of ${slug}`);
     response.body.destroy();
   }
-  if (!archive) {
-    throw new AppError(
-      "UNPROCESSABLE",
-      `GitHub has no branch, tag or commit named in ${origin.url} ("Not Found"); check the branch name`,
-    );
-  }
+  throw new AppError(
+    "UNPROCESSABLE",
+    `GitHub has no branch, tag or commit named in ${origin.url} ("Not Found"); check the branch name`,
+  );
+};
 
-  const report = {
-    kind: "github",
-    repository: slug,
-    ref: chosen.ref,
-    commit: null as string | null,
-    sub_path: chosen.path,
-    files: 0,
-    bytes: 0,
-    skipped: {} as Record<string, number>,
-    truncated: null as string | null,
-    rate_limit_remaining: meta.headers["x-ratelimit-remaining"] ?? null,
-  };
-  const documents: SnapshotDocument[] = [];
-  const skip = (why: string) => (report.skipped[why] = (report.skipped[why] ?? 0) + 1);
+type GithubReport = {
+  kind: "github";
+  repository: string;
+  ref: string | null;
+  commit: string | null;
+  sub_path: string | null;
+  files: number;
+  bytes: number;
+  skipped: Record<string, number>;
+  truncated: string | null;
+  rate_limit_remaining: string | null;
+};
+
+/** What reading the archive's entries keeps. */
+type Unpacking = {
+  ctx: AcquireContext;
+  limits: GithubLimits;
+  slug: string;
+  chosen: Chosen;
+  report: GithubReport;
+  documents: SnapshotDocument[];
+};
+
+type ArchiveEntry = AsyncIterable<unknown> & {
+  header: { name: string; type: string; size?: number };
+  resume: () => unknown;
+};
+
+const skip = (report: GithubReport, why: string) => (report.skipped[why] = (report.skipped[why] ?? 0) + 1);
+
+/** One entry of the archive: stored as a document, or passed over (counted by reason); "stop" at a limit. */
+const takeEntry = async (u: Unpacking, entry: ArchiveEntry): Promise<"next" | "stop"> => {
+  const { ctx, limits, slug, chosen, report, documents } = u;
+  const { name, type, size } = entry.header;
+  const slash = name.indexOf("/");
+  // Top folder "owner-repo-<sha>": the commit the archive was made from.
+  if (report.commit === null)
+    report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
+  const path = slash >= 0 ? name.slice(slash + 1) : "";
+  const inScope = !chosen.path || path === chosen.path || path.startsWith(`${chosen.path}/`);
+  if (type !== "file" || !path || !inScope) {
+    entry.resume();
+    return "next";
+  }
+  const verdict = judgePath(path);
+  if ("skip" in verdict) {
+    skip(report, verdict.skip);
+    entry.resume();
+    return "next";
+  }
+  if ((size ?? 0) > limits.fileBytes) {
+    skip(report, "larger than 1 MB");
+    entry.resume();
+    return "next";
+  }
+  if (documents.length >= limits.files || report.bytes + (size ?? 0) > limits.totalTextBytes) {
+    report.truncated = `stopped after ${documents.length} files (${Math.round(report.bytes / 1024 / 1024)} MB of text): the rest of the repository was not read`;
+    entry.resume();
+    return "stop";
+  }
+  const bytes = await readEntry(entry, limits.fileBytes);
+  if (!bytes || bytes.length === 0 || isBinary(bytes)) {
+    skip(report, bytes && bytes.length ? "binary content" : "empty");
+    return "next";
+  }
+  const n = documents.length + 1;
+  const file = `file-${String(n).padStart(5, "0")}.txt`;
+  await putSnapshotFile(ctx.folder, file, bytes);
+  const blob = `https://github.com/${slug}/blob/${chosen.ref ?? report.commit ?? "HEAD"}/${path}`;
+  documents.push({
+    file,
+    size: bytes.length,
+    name: path,
+    type: verdict.read.type,
+    language: verdict.read.language,
+    title: path,
+    pageNumber: n,
+    metadata: { path, repository: slug, ref: chosen.ref, url: blob },
+  });
+  report.files = n;
+  report.bytes += bytes.length;
+  ctx.report.update(
+    report,
+    ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start),
+  );
+  return "next";
+};
+
+const unreadable = (slug: string, error: unknown) =>
+  error instanceof AppError
+    ? error
+    : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
+
+/** Streams the gzipped tar through gunzip and a tar reader, taking its entries one by one. */
+const unpack = async (u: Unpacking, archive: FetchedResponse) => {
   const extract = tar.extract();
   // Settles to the error (or null) so a failure while the loop below is busy is never an unhandled rejection.
-  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(limits.unpackedBytes), extract).then(
+  const flowing = pipeline(archive.body, createGunzip(), unpackedLimit(u.limits.unpackedBytes), extract).then(
     () => null,
     (error: unknown) => error,
   );
   let stopped = false;
   try {
     for await (const entry of extract) {
-      const { name, type, size } = entry.header;
-      const slash = name.indexOf("/");
-      // Top folder "owner-repo-<sha>": the commit the archive was made from.
-      if (report.commit === null)
-        report.commit = /-([0-9a-f]{7,40})(?:\/|$)/.exec(name.slice(0, slash + 1 || undefined))?.[1] ?? null;
-      const path = slash >= 0 ? name.slice(slash + 1) : "";
-      const inScope = !chosen.path || path === chosen.path || path.startsWith(`${chosen.path}/`);
-      if (type !== "file" || !path || !inScope) {
-        entry.resume();
-        continue;
-      }
-      const verdict = judgePath(path);
-      if ("skip" in verdict) {
-        skip(verdict.skip);
-        entry.resume();
-        continue;
-      }
-      if ((size ?? 0) > limits.fileBytes) {
-        skip("larger than 1 MB");
-        entry.resume();
-        continue;
-      }
-      if (documents.length >= limits.files || report.bytes + (size ?? 0) > limits.totalTextBytes) {
-        report.truncated = `stopped after ${documents.length} files (${Math.round(report.bytes / 1024 / 1024)} MB of text): the rest of the repository was not read`;
+      if ((await takeEntry(u, entry)) === "stop") {
         stopped = true;
-        entry.resume();
         break;
       }
-      const bytes = await readEntry(entry, limits.fileBytes);
-      if (!bytes || bytes.length === 0 || isBinary(bytes)) {
-        skip(bytes && bytes.length ? "binary content" : "empty");
-        continue;
-      }
-      const n = documents.length + 1;
-      const file = `file-${String(n).padStart(5, "0")}.txt`;
-      await putSnapshotFile(ctx.folder, file, bytes);
-      const blob = `https://github.com/${slug}/blob/${chosen.ref ?? report.commit ?? "HEAD"}/${path}`;
-      documents.push({
-        file,
-        size: bytes.length,
-        name: path,
-        type: verdict.read.type,
-        language: verdict.read.language,
-        title: path,
-        pageNumber: n,
-        metadata: { path, repository: slug, ref: chosen.ref, url: blob },
-      });
-      report.files = n;
-      report.bytes += bytes.length;
-      ctx.report.update(
-        report,
-        ACQUIRE_PROGRESS.start + Math.min(1, n / 500) * (ACQUIRE_PROGRESS.end - ACQUIRE_PROGRESS.start),
-      );
     }
   } catch (error) {
     archive.body.destroy();
-    throw error instanceof AppError
-      ? error
-      : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(error)}`);
+    throw unreadable(u.slug, error);
   }
   if (stopped) archive.body.destroy();
   const failed = await flowing;
-  if (failed && !stopped) {
-    throw failed instanceof AppError
-      ? failed
-      : new AppError("UNPROCESSABLE", `The archive of ${slug} could not be read: ${errorMessage(failed)}`);
-  }
+  if (failed && !stopped) throw unreadable(u.slug, failed);
+};
+
+export const acquireGithub = async (
+  origin: GithubOrigin,
+  ctx: AcquireContext,
+  /** The limits of files.ts; tests pass smaller ones. */
+  limits: GithubLimits = GITHUB_LIMITS,
+): Promise<Acquired> => {
+  const api = env.GITHUB_API_BASE_URL.replace(/\/+$/, "");
+  const slug = `${origin.owner}/${origin.repo}`;
+  const repoUrl = `${api}/repos/${encodeURIComponent(origin.owner)}/${encodeURIComponent(origin.repo)}`;
+  const { defaultBranch, rateLimitRemaining } = await readRepository(origin, ctx, repoUrl, slug);
+  const { archive, chosen } = await openArchive({ origin, ctx, repoUrl, slug, limits }, defaultBranch);
+
+  const report: GithubReport = {
+    kind: "github",
+    repository: slug,
+    ref: chosen.ref,
+    commit: null,
+    sub_path: chosen.path,
+    files: 0,
+    bytes: 0,
+    skipped: {},
+    truncated: null,
+    rate_limit_remaining: rateLimitRemaining,
+  };
+  const documents: SnapshotDocument[] = [];
+  await unpack({ ctx, limits, slug, chosen, report, documents }, archive);
   ctx.report.update(report);
   if (documents.length === 0) {
     const skipped = Object.entries(report.skipped)
@@ -254,3 +310,5 @@ export const acquireGithub = async (
   });
   return { storageKey: key, fileType: "", fileSize: report.bytes, mimeType: null, report };
 };
+
+export const githubConnector: Connector<"github"> = { kind: "github", acquire: acquireGithub };

@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "../env";
-import { AppError } from "../errors";
-import { parseWebVtt } from "../parsing/media/subtitles";
-import { fileStore } from "../storage";
-import { startYoutubeStandIn, type YoutubeStandIn } from "../testing/youtube-stand-in";
-import type { AcquireContext } from "./acquire";
-import { createFetcher } from "./fetch";
-import { readManifest } from "./snapshot";
-import { acquireYoutube, parseYoutubeUrl } from "./youtube";
-import { parseCaptionTrack } from "./youtube-captions";
+import { setRuntimeEnv } from "../../env";
+import { AppError } from "../../errors";
+import { parseWebVtt } from "../../parsing/media/subtitles";
+import { fileStore } from "../../storage";
+import { startYoutubeStandIn, type YoutubeStandIn } from "../../testing/youtube-stand-in";
+import { createFetcher } from "../fetch";
+import { readManifest } from "../snapshot";
+import type { AcquireContext } from "../types";
+import { parseCaptionTrack } from "./captions";
+import { acquireYoutube, parseYoutubeUrl } from "./index";
 
 /** The YouTube connector against a stand-in of YouTube (watch pages, player API, timedtext), real fetcher. */
 

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import { AppError } from "../errors";
-import { DEFAULT_MAX_BYTES, fetchFailure, tooLarge, type Fetcher } from "./fetch";
-import { mimeOf, sniffBody, type Sniffed } from "./sniff";
+import { AppError } from "../../errors";
+import { DEFAULT_MAX_BYTES, fetchFailure, tooLarge, type Fetcher } from "../fetch";
+import { mimeOf, sniffBody, type Sniffed } from "../sniff";
 
 /**
  * One URL fetched and told apart by its first bytes: an HTML page (read whole, within the page cap), a file of an

@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { setRuntimeEnv } from "../env";
-import { AppError } from "../errors";
-import { fileStore } from "../storage";
-import { startGithubStandIn, type GithubStandIn, type RepoFile } from "../testing/github-stand-in";
-import type { AcquireContext } from "./acquire";
-import { createFetcher } from "./fetch";
-import { acquireGithub, parseGithubUrl } from "./github";
-import { GITHUB_LIMITS, judgePath } from "./github-files";
-import { readManifest } from "./snapshot";
+import { setRuntimeEnv } from "../../env";
+import { AppError } from "../../errors";
+import { fileStore } from "../../storage";
+import { startGithubStandIn, type GithubStandIn, type RepoFile } from "../../testing/github-stand-in";
+import { createFetcher } from "../fetch";
+import { readManifest } from "../snapshot";
+import type { AcquireContext } from "../types";
+import { GITHUB_LIMITS, judgePath } from "./files";
+import { acquireGithub, parseGithubUrl } from "./index";
 
 /**
  * The GitHub connector against a stand-in of GitHub's API and codeload (two origins, a real gzipped tarball built

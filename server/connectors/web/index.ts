@@ -1,8 +1,8 @@
-import { AppError } from "../errors";
-import type { Acquired, AcquireContext } from "./acquire";
+import { AppError } from "../../errors";
+import type { WebOrigin } from "../origin";
+import { writeManifest } from "../snapshot";
+import type { Acquired, AcquireContext, Connector } from "../types";
 import { crawl, type PageFate } from "./crawl";
-import type { WebOrigin } from "./origin";
-import { writeManifest } from "./snapshot";
 
 /**
  * The web connector (POST /ingest-url): a page, a crawl from a page, or a file URL. A file URL becomes the
@@ -44,3 +44,5 @@ export const acquireWeb = async (origin: WebOrigin, ctx: AcquireContext): Promis
   });
   return { storageKey: key, fileType: "html", fileSize: result.bytes, mimeType: "text/html", report };
 };
+
+export const webConnector: Connector<"web"> = { kind: "web", acquire: acquireWeb };
