@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { sseFrame } from "../answers/events.schema";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
+import { sseResponse, typedEventFrame } from "../http/sse";
 import { logger } from "../logger";
 import { ensureFlowChunkSet } from "./chunk-sets";
 import { assertRunnable, RevisionSnapshot } from "./deploy";
@@ -45,10 +45,14 @@ type Execution = {
 
 const outcomesOf = (error: unknown): NodeOutcome[] => (error as { outcomes?: NodeOutcome[] }).outcomes ?? [];
 
-const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEvent) => void) => {
+const execute = async (
+  exe: Execution,
+  input: RunFlowInput,
+  events?: { onEvent: (e: FlowEvent) => void; signal: AbortSignal },
+) => {
   let outcomes: NodeOutcome[] = [];
   try {
-    const result = await runGraph({ ...exe, query: input.query, onEvent, measure: exe.draft });
+    const result = await runGraph({ ...exe, query: input.query, ...events, measure: exe.draft });
     outcomes = result.outcomes;
     return toRunResponse(result, input.page, input.page_size);
   } catch (error) {
@@ -67,24 +71,25 @@ const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEv
   }
 };
 
-/** A plain JSON answer, or (stream) server-sent events: node events and tokens as they happen, then `done`. */
+type RunStreamEvent = FlowEvent | { type: "done"; response: unknown } | { type: "error"; detail: string };
+
+/**
+ * A plain JSON answer, or (stream) server-sent events: node events and tokens as they happen, then `done`. A client
+ * that goes away stops the run before its next node (and its model call in flight).
+ */
 const respond = async (exe: Execution, input: RunFlowInput) => {
   if (!input.stream) return execute(exe, input);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start: async (controller) => {
-      const send = (event: { type: string }) => controller.enqueue(encoder.encode(sseFrame(event)));
+  return sseResponse<RunStreamEvent>({
+    produce: async (send, signal) => {
       try {
-        send({ type: "done", response: await execute(exe, input, send) } as { type: string });
+        send({ type: "done", response: await execute(exe, input, { onEvent: send, signal }) });
       } catch (error) {
         const detail = error instanceof AppError ? error.message : `Failed to run flow: ${errorMessage(error)}`;
-        send({ type: "error", detail } as { type: string });
+        send({ type: "error", detail });
       }
-      controller.close();
     },
-  });
-  return new Response(body, {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" },
+    frame: typedEventFrame,
+    headers: { "cache-control": "no-store" },
   });
 };
 
