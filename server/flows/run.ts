@@ -103,6 +103,10 @@ export const runGraph = async ({
   const outputs = new Map<string, NodeOutput>();
   const outcomes: NodeOutcome[] = [];
   for (const id of order) {
+    // A streamed run whose client went away stops here, between nodes (a model call in flight gets the signal too).
+    if (signal?.aborted) {
+      throw Object.assign(new FlowRunError(`stopped: ${errorMessage(signal.reason)}`), { outcomes });
+    }
     const node = byId.get(id)!;
     const kind = node.type as NodeKind;
     const started = performance.now();
