@@ -3,7 +3,7 @@ import { retrieveForLevel, type ThinkingLevel } from "../answers/retrieval-plan"
 import { db } from "../db";
 import { AppError } from "../errors";
 import { CHAT_SETTING_HINT, getChatModel, type ChatModel } from "../providers/chat";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { resolveSourceScope } from "../retrieval/service";
 import { checkOutputSchema } from "./schema-rules";
 import { generateStructured } from "./structured";

@@ -1,6 +1,7 @@
 import { generateAnswer } from "../answers/generate";
 import type { Citation } from "../answers/events.schema";
-import { retrieve, type RetrievedChunk } from "../retrieval/retrieve";
+import { retrieve } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import type { NodeKind, Prompt } from "./graph.schema";
 import type { ChunkingConfig, DatasetConfig, LlmConfig, RetrievalConfig } from "./node-kinds";
 import { rerankItems, smartRag } from "./smart-rag";

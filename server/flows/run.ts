@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { db } from "../db";
 import { errorMessage } from "../errors";
 import type { Graph, NodeKind, Prompt } from "./graph.schema";

@@ -1,5 +1,5 @@
 import type { ChatModel } from "../../providers/chat";
-import type { RetrievedChunk } from "../../retrieval/retrieve";
+import type { RetrievedChunk } from "../../retrieval/types";
 
 /**
  * A node index is what a graph-rag or raptor-rag node searches: built by a deploy over its upstream chunk sets, in
