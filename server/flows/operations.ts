@@ -8,7 +8,7 @@ import { rerankItems, smartRag } from "./smart-rag";
 import { chunkSetsSize, datasetCounts } from "./counts";
 import { builderOf } from "./node-indexes/registry";
 import { sourceChunkSets } from "./node-indexes/service";
-import type { IndexKind } from "./node-indexes/types";
+import type { IndexKind } from "../index-builders/types";
 
 /**
  * What each node kind does when a flow runs. A node gets the outputs of its upstream nodes and returns its own:

@@ -7,7 +7,7 @@ import type { Graph } from "../graph.schema";
 import { parseNodeConfig, type ChunkingConfig, type DatasetConfig } from "../node-kinds";
 import { meteredModel } from "./meter";
 import { builderOf, NODE_INDEX_BUILDERS } from "./registry";
-import { NO_SPEND, type Estimate, type IndexKind, type Spend } from "./types";
+import { NO_SPEND, type Estimate, type IndexKind, type Spend } from "../../index-builders/types";
 
 /**
  * Node indexes (./types.ts) of a flow: what a deploy will spend building them (estimated before it starts and held
