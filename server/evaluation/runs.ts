@@ -5,7 +5,7 @@ import { AppError, errorMessage } from "../errors";
 import { assertRunnable, RevisionSnapshot } from "../flows/deploy";
 import { graphOf, requireFlow } from "../flows/service";
 import { isUuid } from "../ids";
-import { graphHash, isGeneratorKind } from "./fingerprint";
+import { graphHash, isGeneratorKind } from "../flows/fingerprint";
 import type { MetricResult } from "./metrics";
 import type { NodeAggregate, StoredRetrieved } from "./run-steps";
 import { requireTestSet } from "./testsets";

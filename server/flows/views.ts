@@ -1,10 +1,10 @@
 import { db } from "../db";
 import { env } from "../env";
-import { flowNodeMetrics, type NodeMetrics } from "../evaluation/node-metrics";
 import type { GraphNode, NodeKind } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import type { FlowRow } from "./service";
 import { graphOf, statesOf } from "./service";
+import { flowNodeMetrics, type NodeMetrics } from "./node-metrics";
 import { listPrompts } from "./prompts";
 import type { NodeState } from "./state";
 
@@ -104,7 +104,7 @@ export const toNodeDto = (
         processing: s.processing ?? false,
         waiting: s.waiting ?? false,
         has_error: s.has_error ?? false,
-        // llm/response nodes: true only while their evaluation metrics are fresh (server/evaluation/node-metrics.ts).
+        // llm/response nodes: true only while their evaluation metrics are fresh (./node-metrics.ts).
         updatedMetrics: metrics ? metrics.fresh : (s.updatedMetrics ?? false),
         ...(lastRun ? { lastRun } : {}),
         ...(s.error ? { error: s.error } : {}),
