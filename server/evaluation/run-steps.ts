@@ -6,7 +6,7 @@ import { ensureFlowChunkSet } from "../flows/chunk-sets";
 import { RevisionSnapshot } from "../flows/deploy";
 import type { ChunkingConfig } from "../flows/node-kinds";
 import { METRIC_KEYS } from "../flows/node-kinds/generation";
-import { runGraph } from "../flows/run";
+import { runGraph } from "../flows/run-graph";
 import { getChatModel } from "../providers/chat";
 import { getEmbedder } from "../providers/embedding";
 import { isGeneratorKind, nodeFingerprint } from "../flows/fingerprint";

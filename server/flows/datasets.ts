@@ -50,7 +50,7 @@ export const resolveDatasetFiles = async (projectId: string, patch: Record<strin
  */
 export const forgetSourceInFlows = async (projectId: string, sourceId: string) => {
   const { graphOf, mutateDraft } = await import("./service");
-  const { markChanged } = await import("./state");
+  const { markChanged } = await import("./node-state");
   const flows = await db.flow.findMany({ where: { projectId }, select: { id: true } });
   for (const { id } of flows) {
     await mutateDraft(id, (flow) => {

@@ -4,7 +4,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { Graph, isNodeKind, type NodeKind, type Prompt } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import { listPrompts, savePrompts } from "./prompts";
-import { markChanged, type NodeStates } from "./state";
+import { markChanged, type NodeStates } from "./node-state";
 import { validateGraph } from "./validate-graph";
 
 /** Flows of a project: the draft graph and its node flags. Every query is scoped by project. */

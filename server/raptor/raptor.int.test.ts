@@ -39,7 +39,7 @@ const topicDoc = (topic: string[], chunks: number, doc: number) =>
 const load = async () => ({
   builder: (await import("./builder")).raptorBuilder,
   db: (await import("../db")).db,
-  views: await import("../flows/views"),
+  views: await import("../flows/wire-shapes"),
 });
 
 /** An index row (as the flow service makes one) built to the end, step by step from its stored checkpoint. */

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
-import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
+import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
-import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
+import { listNodeDtos, toFlowSummary } from "@/server/flows/wire-shapes";
 import { db } from "@/server/db";
 import { apiProcedure, router } from "../init";
 

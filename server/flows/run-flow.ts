@@ -6,11 +6,12 @@ import { logger } from "../logger";
 import { ensureFlowChunkSet } from "./chunk-sets";
 import { assertRunnable, RevisionSnapshot } from "./deploy";
 import type { Graph, Prompt } from "./graph.schema";
-import { FlowRunError, recordNodeStats, runGraph, toRunResponse, type FlowEvent, type NodeOutcome } from "./run";
+import { recordNodeStats } from "./node-stats";
+import { FlowRunError, runGraph, type FlowEvent, type NodeOutcome } from "./run-graph";
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
-import { downstreamOf, markProcessed, markProcessing } from "./state";
+import { downstreamOf, markProcessed, markProcessing } from "./node-state";
 import { validateGraph } from "./validate-graph";
-import { listNodeDtos } from "./views";
+import { listNodeDtos, toRunResponse } from "./wire-shapes";
 
 /** POST {flow_url} (the deployed revision), /simulate (the draft) and /nodes/simulate (contract §7.1, §7.2). */
 
