@@ -4,9 +4,10 @@ import { AppError, errorMessage } from "../errors";
 import { sseResponse, typedEventFrame } from "../http/sse";
 import { logger } from "../logger";
 import { ensureFlowChunkSet } from "./chunk-sets";
-import { assertRunnable, RevisionSnapshot } from "./deploy";
+import { assertRunnable, graphContext, RevisionSnapshot } from "./deploy";
 import type { Graph, Prompt } from "./graph.schema";
 import { recordNodeStats } from "./node-stats";
+import { listPrompts } from "./prompts";
 import { FlowRunError, runGraph, type FlowEvent, type NodeOutcome } from "./run-graph";
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
 import { downstreamOf, markProcessed, markProcessing } from "./node-state";
@@ -110,11 +111,7 @@ export const runDeployedFlow = async (projectId: string, flowName: string, input
   if (!revision) throw new AppError("NOT_FOUND", `Flow ${flowName} is not deployed`);
   const snapshot = RevisionSnapshot.parse(revision.snapshot);
   // Sources may have gone since the deploy: the revision is checked again before it runs.
-  const check = validateGraph(
-    snapshot,
-    "run",
-    await import("./deploy").then((m) => m.graphContext(projectId, snapshot)),
-  );
+  const check = validateGraph(snapshot, "run", await graphContext(projectId, snapshot));
   if (!check.ok) throw new AppError("INTERNAL", `Failed to run flow: ${check.errors[0]!.message}`);
   const chunkSets = revision.chunkSets as Record<string, string[]>;
   const nodeIndexes = revision.nodeIndexes as Record<string, string>;
@@ -158,7 +155,6 @@ export const simulateNode = async (projectId: string, flowName: string, nodeId: 
   if (!check.ok) throw new AppError("BAD_REQUEST", `Flow configuration is invalid: ${check.errors[0]!.message}`);
   const affected = [nodeId, ...downstreamOf(graph, nodeId)];
   await mutateDraft(flow.id, (f) => ({ nodeState: markProcessing(statesOf(f), affected) }));
-  const { listPrompts } = await import("./prompts");
   let outcomes: NodeOutcome[] = [];
   try {
     const result = await runGraph({

@@ -1,6 +1,8 @@
 import { db } from "../db";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
+import { releaseUnusedFlowChunkSets } from "./chunk-sets";
+import { releaseUnusedIndexes } from "./deploy-indexes";
 import { Graph, isNodeKind, type NodeKind, type Prompt } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import { listPrompts, savePrompts } from "./prompts";
@@ -114,9 +116,7 @@ const rank = (order: string[], key: string) => (order.includes(key) ? order.inde
 export const deleteFlow = async (projectId: string, name: string) => {
   const flow = await requireFlow(projectId, name, "named");
   await db.flow.delete({ where: { id: flow.id } });
-  const { releaseUnusedFlowChunkSets } = await import("./chunk-sets");
   await releaseUnusedFlowChunkSets(projectId);
-  const { releaseUnusedIndexes } = await import("./deploy-indexes");
   await releaseUnusedIndexes(projectId);
 };
 
