@@ -1,5 +1,6 @@
 import { generateAnswer } from "../answers/generate";
 import type { Citation } from "../answers/events.schema";
+import { sourceChunkSets } from "../chunk-sets/service";
 import { retrieve } from "../retrieval/retrieve";
 import type { RetrievedChunk } from "../retrieval/types";
 import type { NodeKind, Prompt } from "./graph.schema";
@@ -7,7 +8,6 @@ import type { ChunkingConfig, DatasetConfig, LlmConfig, RetrievalConfig } from "
 import { rerankItems, smartRag } from "./smart-rag";
 import { chunkSetsSize, datasetCounts } from "./counts";
 import { builderOf } from "./node-indexes/registry";
-import { sourceChunkSets } from "./node-indexes/service";
 import type { IndexKind } from "../index-builders/types";
 
 /**

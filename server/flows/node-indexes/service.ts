@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { sourceChunkSets } from "../../chunk-sets/service";
 import { db } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
@@ -84,15 +85,6 @@ const indexKey = (kind: IndexKind, chunkSetIds: string[], settings: Record<strin
   createHash("sha256")
     .update(JSON.stringify({ kind, chunkSetIds: [...chunkSetIds].sort(), settings, model }))
     .digest("hex");
-
-/** The searchable chunk sets of the sources' own (indexed) builds: what a node fed straight by a dataset reads. */
-export const sourceChunkSets = async (projectId: string, sourceIds: string[]) =>
-  (
-    await db.chunkSet.findMany({
-      where: { projectId, sourceId: { in: sourceIds }, ownerKind: "source_build", status: "ready" },
-      select: { id: true },
-    })
-  ).map((s) => s.id);
 
 /** Chunk sets a node index reads: its upstream chunking nodes' sets, and the sources' own for a dataset upstream. */
 export const chunkSetsForIndex = async (
