@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "../env";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { MarkerFilter, resolveCitations, richMarker } from "./citations";
 import { AnswerEventSchema } from "./events.schema";

@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import type { Citation } from "./events.schema";
 
 /**

@@ -55,9 +55,6 @@ export const AnswerEventSchema = z.discriminatedUnion("type", [
 ]);
 export type AnswerEvent = z.infer<typeof AnswerEventSchema>;
 
-/** One event as a `text/event-stream` frame: `event: <type>` and its JSON on one `data:` line. */
-export const sseFrame = (event: { type: string }) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-
 /** Splits a text/event-stream body into the JSON payloads of its frames (for clients and tests). */
 export const parseSseFrames = (text: string): unknown[] =>
   text

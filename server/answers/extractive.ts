@@ -2,7 +2,7 @@ import { splitSentences } from "../chunking/sentences";
 import { neutraliseBrackets } from "./citations";
 import { stem } from "../providers/embedding/stem";
 import { STOPWORDS } from "../enrichment/stopwords";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 
 /**
  * The local, model-free answerer (`quarry-extractive`): it writes no text of its own beyond a "found nothing"

@@ -1,5 +1,5 @@
 import { getChatModel, ZERO_USAGE, type ChatUsage, type FinishReason } from "../providers/chat";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { MarkerFilter, resolveCitations } from "./citations";
 import type { Citation } from "./events.schema";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ChatModel, ChatUsage } from "../providers/chat";
 import { ZERO_USAGE } from "../providers/chat";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { contentTerms } from "./extractive";
 import { contextBlock, type HistoryTurn } from "./prompt";
 

@@ -1,5 +1,5 @@
 import type { ChatMessage } from "../providers/chat";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { neutraliseBrackets } from "./citations";
 
 /** What the chat model is told. Pure, so the flow's llm node builds the same context. */

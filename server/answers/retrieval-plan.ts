@@ -1,6 +1,7 @@
 import type { ChatModel, ChatUsage } from "../providers/chat";
 import { addUsage, ZERO_USAGE } from "../providers/chat";
-import { retrieve, type RetrievedChunk } from "../retrieval/retrieve";
+import { retrieve } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import type { SearchType } from "../retrieval/search-type.schema";
 import { checkSufficiency, searchQueries } from "./planning";
 import type { ThinkingLevel } from "./thinking.schema";

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
+import { sseResponse, typedEventFrame } from "../http/sse";
 import type { Logger } from "../logger";
-import { sseFrame, type AnswerEvent } from "./events.schema";
+import type { AnswerEvent } from "./events.schema";
 
 /**
  * An answer sent as `text/event-stream` (contract §11.4): `token` and `citation` events while it is written, then
@@ -15,34 +16,20 @@ export class AnswerStream {
   ) {}
 
   toResponse(headers?: HeadersInit): Response {
-    const abort = new AbortController();
-    const encoder = new TextEncoder();
-    const body = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        let open = true;
-        const send = (event: AnswerEvent) => {
-          if (open) controller.enqueue(encoder.encode(sseFrame(event)));
-        };
-        this.run(send, abort.signal)
-          .then((response) => send({ type: "done", response: response as Record<string, unknown> }))
-          .catch((error: unknown) => {
-            if (abort.signal.aborted) return;
-            const detail = error instanceof AppError ? error.message : this.failureDetail;
-            if (!(error instanceof AppError)) this.log.error({ err: error }, "streamed answer failed");
-            send({ type: "error", detail });
-          })
-          .finally(() => {
-            if (!open) return;
-            open = false;
-            controller.close();
-          });
+    return sseResponse<AnswerEvent>({
+      produce: async (send, signal) => {
+        try {
+          send({ type: "done", response: (await this.run(send, signal)) as Record<string, unknown> });
+        } catch (error) {
+          if (signal.aborted) return;
+          const detail = error instanceof AppError ? error.message : this.failureDetail;
+          if (!(error instanceof AppError)) this.log.error({ err: error }, "streamed answer failed");
+          send({ type: "error", detail });
+        }
       },
-      cancel: () => abort.abort(new Error("client went away")),
-    });
-    return new Response(body, {
+      frame: typedEventFrame,
       headers: {
         ...Object.fromEntries(new Headers(headers)),
-        "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache, no-transform",
         "x-accel-buffering": "no",
       },

@@ -108,11 +108,3 @@ export const finishReembedding = async (jobId: string, error?: unknown) => {
   });
   return { status: error ? "failed" : "completed" };
 };
-
-/** The project's re-embedding in progress (or null), for GET /config and search messages. */
-export const reembeddingProgress = (projectId: string) =>
-  db.reembeddingJob.findFirst({
-    where: { projectId, status: "running" },
-    orderBy: { createdAt: "desc" },
-    select: { doneChunks: true, totalChunks: true, status: true },
-  });

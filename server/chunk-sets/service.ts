@@ -87,3 +87,12 @@ export const chunkHeading = (heading: string | undefined, title: string) => {
 /** What a chunk's vector is computed from: its document title and section heading give the text its context. */
 export const embeddingInput = ({ title, heading, text }: { title: string; heading: string; text: string }) =>
   [title, heading, text].filter(Boolean).join("\n");
+
+/** The searchable chunk sets of the sources' own (indexed) builds: what a node fed straight by a dataset reads. */
+export const sourceChunkSets = async (projectId: string, sourceIds: string[]) =>
+  (
+    await db.chunkSet.findMany({
+      where: { projectId, sourceId: { in: sourceIds }, ownerKind: "source_build", status: "ready" },
+      select: { id: true },
+    })
+  ).map((s) => s.id);

@@ -206,7 +206,7 @@ describe("evaluation runs", () => {
   });
 
   it("shows the latest metrics on the response node, fresh until the node or its upstream changes", async () => {
-    const { listNodeDtos } = await import("../flows/views");
+    const { listNodeDtos } = await import("../flows/wire-shapes");
     const { findFlow, updateNodeConfig } = await import("../flows/service");
     const result = async () => {
       const flow = (await findFlow(projectId, "plain-rag"))!;

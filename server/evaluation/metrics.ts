@@ -17,9 +17,6 @@
  * Every metric is a number in [0, 1] or null; null always comes with the reason, never a guess.
  */
 
-export const METRIC_KEYS = ["contextual_precision", "contextual_recall", "answer_relevancy", "faithfulness"] as const;
-export type MetricKey = (typeof METRIC_KEYS)[number];
-
 /** How a value was obtained: the judge model, exact gold labels, or not at all. */
 export type MetricForm = "judge" | "gold-file-ids" | "gold-passages" | "none";
 

@@ -5,11 +5,12 @@ import { logger } from "../logger";
 import { ensureFlowChunkSet } from "../flows/chunk-sets";
 import { RevisionSnapshot } from "../flows/deploy";
 import type { ChunkingConfig } from "../flows/node-kinds";
-import { runGraph } from "../flows/run";
+import { METRIC_KEYS } from "../flows/node-kinds/generation";
+import { runGraph } from "../flows/run-graph";
 import { getChatModel } from "../providers/chat";
 import { getEmbedder } from "../providers/embedding";
-import { isGeneratorKind, nodeFingerprint } from "./fingerprint";
-import { meanOf, METRIC_KEYS, ndcgAt10, unavailable, type MetricResult } from "./metrics";
+import { isGeneratorKind, nodeFingerprint } from "../flows/fingerprint";
+import { meanOf, ndcgAt10, unavailable, type MetricResult } from "./metrics";
 import { scoreCase, type Scores } from "./score-case";
 
 /**

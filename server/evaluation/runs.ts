@@ -5,7 +5,7 @@ import { graphOf, requireFlow } from "../flows/service";
 import { isUuid } from "../ids";
 import { evaluationRunRequested } from "../jobs/events";
 import { sendJobEvent } from "../jobs/send";
-import { graphHash, isGeneratorKind } from "./fingerprint";
+import { graphHash, isGeneratorKind } from "../flows/fingerprint";
 import type { MetricResult } from "./metrics";
 import type { NodeAggregate, StoredRetrieved } from "./run-steps";
 import { requireTestSet } from "./testsets";

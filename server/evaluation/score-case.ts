@@ -1,3 +1,4 @@
+import type { MetricKey } from "../flows/node-kinds/generation";
 import type { ChatModel } from "../providers/chat";
 import type { Embedder } from "../providers/embedding";
 import {
@@ -14,7 +15,6 @@ import {
   goldPrecisionRecall,
   shareTrue,
   unavailable,
-  type MetricKey,
   type MetricResult,
   type RetrievedRef,
 } from "./metrics";

@@ -3,10 +3,10 @@ import { retrieveForLevel, type ThinkingLevel } from "../answers/retrieval-plan"
 import { db } from "../db";
 import { AppError } from "../errors";
 import { CHAT_SETTING_HINT, getChatModel, type ChatModel } from "../providers/chat";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { resolveSourceScope } from "../retrieval/service";
-import { checkOutputSchema } from "./schema-rules";
-import { generateStructured } from "./structured";
+import { checkOutputSchema } from "../answers/output-schema";
+import { generateStructured } from "../providers/chat/structured";
 
 /**
  * POST /run-extraction (contract §5.14): the named sources' text, given whole when it fits the model's window and

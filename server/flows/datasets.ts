@@ -1,5 +1,7 @@
 import { db } from "../db";
 import { AppError } from "../errors";
+import { markChanged } from "./node-state";
+import { graphOf, mutateDraft } from "./service";
 
 /**
  * A dataset PATCH names files by source file name (as documented) or by `fileIds` (§11.8); both are stored, aligned:
@@ -49,8 +51,6 @@ export const resolveDatasetFiles = async (projectId: string, patch: Record<strin
  * are marked outdated. Deployed revisions keep their snapshot; their next run fails the source check until redeploy.
  */
 export const forgetSourceInFlows = async (projectId: string, sourceId: string) => {
-  const { graphOf, mutateDraft } = await import("./service");
-  const { markChanged } = await import("./state");
   const flows = await db.flow.findMany({ where: { projectId }, select: { id: true } });
   for (const { id } of flows) {
     await mutateDraft(id, (flow) => {

@@ -11,7 +11,7 @@ import { parseNodeConfig, type ChunkingConfig, type DatasetConfig } from "./node
 import { listPrompts } from "./prompts";
 import { chunkSetsSize, datasetCounts } from "./counts";
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
-import { markProcessed } from "./state";
+import { markProcessed } from "./node-state";
 import { DeployCancelledError, indexCounts, indexNodesOf, releaseUnusedIndexes } from "./deploy-indexes";
 import { assertWithinBudget, estimateIndexes, tokenBudgetOf } from "./node-indexes/service";
 import { NO_RESPONSE_NODE, validateGraph, type GraphContext } from "./validate-graph";

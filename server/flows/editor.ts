@@ -7,9 +7,9 @@ import { DRAFT_CONFLICT } from "./editor.schema";
 import { flowStatusLabel } from "./flow-status";
 import type { Graph } from "./graph.schema";
 import { graphOf, requireFlow, statesOf, type FlowRow } from "./service";
-import { markChanged, type NodeStates } from "./state";
+import { markChanged, type NodeStates } from "./node-state";
 import { validateGraph, type GraphIssue } from "./validate-graph";
-import { flowUrl, metricsOf, toNodeDto } from "./views";
+import { flowUrl, metricsOf, toNodeDto } from "./wire-shapes";
 
 /**
  * What the dashboard's flow editor reads and writes: the draft with its node results, whole-draft saves guarded by

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseSseFrames } from "../answers/events.schema";
@@ -307,6 +308,66 @@ it("runs a smart-rag node: rewritten searches, fused and reranked, with its coun
   const [node] = (await call("path", "smart-flow", "GET", "/smart-rag")).json();
   expect(node.data.result).toMatchObject({ total_processed: 1, total_retrieved: 1 });
 });
+
+/** POSTs a streamed run and hangs up as soon as its first event arrives; resolves with that event's frame. */
+const firstEventThenHangUp = (suffix: string, body: unknown) =>
+  new Promise<string>((resolve, reject) => {
+    const url = new URL(quarry.url);
+    const payload = Buffer.from(JSON.stringify(body));
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: "POST",
+        path: `/api/public/v1/flows${suffix}`,
+        headers: {
+          authorization: `Bearer ${quarry.token}`,
+          "content-type": "application/json",
+          "content-length": String(payload.length),
+        },
+      },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          text += c;
+          if (!text.includes("\n\n")) return;
+          req.destroy();
+          resolve(text.slice(0, text.indexOf("\n\n")));
+        });
+      },
+    );
+    req.on("error", (error) => {
+      if (!req.destroyed) reject(error);
+    });
+    req.end(payload);
+  });
+
+it("stops a streamed run when its client goes away, without waiting for the model", async () => {
+  const file = JSON.parse(readFileSync(EXAMPLE("plain-rag"), "utf8"));
+  file.name = "hang-up";
+  file.nodes[0].data.config = { files: ["granite.txt"], fileIds: [] };
+  const tmp = path.join(quarry.dataDir, "hang-up.json");
+  writeFileSync(tmp, JSON.stringify(file));
+  quarryCli(quarry, "flow", "import", "--project", "default", "--file", tmp);
+  // A run writes its nodes' counters when it ends: a node without a result has not been through a finished run.
+  const recorded = async () => (await call("path", "hang-up", "GET", "/datasets")).json()[0].data.result !== undefined;
+  expect(await recorded()).toBe(false);
+
+  // The model takes 20 s to answer: a run that went on would end (and record) only then.
+  chat.setStreamDelay(20_000, 0);
+  chat.setReplyDelay(20_000);
+  try {
+    const first = await firstEventThenHangUp("/hang-up/simulate", { query: "How heavy are the blocks?", stream: true });
+    expect(first).toMatch(/^event: node\ndata: .*"status":"started"/);
+    const deadline = Date.now() + 8000;
+    while (!(await recorded()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await recorded()).toBe(true);
+  } finally {
+    chat.setStreamDelay(0, 0);
+    chat.setReplyDelay(0);
+  }
+}, 60_000);
 
 it("a deleted source leaves the dataset nodes that named it, which are marked outdated", async () => {
   const sources = (await (await apiClient(quarry).get("")).json()) as { file_id: string; file_name: string }[];

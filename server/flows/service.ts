@@ -2,10 +2,12 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { FlowStatus } from "../generated/prisma/enums";
+import { releaseUnusedFlowChunkSets } from "./chunk-sets";
+import { releaseUnusedIndexes } from "./deploy-indexes";
 import { Graph, isNodeKind, type NodeKind, type Prompt } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import { listPrompts, savePrompts } from "./prompts";
-import { markChanged, type NodeStates } from "./state";
+import { markChanged, type NodeStates } from "./node-state";
 import { validateGraph } from "./validate-graph";
 
 /** Flows of a project: the draft graph and its node flags. Every query is scoped by project. */
@@ -115,9 +117,7 @@ const rank = (order: string[], key: string) => (order.includes(key) ? order.inde
 export const deleteFlow = async (projectId: string, name: string) => {
   const flow = await requireFlow(projectId, name, "named");
   await db.flow.delete({ where: { id: flow.id } });
-  const { releaseUnusedFlowChunkSets } = await import("./chunk-sets");
   await releaseUnusedFlowChunkSets(projectId);
-  const { releaseUnusedIndexes } = await import("./deploy-indexes");
   await releaseUnusedIndexes(projectId);
 };
 

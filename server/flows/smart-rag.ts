@@ -1,6 +1,7 @@
 import { STOPWORDS } from "../enrichment/stopwords";
 import { getReranker } from "../providers/rerank";
-import { retrieve, type RetrievedChunk } from "../retrieval/retrieve";
+import { retrieve } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 
 /**
  * Smart RAG, as Quarry defines it:

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Graph } from "./graph.schema";
 import { parseNodeConfig } from "./node-kinds";
 import { fuseRankings, rewriteQuery } from "./smart-rag";
-import { markChanged } from "./state";
+import { markChanged } from "./node-state";
 import { topologicalOrder, validateGraph, type GraphContext } from "./validate-graph";
 
 const node = (type: string, n: number, config: Record<string, unknown> = {}) => ({

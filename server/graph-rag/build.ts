@@ -1,6 +1,6 @@
 import { getEmbedder } from "../providers/embedding";
 import type { ChatModel } from "../providers/chat";
-import type { AdvanceResult, IndexInput } from "../flows/node-indexes/types";
+import type { AdvanceResult, IndexInput } from "../index-builders/types";
 import type { Community } from "./communities";
 import { extractLocal } from "./extract-local";
 import { extractWithModel } from "./extract-model";

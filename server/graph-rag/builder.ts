@@ -1,4 +1,4 @@
-import type { NodeIndexBuilder } from "../flows/node-indexes/types";
+import type { NodeIndexBuilder } from "../index-builders/types";
 import { advanceGraph } from "./build";
 import { estimateGraph } from "./estimate";
 import { searchGraph } from "./search";

@@ -1,4 +1,4 @@
-import type { Estimate } from "../flows/node-indexes/types";
+import type { Estimate } from "../index-builders/types";
 import { MAX_MERGE_CHECKS } from "./merge";
 
 /**

@@ -36,7 +36,7 @@ const withModel = (on: boolean) => {
 const indexed = async (project: string, documents: { fileName: string; content: string }[]) => {
   const { ensureProject } = await import("../projects/service");
   const { indexDocuments } = await import("../testing/index-documents");
-  const { sourceChunkSets } = await import("../flows/node-indexes/service");
+  const { sourceChunkSets } = await import("../chunk-sets/service");
   const { id: projectId } = await ensureProject(project);
   const sources = await indexDocuments({ projectId, documents });
   return {

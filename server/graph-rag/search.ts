@@ -3,7 +3,7 @@ import { logger } from "../logger";
 import { getEmbedder } from "../providers/embedding";
 import { toVectorLiteral } from "../retrieval/embedding-index";
 import { chunkFromRow, type ChunkRow } from "../retrieval/chunk-row";
-import type { RetrievedChunk } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import { normaliseName } from "./names";
 
 /**

@@ -1,4 +1,4 @@
-import { generateStructured } from "../extraction/structured";
+import { generateStructured } from "../providers/chat/structured";
 import type { ChatModel } from "../providers/chat";
 import { clip } from "./extract-local";
 

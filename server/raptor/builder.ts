@@ -1,5 +1,5 @@
 import { db } from "../db";
-import type { NodeIndexBuilder } from "../flows/node-indexes/types";
+import type { NodeIndexBuilder } from "../index-builders/types";
 import { getEmbedder } from "../providers/embedding";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { retrieve } from "../retrieval/retrieve";

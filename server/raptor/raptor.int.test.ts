@@ -39,7 +39,7 @@ const topicDoc = (topic: string[], chunks: number, doc: number) =>
 const load = async () => ({
   builder: (await import("./builder")).raptorBuilder,
   db: (await import("../db")).db,
-  views: await import("../flows/views"),
+  views: await import("../flows/wire-shapes"),
 });
 
 /** An index row (as the flow service makes one) built to the end, step by step from its stored checkpoint. */
@@ -92,7 +92,7 @@ beforeAll(async () => {
       content: topicDoc(TOPICS[i % 6]!, 10, i),
     })),
   });
-  const { sourceChunkSets } = await import("../flows/node-indexes/service");
+  const { sourceChunkSets } = await import("../chunk-sets/service");
   chunkSetIds = (
     await sourceChunkSets(
       projectId,
@@ -286,7 +286,7 @@ const CORPUS_DOCS = [
 describe.runIf(existsSync(path.join(CORPUS, CORPUS_DOCS[0]!)))("real corpus documents", () => {
   it("builds a tree over them whose counts hold the same invariants", async () => {
     const { indexDocuments } = await import("../testing/index-documents");
-    const { sourceChunkSets } = await import("../flows/node-indexes/service");
+    const { sourceChunkSets } = await import("../chunk-sets/service");
     const indexed = await indexDocuments({
       projectId,
       documents: CORPUS_DOCS.filter((f) => existsSync(path.join(CORPUS, f))).map((fileName) => ({

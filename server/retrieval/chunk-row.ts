@@ -1,4 +1,4 @@
-import type { RetrievedChunk } from "./retrieve";
+import type { RetrievedChunk } from "./types";
 
 /** A chunk row as search queries select it (chunks joined to their source for the file name). */
 export type ChunkRow = {

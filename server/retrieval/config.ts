@@ -1,4 +1,4 @@
-import { reembeddingProgress } from "../chunk-sets/reembed";
+import { reembeddingProgress } from "./reembedding";
 import { getEmbedder } from "../providers/embedding";
 import { getReranker } from "../providers/rerank";
 import { keywordEngine } from "./keyword-engine";

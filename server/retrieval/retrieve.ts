@@ -1,4 +1,3 @@
-import { reembeddingProgress } from "../chunk-sets/reembed";
 import { getEmbedder } from "../providers/embedding";
 import { errorMessage } from "../errors";
 import { isUuid } from "../ids";
@@ -8,8 +7,10 @@ import { chunkFromRow } from "./chunk-row";
 import { ensureEmbeddingIndex, toVectorLiteral } from "./embedding-index";
 import { keywordEngine, type KeywordEngine } from "./keyword-engine";
 import { keywordTsQuery } from "./keyword-query";
+import { reembeddingProgress } from "./reembedding";
 import { runSearch } from "./search-pool";
 import { RETRIEVAL_TOP_K, type SearchType } from "./search-type.schema";
+import type { RetrievedChunk } from "./types";
 import { searchSql, type KeywordSide, type SearchPlan, type SearchRow } from "./vector-search";
 
 /**
@@ -56,27 +57,6 @@ export type RetrieveInput = {
   distinctDocuments?: boolean;
   /** Search this RAPTOR tree's summaries too (server/raptor/); never set, summaries are never returned. */
   nodeIndexId?: string;
-};
-
-export type RetrievedChunk = {
-  chunkId: string;
-  chunkSetId: string;
-  sourceId: string;
-  fileName: string;
-  text: string;
-  /** Document title and section heading (searched with the text, not part of it). */
-  title: string;
-  heading: string;
-  pageNumber: number | null;
-  position: number;
-  elementIds: string[];
-  metadata: Record<string, unknown>;
-  /** 0 for a document's chunk; above 0, a RAPTOR summary of that level (only a tree's own search returns one). */
-  level?: number;
-  /** In [0, 1], higher is better; what it is depends on the search type. */
-  score: number;
-  /** The parts: cosine similarity, keyword score relative to the query's best, reranker score. */
-  scores: { similarity: number | null; keyword: number | null; rerank: number | null };
 };
 
 export type RetrieveResult = {

@@ -1,7 +1,8 @@
 import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
-import { retrieve, type RetrievedChunk } from "./retrieve";
+import { retrieve } from "./retrieve";
+import type { RetrievedChunk } from "./types";
 import type { SearchType } from "./search-type.schema";
 
 /** POST /prebuilt-rag (contract §5.15): hybrid by default, at most 10 chunks, scoped by file ids or names. */

@@ -1,6 +1,6 @@
 import { AppError } from "../../errors";
 import type { ChatModel, ChatUsage, GenerateOptions } from "../../providers/chat";
-import type { Spend } from "./types";
+import type { Spend } from "../../index-builders/types";
 
 /**
  * A chat model that counts what it spends and refuses a call once the budget is spent. Tokens are the server's

@@ -1,6 +1,6 @@
 import { raptorBuilder } from "../../raptor/builder";
 import { graphRagBuilder } from "../../graph-rag/builder";
-import type { IndexKind, NodeIndexBuilder } from "./types";
+import type { IndexKind, NodeIndexBuilder } from "../../index-builders/types";
 
 /** The builder of each node-index kind; a kind without one cannot be deployed (validate-graph says so). */
 export const NODE_INDEX_BUILDERS: Partial<Record<IndexKind, NodeIndexBuilder>> = {

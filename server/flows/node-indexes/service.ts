@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { sourceChunkSets } from "../../chunk-sets/service";
 import { db } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
@@ -7,7 +8,7 @@ import type { Graph } from "../graph.schema";
 import { parseNodeConfig, type ChunkingConfig, type DatasetConfig } from "../node-kinds";
 import { meteredModel } from "./meter";
 import { builderOf, NODE_INDEX_BUILDERS } from "./registry";
-import { NO_SPEND, type Estimate, type IndexKind, type Spend } from "./types";
+import { NO_SPEND, type Estimate, type IndexKind, type Spend } from "../../index-builders/types";
 
 /**
  * Node indexes (./types.ts) of a flow: what a deploy will spend building them (estimated before it starts and held
@@ -84,15 +85,6 @@ const indexKey = (kind: IndexKind, chunkSetIds: string[], settings: Record<strin
   createHash("sha256")
     .update(JSON.stringify({ kind, chunkSetIds: [...chunkSetIds].sort(), settings, model }))
     .digest("hex");
-
-/** The searchable chunk sets of the sources' own (indexed) builds: what a node fed straight by a dataset reads. */
-export const sourceChunkSets = async (projectId: string, sourceIds: string[]) =>
-  (
-    await db.chunkSet.findMany({
-      where: { projectId, sourceId: { in: sourceIds }, ownerKind: "source_build", status: "ready" },
-      select: { id: true },
-    })
-  ).map((s) => s.id);
 
 /** Chunk sets a node index reads: its upstream chunking nodes' sets, and the sources' own for a dataset upstream. */
 export const chunkSetsForIndex = async (

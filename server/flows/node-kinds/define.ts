@@ -4,7 +4,7 @@ import type { NodeKind } from "../graph.schema";
 /**
  * One node kind, isomorphic (the editor's forms reuse it): its config fields with the contract's defaults and ranges
  * (§2.10), which kinds may feed it and which it may feed, and the extra fields of its `data.result`. What a kind does
- * when it runs is in ../operations.ts, keyed by the same kinds.
+ * when it runs is in ../node-operations.ts, keyed by the same kinds.
  */
 export type NodeKindDef = {
   kind: NodeKind;

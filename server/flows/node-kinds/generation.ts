@@ -12,15 +12,11 @@ const fields = {
   temperature: rangeField("temperature must be between 0.0 and 2.0", { min: 0, max: 2 }),
 };
 const defaults = { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } as const;
-const resultFields = [
-  "total_responses",
-  "avg_response_length",
-  "avg_processing_time",
-  "contextual_precision",
-  "contextual_recall",
-  "answer_relevancy",
-  "faithfulness",
-] as const;
+/** The quality metrics an llm/response node shows, as its latest evaluation computed them (server/evaluation/). */
+export const METRIC_KEYS = ["contextual_precision", "contextual_recall", "answer_relevancy", "faithfulness"] as const;
+export type MetricKey = (typeof METRIC_KEYS)[number];
+
+const resultFields = ["total_responses", "avg_response_length", "avg_processing_time", ...METRIC_KEYS] as const;
 
 /** Generates text from the retrieved passages with its prompt; a response node downstream returns it. */
 export const llmKind = defineKind({

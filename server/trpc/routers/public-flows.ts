@@ -3,11 +3,11 @@ import { apiTokenName } from "@/server/auth/api-tokens";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
-import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/execute";
+import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { latestRevision } from "@/server/flows/public-queries";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
-import { listNodeDtos, toFlowSummary } from "@/server/flows/views";
+import { listNodeDtos, toFlowSummary } from "@/server/flows/wire-shapes";
 import { checked } from "@/server/public-api/checked";
 import {
   DeployResponse,

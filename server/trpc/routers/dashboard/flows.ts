@@ -20,7 +20,7 @@ import {
   RevisionRef,
   SaveDraftInput,
 } from "@/server/flows/editor.schema";
-import { runDeployedFlow, simulateFlow } from "@/server/flows/execute";
+import { runDeployedFlow, simulateFlow } from "@/server/flows/run-flow";
 import { listPrompts } from "@/server/flows/prompts";
 import { deleteFlow, requireFlow, saveFlow } from "@/server/flows/service";
 import { projectProcedure, router } from "../../init";

@@ -1,9 +1,20 @@
+import { sseEvent, sseResponse } from "@/server/http/sse";
 import { errorResponse } from "@/server/public-api/errors";
 import { subscribeToProject, type StatusEvent } from "@/server/sources/status-feed";
 import { createDashboardContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
 
 export const dynamic = "force-dynamic";
+
+/** A status change, or the stream's own lines: how long a client waits to reconnect, and a keep-alive comment. */
+type FeedFrame = StatusEvent | "retry" | "keep-alive";
+
+const feedFrame = (frame: FeedFrame) =>
+  frame === "retry"
+    ? "retry: 3000\n\n"
+    : frame === "keep-alive"
+      ? ": keep-alive\n\n"
+      : sseEvent(frame.type, frame.type === "source" ? frame.row : frame);
 
 /** How often the stream re-checks that the viewer may still see the project, and keeps proxies from closing it. */
 const RECHECK_MS = 15_000;
@@ -22,46 +33,30 @@ export const GET = async (req: Request, { params }: { params: Promise<{ projectI
   } catch (error) {
     return errorResponse(error, ctx.logger);
   }
-  const encoder = new TextEncoder();
-  let stop = () => {};
-  const stream = new ReadableStream<Uint8Array>({
-    start: (controller) => {
-      const send = (text: string) => {
-        try {
-          controller.enqueue(encoder.encode(text));
-        } catch {
-          stop();
-        }
-      };
-      const unsubscribe = subscribeToProject(projectId, (event: StatusEvent) =>
-        send(`event: ${event.type}\ndata: ${JSON.stringify(event.type === "source" ? event.row : event)}\n\n`),
-      );
-      const recheck = setInterval(() => {
-        authorize().then(
-          () => send(": keep-alive\n\n"),
-          () => stop(),
-        );
-      }, RECHECK_MS);
-      stop = () => {
-        unsubscribe();
-        clearInterval(recheck);
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client going away
-        }
-      };
-      req.signal.addEventListener("abort", () => stop());
-      send("retry: 3000\n\n");
-    },
-    cancel: () => stop(),
-  });
-  return new Response(stream, {
+  return sseResponse<FeedFrame>({
+    produce: (send, signal) =>
+      new Promise<void>((resolve) => {
+        send("retry");
+        const unsubscribe = subscribeToProject(projectId, send);
+        const recheck = setInterval(() => {
+          authorize().then(
+            () => send("keep-alive"),
+            () => stop(),
+          );
+        }, RECHECK_MS);
+        const stop = () => {
+          unsubscribe();
+          clearInterval(recheck);
+          resolve();
+        };
+        signal.addEventListener("abort", stop, { once: true });
+      }),
+    frame: feedFrame,
     headers: {
-      "Content-Type": "text/event-stream; charset=utf-8",
       // no-transform keeps the server's compression from buffering the stream.
       "Cache-Control": "no-cache, no-transform",
       Connection: "keep-alive",
     },
+    signal: req.signal,
   });
 };

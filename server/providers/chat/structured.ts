@@ -1,8 +1,7 @@
 import { Ajv, type ErrorObject } from "ajv";
 import { jsonrepair } from "jsonrepair";
-import { AppError } from "../errors";
-import type { ChatMessage, ChatModel, ChatUsage } from "../providers/chat";
-import { addUsage, ZERO_USAGE } from "../providers/chat";
+import { AppError } from "../../errors";
+import { addUsage, ZERO_USAGE, type ChatMessage, type ChatModel, type ChatUsage } from "./types";
 
 /**
  * Structured output with a chat model: asked against the schema (native json_schema or JSON mode + the schema in the

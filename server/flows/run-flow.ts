@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { sseFrame } from "../answers/events.schema";
 import { db } from "../db";
 import { AppError, errorMessage } from "../errors";
+import { sseResponse, typedEventFrame } from "../http/sse";
 import { logger } from "../logger";
 import { ensureFlowChunkSet } from "./chunk-sets";
-import { assertRunnable, RevisionSnapshot } from "./deploy";
+import { assertRunnable, graphContext, RevisionSnapshot } from "./deploy";
 import type { Graph, Prompt } from "./graph.schema";
-import { FlowRunError, recordNodeStats, runGraph, toRunResponse, type FlowEvent, type NodeOutcome } from "./run";
+import { recordNodeStats } from "./node-stats";
+import { listPrompts } from "./prompts";
+import { FlowRunError, runGraph, type FlowEvent, type NodeOutcome } from "./run-graph";
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
-import { downstreamOf, markProcessed, markProcessing } from "./state";
+import { downstreamOf, markProcessed, markProcessing } from "./node-state";
 import { validateGraph } from "./validate-graph";
-import { listNodeDtos } from "./views";
+import { listNodeDtos, toRunResponse } from "./wire-shapes";
 
 /** POST {flow_url} (the deployed revision), /simulate (the draft) and /nodes/simulate (contract §7.1, §7.2). */
 
@@ -45,10 +47,14 @@ type Execution = {
 
 const outcomesOf = (error: unknown): NodeOutcome[] => (error as { outcomes?: NodeOutcome[] }).outcomes ?? [];
 
-const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEvent) => void) => {
+const execute = async (
+  exe: Execution,
+  input: RunFlowInput,
+  events?: { onEvent: (e: FlowEvent) => void; signal: AbortSignal },
+) => {
   let outcomes: NodeOutcome[] = [];
   try {
-    const result = await runGraph({ ...exe, query: input.query, onEvent, measure: exe.draft });
+    const result = await runGraph({ ...exe, query: input.query, ...events, measure: exe.draft });
     outcomes = result.outcomes;
     return toRunResponse(result, input.page, input.page_size);
   } catch (error) {
@@ -65,24 +71,25 @@ const execute = async (exe: Execution, input: RunFlowInput, onEvent?: (e: FlowEv
   }
 };
 
-/** A plain JSON answer, or (stream) server-sent events: node events and tokens as they happen, then `done`. */
+type RunStreamEvent = FlowEvent | { type: "done"; response: unknown } | { type: "error"; detail: string };
+
+/**
+ * A plain JSON answer, or (stream) server-sent events: node events and tokens as they happen, then `done`. A client
+ * that goes away stops the run before its next node (and its model call in flight).
+ */
 const respond = async (exe: Execution, input: RunFlowInput) => {
   if (!input.stream) return execute(exe, input);
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    start: async (controller) => {
-      const send = (event: { type: string }) => controller.enqueue(encoder.encode(sseFrame(event)));
+  return sseResponse<RunStreamEvent>({
+    produce: async (send, signal) => {
       try {
-        send({ type: "done", response: await execute(exe, input, send) } as { type: string });
+        send({ type: "done", response: await execute(exe, input, { onEvent: send, signal }) });
       } catch (error) {
         const detail = error instanceof AppError ? error.message : `Failed to run flow: ${errorMessage(error)}`;
-        send({ type: "error", detail } as { type: string });
+        send({ type: "error", detail });
       }
-      controller.close();
     },
-  });
-  return new Response(body, {
-    headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store" },
+    frame: typedEventFrame,
+    headers: { "cache-control": "no-store" },
   });
 };
 
@@ -102,11 +109,7 @@ export const runDeployedFlow = async (projectId: string, flowName: string, input
   if (!revision) throw new AppError("NOT_FOUND", `Flow ${flowName} is not deployed`);
   const snapshot = RevisionSnapshot.parse(revision.snapshot);
   // Sources may have gone since the deploy: the revision is checked again before it runs.
-  const check = validateGraph(
-    snapshot,
-    "run",
-    await import("./deploy").then((m) => m.graphContext(projectId, snapshot)),
-  );
+  const check = validateGraph(snapshot, "run", await graphContext(projectId, snapshot));
   if (!check.ok) throw new AppError("INTERNAL", `Failed to run flow: ${check.errors[0]!.message}`);
   const chunkSets = revision.chunkSets as Record<string, string[]>;
   const nodeIndexes = revision.nodeIndexes as Record<string, string>;
@@ -150,7 +153,6 @@ export const simulateNode = async (projectId: string, flowName: string, nodeId: 
   if (!check.ok) throw new AppError("BAD_REQUEST", `Flow configuration is invalid: ${check.errors[0]!.message}`);
   const affected = [nodeId, ...downstreamOf(graph, nodeId)];
   await mutateDraft(flow.id, (f) => ({ nodeState: markProcessing(statesOf(f), affected) }));
-  const { listPrompts } = await import("./prompts");
   let outcomes: NodeOutcome[] = [];
   try {
     const result = await runGraph({

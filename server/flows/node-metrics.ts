@@ -1,8 +1,7 @@
 import { db } from "../db";
-import type { Graph, Prompt } from "../flows/graph.schema";
 import { isGeneratorKind, nodeFingerprint } from "./fingerprint";
-import { METRIC_KEYS, type MetricKey } from "./metrics";
-import type { NodeAggregate } from "./run-steps";
+import type { Graph, Prompt } from "./graph.schema";
+import { METRIC_KEYS, type MetricKey } from "./node-kinds/generation";
 
 /**
  * The quality metrics the llm/response nodes of a flow show (contract §2.10): the latest completed evaluation of the
@@ -12,6 +11,9 @@ import type { NodeAggregate } from "./run-steps";
  */
 
 export type NodeMetrics = { values: Record<MetricKey, number | null>; fresh: boolean };
+
+/** What is read here of a node's aggregate as an evaluation run stores it (server/evaluation/run-steps.ts). */
+type StoredAggregate = { fingerprint: string; metrics: Record<string, { mean: number | null } | undefined> };
 
 const EMPTY = Object.fromEntries(METRIC_KEYS.map((k) => [k, null])) as Record<MetricKey, number | null>;
 
@@ -46,7 +48,7 @@ export const flowNodeMetrics = async ({
       orderBy: { finishedAt: "desc" },
       select,
     }));
-  const aggregates = (run?.aggregates ?? {}) as Record<string, NodeAggregate>;
+  const aggregates = (run?.aggregates ?? {}) as Record<string, StoredAggregate>;
   const result: Record<string, NodeMetrics> = {};
   for (const node of graph.nodes.filter((n) => isGeneratorKind(n.type))) {
     const aggregate = aggregates[node.id];

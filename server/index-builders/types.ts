@@ -1,10 +1,12 @@
-import type { ChatModel } from "../../providers/chat";
-import type { RetrievedChunk } from "../../retrieval/retrieve";
+import type { ChatModel } from "../providers/chat";
+import type { RetrievedChunk } from "../retrieval/types";
 
 /**
  * A node index is what a graph-rag or raptor-rag node searches: built by a deploy over its upstream chunk sets, in
  * checkpointed steps, with the chat model when one is configured (metered against the flow's token budget) or
- * model-free. Each kind has one builder (server/graph-rag/, server/raptor/) registered in ./registry.ts.
+ * model-free. Each kind has one builder (server/graph-rag/, server/raptor/) registered in
+ * server/flows/node-indexes/registry.ts. The contract lives here, below both the builders and flows, so that flows
+ * depends on the builders and they never on flows.
  */
 
 export type IndexKind = "graph-rag" | "raptor-rag";

@@ -1,17 +1,17 @@
-import type { RetrievedChunk } from "../retrieval/retrieve";
-import { db } from "../db";
+import type { RetrievedChunk } from "../retrieval/types";
 import { errorMessage } from "../errors";
 import type { Graph, NodeKind, Prompt } from "./graph.schema";
 import { parseNodeConfig } from "./node-kinds";
-import { OPERATIONS, type Generated, type NodeOutput, type RunContext } from "./operations";
+import { OPERATIONS, type Generated, type NodeOutput, type RunContext } from "./node-operations";
 import { readyIndexFor } from "./node-indexes/service";
-import { reachable } from "./state";
+import { reachable } from "./node-state";
 import { topologicalOrder } from "./validate-graph";
 
 /**
  * Runs a flow graph (a revision's snapshot, or the draft for a simulation) for one query: the nodes the response
  * node depends on, in topological order, each fed its upstream nodes' outputs. Node events (started, finished,
- * error) and the answer's tokens go to `onEvent` as they happen; per-node counters are written at the end.
+ * error) and the answer's tokens go to `onEvent` as they happen; the caller writes the outcomes' counters
+ * (./node-stats.ts). A streamed run's `signal` stops it between nodes.
  */
 
 export type NodeEvent = {
@@ -103,6 +103,10 @@ export const runGraph = async ({
   const outputs = new Map<string, NodeOutput>();
   const outcomes: NodeOutcome[] = [];
   for (const id of order) {
+    // A streamed run whose client went away stops here, between nodes (a model call in flight gets the signal too).
+    if (signal?.aborted) {
+      throw Object.assign(new FlowRunError(`stopped: ${errorMessage(signal.reason)}`), { outcomes });
+    }
     const node = byId.get(id)!;
     const kind = node.type as NodeKind;
     const started = performance.now();
@@ -132,67 +136,4 @@ export const runGraph = async ({
   }
   const final = response ? outputs.get(response.id) : undefined;
   return { items: final?.items ?? [], generated: final?.generated ?? null, outcomes, outputs };
-};
-
-/** Adds one run's outcomes to the flow's per-node counters. */
-export const recordNodeStats = async (
-  { projectId, flowId }: { projectId: string; flowId: string },
-  outcomes: NodeOutcome[],
-) => {
-  const now = new Date();
-  await db.$transaction(
-    outcomes.map((o) =>
-      db.flowNodeStat.upsert({
-        where: { flowId_nodeId: { flowId, nodeId: o.id } },
-        create: {
-          projectId,
-          flowId,
-          nodeId: o.id,
-          runs: 1,
-          itemsOut: o.itemsOut,
-          responseChars: o.responseChars,
-          processingMs: Math.round(o.ms),
-          errors: o.ok ? 0 : 1,
-          lastRunAt: now,
-        },
-        update: {
-          runs: { increment: 1 },
-          itemsOut: { increment: o.itemsOut },
-          responseChars: { increment: o.responseChars },
-          processingMs: { increment: Math.round(o.ms) },
-          errors: { increment: o.ok ? 0 : 1 },
-          lastRunAt: now,
-        },
-      }),
-    ),
-  );
-};
-
-/** The run response of §7.2: one page of items, and the answer with the model (or local method) that wrote it. */
-export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, page: number, pageSize: number) => {
-  const total = result.items.length;
-  return {
-    items: result.items.slice((page - 1) * pageSize, page * pageSize).map((c) => ({
-      page_content: c.text,
-      metadata: {
-        source: c.fileName,
-        page: c.pageNumber,
-        chunk_id: c.chunkId,
-        relevance_score: c.score,
-        file_id: c.sourceId,
-        // A RAPTOR node's items: the tree level, and for a summary every document under it (source ids).
-        ...(c.level === undefined ? {} : { level: c.level }),
-        ...(c.level ? { file_ids: (c.metadata.raptor as { documents?: string[] } | undefined)?.documents ?? [] } : {}),
-        // What led a graph-rag node to the chunk (its entities and community).
-        ...(c.metadata.graph ? { graph: c.metadata.graph } : {}),
-      },
-    })),
-    total,
-    page,
-    page_size: pageSize,
-    total_pages: Math.ceil(total / pageSize),
-    ...(result.generated
-      ? { answer: result.generated.text, model: result.generated.model, citations: result.generated.citations }
-      : {}),
-  };
 };

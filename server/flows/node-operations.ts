@@ -1,13 +1,14 @@
 import { generateAnswer } from "../answers/generate";
 import type { Citation } from "../answers/events.schema";
-import { retrieve, type RetrievedChunk } from "../retrieval/retrieve";
+import { sourceChunkSets } from "../chunk-sets/service";
+import { retrieve } from "../retrieval/retrieve";
+import type { RetrievedChunk } from "../retrieval/types";
 import type { NodeKind, Prompt } from "./graph.schema";
 import type { ChunkingConfig, DatasetConfig, LlmConfig, RetrievalConfig } from "./node-kinds";
 import { rerankItems, smartRag } from "./smart-rag";
 import { chunkSetsSize, datasetCounts } from "./counts";
 import { builderOf } from "./node-indexes/registry";
-import { sourceChunkSets } from "./node-indexes/service";
-import type { IndexKind } from "./node-indexes/types";
+import type { IndexKind } from "../index-builders/types";
 
 /**
  * What each node kind does when a flow runs. A node gets the outputs of its upstream nodes and returns its own:

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Graph, Prompt } from "../flows/graph.schema";
-import { reachable } from "../flows/state";
+import type { Graph, Prompt } from "./graph.schema";
+import { reachable } from "./node-state";
 
 /**
  * What a node's metrics were computed for: the node and everything upstream of it (kinds, configs, the edges between
