@@ -5,8 +5,6 @@
  *     → server/<domain> → platform (server/db, server/jobs, server/providers, server/storage, server/runtime)
  *
  * Arrows point down only. A rule that fails names the two files; read ARCHITECTURE.md for where the code belongs.
- * `.dependency-cruiser-known-violations.json` lists what was already there when a rule was added: those are
- * reported as "ignored" and fixed one by one; a new violation fails the lint.
  */
 const TESTS = "(\\.test\\.tsx?$|^e2e/|^bench/|^server/testing/)";
 const TRANSPORT = "^(app|inngest|server/trpc|server/public-api)/";
