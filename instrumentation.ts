@@ -5,7 +5,7 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const [{ prepareAppServices }, { functions }] = await Promise.all([
-      import("./server/runtime/app-services"),
+      import("./server/startup/app-services"),
       import("./inngest/index"),
     ]);
     await prepareAppServices(functions);

@@ -87,7 +87,7 @@ const scenario = async (name: string, fields: Record<string, string>) => {
     const { peakMb, firstMb } = memory.stop();
     return { name, status: build.status, acceptedS, seconds, reference, during, peakMb, idleMb: firstMb };
   } finally {
-    // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer (server/db/session-timing.ts).
+    // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer (server/postgres/session-timing.ts).
     if (process.env.QUARRY_DB_SLOW_MS) {
       const held = quarry
         .output()

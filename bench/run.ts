@@ -115,11 +115,11 @@ const main = async () => {
     return runHardening(wanted);
   }
   const dir = mkdtempSync(path.join(tmpdir(), "quarry-bench-"));
-  const { startEmbeddedPostgres } = await import("@/server/db/embedded-postgres");
+  const { startEmbeddedPostgres } = await import("@/server/postgres/embedded-postgres");
   const pgServer = await startEmbeddedPostgres({ dataDir: path.join(dir, "db"), port: 0 });
   const { setRuntimeEnv } = await import("@/server/env");
   setRuntimeEnv("DATABASE_URL", pgServer.url);
-  const { applyMigrations } = await import("@/server/db/migrate");
+  const { applyMigrations } = await import("@/server/postgres/migrate");
   await applyMigrations({ url: pgServer.url });
 
   const { startQuarry } = await import("@/server/testing/quarry-process");

@@ -11,7 +11,7 @@ import {
 } from "@prisma/driver-adapter-utils";
 import type { MigrationList, SchemaEngine } from "@prisma/schema-engine-wasm";
 import pg from "pg";
-import { startEmbeddedPostgres } from "../server/db/embedded-postgres";
+import { startEmbeddedPostgres } from "../server/postgres/embedded-postgres";
 import { logger } from "../server/logger";
 
 /**

@@ -25,7 +25,7 @@ const fail = (message: string): never => {
 };
 
 const withDatabase = async (run: (url: string) => Promise<void>) => {
-  const { connectDatabase } = await import("../server/db/connect");
+  const { connectDatabase } = await import("../server/postgres/connect");
   const database = await connectDatabase();
   try {
     await run(database.url);
@@ -36,7 +36,7 @@ const withDatabase = async (run: (url: string) => Promise<void>) => {
 
 const deploy = () =>
   withDatabase(async (url) => {
-    const { applyMigrations } = await import("../server/db/migrate");
+    const { applyMigrations } = await import("../server/postgres/migrate");
     const applied = await applyMigrations({ url });
     process.stderr.write(applied.length ? `Applied: ${applied.join(", ")}\n` : "No pending migrations\n");
   });
@@ -53,7 +53,7 @@ const diff = async (name: string) => {
 
 const resolve = (name: string) =>
   withDatabase(async (url) => {
-    const { markMigrationRolledBack } = await import("../server/db/migrate");
+    const { markMigrationRolledBack } = await import("../server/postgres/migrate");
     await markMigrationRolledBack({ url, name });
     process.stderr.write(`Marked ${name} as rolled back\n`);
   });

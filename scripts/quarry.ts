@@ -49,10 +49,10 @@ const main = async () => {
   if (!isToken && area !== "flow" && area !== "testset") fail(USAGE);
 
   const { env, setRuntimeEnv } = await import("../server/env");
-  const { keepFilesPrivate } = await import("../server/runtime/private-files");
+  const { keepFilesPrivate } = await import("../server/startup/private-files");
   keepFilesPrivate(env.QUARRY_DATA_DIR);
-  const { connectDatabase } = await import("../server/db/connect");
-  const { applyMigrations } = await import("../server/db/migrate");
+  const { connectDatabase } = await import("../server/postgres/connect");
+  const { applyMigrations } = await import("../server/postgres/migrate");
   const database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   try {

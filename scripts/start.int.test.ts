@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureNextBuild } from "../server/runtime/next-build";
+import { ensureNextBuild } from "../server/startup/next-build";
 import { buildDocx, wPara } from "../server/parsing/office/test-fixtures";
 import { dashboardClient } from "../server/testing/dashboard-client";
 import { apiClient, freePort, startQuarry } from "../server/testing/quarry-process";

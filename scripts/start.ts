@@ -27,21 +27,21 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 const main = async () => {
   const { env, setRuntimeEnv } = await import("../server/env");
   const { logger } = await import("../server/logger");
-  const { connectDatabase } = await import("../server/db/connect");
-  const { applyMigrations } = await import("../server/db/migrate");
+  const { connectDatabase } = await import("../server/postgres/connect");
+  const { applyMigrations } = await import("../server/postgres/migrate");
 
-  const { startMemoryTrim } = await import("../server/runtime/memory-trim");
+  const { startMemoryTrim } = await import("../server/startup/memory-trim");
   await startMemoryTrim();
 
-  const { keepFilesPrivate, privateScratchDir } = await import("../server/runtime/private-files");
+  const { keepFilesPrivate, privateScratchDir } = await import("../server/startup/private-files");
   keepFilesPrivate(env.QUARRY_DATA_DIR);
   privateScratchDir(env.QUARRY_DATA_DIR);
 
   const port = env.PORT;
   const origin = `http://127.0.0.1:${port}`;
-  const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/runtime/http");
-  const bridge = await import("../server/runtime/launcher-bridge");
-  let services: import("../server/runtime/launcher-bridge").AppServices | null = null;
+  const { toWebRequest, sendWebResponse, closeAfterUnreadBody, listenOrFail } = await import("../server/startup/http");
+  const bridge = await import("../server/startup/launcher-bridge");
+  let services: import("../server/startup/launcher-bridge").AppServices | null = null;
   let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
 
   const server = createServer((req, res) => {

@@ -12,7 +12,7 @@ import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { useZodForm } from "@/components/ui/use-zod-form";
-import { SEARCH_TYPES, SearchInput, type SearchType } from "@/server/search/search.schema";
+import { SEARCH_TYPES, SearchInput, type SearchType } from "@/server/retrieval/search.schema";
 
 const LABELS: Record<SearchType, string> = {
   hybrid: "Hybrid (vectors + BM25)",

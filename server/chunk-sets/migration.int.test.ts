@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations, defaultMigrationsDir } from "../db/migrate";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations, defaultMigrationsDir } from "../postgres/migrate";
 
 /**
  * The chunk_sets migration on a database that has data from before it: every source's indexed build gets a ready

@@ -1,4 +1,4 @@
-import { runOffThread } from "../runtime/cpu-thread";
+import { runOffThread } from "../concurrency/cpu-thread";
 import type { ParsedElement } from "../parsing/types";
 import type { Chunk, ChunkOptions } from "./types";
 

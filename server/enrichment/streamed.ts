@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { ELEMENTS_PAGE, readPage } from "../ingestion/read-elements";
-import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
+import { runOffThread, yieldToEventLoop } from "../concurrency/cpu-thread";
 import { groupPages, type EnrichedPage, type EnrichmentInputElement, type PageGroup } from "./enrich";
 import { LOCAL_ENRICHMENT_MODEL, type PageAnnotation } from "./local-extractor";
 

@@ -13,7 +13,7 @@ import { readBuildElements } from "../ingestion/read-elements";
 import type { ParsedElement } from "../parsing/types";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
-import { yieldToEventLoop } from "../runtime/cpu-thread";
+import { yieldToEventLoop } from "../concurrency/cpu-thread";
 import type { ChunkingConfig } from "./node-kinds";
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations } from "../postgres/migrate";
 import type { ChunkSetStatus } from "../generated/prisma/enums";
 
 /** A failed deploy's half-built flow chunk sets are deleted, but not while another deploy of the project builds. */

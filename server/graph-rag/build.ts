@@ -4,7 +4,7 @@ import type { AdvanceResult, IndexInput } from "../index-builders/types";
 import type { Community } from "./communities";
 import { extractLocal } from "./extract-local";
 import { extractWithModel } from "./extract-model";
-import { runOffThread, yieldToEventLoop } from "../runtime/cpu-thread";
+import { runOffThread, yieldToEventLoop } from "../concurrency/cpu-thread";
 import { askSameEntity, mergeCandidates, mergeGraph, MERGE_CHECKS_PER_STEP, tally } from "./merge";
 import * as store from "./store";
 import { summariseExtractive, summariseWithModel } from "./summarise";

@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { Prisma } from "../generated/prisma/client";
-import { yieldToEventLoop } from "../runtime/cpu-thread";
+import { yieldToEventLoop } from "../concurrency/cpu-thread";
 
 /**
  * Deletes of a large build's rows in slices. The embedded database has one session: one DELETE of a 100 MB build's

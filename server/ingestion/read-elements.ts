@@ -1,6 +1,6 @@
 import { documentTitle } from "../chunk-sets/service";
 import { db } from "../db";
-import { yieldToEventLoop } from "../runtime/cpu-thread";
+import { yieldToEventLoop } from "../concurrency/cpu-thread";
 
 export const ELEMENTS_PAGE = 2000;
 

@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@/server/errors";
 import { logger } from "@/server/logger";
-import { bundleOf } from "@/server/runtime/bundle";
+import { bundleOf } from "@/server/startup/bundle";
 import type { FromWorker, ToWorker } from "./worker/protocol";
 
 /** One parse worker process, as the pool (worker-pool.ts) and the job running on it (worker-job.ts) see it. */

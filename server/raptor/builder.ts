@@ -3,7 +3,7 @@ import type { NodeIndexBuilder } from "../index-builders/types";
 import { getEmbedder } from "../providers/embedding";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
 import { retrieve } from "../retrieval/retrieve";
-import { runOffThread } from "../runtime/cpu-thread";
+import { runOffThread } from "../concurrency/cpu-thread";
 import { MAX_CLUSTER_SIZE, type clusterLevel } from "./cluster";
 import { deleteSummaries, levelNodes, nodesById, writeSummaries, type IndexRef } from "./store";
 import { summarizeCluster, SUMMARY_CHARS, SUMMARY_MAX_TOKENS } from "./summarize";

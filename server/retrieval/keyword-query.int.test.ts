@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations } from "../postgres/migrate";
 
 /** Common lexemes are left out of the full-text query once statistics exist; rare ones stay. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations } from "../postgres/migrate";
 import { LOCAL_RERANK_MODEL } from "../providers/rerank";
 import { markdownDoc, textDoc } from "../testing/fixtures";
 import { SEARCH_TYPES } from "./search-type.schema";

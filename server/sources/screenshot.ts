@@ -5,7 +5,7 @@ import { AppError } from "../errors";
 import { logger } from "../logger";
 import { officePdfIsolated, pageImageIsolated } from "../parsing/isolated";
 import { requireTool } from "../parsing/system-tools";
-import { createSemaphore } from "../runtime/semaphore";
+import { createSemaphore } from "../concurrency/semaphore";
 import { fileStore } from "../storage";
 import { findSource } from "./service";
 

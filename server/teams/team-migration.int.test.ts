@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type EmbeddedPostgres, startEmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations, defaultMigrationsDir } from "../db/migrate";
+import { type EmbeddedPostgres, startEmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations, defaultMigrationsDir } from "../postgres/migrate";
 
 /** An install from before accounts existed keeps its projects and tokens: they move into the default team. */
 

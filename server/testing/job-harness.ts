@@ -3,8 +3,8 @@ import type { AddressInfo } from "node:net";
 import type { Inngest, InngestFunction } from "inngest";
 import { serve } from "inngest/node";
 import type { Db } from "@/server/db";
-import { startEmbeddedPostgres } from "@/server/db/embedded-postgres";
-import { applyMigrations } from "@/server/db/migrate";
+import { startEmbeddedPostgres } from "@/server/postgres/embedded-postgres";
+import { applyMigrations } from "@/server/postgres/migrate";
 import { setRuntimeEnv } from "@/server/env";
 
 /** Integration-test plumbing for the job executor: a migrated in-memory Postgres and real HTTP servers on port 0. */

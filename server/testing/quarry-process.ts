@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ensureNextBuild } from "../runtime/next-build";
+import { ensureNextBuild } from "../startup/next-build";
 
 /**
  * Runs the real app (`npm start`: embedded Postgres, migrations, Next, the in-process job runner) as a child

@@ -1,5 +1,5 @@
-import { startEmbeddedPostgres } from "../db/embedded-postgres";
-import { applyMigrations } from "../db/migrate";
+import { startEmbeddedPostgres } from "../postgres/embedded-postgres";
+import { applyMigrations } from "../postgres/migrate";
 import { setRuntimeEnv } from "../env";
 
 export type TestDatabase = { url: string; stop: () => Promise<void> };

@@ -5,7 +5,7 @@ import { openBuildChunkSet, sectionHeadings } from "../../chunk-sets/service";
 import type { WindowResult } from "../../chunking/window";
 import { db } from "../../db";
 import type { ParsedElement } from "../../parsing/types";
-import { runOffThread, yieldToEventLoop } from "../../runtime/cpu-thread";
+import { runOffThread, yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { deleteChunksOfSet } from "../bounded-deletes";
 import { buildInStep } from "../build-context";
 import { buildDocumentTitle, ELEMENTS_PAGE, readPage, type ElementText } from "../read-elements";

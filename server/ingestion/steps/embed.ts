@@ -6,7 +6,7 @@ import { logger } from "../../logger";
 import { getEmbedder, type Embedder } from "../../providers/embedding";
 import { embedTexts } from "../../providers/embedding/embed-texts";
 import { ensureEmbeddingIndex } from "../../retrieval/embedding-index";
-import { yieldToEventLoop } from "../../runtime/cpu-thread";
+import { yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { enterStep, stepDone } from "../step-progress";
 
 export const EMBED_BATCH = 64;

@@ -4,7 +4,7 @@ import { getChatTarget } from "../../providers/chat";
 import { enterStep, stepDone } from "../step-progress";
 import { logger } from "../../logger";
 import { readBuildElements } from "../read-elements";
-import { runOffThread, yieldToEventLoop } from "../../runtime/cpu-thread";
+import { runOffThread, yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { enrichBuildLocally } from "../../enrichment/streamed";
 import {
   enrichDocument,

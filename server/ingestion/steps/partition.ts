@@ -5,7 +5,7 @@ import type { InternalMethod } from "../../parsing/methods.schema";
 import { partitionIsolatedInBatches } from "../../parsing/isolated";
 import { getSpeechModel } from "../../providers/speech";
 import { getVisionModel } from "../../providers/vision";
-import { yieldToEventLoop } from "../../runtime/cpu-thread";
+import { yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { fileStore } from "../../storage";
 import { activeBuild } from "../build-context";
 import { deleteElementsOfBuild } from "../bounded-deletes";

@@ -1,5 +1,5 @@
 /**
- * Entry point of a parse worker process (see ../worker-pool.ts), run from its bundle (server/runtime/next-build.ts)
+ * Entry point of a parse worker process (see ../worker-pool.ts), run from its bundle (server/startup/next-build.ts)
  * or with `node --import tsx`. It takes jobs over its IPC channel one at a time: parses a document (or draws one of
  * its pages) and sends the outcome back, elements in batches the app acknowledges one by one, so neither side holds a
  * large document's elements twice. After each job it reports whether the job left anything running (timers, handles,

@@ -1,4 +1,4 @@
-import { runOffThread } from "../../runtime/cpu-thread";
+import { runOffThread } from "../../concurrency/cpu-thread";
 import type { Embedder } from "./types";
 
 /** The local embedder is CPU work too (a remote one waits on the network and stays here). */

@@ -135,5 +135,5 @@ export const createLocalEmbedder = (): Embedder => ({
   embed: async (texts) => texts.map(embedLocal),
 });
 
-/** The local embedding of each text, as plain arrays (what the worker thread hands back; see runtime/cpu-thread.ts). */
+/** The local embedding of each text, as plain arrays (what the worker thread hands back; see concurrency/cpu-thread.ts). */
 export const embedTextsLocally = (texts: string[]): number[][] => texts.map(embedLocal);

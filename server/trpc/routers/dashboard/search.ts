@@ -1,5 +1,5 @@
-import { searchProject } from "@/server/search/dashboard-search";
-import { SearchInput } from "@/server/search/search.schema";
+import { searchProject } from "@/server/retrieval/dashboard-search";
+import { SearchInput } from "@/server/retrieval/search.schema";
 import { projectProcedure, router } from "../../init";
 
 export const searchRouter = router({

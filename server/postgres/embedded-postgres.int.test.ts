@@ -80,7 +80,7 @@ describe("data directory lock", () => {
   writeFileSync(
     holderScript,
     `import pg from ${JSON.stringify(createRequire(import.meta.url).resolve("pg"))};
-import { startEmbeddedPostgres } from ${JSON.stringify(path.join(repoRoot, "server/db/embedded-postgres.ts"))};
+import { startEmbeddedPostgres } from ${JSON.stringify(path.join(repoRoot, "server/postgres/embedded-postgres.ts"))};
 try {
   const server = await startEmbeddedPostgres({ dataDir: process.argv[2], port: 0 });
   const client = new pg.Client(server.url);

@@ -1,4 +1,4 @@
-import { retrieve } from "../retrieval/retrieve";
+import { retrieve } from "./retrieve";
 import type { SearchType } from "./search.schema";
 
 /** The dashboard's search box: the one retrieval function, with the search type the user picked. */

@@ -68,7 +68,7 @@ export const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
   if (!looksRight) {
     throw new Error(
       "pglite-socket's query queue no longer has the shape the queue patch expects (written for 0.2.17). " +
-        "Check server/db/pglite-socket-patch.ts against the installed version.",
+        "Check server/postgres/pglite-socket-patch.ts against the installed version.",
     );
   }
   return queue as QueryQueueInternals;

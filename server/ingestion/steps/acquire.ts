@@ -1,12 +1,13 @@
-import { db } from "../db";
-import type { Prisma } from "../generated/prisma/client";
-import { logger } from "../logger";
-import { fileStore } from "../storage";
-import { fetcher, type Fetcher } from "./fetch";
-import { originOf } from "./origin";
-import { acquireOrigin } from "./registry";
-import { snapshotFolder, snapshotFolderOf } from "./snapshot";
-import { ACQUIRE_PROGRESS, type Acquired, type Report, type Reporter } from "./types";
+import { fetcher, type Fetcher } from "../../connectors/fetch";
+import { originOf } from "../../connectors/origin";
+import { acquireOrigin } from "../../connectors/registry";
+import { snapshotFolder, snapshotFolderOf } from "../../connectors/snapshot";
+import { ACQUIRE_PROGRESS, type Acquired, type Report, type Reporter } from "../../connectors/types";
+import { db } from "../../db";
+import type { Prisma } from "../../generated/prisma/client";
+import { logger } from "../../logger";
+import { fileStore } from "../../storage";
+import { enterStep, stepDone } from "../step-progress";
 
 /**
  * The acquire step of a build: a connector source (web page or crawl, file URL, GitHub repository, YouTube video)
@@ -66,7 +67,7 @@ export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } 
   if (source.storageKey?.startsWith(folder)) return { skipped: "fetched by this build already" };
   if (source.storageKey && build.kind !== "refresh") return { skipped: "the stored snapshot is parsed again" };
 
-  await db.build.update({ where: { id: buildId }, data: { step: "acquire", progress: ACQUIRE_PROGRESS.start } });
+  await enterStep(buildId, "acquire", { progress: ACQUIRE_PROGRESS.start });
   const report = createReporter(buildId);
   let acquired: Acquired;
   try {
@@ -93,7 +94,7 @@ export const acquireBuild = async (buildId: string, deps: { fetcher?: Fetcher } 
     }),
     db.build.update({
       where: { id: buildId },
-      data: { acquired: acquired.report as Prisma.InputJsonValue, progress: ACQUIRE_PROGRESS.end },
+      data: { acquired: acquired.report as Prisma.InputJsonValue, ...stepDone("acquire") },
     }),
   ]);
   // The old snapshot goes once the source points at the new one; a failure here only leaves files behind.

@@ -14,7 +14,7 @@ export const BUNDLE_DIR = ".next/quarry-bundle";
 export const BUNDLED_SOURCES = [
   "scripts/start.ts",
   "server/parsing/worker/main.ts",
-  "server/db/embedded-postgres.ts",
+  "server/postgres/embedded-postgres.ts",
   "server/chunking/thread.ts",
   "server/providers/embedding/local-embedder.ts",
   "server/enrichment/enrich.ts",

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { BUNDLED_SOURCES, bundleOf } from "./bundle";
+import { BUNDLED_SOURCES, bundleOf } from "../startup/bundle";
 
 /**
  * Runs CPU-heavy pure functions (chunking, the local embedder, the local enrichment extractor) in a worker thread,

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { bundleOf } from "../runtime/bundle";
+import { bundleOf } from "../startup/bundle";
 import { DataDirLockedError, releaseDataDirLock, type EmbeddedPostgres } from "./embedded-postgres";
 
 /**
@@ -32,11 +32,11 @@ try {
 
 /** Under `npm start` the thread runs the bundled module (bundle.ts); otherwise the source, through tsx. */
 const threadBootstrap = () => {
-  const bundle = bundleOf("server/db/embedded-postgres.ts");
+  const bundle = bundleOf("server/postgres/embedded-postgres.ts");
   if (bundle) return bootstrap(null, pathToFileURL(bundle).href);
   const root = process.cwd();
   const tsxApi = path.join(/*turbopackIgnore: true*/ root, "node_modules/tsx/dist/esm/api/index.mjs");
-  const entry = path.join(/*turbopackIgnore: true*/ root, "server/db/embedded-postgres.ts");
+  const entry = path.join(/*turbopackIgnore: true*/ root, "server/postgres/embedded-postgres.ts");
   if (!existsSync(/*turbopackIgnore: true*/ tsxApi) || !existsSync(/*turbopackIgnore: true*/ entry)) {
     throw new Error("The embedded Postgres thread needs tsx and the server sources of this installation");
   }
