@@ -97,9 +97,9 @@ const keywordParts = (side: KeywordSide) => {
   };
 };
 
-export const searchSql = (plan: SearchPlan): Prisma.Sql => {
-  const { projectId, vector, mode } = plan;
-  if (mode !== "keyword" && !vector) throw new Error(`A ${mode} search needs the query's vector`);
+/** Which chunks a search sees: the project's searchable chunks, narrowed to the plan's chunk sets or sources. */
+const scopeParts = (plan: SearchPlan) => {
+  const { projectId } = plan;
   // Flow chunking nodes' sets are searched only when named: a search of the project or of sources means the
   // sources' own chunks, never a flow's copies of them.
   const setNarrow = Prisma.sql`${
@@ -126,11 +126,12 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
     : Prisma.sql`c.node_index_id IS NULL`;
   const scope = Prisma.sql`coalesce(c.project_id = ${projectId}::uuid
     AND c.chunk_set_id <> ALL((SELECT unfinished FROM scope)::uuid[]) AND ${summaries}, false) ${chunkNarrow}`;
-  // Even a vector search needs the keyword side when a chunk set in scope has vectors of another model: those are
-  // never compared with this model's query vector, so keyword search serves instead.
-  const kw = keywordParts(plan.keyword);
-  const useKeyword = mode === "vector" ? Prisma.sql`(SELECT stale FROM scope) > 0` : Prisma.sql`true`;
+  return { setNarrow, excluded, scope };
+};
 
+/** The vector side: the nearest chunks by the query's vector, their similarity, and chunk sets of another model. */
+const vectorParts = (plan: SearchPlan, setNarrow: Prisma.Sql, scope: Prisma.Sql) => {
+  const { projectId, vector, mode } = plan;
   let vectorCte = Prisma.sql`SELECT NULL::uuid AS id, NULL::float8 AS similarity WHERE false`;
   let similarity = Prisma.sql`NULL::float8`;
   // Ready chunk sets in scope whose vectors are not all of the query's model (a set switches when fully embedded).
@@ -155,6 +156,19 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
     similarity = Prisma.sql`CASE WHEN (SELECT stale FROM scope) = 0 AND c.embedding_index_id = ${indexId}
       THEN (1 - (${distance}))::float8 END`;
   }
+  return { vectorCte, similarity, stale };
+};
+
+export const searchSql = (plan: SearchPlan): Prisma.Sql => {
+  const { projectId, vector, mode } = plan;
+  if (mode !== "keyword" && !vector) throw new Error(`A ${mode} search needs the query's vector`);
+  const { setNarrow, excluded, scope } = scopeParts(plan);
+  // Even a vector search needs the keyword side when a chunk set in scope has vectors of another model: those are
+  // never compared with this model's query vector, so keyword search serves instead.
+  const kw = keywordParts(plan.keyword);
+  const useKeyword = mode === "vector" ? Prisma.sql`(SELECT stale FROM scope) > 0` : Prisma.sql`true`;
+
+  const { vectorCte, similarity, stale } = vectorParts(plan, setNarrow, scope);
   const similarityScore = Prisma.sql`greatest(coalesce(s.similarity, 0), 0)`;
   const wanted =
     mode === "keyword"
