@@ -32,9 +32,7 @@ export const SourcePicker = ({ state }: { state: ChatPlaygroundState }) => {
                 <input
                   type="checkbox"
                   checked={picked.includes(s.id)}
-                  onChange={(e) =>
-                    setPicked(e.target.checked ? [...picked, s.id] : picked.filter((id) => id !== s.id))
-                  }
+                  onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((id) => id !== s.id))}
                 />
                 <span className="truncate">{s.fileName}</span>
               </label>

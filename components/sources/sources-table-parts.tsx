@@ -135,7 +135,12 @@ export const SourcePager = ({ state }: { state: SourcesTableState }) => {
         ))}
       </Select>
       <div className="flex items-center gap-3">
-        <Button variant="secondary" size="sm" disabled={!table.getCanPreviousPage()} onClick={() => table.previousPage()}>
+        <Button
+          variant="secondary"
+          size="sm"
+          disabled={!table.getCanPreviousPage()}
+          onClick={() => table.previousPage()}
+        >
           Previous
         </Button>
         <span className="text-sm text-muted-foreground">
