@@ -1,14 +1,18 @@
 import { applyNodeChanges, type NodeChange, type XYPosition } from "@xyflow/react";
 import type { NodeKind } from "@/server/flows/graph.schema";
-import { edgeId, type EditorNode } from "./graph-mapping";
+import { edgeId, type EditorEdge, type EditorNode } from "./graph-mapping";
 import { newNodeOf } from "./graph-rules";
 import { layoutPositions } from "./layout";
-import type { EditorState, Snapshot } from "./store";
 
 /**
  * The editor store's larger changes as functions from the state to the fields that change, so the store itself
  * only decides whether a change is an undoable edit.
  */
+
+export type Snapshot = { nodes: EditorNode[]; edges: EditorEdge[] };
+
+/** The part of the editor's state these changes read and write. */
+type GraphState = Snapshot & { readOnly: boolean; selectedId: string | null };
 
 const GRAPH_CHANGES = new Set(["position", "remove", "add", "replace"]);
 
@@ -18,13 +22,13 @@ const unselected = (nodes: EditorNode[]) => nodes.map((n) => (n.selected ? { ...
  * What React Flow's node changes lead to: a removal is an undoable edit; moves count as edits too (a drag was made
  * undoable by checkpoint() when it started), selection and measuring do not.
  */
-export const nodesChanged = (s: EditorState, changes: NodeChange<EditorNode>[]) => {
+export const nodesChanged = (s: GraphState, changes: NodeChange<EditorNode>[]) => {
   const allowed = s.readOnly ? changes.filter((c) => c.type === "select" || c.type === "dimensions") : changes;
   if (!allowed.length) return null;
   const removed = allowed.flatMap((c) => (c.type === "remove" ? [c.id] : []));
   const nodes = applyNodeChanges(allowed, s.nodes);
   const selected = allowed.find((c) => c.type === "select" && c.selected) as { id: string } | undefined;
-  const next: Partial<EditorState> = {
+  const next: Partial<GraphState> = {
     nodes,
     ...(removed.length
       ? {
@@ -38,7 +42,7 @@ export const nodesChanged = (s: EditorState, changes: NodeChange<EditorNode>[]) 
 };
 
 /** A new node of the kind at the position, selected alone. */
-export const withNewNode = (s: EditorState, kind: NodeKind, position: XYPosition) => {
+export const withNewNode = (s: GraphState, kind: NodeKind, position: XYPosition) => {
   const made = newNodeOf(kind, s.nodes);
   const node: EditorNode = {
     id: made.id,
@@ -52,10 +56,10 @@ export const withNewNode = (s: EditorState, kind: NodeKind, position: XYPosition
 
 /** The node renamed or reconfigured; null when nothing would change. */
 export const withNodeUpdated = (
-  s: EditorState,
+  s: GraphState,
   id: string,
   patch: { name?: string; config?: Record<string, unknown> },
-): Partial<EditorState> | null => {
+): Partial<GraphState> | null => {
   const node = s.nodes.find((n) => n.id === id);
   if (!node || s.readOnly) return null;
   const data = {
@@ -68,7 +72,7 @@ export const withNodeUpdated = (
 };
 
 /** The selected nodes and the edges between them, as the clipboard keeps them; null when nothing is selected. */
-export const copyOfSelection = (s: EditorState): Snapshot | null => {
+export const copyOfSelection = (s: GraphState): Snapshot | null => {
   const nodes = s.nodes.filter((n) => n.selected || n.id === s.selectedId);
   if (!nodes.length) return null;
   const ids = new Set(nodes.map((n) => n.id));
@@ -77,7 +81,7 @@ export const copyOfSelection = (s: EditorState): Snapshot | null => {
 };
 
 /** The clipboard's nodes added again with new ids and names, offset from the originals and selected. */
-export const withPasted = (s: EditorState, clipboard: Snapshot): Partial<EditorState> => {
+export const withPasted = (s: GraphState, clipboard: Snapshot): Partial<GraphState> => {
   const renamed = new Map<string, string>();
   const existing: { id: string }[] = [...s.nodes];
   const pasted = clipboard.nodes.map((n) => {
@@ -105,7 +109,7 @@ export const withPasted = (s: EditorState, clipboard: Snapshot): Partial<EditorS
 };
 
 /** Every node placed by the automatic layout. */
-export const laidOut = (s: EditorState): Partial<EditorState> => {
+export const laidOut = (s: GraphState): Partial<GraphState> => {
   const positions = layoutPositions(
     s.nodes.map((n) => ({ id: n.id, width: n.measured?.width, height: n.measured?.height })),
     s.edges,

@@ -14,14 +14,21 @@ import type { Graph, NodeKind } from "@/server/flows/graph.schema";
 import { edgeId, toEditorEdges, toEditorNodes, toGraph, type EditorEdge, type EditorNode } from "./graph-mapping";
 import { connectionProblem } from "./graph-rules";
 import { emptyStack, record, redo, undo, type UndoStack } from "./history";
-import { copyOfSelection, laidOut, nodesChanged, withNewNode, withNodeUpdated, withPasted } from "./store-edits";
+import {
+  copyOfSelection,
+  laidOut,
+  nodesChanged,
+  withNewNode,
+  withNodeUpdated,
+  withPasted,
+  type Snapshot,
+} from "./store-edits";
 
 /**
  * One editor's state (STYLE §11): a zustand store per editor instance, provided through context. `edits` counts
  * changes of the draft (autosave watches it); selection and run lights are not edits.
  */
 
-export type Snapshot = { nodes: EditorNode[]; edges: EditorEdge[] };
 export type RunLight = "running" | "done" | "error";
 
 export type EditorState = {

@@ -3,14 +3,14 @@
 import { useId } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { useAddWebSource, type CrawlFields } from "./use-add-web-source";
+import { useAddWebSource, type CrawlFields, type WebSourceKind } from "./use-add-web-source";
 
 /**
  * Adds a source fetched from the web: a page (or a crawl from it, or a file URL), a public GitHub repository, or the
  * captions of a YouTube video. Self-contained: it only needs the project id and refreshes the sources list.
  */
 
-type Kind = "web" | "github" | "youtube";
+type Kind = WebSourceKind;
 
 export const WEB_SOURCE_KINDS: { value: Kind; label: string; placeholder: string }[] = [
   { value: "web", label: "Web page", placeholder: "https://example.com/docs/" },
@@ -20,7 +20,7 @@ export const WEB_SOURCE_KINDS: { value: Kind; label: string; placeholder: string
 
 const inputClass = "block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm";
 
-export type WebSourceKind = Kind;
+export type { WebSourceKind };
 
 /** Whether to follow links from a web page, and how far. */
 const CrawlOptions = ({ fields }: { fields: CrawlFields }) => (

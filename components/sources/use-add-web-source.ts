@@ -3,7 +3,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import type { WebSourceKind } from "./add-web-source";
+
+export type WebSourceKind = "web" | "github" | "youtube";
 
 /** The web source form's fields and the connector call its kind asks for; the sources list is read again after. */
 export const useAddWebSource = (projectId: string, kind: WebSourceKind) => {

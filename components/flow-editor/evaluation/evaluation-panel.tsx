@@ -2,9 +2,10 @@
 
 import { EvaluationRuns } from "./evaluation-runs";
 import { RunForm, TestSets } from "./test-sets";
+import type { EvaluationSelection } from "./selection";
 import { useEvaluation } from "./use-evaluation";
 
-export type EvaluationSelection = { view: string | null; compare: string[] };
+export type { EvaluationSelection } from "./selection";
 
 /**
  * The Evaluation tab: the project's test sets (import, delete), a run of one against the draft or the deployed

@@ -5,8 +5,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ProgressBar } from "@/components/ui/progress-bar";
 import { EmptyState, Loading } from "@/components/ui/states";
-import type { EvaluationSelection } from "./evaluation-panel";
 import { fmt, runLabel, STATUS_TONE, type EvaluationRun } from "./metric-format";
+import type { EvaluationSelection } from "./selection";
 import { active, type EvaluationState } from "./use-evaluation";
 
 /** The figures of the node that stands for the run (its response node, the flow's answer). */

@@ -3,8 +3,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import type { EvaluationSelection } from "./evaluation-panel";
 import type { EvaluationRun } from "./metric-format";
+import type { EvaluationSelection } from "./selection";
 
 export const active = (run: EvaluationRun) => run.status === "queued" || run.status === "running";
 
