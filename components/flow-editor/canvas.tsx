@@ -35,6 +35,31 @@ const pageTheme = () => {
   return classes.contains("dark") ? "dark" : classes.contains("light") ? "light" : "system";
 };
 
+/** A refused connection's reason is shown for a few seconds. */
+const useRefusalTimeout = () => {
+  const store = useEditorStore();
+  const refusal = useEditor((s) => s.refusal);
+  useEffect(() => {
+    if (!refusal) return;
+    const timer = setTimeout(() => store.getState().refuse(null), 5000);
+    return () => clearTimeout(timer);
+  }, [refusal, store]);
+};
+
+/** Over an empty canvas: what to do first (or, read-only, that there is nothing). */
+const EmptyCanvas = ({ readOnly }: { readOnly: boolean }) => (
+  <div className="pointer-events-none absolute inset-0 grid place-items-center p-6">
+    <div className="max-w-xs rounded-lg border border-dashed border-border bg-card/80 px-5 py-4 text-center">
+      <p className="text-sm font-medium">{readOnly ? "This flow has no nodes yet" : "An empty canvas"}</p>
+      {!readOnly && (
+        <p className="mt-1 text-sm text-muted-foreground">
+          Drag a Dataset from the palette to start, then connect it through retrieval to a Response.
+        </p>
+      )}
+    </div>
+  </div>
+);
+
 /** The canvas: nodes from the palette are dropped here; connections follow the registry's rules. */
 export const Canvas = ({ label }: { label: string }) => {
   const store = useEditorStore();
@@ -45,13 +70,7 @@ export const Canvas = ({ label }: { label: string }) => {
   const onEdgesChange = useEditor((s) => s.onEdgesChange);
   const onConnect = useEditor((s) => s.onConnect);
   const { screenToFlowPosition } = useReactFlow();
-  // A refused connection's reason is shown for a few seconds.
-  const refusal = useEditor((s) => s.refusal);
-  useEffect(() => {
-    if (!refusal) return;
-    const timer = setTimeout(() => store.getState().refuse(null), 5000);
-    return () => clearTimeout(timer);
-  }, [refusal, store]);
+  useRefusalTimeout();
   const colorMode = useSyncExternalStore(subscribeTheme, pageTheme, () => "system" as const);
 
   // React Flow reads a node's accessible name from `ariaLabel`.
@@ -124,18 +143,7 @@ export const Canvas = ({ label }: { label: string }) => {
           className="!h-24 !w-36"
         />
       </ReactFlow>
-      {nodes.length === 0 && (
-        <div className="pointer-events-none absolute inset-0 grid place-items-center p-6">
-          <div className="max-w-xs rounded-lg border border-dashed border-border bg-card/80 px-5 py-4 text-center">
-            <p className="text-sm font-medium">{readOnly ? "This flow has no nodes yet" : "An empty canvas"}</p>
-            {!readOnly && (
-              <p className="mt-1 text-sm text-muted-foreground">
-                Drag a Dataset from the palette to start, then connect it through retrieval to a Response.
-              </p>
-            )}
-          </div>
-        </div>
-      )}
+      {nodes.length === 0 && <EmptyCanvas readOnly={readOnly} />}
     </div>
   );
 };

@@ -54,6 +54,42 @@ const LIGHT_RING = {
   error: "ring-2 ring-red-500",
 } as const;
 
+type Result = Record<string, unknown> | undefined;
+
+/** The node's state as the server's results flag it: failed, processing, outdated or up to date. */
+const resultFlag = (result: Result) =>
+  result?.has_error
+    ? { text: "Error", tone: "text-red-700 dark:text-red-300" }
+    : result?.processing
+      ? { text: "Processing", tone: "text-sky-700 dark:text-sky-300" }
+      : result?.waiting || result?.updated === false
+        ? { text: "Outdated", tone: "text-amber-700 dark:text-amber-300" }
+        : result?.updated
+          ? { text: "Up to date", tone: "text-emerald-700 dark:text-emerald-300" }
+          : null;
+
+/** The latest evaluation's metrics, marked stale when the node changed since. */
+const QualityMetrics = ({ result }: { result: Result }) => (
+  <div
+    aria-label="Quality metrics"
+    title={
+      result?.updatedMetrics
+        ? "Latest evaluation (Evaluate tab)"
+        : "Latest evaluation, made before this node, its upstream or the serving revision changed"
+    }
+    className="flex items-center gap-2 border-t border-border px-3 py-1 font-mono text-[11px] text-muted-foreground"
+  >
+    {QUALITY.map(([key, short, label]) => (
+      <span key={key} aria-label={label}>
+        {short} {typeof result?.[key] === "number" ? (result[key] as number).toFixed(2) : "—"}
+      </span>
+    ))}
+    {!result?.updatedMetrics && (
+      <span className="ml-auto font-sans font-medium text-amber-700 dark:text-amber-300">stale</span>
+    )}
+  </div>
+);
+
 const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
   const issues = useEditor((s) => s.issues[id]);
   const result = useEditor((s) => s.results[id]);
@@ -70,15 +106,7 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
     : [];
   const quality =
     (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.[k] === "number");
-  const flag = result?.has_error
-    ? { text: "Error", tone: "text-red-700 dark:text-red-300" }
-    : result?.processing
-      ? { text: "Processing", tone: "text-sky-700 dark:text-sky-300" }
-      : result?.waiting || result?.updated === false
-        ? { text: "Outdated", tone: "text-amber-700 dark:text-amber-300" }
-        : result?.updated
-          ? { text: "Up to date", tone: "text-emerald-700 dark:text-emerald-300" }
-          : null;
+  const flag = resultFlag(result);
   return (
     <div
       data-run-state={light ?? "idle"}
@@ -134,26 +162,7 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
         ))}
         {light === "running" && <span className="ml-auto text-sky-700 dark:text-sky-300">running…</span>}
       </div>
-      {quality && (
-        <div
-          aria-label="Quality metrics"
-          title={
-            result?.updatedMetrics
-              ? "Latest evaluation (Evaluate tab)"
-              : "Latest evaluation, made before this node, its upstream or the serving revision changed"
-          }
-          className="flex items-center gap-2 border-t border-border px-3 py-1 font-mono text-[11px] text-muted-foreground"
-        >
-          {QUALITY.map(([key, short, label]) => (
-            <span key={key} aria-label={label}>
-              {short} {typeof result?.[key] === "number" ? (result[key] as number).toFixed(2) : "—"}
-            </span>
-          ))}
-          {!result?.updatedMetrics && (
-            <span className="ml-auto font-sans font-medium text-amber-700 dark:text-amber-300">stale</span>
-          )}
-        </div>
-      )}
+      {quality && <QualityMetrics result={result} />}
       {def && def.downstream.length > 0 && (
         <Handle
           type="source"

@@ -3,7 +3,6 @@
 import {
   addEdge,
   applyEdgeChanges,
-  applyNodeChanges,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -13,16 +12,23 @@ import { createContext, useContext } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
 import type { Graph, NodeKind } from "@/server/flows/graph.schema";
 import { edgeId, toEditorEdges, toEditorNodes, toGraph, type EditorEdge, type EditorNode } from "./graph-mapping";
-import { connectionProblem, newNodeOf } from "./graph-rules";
+import { connectionProblem } from "./graph-rules";
 import { emptyStack, record, redo, undo, type UndoStack } from "./history";
-import { layoutPositions } from "./layout";
+import {
+  copyOfSelection,
+  laidOut,
+  nodesChanged,
+  withNewNode,
+  withNodeUpdated,
+  withPasted,
+  type Snapshot,
+} from "./store-edits";
 
 /**
  * One editor's state (STYLE §11): a zustand store per editor instance, provided through context. `edits` counts
  * changes of the draft (autosave watches it); selection and run lights are not edits.
  */
 
-type Snapshot = { nodes: EditorNode[]; edges: EditorEdge[] };
 export type RunLight = "running" | "done" | "error";
 
 export type EditorState = {
@@ -69,35 +75,113 @@ export type EditorState = {
   graph: () => Graph;
 };
 
-const GRAPH_CHANGES = new Set(["position", "remove", "add", "replace"]);
+/** The state a store starts from, before any action. */
+const initialState = (graph: Graph, readOnly: boolean) => ({
+  nodes: toEditorNodes(graph),
+  edges: toEditorEdges(graph),
+  readOnly,
+  selectedId: null,
+  history: emptyStack<Snapshot>(),
+  edits: 0,
+  lights: {},
+  refusal: null,
+  nodeClicks: 0,
+  issues: {},
+  results: {},
+  clipboard: null,
+});
+
+type SetState = StoreApi<EditorState>["setState"];
+type GetState = StoreApi<EditorState>["getState"];
+type Edit = (next: Partial<EditorState>) => void;
+
+const snapshotOf = (s: EditorState): Snapshot => ({ nodes: s.nodes, edges: s.edges });
+
+/** Undo and redo over snapshots of the graph; a read-only editor has neither. */
+const undoActions = (set: SetState, get: GetState) => {
+  const restore = (to: Snapshot, history: UndoStack<Snapshot>) =>
+    set((s) => ({
+      nodes: to.nodes,
+      edges: to.edges,
+      history,
+      edits: s.edits + 1,
+      selectedId: to.nodes.some((n) => n.id === s.selectedId) ? s.selectedId : null,
+    }));
+  return {
+    checkpoint: () => set((s) => ({ history: record(s.history, snapshotOf(s)) })),
+    undo: () => {
+      const s = get();
+      const step = s.readOnly ? null : undo(s.history, snapshotOf(s));
+      if (step) restore(step.value, step.stack);
+    },
+    redo: () => {
+      const s = get();
+      const step = s.readOnly ? null : redo(s.history, snapshotOf(s));
+      if (step) restore(step.value, step.stack);
+    },
+  };
+};
+
+/** What React Flow reports (node and edge changes, new connections) and the node actions of the side panel. */
+const graphActions = (set: SetState, get: GetState, edit: Edit) => ({
+  onNodesChange: (changes: NodeChange<EditorNode>[]) => {
+    const change = nodesChanged(get(), changes);
+    if (!change) return;
+    if (change.removed) return edit(change.next);
+    set((st) => ({ ...change.next, edits: change.moved ? st.edits + 1 : st.edits }));
+  },
+
+  onEdgesChange: (changes: EdgeChange<EditorEdge>[]) => {
+    const s = get();
+    const allowed = s.readOnly ? changes.filter((c) => c.type === "select") : changes;
+    if (!allowed.length) return;
+    const edges = applyEdgeChanges(allowed, s.edges);
+    if (allowed.some((c) => c.type === "remove")) edit({ edges });
+    else set({ edges });
+  },
+
+  onConnect: (connection: Connection) => {
+    const s = get();
+    if (s.readOnly) return;
+    const problem = connectionProblem(s.nodes, s.edges, connection.source, connection.target);
+    if (problem) return set({ refusal: problem });
+    edit({
+      edges: addEdge({ ...connection, id: edgeId(connection.source, connection.target) }, s.edges),
+      refusal: null,
+    });
+  },
+
+  addNode: (kind: NodeKind, position: XYPosition) => {
+    const { id, next } = withNewNode(get(), kind, position);
+    edit(next);
+    return id;
+  },
+
+  updateNode: (id: string, patch: { name?: string; config?: Record<string, unknown> }) => {
+    const next = withNodeUpdated(get(), id, patch);
+    if (next) edit(next);
+  },
+
+  deleteNode: (id: string) => {
+    const s = get();
+    if (s.readOnly) return;
+    edit({
+      nodes: s.nodes.filter((n) => n.id !== id),
+      edges: s.edges.filter((e) => e.source !== id && e.target !== id),
+      selectedId: s.selectedId === id ? null : s.selectedId,
+    });
+  },
+});
 
 export const createEditorStore = (graph: Graph, readOnly: boolean) =>
   createStore<EditorState>()((set, get) => {
-    const snapshot = (): Snapshot => ({ nodes: get().nodes, edges: get().edges });
     /** A change of the draft: the state before it becomes undoable. */
-    const edit = (next: Partial<EditorState>) =>
-      set((s) => ({ ...next, history: record(s.history, snapshot()), edits: s.edits + 1 }));
-    const restore = (to: Snapshot, history: UndoStack<Snapshot>) =>
-      set((s) => ({
-        nodes: to.nodes,
-        edges: to.edges,
-        history,
-        edits: s.edits + 1,
-        selectedId: to.nodes.some((n) => n.id === s.selectedId) ? s.selectedId : null,
-      }));
+    const edit: Edit = (next) =>
+      set((s) => ({ ...next, history: record(s.history, snapshotOf(s)), edits: s.edits + 1 }));
     return {
-      nodes: toEditorNodes(graph),
-      edges: toEditorEdges(graph),
-      readOnly,
-      selectedId: null,
-      history: emptyStack(),
-      edits: 0,
-      lights: {},
-      refusal: null,
-      nodeClicks: 0,
-      issues: {},
-      results: {},
-      clipboard: null,
+      ...initialState(graph, readOnly),
+      ...undoActions(set, get),
+      ...graphActions(set, get, edit),
 
       load: (g, options) =>
         set((s) => ({
@@ -112,128 +196,17 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
         })),
       setReadOnly: (value) => set({ readOnly: value }),
 
-      onNodesChange: (changes) => {
-        const s = get();
-        const allowed = s.readOnly ? changes.filter((c) => c.type === "select" || c.type === "dimensions") : changes;
-        if (!allowed.length) return;
-        const removed = allowed.flatMap((c) => (c.type === "remove" ? [c.id] : []));
-        const nodes = applyNodeChanges(allowed, s.nodes);
-        const selected = allowed.find((c) => c.type === "select" && c.selected) as { id: string } | undefined;
-        const next: Partial<EditorState> = {
-          nodes,
-          ...(removed.length
-            ? {
-                edges: s.edges.filter((e) => !removed.includes(e.source) && !removed.includes(e.target)),
-                selectedId: removed.includes(s.selectedId ?? "") ? null : s.selectedId,
-              }
-            : {}),
-          ...(selected ? { selectedId: selected.id } : {}),
-        };
-        if (removed.length) return edit(next);
-        // A drag's moves were made undoable by checkpoint() when it started; each move still counts as an edit.
-        const moved = allowed.some((c) => GRAPH_CHANGES.has(c.type));
-        set((st) => ({ ...next, edits: moved ? st.edits + 1 : st.edits }));
-      },
-
-      onEdgesChange: (changes) => {
-        const s = get();
-        const allowed = s.readOnly ? changes.filter((c) => c.type === "select") : changes;
-        if (!allowed.length) return;
-        const edges = applyEdgeChanges(allowed, s.edges);
-        if (allowed.some((c) => c.type === "remove")) edit({ edges });
-        else set({ edges });
-      },
-
-      onConnect: (connection) => {
-        const s = get();
-        if (s.readOnly) return;
-        const problem = connectionProblem(s.nodes, s.edges, connection.source, connection.target);
-        if (problem) return set({ refusal: problem });
-        edit({
-          edges: addEdge({ ...connection, id: edgeId(connection.source, connection.target) }, s.edges),
-          refusal: null,
-        });
-      },
-
-      checkpoint: () => set((s) => ({ history: record(s.history, snapshot()) })),
-
-      addNode: (kind, position) => {
-        const s = get();
-        const made = newNodeOf(kind, s.nodes);
-        const node: EditorNode = {
-          id: made.id,
-          type: "flow",
-          position,
-          selected: true,
-          data: { kind, name: made.name, config: made.config, style: { width: 240, height: 80 } },
-        };
-        edit({
-          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), node],
-          selectedId: node.id,
-        });
-        return node.id;
-      },
-
-      updateNode: (id, patch) => {
-        const s = get();
-        const node = s.nodes.find((n) => n.id === id);
-        if (!node || s.readOnly) return;
-        const data = {
-          ...node.data,
-          ...(patch.name !== undefined ? { name: patch.name } : {}),
-          ...(patch.config ? { config: { ...node.data.config, ...patch.config } } : {}),
-        };
-        if (JSON.stringify(data) === JSON.stringify(node.data)) return;
-        edit({ nodes: s.nodes.map((n) => (n.id === id ? { ...n, data } : n)) });
-      },
-
-      deleteNode: (id) => {
-        const s = get();
-        if (s.readOnly) return;
-        edit({
-          nodes: s.nodes.filter((n) => n.id !== id),
-          edges: s.edges.filter((e) => e.source !== id && e.target !== id),
-          selectedId: s.selectedId === id ? null : s.selectedId,
-        });
-      },
-
       copySelection: () => {
-        const s = get();
-        const nodes = s.nodes.filter((n) => n.selected || n.id === s.selectedId);
-        if (!nodes.length) return 0;
-        const ids = new Set(nodes.map((n) => n.id));
-        const edges = s.edges.filter((e) => ids.has(e.source) && ids.has(e.target));
-        set({ clipboard: structuredClone({ nodes, edges }) });
-        return nodes.length;
+        const clipboard = copyOfSelection(get());
+        if (!clipboard) return 0;
+        set({ clipboard });
+        return clipboard.nodes.length;
       },
 
       paste: () => {
         const s = get();
         if (s.readOnly || !s.clipboard?.nodes.length) return;
-        const renamed = new Map<string, string>();
-        const existing: { id: string }[] = [...s.nodes];
-        const pasted = s.clipboard.nodes.map((n) => {
-          const made = newNodeOf(n.data.kind as NodeKind, existing);
-          existing.push({ id: made.id });
-          renamed.set(n.id, made.id);
-          return {
-            ...structuredClone(n),
-            id: made.id,
-            selected: true,
-            position: { x: n.position.x + 40, y: n.position.y + 40 },
-            data: { ...structuredClone(n.data), name: `${n.data.name} copy` },
-          };
-        });
-        const edges = s.clipboard.edges.map((e) => {
-          const source = renamed.get(e.source)!;
-          const target = renamed.get(e.target)!;
-          return { ...e, id: edgeId(source, target), source, target, selected: false };
-        });
-        edit({
-          nodes: [...s.nodes.map((n) => (n.selected ? { ...n, selected: false } : n)), ...pasted],
-          edges: [...s.edges, ...edges],
-          selectedId: pasted.length === 1 ? pasted[0]!.id : null,
-        });
+        edit(withPasted(s, s.clipboard));
       },
 
       select: (id) =>
@@ -244,25 +217,10 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
 
       clicked: () => set((s) => ({ nodeClicks: s.nodeClicks + 1 })),
 
-      undo: () => {
-        const s = get();
-        const step = s.readOnly ? null : undo(s.history, snapshot());
-        if (step) restore(step.value, step.stack);
-      },
-      redo: () => {
-        const s = get();
-        const step = s.readOnly ? null : redo(s.history, snapshot());
-        if (step) restore(step.value, step.stack);
-      },
-
       autoLayout: () => {
         const s = get();
         if (s.readOnly || !s.nodes.length) return;
-        const positions = layoutPositions(
-          s.nodes.map((n) => ({ id: n.id, width: n.measured?.width, height: n.measured?.height })),
-          s.edges,
-        );
-        edit({ nodes: s.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })) });
+        edit(laidOut(s));
       },
 
       setLights: (update) => set((s) => ({ lights: update(s.lights) })),

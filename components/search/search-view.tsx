@@ -1,11 +1,10 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
-import { ErrorAlert, Notice } from "@/components/ui/alert";
+import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Field } from "@/components/ui/field";
@@ -13,13 +12,7 @@ import { Input, Select } from "@/components/ui/input";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { useZodForm } from "@/components/ui/use-zod-form";
 import { SEARCH_TYPES, SearchInput, type SearchType } from "@/server/retrieval/search.schema";
-
-const LABELS: Record<SearchType, string> = {
-  hybrid: "Hybrid (vectors + BM25)",
-  similarity: "Similarity (vectors)",
-  keyword: "Keyword (BM25)",
-  semantic: "Semantic (hybrid + reranking)",
-};
+import { LABELS, SearchResults } from "./search-results";
 
 /** Search over the project; each hit opens the element viewer on its page with the element selected. */
 export const SearchView = ({ projectId }: { projectId: string }) => {
@@ -94,51 +87,7 @@ export const SearchView = ({ projectId }: { projectId: string }) => {
       )}
       {results.isFetching && !results.data && <Loading>Searching…</Loading>}
       {results.isError && <ErrorAlert>{results.error.message}</ErrorAlert>}
-      {results.data && (
-        <div className="space-y-3">
-          <p className="text-xs text-muted-foreground" aria-live="polite">
-            {results.data.hits.length} result{results.data.hits.length === 1 ? "" : "s"} ·{" "}
-            {results.data.ranAs} search
-          </p>
-          {results.data.ranAs !== results.data.requested && (
-            <Notice>
-              {LABELS[results.data.requested]} could not run in full; these results come from {results.data.ranAs}{" "}
-              search.
-            </Notice>
-          )}
-          {results.data.message && <Notice>{results.data.message}</Notice>}
-          {results.data.hits.length === 0 ? (
-            <Card>
-              <EmptyState title="Nothing found">Try other words, or check that the sources are indexed.</EmptyState>
-            </Card>
-          ) : (
-            <ol aria-label="Search results" className="space-y-3">
-              {results.data.hits.map((hit, i) => {
-                const target = new URLSearchParams();
-                if (hit.pageNumber !== null) target.set("page", String(hit.pageNumber));
-                if (hit.elementId) target.set("element", hit.elementId);
-                return (
-                  <li key={`${hit.sourceId}-${i}`}>
-                    <Link
-                      href={`/${projectId}/sources/${hit.sourceId}?${target}`}
-                      className="block rounded-lg border border-border bg-card p-4 shadow-sm hover:border-primary focus-visible:outline-2 focus-visible:outline-ring"
-                    >
-                      <div className="flex flex-wrap items-center justify-between gap-2 text-xs text-muted-foreground">
-                        <span className="font-medium text-link">
-                          {hit.fileName}
-                          {hit.pageNumber !== null && ` · page ${hit.pageNumber}`}
-                        </span>
-                        <span>score {hit.score.toFixed(3)}</span>
-                      </div>
-                      <p className="mt-2 line-clamp-4 text-sm whitespace-pre-wrap">{hit.text}</p>
-                    </Link>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-        </div>
-      )}
+      {results.data && <SearchResults projectId={projectId} data={results.data} />}
     </div>
   );
 };

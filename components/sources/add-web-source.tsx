@@ -1,17 +1,16 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useId, useState, type FormEvent } from "react";
-import { useTRPC } from "@/components/providers/trpc-provider";
+import { useId } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { useAddWebSource, type CrawlFields, type WebSourceKind } from "./use-add-web-source";
 
 /**
  * Adds a source fetched from the web: a page (or a crawl from it, or a file URL), a public GitHub repository, or the
  * captions of a YouTube video. Self-contained: it only needs the project id and refreshes the sources list.
  */
 
-type Kind = "web" | "github" | "youtube";
+type Kind = WebSourceKind;
 
 export const WEB_SOURCE_KINDS: { value: Kind; label: string; placeholder: string }[] = [
   { value: "web", label: "Web page", placeholder: "https://example.com/docs/" },
@@ -21,49 +20,57 @@ export const WEB_SOURCE_KINDS: { value: Kind; label: string; placeholder: string
 
 const inputClass = "block h-10 w-full rounded-md border border-slate-300 bg-white px-3 text-sm";
 
-export type WebSourceKind = Kind;
+export type { WebSourceKind };
+
+/** Whether to follow links from a web page, and how far. */
+const CrawlOptions = ({ fields }: { fields: CrawlFields }) => (
+  <div className="flex flex-wrap items-center gap-6 text-sm text-slate-700">
+    <label className="flex items-center gap-2">
+      <input type="checkbox" checked={fields.crawl} onChange={(e) => fields.setCrawl(e.target.checked)} />
+      Follow links (crawl the same site and folder)
+    </label>
+    {fields.crawl && (
+      <>
+        <label className="flex items-center gap-2">
+          Max pages
+          <input
+            type="number"
+            min={1}
+            max={500}
+            value={fields.maxPages}
+            onChange={(e) => fields.setMaxPages(Number(e.target.value))}
+            className="h-8 w-20 rounded-md border border-slate-300 px-2"
+          />
+        </label>
+        <label className="flex items-center gap-2">
+          Max depth
+          <input
+            type="number"
+            min={0}
+            max={5}
+            value={fields.maxDepth}
+            onChange={(e) => fields.setMaxDepth(Number(e.target.value))}
+            className="h-8 w-16 rounded-md border border-slate-300 px-2"
+          />
+        </label>
+      </>
+    )}
+  </div>
+);
 
 export const AddWebSource = ({ projectId, kind }: { projectId: string; kind: Kind }) => {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const ids = useId();
-  const [url, setUrl] = useState("");
-  const [crawl, setCrawl] = useState(false);
-  const [maxPages, setMaxPages] = useState(20);
-  const [maxDepth, setMaxDepth] = useState(1);
-  const [language, setLanguage] = useState("");
-  const [added, setAdded] = useState<string | null>(null);
-
-  const onAdded = async (what: string) => {
-    setAdded(what);
-    setUrl("");
-    await queryClient.invalidateQueries({ queryKey: trpc.dashboard.sources.list.queryKey({ projectId }) });
-  };
-  const addUrl = useMutation(trpc.dashboard.connectors.addUrl.mutationOptions());
-  const addGithub = useMutation(trpc.dashboard.connectors.addGithub.mutationOptions());
-  const addYoutube = useMutation(trpc.dashboard.connectors.addYoutube.mutationOptions());
-  const pending = addUrl.isPending || addGithub.isPending || addYoutube.isPending;
-  const error = addUrl.error ?? addGithub.error ?? addYoutube.error;
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (!url.trim() || pending) return;
-    setAdded(null);
-    for (const m of [addUrl, addGithub, addYoutube]) m.reset();
-    const target = url.trim();
-    try {
-      if (kind === "web")
-        await addUrl.mutateAsync({ projectId, url: target, crawl, ...(crawl ? { maxPages, maxDepth } : {}) });
-      else if (kind === "github") await addGithub.mutateAsync({ projectId, url: target });
-      else await addYoutube.mutateAsync({ projectId, url: target, language: language.trim() || undefined });
-      await onAdded(target);
-    } catch {
-      // Shown from the mutation's error below.
-    }
-  };
+  const { url, setUrl, language, setLanguage, crawling, added, pending, error, onSubmit } = useAddWebSource(
+    projectId,
+    kind,
+  );
 
   return (
-    <form onSubmit={onSubmit} className="space-y-4" aria-label={`Add a ${WEB_SOURCE_KINDS.find((k) => k.value === kind)!.label}`}>
+    <form
+      onSubmit={onSubmit}
+      className="space-y-4"
+      aria-label={`Add a ${WEB_SOURCE_KINDS.find((k) => k.value === kind)!.label}`}
+    >
       <div className="flex flex-col gap-4 md:flex-row md:items-end">
         <div className="flex-1">
           <label htmlFor={`${ids}-url`} className="mb-1 block text-sm font-medium text-slate-700">
@@ -97,40 +104,7 @@ export const AddWebSource = ({ projectId, kind }: { projectId: string; kind: Kin
           {pending ? "Adding…" : "Add"}
         </Button>
       </div>
-      {kind === "web" && (
-        <div className="flex flex-wrap items-center gap-6 text-sm text-slate-700">
-          <label className="flex items-center gap-2">
-            <input type="checkbox" checked={crawl} onChange={(e) => setCrawl(e.target.checked)} />
-            Follow links (crawl the same site and folder)
-          </label>
-          {crawl && (
-            <>
-              <label className="flex items-center gap-2">
-                Max pages
-                <input
-                  type="number"
-                  min={1}
-                  max={500}
-                  value={maxPages}
-                  onChange={(e) => setMaxPages(Number(e.target.value))}
-                  className="h-8 w-20 rounded-md border border-slate-300 px-2"
-                />
-              </label>
-              <label className="flex items-center gap-2">
-                Max depth
-                <input
-                  type="number"
-                  min={0}
-                  max={5}
-                  value={maxDepth}
-                  onChange={(e) => setMaxDepth(Number(e.target.value))}
-                  className="h-8 w-16 rounded-md border border-slate-300 px-2"
-                />
-              </label>
-            </>
-          )}
-        </div>
-      )}
+      {kind === "web" && <CrawlOptions fields={crawling} />}
       {added && (
         <p role="status" className="text-sm text-slate-600">
           Added {added}; fetching and processing have started.

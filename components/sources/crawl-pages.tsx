@@ -29,69 +29,75 @@ const Facts = ({ items }: { items: [string, unknown][] }) => (
   </dl>
 );
 
+/** A crawl: its progress, robots.txt, sitemap and scope, then every URL considered with its fate. */
+const CrawledPages = ({ acquired }: { acquired: Record<string, unknown> }) => {
+  const pages = (acquired.pages as Fate[] | undefined) ?? null;
+  const progress = acquired.progress as Record<string, number> | undefined;
+  return (
+    <Card>
+      <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
+        <h2 className="text-base font-semibold">Crawled pages</h2>
+        {progress && (
+          <p className="text-sm text-slate-500" aria-live="polite">
+            {progress.considered} considered · {progress.fetched} fetched · {progress.ingested} ingested ·{" "}
+            {progress.skipped} skipped
+            {progress.queued ? ` · ${progress.queued} queued` : ""}
+          </p>
+        )}
+      </div>
+      <Facts
+        items={[
+          ["Robots.txt", acquired.robots],
+          ["Sitemap", acquired.sitemap],
+          ["Scope", acquired.scope],
+        ]}
+      />
+      {!pages || pages.length === 0 ? (
+        <p className="px-5 pb-5 text-sm text-slate-500">Nothing fetched yet.</p>
+      ) : (
+        <table aria-label="Crawled pages" className="w-full text-left text-sm">
+          <thead className="border-y border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
+            <tr>
+              <th className="px-5 py-2 font-medium">URL</th>
+              <th className="px-3 py-2 font-medium">Fate</th>
+              <th className="px-3 py-2 font-medium">Reason</th>
+              <th className="px-5 py-2 font-medium">Page</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {pages.map((p) => (
+              <tr key={p.url}>
+                <td className="max-w-md break-all px-5 py-2 text-slate-800">{p.url}</td>
+                <td className="px-3 py-2">
+                  <Badge tone={FATE_TONE[p.status] ?? "neutral"}>{p.status}</Badge>
+                </td>
+                <td className="px-3 py-2 text-slate-600">{p.reason ?? ""}</td>
+                <td className="px-5 py-2 text-slate-600">{p.page_number ?? ""}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Card>
+  );
+};
+
 export const CrawlPages = ({ projectId, sourceId }: { projectId: string; sourceId: string }) => {
   const trpc = useTRPC();
   const query = useQuery(
     trpc.dashboard.connectors.acquired.queryOptions(
       { projectId, sourceId },
-      { refetchInterval: (q) => (q.state.data && (q.state.data.status === "New" || q.state.data.status === "Processing") ? POLL_MS : false) },
+      {
+        refetchInterval: (q) =>
+          q.state.data && (q.state.data.status === "New" || q.state.data.status === "Processing") ? POLL_MS : false,
+      },
     ),
   );
   const data = query.data;
   if (!data) return null;
   const acquired = data.acquired ?? {};
-  const pages = (acquired.pages as Fate[] | undefined) ?? null;
-  const progress = acquired.progress as Record<string, number> | undefined;
 
-  if (data.fileSource === "url") {
-    return (
-      <Card>
-        <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
-          <h2 className="text-base font-semibold">Crawled pages</h2>
-          {progress && (
-            <p className="text-sm text-slate-500" aria-live="polite">
-              {progress.considered} considered · {progress.fetched} fetched · {progress.ingested} ingested ·{" "}
-              {progress.skipped} skipped
-              {progress.queued ? ` · ${progress.queued} queued` : ""}
-            </p>
-          )}
-        </div>
-        <Facts
-          items={[
-            ["Robots.txt", acquired.robots],
-            ["Sitemap", acquired.sitemap],
-            ["Scope", acquired.scope],
-          ]}
-        />
-        {!pages || pages.length === 0 ? (
-          <p className="px-5 pb-5 text-sm text-slate-500">Nothing fetched yet.</p>
-        ) : (
-          <table aria-label="Crawled pages" className="w-full text-left text-sm">
-            <thead className="border-y border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
-              <tr>
-                <th className="px-5 py-2 font-medium">URL</th>
-                <th className="px-3 py-2 font-medium">Fate</th>
-                <th className="px-3 py-2 font-medium">Reason</th>
-                <th className="px-5 py-2 font-medium">Page</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {pages.map((p) => (
-                <tr key={p.url}>
-                  <td className="max-w-md break-all px-5 py-2 text-slate-800">{p.url}</td>
-                  <td className="px-3 py-2">
-                    <Badge tone={FATE_TONE[p.status] ?? "neutral"}>{p.status}</Badge>
-                  </td>
-                  <td className="px-3 py-2 text-slate-600">{p.reason ?? ""}</td>
-                  <td className="px-5 py-2 text-slate-600">{p.page_number ?? ""}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </Card>
-    );
-  }
+  if (data.fileSource === "url") return <CrawledPages acquired={acquired} />;
 
   const facts: [string, unknown][] =
     data.fileSource === "github"

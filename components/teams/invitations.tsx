@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert, Notice } from "@/components/ui/alert";
@@ -9,16 +9,15 @@ import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
-import { EmptyState, Loading } from "@/components/ui/states";
 import { useZodForm } from "@/components/ui/use-zod-form";
 import { CreateInvitationInput, roleAtLeast, TEAM_ROLES, type TeamRole } from "@/server/teams/teams.schema";
+import { PendingInvitations } from "./pending-invitations";
 
 /** Invitation links: made here, shown once, copied to whoever should join; pending ones can be revoked. */
 export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRole }) => {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const listKey = trpc.dashboard.teams.invitations.queryKey({ teamId });
-  const invitations = useQuery(trpc.dashboard.teams.invitations.queryOptions({ teamId }));
   const { errors, validate } = useZodForm(CreateInvitationInput);
   const [created, setCreated] = useState<{ link: string; mailed: boolean } | null>(null);
   const invite = useMutation(
@@ -27,11 +26,6 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
         setCreated({ link: new URL(result.path, window.location.origin).toString(), mailed: result.mailed });
         await queryClient.invalidateQueries({ queryKey: listKey });
       },
-    }),
-  );
-  const revoke = useMutation(
-    trpc.dashboard.teams.revokeInvitation.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: listKey }),
     }),
   );
   const roles = TEAM_ROLES.filter((r) => r !== "owner" || roleAtLeast(myRole, "owner"));
@@ -94,36 +88,7 @@ export const Invitations = ({ teamId, myRole }: { teamId: string; myRole: TeamRo
           </div>
         </Notice>
       )}
-      <div className="border-t border-border">
-        <h3 className="px-5 pt-4 text-sm font-semibold">Pending invitations</h3>
-        {invitations.isPending ? (
-          <Loading />
-        ) : invitations.isError ? (
-          <ErrorAlert className="m-5">{invitations.error.message}</ErrorAlert>
-        ) : invitations.data.length === 0 ? (
-          <EmptyState title="No pending invitations" />
-        ) : (
-          <ul aria-label="Pending invitations" className="divide-y divide-border">
-            {invitations.data.map((inv) => (
-              <li key={inv.id} className="flex flex-wrap items-center justify-between gap-2 px-5 py-3 text-sm">
-                <span>
-                  <span className="font-medium">{inv.role}</span>
-                  {inv.email ? ` · ${inv.email}` : " · anyone with the link"} · expires{" "}
-                  {new Date(inv.expiresAt).toLocaleDateString()}
-                </span>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={revoke.isPending}
-                  onClick={() => revoke.mutate({ teamId, invitationId: inv.id })}
-                >
-                  Revoke
-                </Button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <PendingInvitations teamId={teamId} />
     </Card>
   );
 };

@@ -95,6 +95,51 @@ const CaseDetails = ({ row }: { row: CaseRow }) => (
   </div>
 );
 
+/** A case's row; clicked, it opens a row below with the case's passages and reasons. */
+const EvaluationCase = ({
+  row,
+  nodeName,
+  open,
+  setOpen,
+}: {
+  row: CaseRow;
+  /** Shown in a column of its own when the run evaluated several nodes. */
+  nodeName: string | null;
+  open: string | null;
+  setOpen: (key: string | null) => void;
+}) => {
+  const key = `${row.position}:${row.nodeId}`;
+  const several = nodeName !== null;
+  return (
+    <Fragment>
+      <tr
+        className="cursor-pointer border-b border-border/60 align-top hover:bg-muted/50"
+        aria-expanded={open === key}
+        onClick={() => setOpen(open === key ? null : key)}
+      >
+        <td className="px-2 py-1.5 text-muted-foreground">{row.position + 1}</td>
+        <td className="max-w-[22rem] px-2 py-1.5">{row.question}</td>
+        {several && <td className="px-2 py-1.5 text-xs">{nodeName}</td>}
+        <td className="max-w-[28rem] px-2 py-1.5 text-muted-foreground">
+          <span className="line-clamp-2">{row.error ? `Failed: ${row.error}` : (row.answer ?? "—")}</span>
+        </td>
+        {METRICS.map((m) => (
+          <td key={m.key} className="px-2 py-1.5 text-right">
+            <MetricValue cell={row.metrics[m.key]} />
+          </td>
+        ))}
+      </tr>
+      {open === key && (
+        <tr className="border-b border-border bg-muted/30">
+          <td colSpan={METRICS.length + (several ? 4 : 3)} className="px-3 py-3">
+            <CaseDetails row={row} />
+          </td>
+        </tr>
+      )}
+    </Fragment>
+  );
+};
+
 /** One run: its aggregates and its per-case table, a page at a time; a row opens to its passages and reasons. */
 export const RunResults = ({
   projectId,
@@ -149,37 +194,15 @@ export const RunResults = ({
             </tr>
           </thead>
           <tbody>
-            {cases.map((row) => {
-              const key = `${row.position}:${row.nodeId}`;
-              return (
-                <Fragment key={key}>
-                  <tr
-                    className="cursor-pointer border-b border-border/60 align-top hover:bg-muted/50"
-                    aria-expanded={open === key}
-                    onClick={() => setOpen(open === key ? null : key)}
-                  >
-                    <td className="px-2 py-1.5 text-muted-foreground">{row.position + 1}</td>
-                    <td className="max-w-[22rem] px-2 py-1.5">{row.question}</td>
-                    {several && <td className="px-2 py-1.5 text-xs">{run.nodeNames[row.nodeId] ?? row.nodeId}</td>}
-                    <td className="max-w-[28rem] px-2 py-1.5 text-muted-foreground">
-                      <span className="line-clamp-2">{row.error ? `Failed: ${row.error}` : (row.answer ?? "—")}</span>
-                    </td>
-                    {METRICS.map((m) => (
-                      <td key={m.key} className="px-2 py-1.5 text-right">
-                        <MetricValue cell={row.metrics[m.key]} />
-                      </td>
-                    ))}
-                  </tr>
-                  {open === key && (
-                    <tr className="border-b border-border bg-muted/30">
-                      <td colSpan={METRICS.length + (several ? 4 : 3)} className="px-3 py-3">
-                        <CaseDetails row={row} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              );
-            })}
+            {cases.map((row) => (
+              <EvaluationCase
+                key={`${row.position}:${row.nodeId}`}
+                row={row}
+                nodeName={several ? (run.nodeNames[row.nodeId] ?? row.nodeId) : null}
+                open={open}
+                setOpen={setOpen}
+              />
+            ))}
             {!cases.length && (
               <tr>
                 <td colSpan={METRICS.length + 3} className="px-2 py-4 text-center text-muted-foreground">
