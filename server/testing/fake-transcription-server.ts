@@ -110,129 +110,171 @@ const probeUpload = async (bytes: Buffer, fileName: string): Promise<Probe | nul
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
+/** Why a request is refused, as the real API words it. */
+type Refusal = { status: number; message: string; code?: string };
+
+const refuse = (res: ServerResponse, refusal: Refusal) =>
+  openAiError(res, refusal.status, refusal.message, refusal.code ?? null);
+
+const checkApiKey = (req: IncomingMessage, apiKey: string | undefined): Refusal | null => {
+  if (apiKey === undefined) return null;
+  const auth = req.headers.authorization ?? "";
+  if (!auth.startsWith("Bearer ")) {
+    return {
+      status: 401,
+      message:
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+    };
+  }
+  const given = auth.slice("Bearer ".length);
+  if (given !== apiKey) {
+    // The real API echoes (part of) the wrong key back; the client must not pass it on.
+    return {
+      status: 401,
+      message: `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      code: "invalid_api_key",
+    };
+  }
+  return null;
+};
+
+const readForm = async (req: IncomingMessage, body: Buffer): Promise<FormData | Refusal> => {
+  const contentType = req.headers["content-type"] ?? "";
+  if (!contentType.startsWith("multipart/form-data")) return { status: 400, message: "Could not parse multipart form" };
+  try {
+    return await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
+  } catch {
+    return { status: 400, message: "Could not parse multipart form" };
+  }
+};
+
+/** What an accepted upload carries; `ReceivedUpload` without its offset. */
+type Upload = Omit<ReceivedUpload, "offset">;
+
+/** The form's fields checked in the order the real API checks them. */
+const readUpload = async (form: FormData, models: string[]): Promise<Upload | Refusal> => {
+  const model = form.get("model");
+  if (typeof model !== "string" || !model) return { status: 400, message: "you must provide a model parameter" };
+  if (!models.includes(model)) {
+    return {
+      status: 404,
+      message: `The model \`${model}\` does not exist or you do not have access to it.`,
+      code: "model_not_found",
+    };
+  }
+  const file = form.get("file");
+  if (!file || typeof file === "string") {
+    return {
+      status: 400,
+      message: "1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)",
+    };
+  }
+  const fileName = (file as File).name ?? "";
+  const ext = path.extname(fileName).slice(1).toLowerCase();
+  const bytes = Buffer.from(await file.arrayBuffer());
+  const probe = SUPPORTED.includes(ext) ? await probeUpload(bytes, fileName) : null;
+  if (!probe) return { status: 400, message: `Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED)}` };
+  if (probe.duration < 0.1) {
+    return {
+      status: 400,
+      message: "Audio file is too short. Minimum audio length is 0.1 seconds.",
+      code: "audio_too_short",
+    };
+  }
+  const responseFormat =
+    typeof form.get("response_format") === "string" ? (form.get("response_format") as string) : "json";
+  const granularities = form.getAll("timestamp_granularities[]").filter((v): v is string => typeof v === "string");
+  const prompt = form.get("prompt");
+  return {
+    fileName,
+    bytes: bytes.length,
+    model,
+    responseFormat,
+    granularities,
+    prompt: typeof prompt === "string" ? prompt : null,
+    ...probe,
+  };
+};
+
+const isRefusal = (value: object): value is Refusal => "status" in value && "message" in value;
+
+/** Whisper's verbose_json segments for the cues that start within this upload, timed from its start. */
+const segmentsOf = (cues: FakeCue[], start: number, duration: number) =>
+  cues.map((cue, id) => {
+    const s = round2(cue.start - start);
+    return {
+      id,
+      seek: Math.floor(s * 100),
+      start: s,
+      end: round2(Math.min(cue.end - start, duration)),
+      text: ` ${cue.text}`,
+      tokens: cue.text.split(/\s+/).map((_, i) => 50364 + i),
+      temperature: 0,
+      avg_logprob: -0.21,
+      compression_ratio: 1.35,
+      no_speech_prob: 0.02,
+    };
+  });
+
+const sendTranscript = (res: ServerResponse, options: FakeTranscriptionOptions, upload: Upload, start: number) => {
+  const cues = options.transcript.filter((c) => c.start >= start && c.start < start + upload.duration);
+  const text = cues.map((c) => c.text).join(" ");
+  if (upload.responseFormat === "text") {
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
+    return res.end(text);
+  }
+  if (upload.responseFormat !== "verbose_json") return sendJson(res, 200, { text });
+  const language = options.language ?? "english";
+  const segments = segmentsOf(cues, start, upload.duration);
+  return sendJson(res, 200, { task: "transcribe", language, duration: round2(upload.duration), text, segments });
+};
+
+/** One recording: what the fake has been sent so far, and where the next upload starts in it. */
+type Recording = {
+  options: FakeTranscriptionOptions;
+  models: string[];
+  failures: NonNullable<FakeTranscriptionOptions["failures"]>;
+  uploads: ReceivedUpload[];
+  offset: number;
+  requests: number;
+};
+
+const handle = async (recording: Recording, req: IncomingMessage, res: ServerResponse) => {
+  const { options } = recording;
+  recording.requests++;
+  const body = await readBody(req);
+  if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+  if (req.method !== "POST" || req.url !== "/v1/audio/transcriptions") {
+    return openAiError(res, 404, `Invalid URL (${req.method} ${req.url})`);
+  }
+  const failure = recording.failures.shift();
+  if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
+  const badKey = checkApiKey(req, options.apiKey);
+  if (badKey) return refuse(res, badKey);
+  if (body.length > MAX_BYTES) return openAiError(res, 413, "Maximum content size limit (26214400) exceeded.");
+  const form = await readForm(req, body);
+  if (isRefusal(form)) return refuse(res, form);
+  const upload = await readUpload(form, recording.models);
+  if (isRefusal(upload)) return refuse(res, upload);
+  const start = recording.offset;
+  recording.offset += upload.duration;
+  recording.uploads.push({ ...upload, offset: start });
+  return sendTranscript(res, options, upload, start);
+};
+
 export const startFakeTranscriptionServer = async (
   options: FakeTranscriptionOptions,
 ): Promise<FakeTranscriptionServer> => {
-  const models = options.models ?? ["whisper-1", "whisper-large-v3"];
-  const failures = [...(options.failures ?? [])];
-  const uploads: ReceivedUpload[] = [];
-  let offset = 0;
-  let requests = 0;
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    requests++;
-    const body = await readBody(req);
-    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
-    if (req.method !== "POST" || req.url !== "/v1/audio/transcriptions") {
-      return openAiError(res, 404, `Invalid URL (${req.method} ${req.url})`);
-    }
-    const failure = failures.shift();
-    if (failure) return sendJson(res, failure.status, failure.body, failure.headers);
-
-    if (options.apiKey !== undefined) {
-      const auth = req.headers.authorization ?? "";
-      if (!auth.startsWith("Bearer ")) {
-        return openAiError(
-          res,
-          401,
-          "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
-        );
-      }
-      const given = auth.slice("Bearer ".length);
-      if (given !== options.apiKey) {
-        // The real API echoes (part of) the wrong key back; the client must not pass it on.
-        return openAiError(
-          res,
-          401,
-          `Incorrect API key provided: ${given}. You can find your API key at https://platform.openai.com/account/api-keys.`,
-          "invalid_api_key",
-        );
-      }
-    }
-    if (body.length > MAX_BYTES) return openAiError(res, 413, "Maximum content size limit (26214400) exceeded.");
-    const contentType = req.headers["content-type"] ?? "";
-    if (!contentType.startsWith("multipart/form-data")) {
-      return openAiError(res, 400, "Could not parse multipart form");
-    }
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
-    } catch {
-      return openAiError(res, 400, "Could not parse multipart form");
-    }
-    const model = form.get("model");
-    if (typeof model !== "string" || !model) return openAiError(res, 400, "you must provide a model parameter");
-    if (!models.includes(model)) {
-      return openAiError(
-        res,
-        404,
-        `The model \`${model}\` does not exist or you do not have access to it.`,
-        "model_not_found",
-      );
-    }
-    const file = form.get("file");
-    if (!file || typeof file === "string") {
-      return openAiError(
-        res,
-        400,
-        "1 validation error for Request\nbody -> file\n  field required (type=value_error.missing)",
-      );
-    }
-    const fileName = (file as File).name ?? "";
-    const ext = path.extname(fileName).slice(1).toLowerCase();
-    const bytes = Buffer.from(await file.arrayBuffer());
-    const probe = SUPPORTED.includes(ext) ? await probeUpload(bytes, fileName) : null;
-    if (!probe) {
-      return openAiError(res, 400, `Invalid file format. Supported formats: ${JSON.stringify(SUPPORTED)}`);
-    }
-    if (probe.duration < 0.1)
-      return openAiError(res, 400, "Audio file is too short. Minimum audio length is 0.1 seconds.", "audio_too_short");
-    const responseFormat =
-      typeof form.get("response_format") === "string" ? (form.get("response_format") as string) : "json";
-    const granularities = form.getAll("timestamp_granularities[]").filter((v): v is string => typeof v === "string");
-    const prompt = form.get("prompt");
-
-    const start = offset;
-    offset += probe.duration;
-    uploads.push({
-      fileName,
-      bytes: bytes.length,
-      model,
-      responseFormat,
-      granularities,
-      prompt: typeof prompt === "string" ? prompt : null,
-      ...probe,
-      offset: start,
-    });
-
-    const cues = options.transcript.filter((c) => c.start >= start && c.start < start + probe.duration);
-    const segments = cues.map((cue, id) => {
-      const s = round2(cue.start - start);
-      return {
-        id,
-        seek: Math.floor(s * 100),
-        start: s,
-        end: round2(Math.min(cue.end - start, probe.duration)),
-        text: ` ${cue.text}`,
-        tokens: cue.text.split(/\s+/).map((_, i) => 50364 + i),
-        temperature: 0,
-        avg_logprob: -0.21,
-        compression_ratio: 1.35,
-        no_speech_prob: 0.02,
-      };
-    });
-    const text = cues.map((c) => c.text).join(" ");
-    if (responseFormat === "text") {
-      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
-      return res.end(text);
-    }
-    if (responseFormat !== "verbose_json") return sendJson(res, 200, { text });
-    const language = options.language ?? "english";
-    return sendJson(res, 200, { task: "transcribe", language, duration: round2(probe.duration), text, segments });
+  const recording: Recording = {
+    options,
+    models: options.models ?? ["whisper-1", "whisper-large-v3"],
+    failures: [...(options.failures ?? [])],
+    uploads: [],
+    offset: 0,
+    requests: 0,
   };
-
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
+    handle(recording, req, res).catch((error: unknown) => {
       if (!res.headersSent)
         openAiError(res, 500, `The server had an error while processing your request (${String(error)})`);
       else res.destroy();
@@ -242,11 +284,11 @@ export const startFakeTranscriptionServer = async (
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
-    uploads,
-    requestCount: () => requests,
+    uploads: recording.uploads,
+    requestCount: () => recording.requests,
     reset: () => {
-      offset = 0;
-      uploads.length = 0;
+      recording.offset = 0;
+      recording.uploads.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

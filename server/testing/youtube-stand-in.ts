@@ -78,169 +78,179 @@ export type YoutubeStandIn = { origin: string; port: number; requests: string[];
 
 const API_KEY = "AIzaSyStandInKey_0123456789abcdefghijk";
 
-export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
-  const requests: string[] = [];
-  let origin = "";
+type Cue = [number, number, string];
+type Client = "web" | "android";
 
-  const trackUrl = (id: string, c: Caption, client: "web" | "android") => {
-    const params = new URLSearchParams({
-      v: id,
-      ei: "a1b2c3",
-      caps: "asr",
-      opi: "112496729",
-      xoaf: "5",
-      hl: "en",
-      ip: "0.0.0.0",
-      ipbits: "0",
-      expire: "1893456000",
-      sparams: "ip,ipbits,expire,v,ei,caps,opi,xoaf",
-      signature: "0A1B2C",
-      key: "yt8",
-      lang: c.lang,
-    });
-    if (c.kind) params.set("kind", c.kind);
-    if (client === "web" && VIDEOS[id]?.webNeedsToken) params.set("exp", "xpe");
-    params.set("client", client);
-    return `${origin}/api/timedtext?${params.toString()}`;
-  };
+const trackUrl = (origin: string, id: string, c: Caption, client: Client) => {
+  const params = new URLSearchParams({
+    v: id,
+    ei: "a1b2c3",
+    caps: "asr",
+    opi: "112496729",
+    xoaf: "5",
+    hl: "en",
+    ip: "0.0.0.0",
+    ipbits: "0",
+    expire: "1893456000",
+    sparams: "ip,ipbits,expire,v,ei,caps,opi,xoaf",
+    signature: "0A1B2C",
+    key: "yt8",
+    lang: c.lang,
+  });
+  if (c.kind) params.set("kind", c.kind);
+  if (client === "web" && VIDEOS[id]?.webNeedsToken) params.set("exp", "xpe");
+  params.set("client", client);
+  return `${origin}/api/timedtext?${params.toString()}`;
+};
 
-  const playerResponse = (id: string, client: "web" | "android") => {
-    const video = VIDEOS[id];
-    if (!video) {
-      return { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } };
-    }
-    if (video.private) {
-      return {
-        playabilityStatus: {
-          status: "LOGIN_REQUIRED",
-          reason: "This video is private",
-          errorScreen: {
-            playerErrorMessageRenderer: {
-              subreason: { simpleText: "If the owner of this video has granted you access, please sign in." },
-            },
+const captionsOf = (origin: string, id: string, video: Video, client: Client) => ({
+  captions: {
+    playerCaptionsTracklistRenderer: {
+      captionTracks: video.captions.map((c) => ({
+        baseUrl: trackUrl(origin, id, c, client),
+        name: { simpleText: c.name },
+        vssId: `${c.kind === "asr" ? "a" : ""}.${c.lang}`,
+        languageCode: c.lang,
+        ...(c.kind ? { kind: c.kind } : {}),
+        isTranslatable: true,
+        trackName: "",
+      })),
+      audioTracks: [{ captionTrackIndices: [0] }],
+      translationLanguages: [{ languageCode: "fr", languageName: { simpleText: "French" } }],
+      defaultAudioTrackIndex: 0,
+    },
+  },
+});
+
+const playerResponse = (origin: string, id: string, client: Client) => {
+  const video = VIDEOS[id];
+  if (!video) {
+    return { playabilityStatus: { status: "ERROR", reason: "This video is unavailable" } };
+  }
+  if (video.private) {
+    return {
+      playabilityStatus: {
+        status: "LOGIN_REQUIRED",
+        reason: "This video is private",
+        errorScreen: {
+          playerErrorMessageRenderer: {
+            subreason: { simpleText: "If the owner of this video has granted you access, please sign in." },
           },
         },
-      };
-    }
-    if (video.blocked) {
-      return { playabilityStatus: { status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" } };
-    }
-    return {
-      responseContext: { visitorData: "CgtzdGFuZC1pbg%3D%3D" },
-      playabilityStatus: { status: "OK", playableInEmbed: true },
-      videoDetails: {
-        videoId: id,
-        title: video.title,
-        lengthSeconds: "22",
-        channelId: "UCst0neChannel000000000",
-        author: video.author,
-        isPrivate: false,
       },
-      ...(video.captions.length
-        ? {
-            captions: {
-              playerCaptionsTracklistRenderer: {
-                captionTracks: video.captions.map((c) => ({
-                  baseUrl: trackUrl(id, c, client),
-                  name: { simpleText: c.name },
-                  vssId: `${c.kind === "asr" ? "a" : ""}.${c.lang}`,
-                  languageCode: c.lang,
-                  ...(c.kind ? { kind: c.kind } : {}),
-                  isTranslatable: true,
-                  trackName: "",
-                })),
-                audioTracks: [{ captionTrackIndices: [0] }],
-                translationLanguages: [{ languageCode: "fr", languageName: { simpleText: "French" } }],
-                defaultAudioTrackIndex: 0,
-              },
-            },
-          }
-        : {}),
     };
+  }
+  if (video.blocked) {
+    return { playabilityStatus: { status: "LOGIN_REQUIRED", reason: "Sign in to confirm you’re not a bot" } };
+  }
+  return {
+    responseContext: { visitorData: "CgtzdGFuZC1pbg%3D%3D" },
+    playabilityStatus: { status: "OK", playableInEmbed: true },
+    videoDetails: {
+      videoId: id,
+      title: video.title,
+      lengthSeconds: "22",
+      channelId: "UCst0neChannel000000000",
+      author: video.author,
+      isPrivate: false,
+    },
+    ...(video.captions.length ? captionsOf(origin, id, video, client) : {}),
   };
+};
 
-  const watchPage = (
-    id: string,
-  ) => `<!DOCTYPE html><html lang="en-US" dir="ltr"><head><title>${VIDEOS[id]?.title ?? "YouTube"} - YouTube</title>
+const watchPage = (
+  origin: string,
+  id: string,
+) => `<!DOCTYPE html><html lang="en-US" dir="ltr"><head><title>${VIDEOS[id]?.title ?? "YouTube"} - YouTube</title>
 <script nonce="n0nce">var ytcfg={};ytcfg.set({"INNERTUBE_API_KEY":"${API_KEY}","INNERTUBE_CLIENT_NAME":"WEB","INNERTUBE_CLIENT_VERSION":"2.20261101.00.00","HL":"en"});</script>
 </head><body><div id="player"></div>
-<script nonce="n0nce">var ytInitialPlayerResponse = ${JSON.stringify(playerResponse(id, "web"))};var meta = document.createElement('meta');</script>
+<script nonce="n0nce">var ytInitialPlayerResponse = ${JSON.stringify(playerResponse(origin, id, "web"))};var meta = document.createElement('meta');</script>
 <script nonce="n0nce">var ytInitialData = {"contents":{}};</script></body></html>`;
 
-  const json3 = (cues: [number, number, string][]) =>
-    JSON.stringify({
-      wireMagic: "pb3",
-      pens: [{}],
-      events: [
-        { tStartMs: 0, dDurationMs: 22000, id: 1, wpWinPosId: 1, wsWinStyleId: 1 },
-        ...cues.map(([s, e, t]) => ({
-          tStartMs: Math.round(s * 1000),
-          dDurationMs: Math.round((e - s) * 1000),
-          wWinId: 1,
-          segs: [{ utf8: t }],
-        })),
-      ],
-    });
+const json3 = (cues: Cue[]) =>
+  JSON.stringify({
+    wireMagic: "pb3",
+    pens: [{}],
+    events: [
+      { tStartMs: 0, dDurationMs: 22000, id: 1, wpWinPosId: 1, wsWinStyleId: 1 },
+      ...cues.map(([s, e, t]) => ({
+        tStartMs: Math.round(s * 1000),
+        dDurationMs: Math.round((e - s) * 1000),
+        wWinId: 1,
+        segs: [{ utf8: t }],
+      })),
+    ],
+  });
 
-  const srv3 = (cues: [number, number, string][]) =>
-    `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${cues
-      .map(
-        ([s, e, t]) =>
-          `<p t="${Math.round(s * 1000)}" d="${Math.round((e - s) * 1000)}">${t.replace(/&/g, "&amp;")}</p>`,
-      )
-      .join("")}</body></timedtext>`;
+const srv3 = (cues: Cue[]) =>
+  `<?xml version="1.0" encoding="utf-8" ?><timedtext format="3"><body>${cues
+    .map(
+      ([s, e, t]) => `<p t="${Math.round(s * 1000)}" d="${Math.round((e - s) * 1000)}">${t.replace(/&/g, "&amp;")}</p>`,
+    )
+    .join("")}</body></timedtext>`;
 
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? "/", origin);
-    requests.push(`${req.method} ${url.pathname}${url.search}`);
-    if (url.pathname === "/watch") {
-      const id = url.searchParams.get("v") ?? "";
-      if (VIDEOS[id]?.blocked)
-        return res
-          .writeHead(429, { "content-type": "text/html" })
-          .end('<html><body><form action="/das_captcha"><div class="g-recaptcha"></div></form></body></html>');
-      return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(watchPage(id));
-    }
-    if (url.pathname === "/youtubei/v1/player" && req.method === "POST") {
-      const chunks: Buffer[] = [];
-      for await (const c of req) chunks.push(c as Buffer);
-      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
-        videoId?: string;
-        context?: { client?: { clientName?: string } };
-      };
-      const client = body.context?.client?.clientName === "ANDROID" ? "android" : "web";
-      return res
-        .writeHead(200, { "content-type": "application/json" })
-        .end(JSON.stringify(playerResponse(body.videoId ?? "", client)));
-    }
-    if (url.pathname === "/api/timedtext") {
-      const id = url.searchParams.get("v") ?? "";
-      const video = VIDEOS[id];
-      const lang = url.searchParams.get("tlang") ?? url.searchParams.get("lang");
-      const kind = url.searchParams.get("kind");
-      const caption = video?.captions.find((c) => c.lang === url.searchParams.get("lang") && (c.kind ?? null) === kind);
-      // What YouTube does without a proof-of-origin token: 200 with nothing in it.
-      if (
-        !video ||
-        !caption ||
-        video.emptyTracks ||
-        url.searchParams.get("exp") === "xpe" ||
-        !url.searchParams.get("signature")
-      ) {
-        return res.writeHead(200, { "content-type": "text/html; charset=UTF-8" }).end("");
-      }
-      const cues = url.searchParams.get("tlang")
-        ? caption.cues.map(([s, e, t]) => [s, e, `[${lang}] ${t}`] as [number, number, string])
-        : caption.cues;
-      // The Android client's URLs answer srv3 whatever `fmt` asks for.
-      if (url.searchParams.get("client") === "android")
-        return res.writeHead(200, { "content-type": "text/xml; charset=UTF-8" }).end(srv3(cues));
-      return res.writeHead(200, { "content-type": "application/json; charset=UTF-8" }).end(json3(cues));
-    }
-    return res.writeHead(404, { "content-type": "text/html" }).end("<html><body>404</body></html>");
+const serveWatchPage = (origin: string, url: URL, res: ServerResponse) => {
+  const id = url.searchParams.get("v") ?? "";
+  if (VIDEOS[id]?.blocked)
+    return res
+      .writeHead(429, { "content-type": "text/html" })
+      .end('<html><body><form action="/das_captcha"><div class="g-recaptcha"></div></form></body></html>');
+  return res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(watchPage(origin, id));
+};
+
+const servePlayer = async (origin: string, req: IncomingMessage, res: ServerResponse) => {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+    videoId?: string;
+    context?: { client?: { clientName?: string } };
   };
+  const client = body.context?.client?.clientName === "ANDROID" ? "android" : "web";
+  return res
+    .writeHead(200, { "content-type": "application/json" })
+    .end(JSON.stringify(playerResponse(origin, body.videoId ?? "", client)));
+};
 
-  const server = createServer((req, res) => void handle(req, res));
+const serveTimedText = (url: URL, res: ServerResponse) => {
+  const id = url.searchParams.get("v") ?? "";
+  const video = VIDEOS[id];
+  const lang = url.searchParams.get("tlang") ?? url.searchParams.get("lang");
+  const kind = url.searchParams.get("kind");
+  const caption = video?.captions.find((c) => c.lang === url.searchParams.get("lang") && (c.kind ?? null) === kind);
+  // What YouTube does without a proof-of-origin token: 200 with nothing in it.
+  if (
+    !video ||
+    !caption ||
+    video.emptyTracks ||
+    url.searchParams.get("exp") === "xpe" ||
+    !url.searchParams.get("signature")
+  ) {
+    return res.writeHead(200, { "content-type": "text/html; charset=UTF-8" }).end("");
+  }
+  const cues = url.searchParams.get("tlang")
+    ? caption.cues.map(([s, e, t]) => [s, e, `[${lang}] ${t}`] as Cue)
+    : caption.cues;
+  // The Android client's URLs answer srv3 whatever `fmt` asks for.
+  if (url.searchParams.get("client") === "android")
+    return res.writeHead(200, { "content-type": "text/xml; charset=UTF-8" }).end(srv3(cues));
+  return res.writeHead(200, { "content-type": "application/json; charset=UTF-8" }).end(json3(cues));
+};
+
+/** Records the request, then hands it to the function for its path. */
+const handle = async (origin: string, requests: string[], req: IncomingMessage, res: ServerResponse) => {
+  const url = new URL(req.url ?? "/", origin);
+  requests.push(`${req.method} ${url.pathname}${url.search}`);
+  if (url.pathname === "/watch") return serveWatchPage(origin, url, res);
+  if (url.pathname === "/youtubei/v1/player" && req.method === "POST") return servePlayer(origin, req, res);
+  if (url.pathname === "/api/timedtext") return serveTimedText(url, res);
+  return res.writeHead(404, { "content-type": "text/html" }).end("<html><body>404</body></html>");
+};
+
+export const startYoutubeStandIn = async (): Promise<YoutubeStandIn> => {
+  const requests: string[] = [];
+  // Known once the server listens; no request arrives before that.
+  let origin = "";
+  const server = createServer((req, res) => void handle(origin, requests, req, res));
   const port = await new Promise<number>((resolve) =>
     server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
   );
