@@ -18,6 +18,7 @@ import {
 } from "@/server/public-api/schemas/sources.schema";
 import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
+import { toPrebuiltRagResponse } from "@/server/public-api/v1/retrieval/mappers";
 import { indexingOptions, resolveBuildOptions } from "@/server/ingestion/build-options";
 import { listElements } from "@/server/ingestion/elements";
 import {
@@ -194,6 +195,6 @@ export const publicSourcesRouter = router({
         fileNames: input.file_names ?? undefined,
         searchType: input.search_type,
       });
-      return { query: input.query, ...result };
+      return toPrebuiltRagResponse(input.query, result);
     }),
 });
