@@ -3,12 +3,15 @@ import { apiTokenName } from "@/server/auth/api-tokens";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
-import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
+import { runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { latestRevision } from "@/server/flows/public-queries";
 import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
-import { listNodeDtos, toFlowSummary } from "@/server/flows/wire-shapes";
+import { listNodeDtos } from "@/server/flows/wire-shapes";
 import { checked } from "@/server/public-api/checked";
+import { toFlowDetail, toFlowSummary, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
+import { RunFlowInput } from "@/server/public-api/v1/flows/requests.schema";
+import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import {
   DeployResponse,
   GetFlowResponse,
@@ -26,7 +29,10 @@ import { apiProcedure, router } from "../init";
 const Named = z.object({ flowName: z.string().max(100) });
 const WithBody = Named.extend({ body: z.record(z.string(), z.unknown()) });
 
-const runInput = (body: Record<string, unknown>) => RunFlowInput.parse(body);
+const runInput = (body: Record<string, unknown>) => {
+  const input = RunFlowInput.parse(body);
+  return { query: input.query, answer: { page: input.page, pageSize: input.page_size, stream: input.stream } };
+};
 
 export const publicFlowsRouter = router({
   list: apiProcedure("read")
@@ -42,29 +48,24 @@ export const publicFlowsRouter = router({
     .output(checked(GetFlowResponse))
     .query(async ({ ctx, input }) => {
       const flow = await requireFlow(ctx.projectId, input.flowName, "named");
-      const latest = await latestRevision(flow.id);
-      return {
-        ...toFlowSummary(flow, input.origin),
-        revision_id: flow.activeRevisionId,
-        deploy: latest && {
-          revision_id: latest.id,
-          status: latest.status,
-          step: latest.step,
-          progress: latest.progress,
-          error: latest.error,
-        },
-      };
+      return toFlowDetail(flow, await latestRevision(flow.id), input.origin);
     }),
 
   run: apiProcedure("write")
     .input(WithBody)
     .output(checked(RunFlowResponse))
-    .mutation(({ ctx, input }) => runDeployedFlow(ctx.projectId, input.flowName, runInput(input.body))),
+    .mutation(async ({ ctx, input }) => {
+      const { query, answer } = runInput(input.body);
+      return respondToRun(await runDeployedFlow(ctx.projectId, input.flowName, query), answer);
+    }),
 
   simulate: apiProcedure("write")
     .input(WithBody)
     .output(checked(RunFlowResponse))
-    .mutation(({ ctx, input }) => simulateFlow(ctx.projectId, input.flowName, runInput(input.body))),
+    .mutation(async ({ ctx, input }) => {
+      const { query, answer } = runInput(input.body);
+      return respondToRun(await simulateFlow(ctx.projectId, input.flowName, query), answer);
+    }),
 
   deploy: apiProcedure("deploy")
     .input(WithBody)
@@ -85,7 +86,9 @@ export const publicFlowsRouter = router({
   simulateNode: apiProcedure("write")
     .input(WithBody)
     .output(checked(SimulateNodeResponse))
-    .mutation(({ ctx, input }) => simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+    .mutation(async ({ ctx, input }) =>
+      toSimulateNodeResponse(await simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+    ),
 
   nodes: apiProcedure("read")
     .input(Named.extend({ segment: z.string() }))
