@@ -1,5 +1,5 @@
 import { askSources, prepareAsk, runAsk } from "@/server/answers/ask";
-import { AnswerStream } from "@/server/answers/stream";
+import { AnswerStream } from "@/server/http/answer-stream";
 import { runExtraction } from "@/server/extraction/extract";
 import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
 import { checked } from "@/server/public-api/checked";

@@ -1,7 +1,7 @@
 import { prepareAsk, runAsk } from "@/server/answers/ask";
 import { listTurns } from "@/server/answers/conversations";
 import { ConversationInput, PlaygroundAskInput } from "@/server/answers/playground.schema";
-import { AnswerStream } from "@/server/answers/stream";
+import { AnswerStream } from "@/server/http/answer-stream";
 import { projectProcedure, router } from "../../init";
 
 /** The chat playground: members ask (it spends model tokens); viewers read a conversation's turns. */
