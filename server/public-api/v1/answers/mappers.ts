@@ -1,0 +1,26 @@
+import type { Answer } from "@/server/answers/ask";
+import type { AskResponse, Usage } from "@/server/answers/events.schema";
+import type { ChatUsage } from "@/server/providers/chat";
+
+/** The usage object of contract §2.7: the answer's tokens, and the memory's (rewriting the question) as om_*. */
+export const toUsage = (answer: ChatUsage, memory: ChatUsage): Usage => ({
+  tokens_in: answer.tokensIn,
+  tokens_out: answer.tokensOut,
+  cache_read_tokens: answer.cacheReadTokens + memory.cacheReadTokens,
+  cache_write_tokens: 0,
+  om_tokens_in: memory.tokensIn,
+  om_tokens_out: memory.tokensOut,
+});
+
+/** POST /ask-sources 200 (contract §5.13), and the `done` event of a streamed answer; the dashboard reads it too. */
+export const toAskResponse = (answer: Answer): AskResponse => ({
+  answer: answer.answer,
+  conversation_id: answer.conversationId,
+  citations: answer.citations,
+  structured_output: answer.structuredOutput,
+  raw_json: answer.rawJson,
+  elapsed_s: answer.elapsedSeconds,
+  usage: toUsage(answer.usage, answer.memoryUsage),
+  model: answer.model,
+});
+
