@@ -3,7 +3,7 @@ import { AnswerStream } from "@/server/http/answer-stream";
 import { runExtraction } from "@/server/extraction/extract";
 import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
 import { checked } from "@/server/public-api/checked";
-import { toAskResponse } from "@/server/public-api/v1/answers/mappers";
+import { toAskResponse, toExtractionResponse } from "@/server/public-api/v1/answers/mappers";
 import { AskSourcesResponse, RunExtractionResponse } from "@/server/public-api/v1/answers/responses.schema";
 import { apiProcedure, router } from "../init";
 
@@ -39,14 +39,15 @@ export const publicAnswersRouter = router({
   runExtraction: apiProcedure("write")
     .input(RunExtractionInput)
     .output(checked(RunExtractionResponse))
-    .mutation(({ ctx, input }) =>
-      runExtraction({
+    .mutation(async ({ ctx, input }) => {
+      const extraction = await runExtraction({
         projectId: ctx.projectId,
         fileIds: input.file_ids ?? undefined,
         fileNames: input.file_names ?? undefined,
         userInstruction: input.user_instruction,
         outputSchema: input.output_schema,
         thinkingLevel: input.thinking_level,
-      }),
-    ),
+      });
+      return toExtractionResponse(extraction);
+    }),
 });

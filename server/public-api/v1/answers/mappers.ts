@@ -1,4 +1,5 @@
 import type { Answer } from "@/server/answers/ask";
+import type { Extraction } from "@/server/extraction/extract";
 import type { AskResponse, Usage } from "@/server/answers/events.schema";
 import type { ChatUsage } from "@/server/providers/chat";
 
@@ -24,3 +25,12 @@ export const toAskResponse = (answer: Answer): AskResponse => ({
   model: answer.model,
 });
 
+/** POST /run-extraction 200 (contract §5.14). */
+export const toExtractionResponse = (extraction: Extraction) => ({
+  file_ids: extraction.sourceIds,
+  file_names: extraction.fileNames,
+  structured_output: extraction.structuredOutput,
+  raw_json: extraction.rawJson,
+  model: extraction.model,
+  usage: { tokens_in: extraction.usage.tokensIn, tokens_out: extraction.usage.tokensOut },
+});
