@@ -1,7 +1,7 @@
 import { askSources, prepareAsk, runAsk } from "@/server/answers/ask";
 import { AnswerStream } from "@/server/http/answer-stream";
 import { runExtraction } from "@/server/extraction/extract";
-import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
+import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/v1/answers/requests.schema";
 import { checked } from "@/server/public-api/checked";
 import { toAskResponse, toExtractionResponse } from "@/server/public-api/v1/answers/mappers";
 import { AskSourcesResponse, RunExtractionResponse } from "@/server/public-api/v1/answers/responses.schema";

@@ -8,7 +8,7 @@ import {
   IngestYoutubeInput,
   LegacyConnectorInput,
   LegacyUploadUrlInput,
-} from "@/server/public-api/schemas/connectors.schema";
+} from "@/server/public-api/v1/connectors/requests.schema";
 import { resolveBuildOptions } from "@/server/ingestion/build-options";
 import { finishedSource, legacyBuildOptions } from "@/server/sources/legacy";
 import { failureReasons, findSource } from "@/server/sources/service";

@@ -15,7 +15,7 @@ import {
   ListSourcesInput,
   PrebuiltRagInput,
   ReprocessInput,
-} from "@/server/public-api/schemas/sources.schema";
+} from "@/server/public-api/v1/sources/requests.schema";
 import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
 import { toPrebuiltRagResponse } from "@/server/public-api/v1/retrieval/mappers";
