@@ -67,7 +67,7 @@ const onDemandChunkSets =
   };
 
 export const runDeployedFlow = async (projectId: string, flowName: string, query: string): Promise<FlowRun> => {
-  const flow = await requireFlow(projectId, flowName, "named");
+  const flow = await requireFlow(projectId, flowName);
   const revision = flow.activeRevisionId
     ? await db.flowRevision.findFirst({ where: { id: flow.activeRevisionId, projectId } })
     : null;
@@ -97,7 +97,7 @@ export const runDeployedFlow = async (projectId: string, flowName: string, query
 };
 
 export const simulateFlow = async (projectId: string, flowName: string, query: string): Promise<FlowRun> => {
-  const flow = await requireFlow(projectId, flowName, "named");
+  const flow = await requireFlow(projectId, flowName);
   if (!query.trim()) throw new AppError("BAD_REQUEST", "Invalid input: query is required");
   const graph = graphOf(flow);
   const { prompts } = await assertRunnable(projectId, graph, "Failed to simulate flow");
@@ -109,7 +109,7 @@ export const simulateFlow = async (projectId: string, flowName: string, query: s
 
 /** Processes one node with its current configuration, and what it affects downstream (no query: nothing is asked). */
 export const simulateNode = async (projectId: string, flowName: string, nodeId: unknown) => {
-  const flow = await requireFlow(projectId, flowName, "short");
+  const flow = await requireFlow(projectId, flowName);
   if (typeof nodeId !== "string" || !nodeId) throw new AppError("BAD_REQUEST", "Invalid input: node_id is required");
   const graph = graphOf(flow);
   if (!graph.nodes.some((n) => n.id === nodeId))

@@ -6,7 +6,7 @@ import { requestDeploy } from "@/server/flows/deploy";
 import { runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { latestRevision } from "@/server/flows/public-queries";
-import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
+import { FlowNotFoundError, kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
 import { listNodeDtos } from "@/server/flows/wire-shapes";
 import { checked } from "@/server/public-api/checked";
 import { toFlowDetail, toFlowSummary, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
@@ -29,6 +29,16 @@ import { apiProcedure, router } from "../init";
 const Named = z.object({ flowName: z.string().max(100) });
 const WithBody = Named.extend({ body: z.record(z.string(), z.unknown()) });
 
+/** The node and prompt routes (§7.1) answer a missing flow with a bare "Flow not found". */
+const withShortNotFound = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FlowNotFoundError) throw new AppError("NOT_FOUND", "Flow not found");
+    throw error;
+  }
+};
+
 const runInput = (body: Record<string, unknown>) => {
   const input = RunFlowInput.parse(body);
   return { query: input.query, answer: { page: input.page, pageSize: input.page_size, stream: input.stream } };
@@ -47,7 +57,7 @@ export const publicFlowsRouter = router({
     .input(Named.extend({ origin: z.string() }))
     .output(checked(GetFlowResponse))
     .query(async ({ ctx, input }) => {
-      const flow = await requireFlow(ctx.projectId, input.flowName, "named");
+      const flow = await requireFlow(ctx.projectId, input.flowName);
       return toFlowDetail(flow, await latestRevision(flow.id), input.origin);
     }),
 
@@ -86,8 +96,10 @@ export const publicFlowsRouter = router({
   simulateNode: apiProcedure("write")
     .input(WithBody)
     .output(checked(SimulateNodeResponse))
-    .mutation(async ({ ctx, input }) =>
-      toSimulateNodeResponse(await simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+    .mutation(({ ctx, input }) =>
+      withShortNotFound(async () =>
+        toSimulateNodeResponse(await simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+      ),
     ),
 
   nodes: apiProcedure("read")
@@ -95,7 +107,7 @@ export const publicFlowsRouter = router({
     .output(checked(ListNodesResponse))
     .query(async ({ ctx, input }) => {
       const kind = kindOfSegment(input.segment);
-      const flow = await requireFlow(ctx.projectId, input.flowName, "short");
+      const flow = await withShortNotFound(() => requireFlow(ctx.projectId, input.flowName));
       return listNodeDtos(flow, [kind]);
     }),
 
@@ -103,26 +115,28 @@ export const publicFlowsRouter = router({
     .input(WithBody.extend({ segment: z.string(), nodeId: z.string().max(200) }))
     .output(checked(UpdateNodeResponse))
     .mutation(({ ctx, input }) =>
-      updateNodeConfig({
-        projectId: ctx.projectId,
-        flowName: input.flowName,
-        segment: input.segment,
-        nodeId: input.nodeId,
-        body: input.body,
-        resolve: async (kind, patch) => {
-          if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
-          if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
-            throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
-          return patch;
-        },
-      }),
+      withShortNotFound(() =>
+        updateNodeConfig({
+          projectId: ctx.projectId,
+          flowName: input.flowName,
+          segment: input.segment,
+          nodeId: input.nodeId,
+          body: input.body,
+          resolve: async (kind, patch) => {
+            if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
+            if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
+              throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
+            return patch;
+          },
+        }),
+      ),
     ),
 
   prompts: apiProcedure("read")
     .input(Named)
     .output(checked(PromptsResponse))
     .query(async ({ ctx, input }) => {
-      await requireFlow(ctx.projectId, input.flowName, "short");
+      await withShortNotFound(() => requireFlow(ctx.projectId, input.flowName));
       return listPrompts(ctx.projectId);
     }),
 });

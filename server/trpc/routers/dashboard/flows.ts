@@ -57,7 +57,7 @@ export const flowsRouter = router({
   /** The draft; `url` is the path form unless PUBLIC_FLOWS_BASE makes it absolute. */
   get: projectProcedure("viewer")
     .input(FlowRef)
-    .query(async ({ ctx, input }) => editorView(await requireFlow(ctx.projectId, input.name, "named"), "")),
+    .query(async ({ ctx, input }) => editorView(await requireFlow(ctx.projectId, input.name), "")),
 
   /** What building the draft's graphs and trees would spend, and the flow's token budget. */
   estimate: projectProcedure("viewer")
