@@ -8,7 +8,11 @@ import { flowNodeMetrics, type NodeMetrics } from "./node-metrics";
 import { listPrompts } from "./prompts";
 import type { NodeState } from "./node-state";
 
-/** Wire shapes of flows (contract §2.8, §2.9): snake_case results, flags merged into `data.result`. */
+/**
+ * The shape of a flow's nodes (contract §2.9): snake_case results, flags merged into `data.result`. The dashboard's
+ * editor reads the same shape as the public API, so it stays here; the rest of the flow service's answers are built
+ * in server/public-api/v1/flows/mappers.ts.
+ */
 
 type Stat = { runs: number; itemsOut: number; responseChars: bigint; processingMs: bigint; lastRunAt: Date | null };
 
