@@ -1,7 +1,7 @@
 import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
 import { AppError } from "@/server/errors";
 import { getProject } from "@/server/projects/service";
-import { toSourceDto } from "@/server/public-api/mappers";
+import { toSourceDto } from "@/server/public-api/v1/sources/mappers";
 import {
   IngestGithubInput,
   IngestUrlInput,

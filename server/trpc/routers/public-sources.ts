@@ -6,7 +6,7 @@ import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { getProject } from "@/server/projects/service";
 import type { UploadRequest } from "@/server/public-api/multipart";
-import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
+import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/v1/sources/mappers";
 import {
   DeleteSourceInput,
   GetBuildInput,
