@@ -7,13 +7,16 @@ import { generateStructured } from "../providers/chat/structured";
 import { checkOutputSchema } from "./output-schema";
 import { resolveCitations } from "./citations";
 import { conversationHistory, openConversation, recordTurn } from "./conversations";
-import type { AnswerEvent, AskResponse, Citation, Usage } from "./events.schema";
+import type { AnswerEvent, Citation } from "./events.schema";
 import { generateAnswer } from "./generate";
 import { standaloneQuery } from "./planning";
 import { answerMessages } from "./prompt";
 import { retrieveForLevel, type ThinkingLevel } from "./retrieval-plan";
 
-/** POST /ask-sources (contract §5.13) as a plain function: the REST route, streaming or not, and tests call it. */
+/**
+ * POST /ask-sources (contract §5.13) as a plain function: the REST route, streaming or not, and the dashboard call
+ * it. It answers with an Answer; the wire's snake_case response is built by public-api/v1/answers/mappers.ts.
+ */
 
 export type AskInput = {
   projectId: string;
@@ -31,19 +34,28 @@ export type AskInput = {
   signal?: AbortSignal;
 };
 
+/**
+ * One answer. Citations keep the shape the stream's `citation` events already carry (events.schema.ts): the ask
+ * and flow streams send them as they are found, before any response is built.
+ */
+export type Answer = {
+  answer: string;
+  conversationId: string;
+  citations: Citation[];
+  /** Both null unless an output schema was asked for. */
+  structuredOutput: Record<string, unknown> | null;
+  rawJson: string | null;
+  elapsedSeconds: number;
+  /** What retrieval and the answer used, and what rewriting the question from memory used. */
+  usage: ChatUsage;
+  memoryUsage: ChatUsage;
+  model: string;
+};
+
 export const STRUCTURED_ANSWER = "Structured output generated";
 const STRUCTURED_INSTRUCTION =
   "Answer the question from the numbered context passages as one JSON object that follows the schema. Use only " +
   "what the passages say; use null where they say nothing.";
-
-export const toUsage = (answer: ChatUsage, memory: ChatUsage): Usage => ({
-  tokens_in: answer.tokensIn,
-  tokens_out: answer.tokensOut,
-  cache_read_tokens: answer.cacheReadTokens + memory.cacheReadTokens,
-  cache_write_tokens: 0,
-  om_tokens_in: memory.tokensIn,
-  om_tokens_out: memory.tokensOut,
-});
 
 /** The page image of a citation, when its source has pages to draw (PDF, images, Office); null otherwise. */
 const citationImage = async (projectId: string, citation: Citation) => {
@@ -86,7 +98,7 @@ export type PreparedAsk = Awaited<ReturnType<typeof prepareAsk>>;
 export const runAsk = async (
   { input: request, started, schema, model, sourceIds, conversation }: PreparedAsk,
   events?: { onEvent?: (event: AnswerEvent) => void; signal?: AbortSignal },
-): Promise<AskResponse> => {
+): Promise<Answer> => {
   const input = { ...request, ...events };
   const history = await conversationHistory({ projectId: input.projectId, conversationRowId: conversation.id });
 
@@ -154,15 +166,16 @@ export const runAsk = async (
 
   return {
     answer,
-    conversation_id: conversation.externalId,
+    conversationId: conversation.externalId,
     citations,
-    structured_output: schema ? structured : null,
-    raw_json: schema ? rawJson : null,
-    elapsed_s: Math.round((performance.now() - started) / 10) / 100,
-    usage: toUsage(usage, standalone.usage),
+    structuredOutput: schema ? structured : null,
+    rawJson: schema ? rawJson : null,
+    elapsedSeconds: Math.round((performance.now() - started) / 10) / 100,
+    usage,
+    memoryUsage: standalone.usage,
     model: answeredBy,
   };
 };
 
-export const askSources = async (input: AskInput): Promise<AskResponse> =>
+export const askSources = async (input: AskInput): Promise<Answer> =>
   runAsk(await prepareAsk(input), { onEvent: input.onEvent, signal: input.signal });

@@ -18,7 +18,7 @@ import { requireTestSet } from "./testsets";
 export type RunTarget = "draft" | "deployed" | { revisionId: string };
 
 const resolveTarget = async (projectId: string, flowName: string, target: RunTarget) => {
-  const flow = await requireFlow(projectId, flowName, "named");
+  const flow = await requireFlow(projectId, flowName);
   if (target === "draft") {
     const graph = graphOf(flow);
     const { prompts } = await assertRunnable(projectId, graph, "Failed to evaluate flow");
@@ -125,7 +125,7 @@ const withNames = { flow: { select: { name: true } }, testSet: { select: { name:
 
 /** Runs of one flow, or of every flow of the project (to compare across flows), newest first. */
 export const listEvaluationRuns = async (projectId: string, flowName?: string) => {
-  const flow = flowName ? await requireFlow(projectId, flowName, "named") : null;
+  const flow = flowName ? await requireFlow(projectId, flowName) : null;
   const runs = await db.evaluationRun.findMany({
     where: { projectId, ...(flow ? { flowId: flow.id } : {}) },
     orderBy: { createdAt: "desc" },

@@ -88,6 +88,9 @@ const schemaTerms = (schema: Record<string, unknown>): string[] => {
   return out;
 };
 
+/** What an extraction found; POST /run-extraction's snake_case answer is public-api/v1/answers/mappers.ts's. */
+export type Extraction = Awaited<ReturnType<typeof runExtraction>>;
+
 export const runExtraction = async (input: {
   projectId: string;
   fileIds?: string[];
@@ -133,11 +136,11 @@ export const runExtraction = async (input: {
   });
   const byId = new Map(sources.map((s) => [s.id, s.fileName]));
   return {
-    file_ids: sourceIds,
-    file_names: sourceIds.map((id) => byId.get(id)!),
-    structured_output: result.output,
-    raw_json: result.rawJson,
+    sourceIds,
+    fileNames: sourceIds.map((id) => byId.get(id)!),
+    structuredOutput: result.output,
+    rawJson: result.rawJson,
     model: result.model,
-    usage: { tokens_in: result.usage.tokensIn, tokens_out: result.usage.tokensOut },
+    usage: result.usage,
   };
 };

@@ -64,7 +64,7 @@ export const requestDeploy = async ({
   /** Shown in the editor's revision list: a user's email, or the API token's name. */
   deployedBy?: string | null;
 }) => {
-  const flow = await requireFlow(projectId, flowName, "named");
+  const flow = await requireFlow(projectId, flowName);
   const graph = graphOf(flow);
   const { prompts } = await assertRunnable(projectId, graph, "Failed to deploy flow");
   // Graphs and trees built with a chat model cost money: estimated first, refused past the flow's budget.
@@ -245,7 +245,7 @@ export const failRevision = async (revisionId: string, error: unknown) => {
 
 /** Points the flow's traffic at one of its kept, successfully built revisions again. */
 export const rollback = async (projectId: string, flowName: string, revisionId?: string) => {
-  const flow = await requireFlow(projectId, flowName, "named");
+  const flow = await requireFlow(projectId, flowName);
   const target = await db.flowRevision.findFirst({
     where: {
       flowId: flow.id,

@@ -132,7 +132,7 @@ export const saveDraft = async ({
   graph: Graph;
   expectedVersion: number;
 }) => {
-  const flow = await requireFlow(projectId, name, "named");
+  const flow = await requireFlow(projectId, name);
   const check = validateGraph(input, "save");
   if (!check.ok) throw new AppError("BAD_REQUEST", `Flow configuration is invalid: ${check.errors[0]!.message}`);
   const graph = await withFileNames(projectId, input);
@@ -166,7 +166,7 @@ export const checkDraft = async (projectId: string, graph: Graph): Promise<{ ok:
 };
 
 export const listRevisions = async (projectId: string, name: string) => {
-  const flow = await requireFlow(projectId, name, "named");
+  const flow = await requireFlow(projectId, name);
   const revisions = await db.flowRevision.findMany({ where: { flowId: flow.id }, orderBy: { number: "desc" } });
   return revisions.map((r) => ({
     id: r.id,
@@ -183,7 +183,7 @@ export const listRevisions = async (projectId: string, name: string) => {
 };
 
 export const getRevision = async (projectId: string, name: string, revisionId: string) => {
-  const flow = await requireFlow(projectId, name, "named");
+  const flow = await requireFlow(projectId, name);
   const revision = await db.flowRevision.findFirst({ where: { id: revisionId, flowId: flow.id } });
   if (!revision) throw new AppError("NOT_FOUND", "Revision not found");
   const snapshot = RevisionSnapshot.parse(revision.snapshot);

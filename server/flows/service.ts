@@ -22,10 +22,20 @@ export const listFlows = (projectId: string) =>
 export const graphOf = (flow: Pick<FlowRow, "graph">): Graph => Graph.parse(flow.graph);
 export const statesOf = (flow: Pick<FlowRow, "nodeState">) => (flow.nodeState ?? {}) as NodeStates;
 
-/** A flow by name, or the 404 the endpoint family uses (§7: list/update say `Flow not found`). */
-export const requireFlow = async (projectId: string, name: string, style: "short" | "named") => {
+/**
+ * No flow of that name in the project. Its own class, so a route that words the 404 its own way can tell it apart
+ * (the public node and prompt routes say `Flow not found`, contract §7.1: server/trpc/routers/public-flows.ts).
+ */
+export class FlowNotFoundError extends AppError {
+  constructor(name: string) {
+    super("NOT_FOUND", `Flow with name ${name} not found`);
+  }
+}
+
+/** A flow by name, or FlowNotFoundError. */
+export const requireFlow = async (projectId: string, name: string) => {
   const flow = await findFlow(projectId, name);
-  if (!flow) throw new AppError("NOT_FOUND", style === "short" ? "Flow not found" : `Flow with name ${name} not found`);
+  if (!flow) throw new FlowNotFoundError(name);
   return flow;
 };
 
@@ -98,7 +108,7 @@ export const saveFlow = async ({
 
 /** The flow as the CLI's JSON format: graph, description and the project prompts its nodes use. */
 export const exportFlow = async (projectId: string, name: string) => {
-  const flow = await requireFlow(projectId, name, "named");
+  const flow = await requireFlow(projectId, name);
   const graph = graphOf(flow);
   const used = new Set(graph.nodes.map((n) => n.data.config.promptId).filter((id) => typeof id === "string"));
   const prompts = (await listPrompts(projectId)).filter((p) => used.has(p.id) && p.id !== "default_retrieval_prompt");
@@ -115,7 +125,7 @@ export const exportFlow = async (projectId: string, name: string) => {
 const rank = (order: string[], key: string) => (order.includes(key) ? order.indexOf(key) : order.length);
 
 export const deleteFlow = async (projectId: string, name: string) => {
-  const flow = await requireFlow(projectId, name, "named");
+  const flow = await requireFlow(projectId, name);
   await db.flow.delete({ where: { id: flow.id } });
   await releaseUnusedFlowChunkSets(projectId);
   await releaseUnusedIndexes(projectId);
@@ -183,7 +193,7 @@ export const updateNodeConfig = async ({
   resolve?: (kind: NodeKind, patch: Record<string, unknown>) => Promise<Record<string, unknown>>;
 }) => {
   const kinds = patchableKinds(segment);
-  const flow = await requireFlow(projectId, flowName, "short");
+  const flow = await requireFlow(projectId, flowName);
   const kind = kinds[0]!;
   const label = NODE_KIND_DEFS[kind].label;
   const node = graphOf(flow).nodes.find((n) => n.id === nodeId && isNodeKind(n.type) && kinds.includes(n.type));

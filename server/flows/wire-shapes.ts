@@ -1,6 +1,5 @@
 import { db } from "../db";
 import { env } from "../env";
-import { flowStatusLabel } from "./flow-status";
 import type { GraphNode, NodeKind } from "./graph.schema";
 import { NODE_KIND_DEFS } from "./node-kinds";
 import type { FlowRow } from "./service";
@@ -8,9 +7,12 @@ import { graphOf, statesOf } from "./service";
 import { flowNodeMetrics, type NodeMetrics } from "./node-metrics";
 import { listPrompts } from "./prompts";
 import type { NodeState } from "./node-state";
-import type { RunResult } from "./run-graph";
 
-/** Wire shapes of flows (contract §2.8, §2.9): snake_case results, flags merged into `data.result`. */
+/**
+ * The shape of a flow's nodes (contract §2.9): snake_case results, flags merged into `data.result`. The dashboard's
+ * editor reads the same shape as the public API, so it stays here; the rest of the flow service's answers are built
+ * in server/public-api/v1/flows/mappers.ts.
+ */
 
 type Stat = { runs: number; itemsOut: number; responseChars: bigint; processingMs: bigint; lastRunAt: Date | null };
 
@@ -144,40 +146,4 @@ export const flowUrl = (name: string, origin: string) => {
     return `${url.protocol}//${name}.${url.host}${url.pathname.replace(/\/$/, "")}`;
   }
   return `${origin}/api/public/v1/flows/${name}`;
-};
-
-export const toFlowSummary = (flow: FlowRow, origin: string) => ({
-  name: flow.name,
-  description: flow.description,
-  status: flowStatusLabel(flow.status),
-  url: flow.status === "Deployed" ? flowUrl(flow.name, origin) : null,
-});
-
-/** The run response of §7.2: one page of items, and the answer with the model (or local method) that wrote it. */
-export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, page: number, pageSize: number) => {
-  const total = result.items.length;
-  return {
-    items: result.items.slice((page - 1) * pageSize, page * pageSize).map((c) => ({
-      page_content: c.text,
-      metadata: {
-        source: c.fileName,
-        page: c.pageNumber,
-        chunk_id: c.chunkId,
-        relevance_score: c.score,
-        file_id: c.sourceId,
-        // A RAPTOR node's items: the tree level, and for a summary every document under it (source ids).
-        ...(c.level === undefined ? {} : { level: c.level }),
-        ...(c.level ? { file_ids: (c.metadata.raptor as { documents?: string[] } | undefined)?.documents ?? [] } : {}),
-        // What led a graph-rag node to the chunk (its entities and community).
-        ...(c.metadata.graph ? { graph: c.metadata.graph } : {}),
-      },
-    })),
-    total,
-    page,
-    page_size: pageSize,
-    total_pages: Math.ceil(total / pageSize),
-    ...(result.generated
-      ? { answer: result.generated.text, model: result.generated.model, citations: result.generated.citations }
-      : {}),
-  };
 };

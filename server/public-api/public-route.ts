@@ -1,7 +1,7 @@
 import "server-only";
 import { after } from "next/server";
 import { touchApiToken } from "../auth/api-tokens";
-import { AnswerStream } from "../answers/stream";
+import { AnswerStream } from "../http/answer-stream";
 import { AppError } from "../errors";
 import { createCaller } from "../trpc/root";
 import { createTokenContext } from "../trpc/context";

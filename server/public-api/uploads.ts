@@ -3,8 +3,8 @@ import { uploadAndWait } from "../sources/legacy";
 import { checkUploadFileName } from "../sources/service";
 import { ingestStoredUpload, receiveUpload } from "../sources/upload";
 import { readMultipartUpload, type UploadRequest } from "./multipart";
-import { LegacyUploadFields } from "./schemas/legacy.schema";
-import { IngestFileFields } from "./schemas/sources.schema";
+import { LegacyUploadFields } from "./v1/legacy/requests.schema";
+import { IngestFileFields } from "./v1/sources/requests.schema";
 
 /**
  * The transport half of an upload: the multipart body is read here, its file streamed into storage as it arrives,

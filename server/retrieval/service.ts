@@ -1,8 +1,7 @@
 import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
-import { retrieve } from "./retrieve";
-import type { RetrievedChunk } from "./types";
+import { retrieve, type RetrieveResult } from "./retrieve";
 import type { SearchType } from "./search-type.schema";
 
 /** POST /prebuilt-rag (contract §5.15): hybrid by default, at most 10 chunks, scoped by file ids or names. */
@@ -40,26 +39,7 @@ export const resolveSourceScope = async ({
   return [...ids];
 };
 
-/** The contract's retrieved chunk (§2.6). */
-export const toRetrievedChunkDto = (chunk: RetrievedChunk) => ({
-  text: chunk.text,
-  file_id: chunk.sourceId,
-  file_name: chunk.fileName,
-  page_number: chunk.pageNumber,
-  score: chunk.score,
-  metadata: {
-    ...chunk.metadata,
-    file_id: chunk.sourceId,
-    file_name: chunk.fileName,
-    page_number: chunk.pageNumber,
-    element_id: chunk.elementIds[0] ?? null,
-    chunk_id: chunk.chunkId,
-    chunk_set_id: chunk.chunkSetId,
-    ...(chunk.title ? { document_title: chunk.title } : {}),
-    ...(chunk.heading ? { section_heading: chunk.heading } : {}),
-  },
-});
-
+/** The chunks of a POST /prebuilt-rag (its wire shape is the transport's: public-api/v1/retrieval/mappers.ts). */
 export const retrieveChunks = async ({
   projectId,
   query,
@@ -72,17 +52,7 @@ export const retrieveChunks = async ({
   fileIds?: string[];
   fileNames?: string[];
   searchType?: SearchType;
-}) => {
+}): Promise<RetrieveResult> => {
   const sourceIds = await resolveSourceScope({ projectId, fileIds, fileNames });
-  const result = await retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds });
-  const chunks = result.chunks.map(toRetrievedChunkDto);
-  return {
-    chunks,
-    total: chunks.length,
-    ...(result.message ? { message: result.message } : {}),
-    search_type: result.effectiveSearchType,
-    keyword_engine: result.keywordEngine,
-    embedding_model: result.embeddingModel,
-    ...(result.reranker ? { reranker: result.reranker } : {}),
-  };
+  return retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds });
 };

@@ -1,8 +1,9 @@
 import { askSources, prepareAsk, runAsk } from "@/server/answers/ask";
-import { AnswerStream } from "@/server/answers/stream";
+import { AnswerStream } from "@/server/http/answer-stream";
 import { runExtraction } from "@/server/extraction/extract";
-import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/schemas/answers.schema";
+import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/v1/answers/requests.schema";
 import { checked } from "@/server/public-api/checked";
+import { toAskResponse, toExtractionResponse } from "@/server/public-api/v1/answers/mappers";
 import { AskSourcesResponse, RunExtractionResponse } from "@/server/public-api/v1/answers/responses.schema";
 import { apiProcedure, router } from "../init";
 
@@ -26,23 +27,27 @@ export const publicAnswersRouter = router({
     .output(checked(AskSourcesResponse))
     .mutation(async ({ ctx, input }) => {
       const ask = askInput(ctx.projectId, input);
-      if (!input.stream) return askSources(ask);
+      if (!input.stream) return toAskResponse(await askSources(ask));
       // Streaming: the route sends the events as text/event-stream; errors after the first byte become `error` events.
       const prepared = await prepareAsk(ask);
-      return new AnswerStream((onEvent, signal) => runAsk(prepared, { onEvent, signal }), ctx.logger);
+      return new AnswerStream(
+        async (onEvent, signal) => toAskResponse(await runAsk(prepared, { onEvent, signal })),
+        ctx.logger,
+      );
     }),
 
   runExtraction: apiProcedure("write")
     .input(RunExtractionInput)
     .output(checked(RunExtractionResponse))
-    .mutation(({ ctx, input }) =>
-      runExtraction({
+    .mutation(async ({ ctx, input }) => {
+      const extraction = await runExtraction({
         projectId: ctx.projectId,
         fileIds: input.file_ids ?? undefined,
         fileNames: input.file_names ?? undefined,
         userInstruction: input.user_instruction,
         outputSchema: input.output_schema,
         thinkingLevel: input.thinking_level,
-      }),
-    ),
+      });
+      return toExtractionResponse(extraction);
+    }),
 });

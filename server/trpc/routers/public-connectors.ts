@@ -1,14 +1,14 @@
 import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/ingest";
 import { AppError } from "@/server/errors";
 import { getProject } from "@/server/projects/service";
-import { toSourceDto } from "@/server/public-api/mappers";
+import { toSourceDto } from "@/server/public-api/v1/sources/mappers";
 import {
   IngestGithubInput,
   IngestUrlInput,
   IngestYoutubeInput,
   LegacyConnectorInput,
   LegacyUploadUrlInput,
-} from "@/server/public-api/schemas/connectors.schema";
+} from "@/server/public-api/v1/connectors/requests.schema";
 import { resolveBuildOptions } from "@/server/ingestion/build-options";
 import { finishedSource, legacyBuildOptions } from "@/server/sources/legacy";
 import { failureReasons, findSource } from "@/server/sources/service";

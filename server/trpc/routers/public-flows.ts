@@ -3,12 +3,15 @@ import { apiTokenName } from "@/server/auth/api-tokens";
 import { AppError } from "@/server/errors";
 import { resolveDatasetFiles } from "@/server/flows/datasets";
 import { requestDeploy } from "@/server/flows/deploy";
-import { RunFlowInput, runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
+import { runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-flow";
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { latestRevision } from "@/server/flows/public-queries";
-import { kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
-import { listNodeDtos, toFlowSummary } from "@/server/flows/wire-shapes";
+import { FlowNotFoundError, kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
+import { listNodeDtos } from "@/server/flows/wire-shapes";
 import { checked } from "@/server/public-api/checked";
+import { toFlowDetail, toFlowSummary, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
+import { RunFlowInput } from "@/server/public-api/v1/flows/requests.schema";
+import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import {
   DeployResponse,
   GetFlowResponse,
@@ -26,7 +29,20 @@ import { apiProcedure, router } from "../init";
 const Named = z.object({ flowName: z.string().max(100) });
 const WithBody = Named.extend({ body: z.record(z.string(), z.unknown()) });
 
-const runInput = (body: Record<string, unknown>) => RunFlowInput.parse(body);
+/** The node and prompt routes (§7.1) answer a missing flow with a bare "Flow not found". */
+const withShortNotFound = async <T>(work: () => Promise<T>): Promise<T> => {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof FlowNotFoundError) throw new AppError("NOT_FOUND", "Flow not found");
+    throw error;
+  }
+};
+
+const runInput = (body: Record<string, unknown>) => {
+  const input = RunFlowInput.parse(body);
+  return { query: input.query, answer: { page: input.page, pageSize: input.page_size, stream: input.stream } };
+};
 
 export const publicFlowsRouter = router({
   list: apiProcedure("read")
@@ -41,30 +57,25 @@ export const publicFlowsRouter = router({
     .input(Named.extend({ origin: z.string() }))
     .output(checked(GetFlowResponse))
     .query(async ({ ctx, input }) => {
-      const flow = await requireFlow(ctx.projectId, input.flowName, "named");
-      const latest = await latestRevision(flow.id);
-      return {
-        ...toFlowSummary(flow, input.origin),
-        revision_id: flow.activeRevisionId,
-        deploy: latest && {
-          revision_id: latest.id,
-          status: latest.status,
-          step: latest.step,
-          progress: latest.progress,
-          error: latest.error,
-        },
-      };
+      const flow = await requireFlow(ctx.projectId, input.flowName);
+      return toFlowDetail(flow, await latestRevision(flow.id), input.origin);
     }),
 
   run: apiProcedure("write")
     .input(WithBody)
     .output(checked(RunFlowResponse))
-    .mutation(({ ctx, input }) => runDeployedFlow(ctx.projectId, input.flowName, runInput(input.body))),
+    .mutation(async ({ ctx, input }) => {
+      const { query, answer } = runInput(input.body);
+      return respondToRun(await runDeployedFlow(ctx.projectId, input.flowName, query), answer);
+    }),
 
   simulate: apiProcedure("write")
     .input(WithBody)
     .output(checked(RunFlowResponse))
-    .mutation(({ ctx, input }) => simulateFlow(ctx.projectId, input.flowName, runInput(input.body))),
+    .mutation(async ({ ctx, input }) => {
+      const { query, answer } = runInput(input.body);
+      return respondToRun(await simulateFlow(ctx.projectId, input.flowName, query), answer);
+    }),
 
   deploy: apiProcedure("deploy")
     .input(WithBody)
@@ -85,14 +96,18 @@ export const publicFlowsRouter = router({
   simulateNode: apiProcedure("write")
     .input(WithBody)
     .output(checked(SimulateNodeResponse))
-    .mutation(({ ctx, input }) => simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+    .mutation(({ ctx, input }) =>
+      withShortNotFound(async () =>
+        toSimulateNodeResponse(await simulateNode(ctx.projectId, input.flowName, input.body.node_id)),
+      ),
+    ),
 
   nodes: apiProcedure("read")
     .input(Named.extend({ segment: z.string() }))
     .output(checked(ListNodesResponse))
     .query(async ({ ctx, input }) => {
       const kind = kindOfSegment(input.segment);
-      const flow = await requireFlow(ctx.projectId, input.flowName, "short");
+      const flow = await withShortNotFound(() => requireFlow(ctx.projectId, input.flowName));
       return listNodeDtos(flow, [kind]);
     }),
 
@@ -100,26 +115,28 @@ export const publicFlowsRouter = router({
     .input(WithBody.extend({ segment: z.string(), nodeId: z.string().max(200) }))
     .output(checked(UpdateNodeResponse))
     .mutation(({ ctx, input }) =>
-      updateNodeConfig({
-        projectId: ctx.projectId,
-        flowName: input.flowName,
-        segment: input.segment,
-        nodeId: input.nodeId,
-        body: input.body,
-        resolve: async (kind, patch) => {
-          if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
-          if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
-            throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
-          return patch;
-        },
-      }),
+      withShortNotFound(() =>
+        updateNodeConfig({
+          projectId: ctx.projectId,
+          flowName: input.flowName,
+          segment: input.segment,
+          nodeId: input.nodeId,
+          body: input.body,
+          resolve: async (kind, patch) => {
+            if (kind === "dataset") return resolveDatasetFiles(ctx.projectId, patch);
+            if (typeof patch.promptId === "string" && !(await promptIds(ctx.projectId)).has(patch.promptId))
+              throw new AppError("BAD_REQUEST", `Prompt '${patch.promptId}' not found`);
+            return patch;
+          },
+        }),
+      ),
     ),
 
   prompts: apiProcedure("read")
     .input(Named)
     .output(checked(PromptsResponse))
     .query(async ({ ctx, input }) => {
-      await requireFlow(ctx.projectId, input.flowName, "short");
+      await withShortNotFound(() => requireFlow(ctx.projectId, input.flowName));
       return listPrompts(ctx.projectId);
     }),
 });

@@ -6,7 +6,7 @@ import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { getProject } from "@/server/projects/service";
 import type { UploadRequest } from "@/server/public-api/multipart";
-import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/mappers";
+import { notFoundBuildDto, toBuildStatusDto, toElementDto, toSourceDto } from "@/server/public-api/v1/sources/mappers";
 import {
   DeleteSourceInput,
   GetBuildInput,
@@ -15,9 +15,10 @@ import {
   ListSourcesInput,
   PrebuiltRagInput,
   ReprocessInput,
-} from "@/server/public-api/schemas/sources.schema";
+} from "@/server/public-api/v1/sources/requests.schema";
 import { retrievalConfig } from "@/server/retrieval/config";
 import { retrieveChunks } from "@/server/retrieval/service";
+import { toPrebuiltRagResponse } from "@/server/public-api/v1/retrieval/mappers";
 import { indexingOptions, resolveBuildOptions } from "@/server/ingestion/build-options";
 import { listElements } from "@/server/ingestion/elements";
 import {
@@ -194,6 +195,6 @@ export const publicSourcesRouter = router({
         fileNames: input.file_names ?? undefined,
         searchType: input.search_type,
       });
-      return { query: input.query, ...result };
+      return toPrebuiltRagResponse(input.query, result);
     }),
 });

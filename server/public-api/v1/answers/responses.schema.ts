@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AnswerStream } from "@/server/answers/stream";
+import { AnswerStream } from "@/server/http/answer-stream";
 
 /** Response shapes of POST /ask-sources (contract §5.13) and POST /run-extraction (§5.14). */
 

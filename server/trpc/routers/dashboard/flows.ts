@@ -21,6 +21,7 @@ import {
   SaveDraftInput,
 } from "@/server/flows/editor.schema";
 import { runDeployedFlow, simulateFlow } from "@/server/flows/run-flow";
+import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import { listPrompts } from "@/server/flows/prompts";
 import { deleteFlow, requireFlow, saveFlow } from "@/server/flows/service";
 import { projectProcedure, router } from "../../init";
@@ -56,7 +57,7 @@ export const flowsRouter = router({
   /** The draft; `url` is the path form unless PUBLIC_FLOWS_BASE makes it absolute. */
   get: projectProcedure("viewer")
     .input(FlowRef)
-    .query(async ({ ctx, input }) => editorView(await requireFlow(ctx.projectId, input.name, "named"), "")),
+    .query(async ({ ctx, input }) => editorView(await requireFlow(ctx.projectId, input.name), "")),
 
   /** What building the draft's graphs and trees would spend, and the flow's token budget. */
   estimate: projectProcedure("viewer")
@@ -110,10 +111,11 @@ export const flowsRouter = router({
   /** Answered as text/event-stream by app/api/projects/[projectId]/flows/[name]/run (node, token, done events). */
   run: projectProcedure("member")
     .input(EditorRunInput)
-    .mutation(({ ctx, input }) => {
-      const body = { query: input.query, page: 1, page_size: 20, stream: true };
-      return input.target === "deployed"
-        ? runDeployedFlow(ctx.projectId, input.name, body)
-        : simulateFlow(ctx.projectId, input.name, body);
+    .mutation(async ({ ctx, input }) => {
+      const run =
+        input.target === "deployed"
+          ? await runDeployedFlow(ctx.projectId, input.name, input.query)
+          : await simulateFlow(ctx.projectId, input.name, input.query);
+      return respondToRun(run, { page: 1, pageSize: 20, stream: true });
     }),
 });

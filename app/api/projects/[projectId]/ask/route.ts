@@ -1,4 +1,4 @@
-import { AnswerStream } from "@/server/answers/stream";
+import { AnswerStream } from "@/server/http/answer-stream";
 import { assertSameOrigin } from "@/server/auth/origin";
 import { errorResponse } from "@/server/public-api/errors";
 import { readJson } from "@/server/public-api/public-route";

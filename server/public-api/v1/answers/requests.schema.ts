@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { THINKING_LEVELS, type ThinkingLevel } from "@/server/answers/thinking.schema";
-import { requiredString } from "./query";
+import { requiredString } from "../query";
 
 /** Request shapes of POST /ask-sources and /run-extraction (contract §5.13, §5.14), with the contract's texts. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mimeTypeOf, toLegacyElementDto } from "./legacy-mappers";
+import { mimeTypeOf, toLegacyElementDto } from "./mappers";
 
 const element = {
   id: "00000000-0000-4000-8000-000000000000",

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { CRAWL_LIMITS } from "@/server/connectors/origin";
 import { ENRICHMENT_OPTIONS, INDEXING_OPTIONS } from "@/server/sources/sources.schema";
-import { LEGACY_METHOD } from "./legacy.schema";
-import { queryBool, queryInt, requiredString } from "./query";
-import { METHOD } from "./sources.schema";
+import { LEGACY_METHOD } from "../legacy/requests.schema";
+import { queryBool, queryInt, requiredString } from "../query";
+import { METHOD } from "../sources/requests.schema";
 
 /**
  * Request shapes of the connector endpoints (contract §5.3–5.5 and their legacy forms in §6), snake_case as on the

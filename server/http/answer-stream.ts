@@ -1,12 +1,13 @@
+import type { AnswerEvent } from "../answers/events.schema";
 import { AppError } from "../errors";
-import { sseResponse, typedEventFrame } from "../http/sse";
 import type { Logger } from "../logger";
-import type { AnswerEvent } from "./events.schema";
+import { sseResponse, typedEventFrame } from "./sse";
 
 /**
  * An answer sent as `text/event-stream` (contract §11.4): `token` and `citation` events while it is written, then
  * `done` with the whole response object, or `error` with a detail when it fails after the stream began. A client
- * that goes away aborts the work (model calls stop).
+ * that goes away aborts the work (model calls stop). The answers domain hands over the run (`runAsk` with its
+ * events); this transport frames it, for the public API and the dashboard alike.
  */
 export class AnswerStream {
   constructor(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LEGACY_LISTED_METHODS, normalizeLegacyMethod, type InternalMethod } from "@/server/parsing/methods.schema";
-import { PAGE, PAGE_SIZE, queryArray } from "./query";
+import { PAGE, PAGE_SIZE, queryArray } from "../query";
 
 /** Request shapes of the earlier (legacy) sources endpoints (contract §6), with the contract's texts. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { buildMethodFor } from "../../sources/legacy";
-import { screenshotWidth } from "../../sources/screenshot";
-import { LegacyElementsInput, LegacyProcessInput, LegacyUploadFields, ScreenshotInput } from "./legacy.schema";
+import { buildMethodFor } from "../../../sources/legacy";
+import { screenshotWidth } from "../../../sources/screenshot";
+import { LegacyElementsInput, LegacyProcessInput, LegacyUploadFields, ScreenshotInput } from "./requests.schema";
 
 const detailOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.success ? null : result.error?.issues[0]?.message;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { isV2Method, V2_METHODS } from "@/server/parsing/methods.schema";
 import { SEARCH_TYPES } from "@/server/retrieval/search-type.schema";
 import { ENRICHMENT_OPTIONS, INDEXING_OPTIONS } from "@/server/sources/sources.schema";
-import { PAGE, PAGE_SIZE, queryArray, queryBool, requiredString } from "./query";
+import { PAGE, PAGE_SIZE, queryArray, queryBool, requiredString } from "../query";
 
 /** Public request shapes of the sources API (contract §5), snake_case as on the wire, with the contract's texts. */
 
