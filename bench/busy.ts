@@ -52,6 +52,22 @@ const startProbes = (quarry: QuarryProcess, smallSourceId: string) => {
   };
 };
 
+/** The build's current step ("partition", "embed" …), polled every second until stopped. */
+const trackStep = (quarry: QuarryProcess, buildId: () => string | null) => {
+  let step = "upload";
+  const auth = { Authorization: `Bearer ${quarry.token}` };
+  const timer = setInterval(async () => {
+    const id = buildId();
+    if (!id) return;
+    const res = await fetch(`${apiClient(quarry).base}/builds/${id}?suppress_elements=true`, { headers: auth }).catch(
+      () => null,
+    );
+    const body = res?.ok ? ((await res.json()) as { status: string; step: string | null }) : null;
+    if (body) step = body.step ?? body.status;
+  }, 1000);
+  return { current: () => step, stop: () => clearInterval(timer) };
+};
+
 type Probed = Awaited<ReturnType<ReturnType<typeof startProbes>>>;
 
 /** A small, indexed source for prebuilt-rag to search while the large one builds. */
@@ -74,18 +90,27 @@ const scenario = async (name: string, fields: Record<string, string>) => {
     await new Promise((r) => setTimeout(r, REFERENCE_S * 1000));
     const reference = await stopReference();
     const bytes = GENERATORS.txt!(BUSY_MB);
-    const memory = watchMemory(quarry, 100);
+    let buildId: string | null = null;
+    const step = trackStep(quarry, () => buildId);
+    const memory = watchMemory(quarry, 100, step.current);
     const stopProbes = startProbes(quarry, smallId);
     const started = performance.now();
     const res = await api.upload("big-log.txt", bytes, fields);
     if (res.status !== 200) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
     const acceptedS = (performance.now() - started) / 1000;
-    const { build_id } = (await res.json()) as { build_id: string };
-    const build = await api.waitForBuild(build_id, 3_600_000);
+    buildId = ((await res.json()) as { build_id: string }).build_id;
+    const build = await api.waitForBuild(buildId, 3_600_000);
     const seconds = (performance.now() - started) / 1000;
     const during = await stopProbes();
-    const { peakMb, firstMb } = memory.stop();
-    return { name, status: build.status, acceptedS, seconds, reference, during, peakMb, idleMb: firstMb };
+    step.stop();
+    const { peakMb, firstMb, atPeak, byPhase } = memory.stop();
+    const composition = {
+      atPeak: atPeak.map((p) => `${p.name} ${fmt(p.mb, 0)}`).join(", "),
+      bySteps: Object.entries(byPhase)
+        .map(([s, mb]) => `${s} ${fmt(mb, 0)}`)
+        .join(", "),
+    };
+    return { name, status: build.status, acceptedS, seconds, reference, during, peakMb, idleMb: firstMb, composition };
   } finally {
     // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer (server/postgres/session-timing.ts).
     if (process.env.QUARRY_DB_SLOW_MS) {
@@ -122,6 +147,7 @@ export const benchBusy = async () => {
       "status",
     ],
   ];
+  const notes: string[] = [];
   for (const name of PICKED) {
     const fields = SCENARIOS[name];
     if (!fields) throw new Error(`BENCH_BUSY_SETTINGS: unknown "${name}" (defaults, none)`);
@@ -135,6 +161,7 @@ export const benchBusy = async () => {
         r.status,
       ]),
     );
+    notes.push(`${name}: at the peak, MB by process: ${r.composition.atPeak}; peak MB by step: ${r.composition.bySteps}`);
   }
   return [
     `Busy: health (3 s timeout), the source list and prebuilt-rag of another small source, each every 0.5 s, while ` +
@@ -142,5 +169,6 @@ export const benchBusy = async () => {
       `each on a fresh Quarry, next to the same probes for ${REFERENCE_S} s with no build. Goal: health max ≤ 1 s, ` +
       `list and rag p95 ≤ 1 s, peak tree ≤ 600 MB.`,
     table(rows),
+    ...notes,
   ].join("\n");
 };

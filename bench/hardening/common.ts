@@ -9,14 +9,36 @@ import { percentile } from "../stats";
 
 export const TERMINAL = new Set(["Completed", "Completed with errors", "Processing failed"]);
 
-/** Resident memory of the app and everything it started, in MB, sampled until stopped; reports the peak. */
-export const watchMemory = (quarry: QuarryProcess, everyMs = 250) => {
+/** A process's short name: its script or binary, from /proc (Linux only). */
+const nameOf = (pid: number) => {
+  try {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+    const script = argv.find((a, i) => i > 0 && !a.startsWith("-")) ?? argv[0] ?? "?";
+    return path.basename(script);
+  } catch {
+    return "?";
+  }
+};
+
+/**
+ * Resident memory of the app and everything it started, in MB, sampled until stopped; reports the peak, what each
+ * process held at that moment, and the peak under each label `phase()` returned (a build's step, say).
+ */
+export const watchMemory = (quarry: QuarryProcess, everyMs = 250, phase: () => string = () => "run") => {
   let peak = 0;
+  let atPeak: { name: string; mb: number }[] = [];
+  const byPhase = new Map<string, number>();
   const sample = () => {
     const pid = quarry.pid();
     if (!pid) return 0;
-    const mb = treeOf(pid).reduce((sum, p) => sum + rssMb(p), 0);
-    peak = Math.max(peak, mb);
+    const parts = treeOf(pid).map((p) => ({ pid: p, mb: rssMb(p) }));
+    const mb = parts.reduce((sum, p) => sum + p.mb, 0);
+    const label = phase();
+    byPhase.set(label, Math.max(byPhase.get(label) ?? 0, mb));
+    if (mb > peak) {
+      peak = mb;
+      atPeak = parts.filter((p) => p.mb > 1).map((p) => ({ name: nameOf(p.pid), mb: p.mb }));
+    }
     return mb;
   };
   const first = sample();
@@ -25,7 +47,7 @@ export const watchMemory = (quarry: QuarryProcess, everyMs = 250) => {
     first,
     stop: () => {
       clearInterval(timer);
-      return { firstMb: first, lastMb: sample(), peakMb: peak };
+      return { firstMb: first, lastMb: sample(), peakMb: peak, atPeak, byPhase: Object.fromEntries(byPhase) };
     },
   };
 };

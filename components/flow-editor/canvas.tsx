@@ -118,7 +118,9 @@ export const Canvas = ({ label }: { label: string }) => {
         onConnectEnd={onConnectEnd}
         onNodeDragStart={() => store.getState().checkpoint()}
         onPaneClick={() => store.getState().select(null)}
-        onNodeClick={() => store.getState().clicked()}
+        onNodeClick={(event, node) =>
+          store.getState().clicked(node.id, { adding: event.shiftKey || event.metaKey || event.ctrlKey })
+        }
         isValidConnection={isValidConnection}
         nodesDraggable={!readOnly}
         nodesConnectable={!readOnly}

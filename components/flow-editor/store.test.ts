@@ -93,6 +93,30 @@ describe("the editor store", () => {
     expect(store.getState().graph().nodes[0]!.data.config).toMatchObject({ topK: 3, searchType: "similarity" });
   });
 
+  it("shows the clicked node even when a node brought back by undo still carried its old selection", () => {
+    const store = createEditorStore(empty, false);
+    const s = () => store.getState();
+    const dataset = s().addNode("dataset", { x: 0, y: 0 });
+    const response = s().addNode("response", { x: 300, y: 0 });
+    s().onNodesChange([{ type: "remove", id: response }]);
+    expect(s().selectedId).toBeNull();
+    s().undo();
+    // Undo restores the graph, not a selection the panel no longer shows.
+    expect(s().nodes.filter((n) => n.selected)).toEqual([]);
+    s().select(dataset);
+    s().clicked(response);
+    expect(s().selectedId).toBe(response);
+    expect(
+      s()
+        .nodes.filter((n) => n.selected)
+        .map((n) => n.id),
+    ).toEqual([response]);
+    // A click that adds to a selection leaves it to React Flow.
+    s().clicked(dataset, { adding: true });
+    expect(s().selectedId).toBe(response);
+    expect(s().nodeClicks).toBe(2);
+  });
+
   it("changes nothing when read-only, but still selects", () => {
     const store = createEditorStore(
       {

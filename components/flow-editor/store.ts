@@ -65,7 +65,11 @@ export type EditorState = {
   /** Adds the copied nodes again, with new ids and names, offset from the originals and selected. */
   paste: () => void;
   select: (id: string | null) => void;
-  clicked: () => void;
+  /**
+   * A click on a node: it is counted, and a plain click (no key held to add to a selection) selects that node alone,
+   * whatever React Flow made of the click, so the side panel always shows the node the user clicked.
+   */
+  clicked: (id: string, options?: { adding?: boolean }) => void;
   undo: () => void;
   redo: () => void;
   autoLayout: () => void;
@@ -100,13 +104,14 @@ const snapshotOf = (s: EditorState): Snapshot => ({ nodes: s.nodes, edges: s.edg
 /** Undo and redo over snapshots of the graph; a read-only editor has neither. */
 const undoActions = (set: SetState, get: GetState) => {
   const restore = (to: Snapshot, history: UndoStack<Snapshot>) =>
-    set((s) => ({
-      nodes: to.nodes,
-      edges: to.edges,
-      history,
-      edits: s.edits + 1,
-      selectedId: to.nodes.some((n) => n.id === s.selectedId) ? s.selectedId : null,
-    }));
+    set((s) => {
+      const selectedId = to.nodes.some((n) => n.id === s.selectedId) ? s.selectedId : null;
+      // The snapshot's selection flags are from its time; the current selection is the one the panel shows.
+      const nodes = to.nodes.map((n) =>
+        !!n.selected === (n.id === selectedId) ? n : { ...n, selected: n.id === selectedId },
+      );
+      return { nodes, edges: to.edges, history, edits: s.edits + 1, selectedId };
+    });
   return {
     checkpoint: () => set((s) => ({ history: record(s.history, snapshotOf(s)) })),
     undo: () => {
@@ -215,7 +220,10 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
           nodes: s.nodes.map((n) => (n.selected === (n.id === id) ? n : { ...n, selected: n.id === id })),
         })),
 
-      clicked: () => set((s) => ({ nodeClicks: s.nodeClicks + 1 })),
+      clicked: (id, options) => {
+        if (!options?.adding) get().select(id);
+        set((s) => ({ nodeClicks: s.nodeClicks + 1 }));
+      },
 
       autoLayout: () => {
         const s = get();
