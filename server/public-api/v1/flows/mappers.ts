@@ -5,6 +5,7 @@ import type { simulateNode } from "@/server/flows/run-flow";
 import type { RunResult } from "@/server/flows/run-graph";
 import { flowUrl } from "@/server/flows/flow-url";
 import type { NodeResult, NodeView } from "@/server/flows/node-results";
+import { toCitation } from "../answers/mappers";
 
 /** The flow service's snake_case answers (contract §2.8, §7), built from the flows domain's rows and results. */
 
@@ -54,7 +55,11 @@ export const toRunResponse = (result: Pick<RunResult, "items" | "generated">, pa
     page_size: pageSize,
     total_pages: Math.ceil(total / pageSize),
     ...(result.generated
-      ? { answer: result.generated.text, model: result.generated.model, citations: result.generated.citations }
+      ? {
+          answer: result.generated.text,
+          model: result.generated.model,
+          citations: result.generated.citations.map(toCitation),
+        }
       : {}),
   };
 };
