@@ -51,7 +51,7 @@ const citationPrecision = async (say: (line: string) => void) => {
       if (!answer.citations.length) tally.nothing++;
       for (const c of answer.citations) {
         tally.cited++;
-        if (isRelevant(c.file_id!)) tally.citedRelevant++;
+        if (isRelevant(c.fileId!)) tally.citedRelevant++;
       }
       for (const c of chunks) {
         tally.context++;
