@@ -167,7 +167,14 @@ describe("model providers", () => {
       message: "Enter the key again to use it at a new address",
     });
     const moved = await admin.update({ teamId: ids.team, providerId: p.id, baseUrl: elsewhere, clearKey: true });
-    expect(moved).toMatchObject({ baseUrl: elsewhere, keyPrefix: null, keyStatus: "none", servedModels: [] });
+    expect(moved).toMatchObject({
+      baseUrl: elsewhere,
+      keyPrefix: null,
+      keyStatus: "none",
+      servedModels: [],
+      modelsFetchedAt: null,
+      lastTest: null,
+    });
     await expect(addProvider({ name: "Renamed" })).rejects.toMatchObject({ code: "CONFLICT" });
   });
 
@@ -210,6 +217,20 @@ describe("model providers", () => {
       // Entering the key again seals it under the new secret.
       await admin.update({ teamId: ids.team, providerId: p.id, apiKey: KEY });
       expect((await admin.test({ teamId: ids.team, providerId: p.id })).test.ok).toBe(true);
+    } finally {
+      setRuntimeEnv("QUARRY_SECRET_KEY", SECRET);
+    }
+  });
+
+  it("seals keys under the install's own secret when QUARRY_SECRET_KEY is unset", async () => {
+    setRuntimeEnv("QUARRY_SECRET_KEY", "");
+    try {
+      const admin = await callerFor(ids.admin);
+      const p = await addProvider({ name: "Generated secret" });
+      expect(p.keyStatus).toBe("ok");
+      expect((await admin.test({ teamId: ids.team, providerId: p.id })).test.ok).toBe(true);
+      const { db } = await import("../db");
+      expect(await db.instanceSetting.findUnique({ where: { key: "auth_secret" } })).not.toBeNull();
     } finally {
       setRuntimeEnv("QUARRY_SECRET_KEY", SECRET);
     }

@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { AppError } from "../errors";
-import type { ModelProvider } from "../generated/prisma/client";
+import { Prisma, type ModelProvider } from "../generated/prisma/client";
 import { checkProviderAddress, probeProvider, type ProbeResult } from "./connection";
 import { environmentProviders } from "./env-providers";
 import { keyPrefix, keyReadable, openKey, sealKey } from "./key-crypto";
@@ -98,7 +98,7 @@ export const updateProvider = async (teamId: string, providerId: string, input: 
       baseUrl,
       ...key,
       // What another address served says nothing about this one.
-      ...(moved ? { servedModels: [], modelsFetchedAt: null, lastTest: undefined } : {}),
+      ...(moved ? { servedModels: [], modelsFetchedAt: null, lastTest: Prisma.DbNull } : {}),
     },
     ...withKey,
   });

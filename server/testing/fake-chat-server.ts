@@ -305,7 +305,8 @@ const serveModelList = (req: IncomingMessage, res: ServerResponse, models: strin
   else res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model" })) }));
 };
 
-export const startFakeChatServer = async (): Promise<FakeChatServer> => {
+/** `port`: a fixed one (the browser suite allows exactly its stand-ins' ports); any free one by default. */
+export const startFakeChatServer = async ({ port: listenPort = 0 } = {}): Promise<FakeChatServer> => {
   const requests: ChatRequestBody[] = [];
   const reranks: RerankRequestBody[] = [];
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
@@ -383,7 +384,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
       }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
