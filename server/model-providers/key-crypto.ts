@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 import { authSecret } from "../auth/secret";
 import { env } from "../env";
 import { AppError } from "../errors";
-import { KEY_UNREADABLE } from "./model-providers.schema";
+import { KEY_UNREADABLE_ERROR } from "./model-providers.schema";
 
 /**
  * Provider API keys at rest: AES-256-GCM under a key derived (HKDF-SHA256) from the server secret, QUARRY_SECRET_KEY
@@ -43,10 +43,13 @@ export const sealKey = async (plain: string, teamId: string): Promise<string> =>
   return [VERSION, id, b64(iv), b64(cipher.getAuthTag()), b64(body)].join(".");
 };
 
-/** Whether the current secret can open a sealed value (no decryption: the key id says). */
-export const keyReadable = async (sealed: string): Promise<boolean> => {
+/** The id of the current sealing key, to tell (without decrypting) which sealed values it opens. */
+export const currentKeyId = async (): Promise<string> => (await sealingKey()).id;
+
+/** Whether the key with id `keyId` opens a sealed value. */
+export const sealedWith = (sealed: string, keyId: string): boolean => {
   const [version, id] = sealed.split(".");
-  return version === VERSION && id === (await sealingKey()).id;
+  return version === VERSION && id === keyId;
 };
 
 /** The plain key, or a 409 saying the secret changed (never a 500). */
@@ -54,7 +57,7 @@ export const openKey = async (sealed: string, teamId: string): Promise<string> =
   const [version, id, iv, tag, body] = sealed.split(".");
   const { key, id: currentId } = await sealingKey();
   if (version !== VERSION || id !== currentId || !iv || !tag || body === undefined) {
-    throw new AppError("CONFLICT", `The provider's ${KEY_UNREADABLE}`);
+    throw new AppError("CONFLICT", KEY_UNREADABLE_ERROR);
   }
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64url"));
@@ -62,7 +65,7 @@ export const openKey = async (sealed: string, teamId: string): Promise<string> =
     decipher.setAuthTag(Buffer.from(tag, "base64url"));
     return Buffer.concat([decipher.update(Buffer.from(body, "base64url")), decipher.final()]).toString("utf8");
   } catch {
-    throw new AppError("CONFLICT", `The provider's ${KEY_UNREADABLE}`);
+    throw new AppError("CONFLICT", KEY_UNREADABLE_ERROR);
   }
 };
 

@@ -7,7 +7,7 @@ import { loggerOptions } from "../logger";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { freePort } from "../testing/quarry-process";
 import { startTestDatabase, type TestDatabase } from "../testing/test-database";
-import { KEY_UNREADABLE } from "./model-providers.schema";
+import { KEY_UNREADABLE_ERROR } from "./model-providers.schema";
 
 /**
  * Model providers through the dashboard's procedures (tRPC caller, real database), against local OpenAI-compatible
@@ -213,7 +213,7 @@ describe("model providers", () => {
       const listed = (await admin.list({ teamId: ids.team })).providers.find((x) => x.id === p.id);
       expect(listed).toMatchObject({ keyStatus: "unreadable", keyPrefix: "sk-te…" });
       const { test } = await admin.test({ teamId: ids.team, providerId: p.id });
-      expect(test).toMatchObject({ ok: false, message: `The provider's ${KEY_UNREADABLE}` });
+      expect(test).toMatchObject({ ok: false, message: KEY_UNREADABLE_ERROR });
       // Entering the key again seals it under the new secret.
       await admin.update({ teamId: ids.team, providerId: p.id, apiKey: KEY });
       expect((await admin.test({ teamId: ids.team, providerId: p.id })).test.ok).toBe(true);

@@ -87,5 +87,8 @@ export type ConnectionTest = {
   at: string;
 };
 
-/** Why a saved key cannot be used, as the page shows it. */
-export const KEY_UNREADABLE = "key unreadable: the server secret changed; enter the key again";
+const SECRET_CHANGED = "the server secret changed; enter the key again";
+/** Why a saved key cannot be used, as the page shows it beside the provider. */
+export const KEY_UNREADABLE = `key unreadable: ${SECRET_CHANGED}`;
+/** The same, as the sentence a connection test or a call reports. */
+export const KEY_UNREADABLE_ERROR = `The saved key is unreadable: ${SECRET_CHANGED}`;

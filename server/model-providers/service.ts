@@ -3,7 +3,7 @@ import { AppError } from "../errors";
 import { Prisma, type ModelProvider } from "../generated/prisma/client";
 import { checkProviderAddress, probeProvider, type ProbeResult } from "./connection";
 import { environmentProviders } from "./env-providers";
-import { keyPrefix, keyReadable, openKey, sealKey } from "./key-crypto";
+import { currentKeyId, keyPrefix, openKey, sealKey, sealedWith } from "./key-crypto";
 import type { ConnectionTest, CreateProviderInput, UpdateProviderInput } from "./model-providers.schema";
 import type { ProviderView } from "./types";
 
@@ -16,14 +16,14 @@ type Row = ModelProvider & { encryptedKey?: string | null };
 
 const withKey = { omit: { encryptedKey: false } } as const;
 
-const toView = async (row: Row): Promise<ProviderView> => ({
+const toView = (row: Row, keyId: string): ProviderView => ({
   id: row.id,
   source: "team",
   kind: row.kind,
   name: row.name,
   baseUrl: row.baseUrl,
   keyPrefix: row.keyPrefix,
-  keyStatus: !row.encryptedKey ? "none" : (await keyReadable(row.encryptedKey)) ? "ok" : "unreadable",
+  keyStatus: !row.encryptedKey ? "none" : sealedWith(row.encryptedKey, keyId) ? "ok" : "unreadable",
   settings: null,
   servedModels: row.servedModels,
   modelsFetchedAt: row.modelsFetchedAt,
@@ -47,7 +47,8 @@ const assertNameFree = async (teamId: string, name: string, exceptId?: string) =
 /** The team's providers (newest last) and the environment's, read-only. */
 export const listProviders = async (teamId: string) => {
   const rows = await db.modelProvider.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, ...withKey });
-  return { providers: await Promise.all(rows.map(toView)), environment: environmentProviders() };
+  const keyId = await currentKeyId();
+  return { providers: rows.map((row) => toView(row, keyId)), environment: environmentProviders() };
 };
 
 export const createProvider = async (teamId: string, input: CreateProviderInput, createdById: string | null) => {
@@ -66,7 +67,7 @@ export const createProvider = async (teamId: string, input: CreateProviderInput,
     },
     ...withKey,
   });
-  return toView(row);
+  return toView(row, await currentKeyId());
 };
 
 const origin = (url: string) => new URL(url).origin;
@@ -102,7 +103,7 @@ export const updateProvider = async (teamId: string, providerId: string, input: 
     },
     ...withKey,
   });
-  return toView(updated);
+  return toView(updated, await currentKeyId());
 };
 
 export const removeProvider = async (teamId: string, providerId: string) => {
@@ -130,5 +131,5 @@ export const testProvider = async (teamId: string, providerId: string) => {
     data: { lastTest: test, ...(models ? { servedModels: models, modelsFetchedAt: new Date() } : {}) },
     ...withKey,
   });
-  return { test, provider: await toView(updated) };
+  return { test, provider: toView(updated, await currentKeyId()) };
 };
