@@ -129,7 +129,7 @@ export const enrichRows = async (build: EnrichingBuild, rows: ElementRow[]) => {
     const result = await annotateRows(build.source.fileName, rows);
     applyPages(rows, result.pages);
     return {
-      enrichmentModel: modelNames(result.pages.map((p) => p.model)),
+      enrichmentModel: modelNames(new Set(result.pages.map((p) => p.model))),
       documentAnnotation: result.documentAnnotation,
       warnings: result.warnings,
     };
