@@ -5,8 +5,8 @@ import { enterStep } from "./step-progress";
 /**
  * A source build as its steps see it. Each step is a plain, idempotent function of the build id: a retried or resumed
  * step first clears what an earlier attempt of the same step wrote. The job (inngest/functions/process-source-build.ts)
- * only orders them; state lives in the database, so step results stay small. A small upload does the same work in
- * memory and writes it in one transaction (small-build.ts).
+ * only orders them; state lives in the database, so step results stay small. A small upload chains the same steps'
+ * work in memory and writes it in one transaction (small-build.ts).
  */
 
 /** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */

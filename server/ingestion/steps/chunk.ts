@@ -27,30 +27,77 @@ export const PIPELINE_CHUNKING = {
 
 type ChunkingBuild = { id: string; projectId: string; sourceId: string; source: { fileName: string } };
 
-const asParsed = (r: ElementText): ParsedElement => ({
+/** The options the build pipeline chunks with (a copy: the chunk set stores them as its config). */
+export const pipelineChunking = () => ({
+  ...PIPELINE_CHUNKING,
+  elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove],
+});
+
+type WindowRow = {
+  elementId: string;
+  elementType: string;
+  text: string;
+  html: string | null;
+  pageNumber: number | null;
+};
+
+const asParsed = (r: WindowRow): ParsedElement => ({
   type: r.elementType as ParsedElement["type"],
   text: r.text,
   html: r.html,
   pageNumber: r.pageNumber,
 });
 
+/** Where a window sits in its document (the first window's defaults: `last` for a document chunked whole). */
+type WindowPlace = {
+  title?: string;
+  sectionBefore?: string | null;
+  headingBefore?: string;
+  firstPosition?: number;
+  last: boolean;
+};
+
+/**
+ * The chunk step's work on one window of elements: chunked in the CPU thread (chunkWindow; a window that is the
+ * whole document gives chunkElements' chunks), then made chunk rows of the build's chunk set with their ids chosen
+ * here, so their vectors can be written without reading the chunks back. A small build's document is one window.
+ */
+export const chunkWindowRows = async (
+  build: ChunkingBuild,
+  chunkSetId: string,
+  rows: WindowRow[],
+  { title, sectionBefore = null, headingBefore = "", firstPosition = 0, last }: WindowPlace,
+) => {
+  const window: WindowResult = await runOffThread<WindowResult>("server/chunking/thread.ts", "chunkWindow", [
+    { elements: rows.map(asParsed), options: pipelineChunking(), sectionBefore, last },
+  ]);
+  const base = { projectId: build.projectId, sourceId: build.sourceId, chunkSetId, buildId: build.id };
+  const data = chunkRows({
+    rows,
+    chunks: window.chunks,
+    fileName: build.source.fileName,
+    base,
+    title,
+    headingBefore,
+    firstPosition,
+  }).map((row) => ({ ...row, id: randomUUID() }));
+  return { window, data };
+};
+
 /**
  * Splits the build's elements into chunks and writes them (no vectors yet) into the build's chunk set, in place of
  * any an earlier attempt wrote. Each chunk carries its document's title and its section's heading for keyword
- * search and embedding. Elements are read, chunked (chunkWindow, in the CPU thread) and written a window at a time:
- * a 100 MB document's elements and chunks never sit in memory whole, and no statement writes more than
- * CHUNK_INSERT_BATCH chunks.
+ * search and embedding. Elements are read, chunked and written a window at a time: a 100 MB document's elements and
+ * chunks never sit in memory whole, and no statement writes more than CHUNK_INSERT_BATCH chunks.
  */
 export const writeBuildChunks = async (build: ChunkingBuild) => {
-  const options = { ...PIPELINE_CHUNKING, elementsToRemove: [...PIPELINE_CHUNKING.elementsToRemove] };
   const chunkSet = await openBuildChunkSet({
     projectId: build.projectId,
     sourceId: build.sourceId,
     buildId: build.id,
-    config: options,
+    config: pipelineChunking(),
   });
   await deleteChunksOfSet(chunkSet.id);
-  const base = { projectId: build.projectId, sourceId: build.sourceId, chunkSetId: chunkSet.id, buildId: build.id };
   const title = await buildDocumentTitle(build.id, build.source.fileName);
   let carried: ElementText[] = [];
   let sectionBefore: string | null = null;
@@ -61,19 +108,8 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
     const page = await readPage(build.id, after);
     const last = page.length < ELEMENTS_PAGE;
     const rows = carried.concat(page);
-    const window: WindowResult = await runOffThread<WindowResult>("server/chunking/thread.ts", "chunkWindow", [
-      { elements: rows.map(asParsed), options, sectionBefore, last },
-    ]);
-    // Ids chosen here, so a caller can write the vectors without reading the chunks back.
-    const data = chunkRows({
-      rows,
-      chunks: window.chunks,
-      fileName: build.source.fileName,
-      base,
-      title,
-      headingBefore,
-      firstPosition: written,
-    }).map((row) => ({ ...row, id: randomUUID() }));
+    const place = { title, sectionBefore, headingBefore, firstPosition: written, last };
+    const { window, data } = await chunkWindowRows(build, chunkSet.id, rows, place);
     for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
       await insertChunks(data.slice(i, i + CHUNK_INSERT_BATCH));
       await yieldToEventLoop();
@@ -99,4 +135,3 @@ export const chunkBuild = async (buildId: string) => {
   ]);
   return { chunks };
 };
-

@@ -21,12 +21,53 @@ const chunkTexts = async (ids: string[]) => {
   return ids.map((id) => byId.get(id)).filter((c): c is ChunkToEmbed => c !== undefined);
 };
 
+/** The embedder this deployment configures and its embedding index (created on first use). */
+export const embeddingTarget = async () => {
+  const embedder = getEmbedder();
+  return { embedder, index: await ensureEmbeddingIndex(embedder) };
+};
+
+type EmbedBatches = {
+  buildId: string;
+  embedder: Embedder;
+  /** How many chunks there are. */
+  count: number;
+  /** The chunks from `from` up to `to` (exclusive), in order. */
+  batch: (from: number, to: number) => ChunkToEmbed[] | Promise<ChunkToEmbed[]>;
+  /** Keeps a batch's vectors. */
+  store: (chunks: ChunkToEmbed[], vectors: number[][]) => Promise<void>;
+};
+
 /**
- * Embeds chunks batch by batch and writes their vectors; returns how many batches failed. A batch the provider keeps
- * refusing is counted, not fatal, unless every batch fails. Each batch's texts are read when it is embedded: a
- * 100 MB document's chunk texts are never all in memory, nor in one answer of the database.
+ * The embed step's work: chunks embedded EMBED_BATCH at a time, each batch's vectors handed to `store` (the durable
+ * step writes them, a small build keeps them for its one INSERT); returns how many batches failed. A batch the
+ * provider keeps refusing is counted, not fatal, unless every batch fails.
  */
-export const embedChunks = async ({
+export const embedInBatches = async ({ buildId, embedder, count, batch, store }: EmbedBatches) => {
+  let failedBatches = 0;
+  let lastError: string | null = null;
+  for (let i = 0; i < count; i += EMBED_BATCH) {
+    try {
+      const chunks = await batch(i, i + EMBED_BATCH);
+      await store(chunks, await embedTexts(embedder, chunks.map(embeddingInput)));
+    } catch (error) {
+      failedBatches += 1;
+      lastError = errorMessage(error);
+      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
+    }
+  }
+  const batches = Math.ceil(count / EMBED_BATCH);
+  if (batches > 0 && failedBatches === batches) {
+    throw new Error(`Embedding failed for every batch: ${lastError}`);
+  }
+  return failedBatches;
+};
+
+/**
+ * Embeds chunks batch by batch and writes their vectors; returns how many batches failed. Each batch's texts are read
+ * when it is embedded: a 100 MB document's chunk texts are never all in memory, nor in one answer of the database.
+ */
+export const embedChunks = ({
   buildId,
   embedder,
   indexId,
@@ -36,27 +77,17 @@ export const embedChunks = async ({
   embedder: Embedder;
   indexId: string;
   ids: string[];
-}) => {
-  let failedBatches = 0;
-  let lastError: string | null = null;
-  for (let i = 0; i < ids.length; i += EMBED_BATCH) {
-    try {
-      const batch = await chunkTexts(ids.slice(i, i + EMBED_BATCH));
-      const vectors = await embedTexts(embedder, batch.map(embeddingInput));
-      await writeChunkVectors({ indexId, ids: batch.map((c) => c.id), vectors });
+}) =>
+  embedInBatches({
+    buildId,
+    embedder,
+    count: ids.length,
+    batch: (from, to) => chunkTexts(ids.slice(from, to)),
+    store: async (chunks, vectors) => {
+      await writeChunkVectors({ indexId, ids: chunks.map((c) => c.id), vectors });
       await yieldToEventLoop();
-    } catch (error) {
-      failedBatches += 1;
-      lastError = errorMessage(error);
-      logger.warn({ buildId, batch: i / EMBED_BATCH, err: error }, "embedding batch failed");
-    }
-  }
-  const batches = Math.ceil(ids.length / EMBED_BATCH);
-  if (batches > 0 && failedBatches === batches) {
-    throw new Error(`Embedding failed for every batch: ${lastError}`);
-  }
-  return failedBatches;
-};
+    },
+  });
 
 /**
  * Embeds the build's chunks that have no vector yet, batch by batch, so a retried step resumes where it stopped.
@@ -66,8 +97,7 @@ export const embedBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
   await enterStep(buildId, "embed");
-  const embedder = getEmbedder();
-  const index = await ensureEmbeddingIndex(embedder);
+  const { embedder, index } = await embeddingTarget();
   // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model. Ids
   // only (a few MB for a 100 MB document); the texts are read batch by batch.
   const pending = await db.$queryRaw<{ id: string }[]>`

@@ -3,6 +3,7 @@ import { errorMessage } from "../../errors";
 import { getChatTarget } from "../../providers/chat";
 import { enterStep, stepDone } from "../step-progress";
 import { logger } from "../../logger";
+import type { ElementRow } from "../element-rows";
 import { readBuildElements } from "../read-elements";
 import { runOffThread, yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { enrichBuildLocally } from "../../enrichment/streamed";
@@ -82,22 +83,59 @@ export const annotateDocument = (input: DocumentToAnnotate) => {
     : runOffThread<EnrichmentResult>("server/enrichment/enrich.ts", "enrichDocument", [{ ...input, llm: null }]);
 };
 
+type RowToAnnotate = { position: number; elementType: string; text: string; pageNumber: number | null };
+
+const annotateRows = (fileName: string, rows: RowToAnnotate[]) =>
+  annotateDocument({
+    fileName,
+    elements: rows.map((r) => ({ position: r.position, type: r.elementType, text: r.text, pageNumber: r.pageNumber })),
+  });
+
+/** The warning a failed enrichment leaves on its build (enrichment never fails a build). */
+const failureWarning = (buildId: string, error: unknown) => {
+  logger.error({ err: error, buildId }, "enrichment failed");
+  return `${ENRICHMENT_WARNING_PREFIX} failed: ${errorMessage(error)}`;
+};
+
 /** With a chat model: the whole document at once (the model annotates at most MAX_LLM_PAGES pages of it). */
-const enrichWhole = async (
-  buildId: string,
-  fileName: string,
-  write: (pages: EnrichedPage[]) => Promise<void>,
-) => {
-  const rows = await readBuildElements(buildId);
-  const elements = rows.map((r) => ({
-    position: r.position,
-    type: r.elementType,
-    text: r.text,
-    pageNumber: r.pageNumber,
-  }));
-  const result = await annotateDocument({ fileName, elements });
+const enrichWhole = async (buildId: string, fileName: string, write: (pages: EnrichedPage[]) => Promise<void>) => {
+  const result = await annotateRows(fileName, await readBuildElements(buildId));
   await write(result.pages);
   return { ...result, pages: result.pages.length };
+};
+
+/** Page annotations onto element rows held in memory, as writePages writes them. */
+const applyPages = (rows: ElementRow[], pages: EnrichedPage[]) => {
+  for (const page of pages) {
+    for (const row of rows.slice(page.first, page.last + 1)) {
+      row.pageAnnotation = page.summary;
+      row.pageKeywords = page.keywords;
+      row.pageTopics = page.topics;
+      row.metadata = { ...row.metadata, enrichment_model: page.model };
+    }
+  }
+};
+
+type EnrichingBuild = { id: string; enrichment: string; source: { fileName: string } };
+
+/**
+ * The enrich step over a small build's rows in memory (the whole document at once, with or without a chat model):
+ * the pages go onto the rows, the rest (as the durable step writes it) is returned for the build. Never throws: a
+ * failure is a warning.
+ */
+export const enrichRows = async (build: EnrichingBuild, rows: ElementRow[]) => {
+  if (build.enrichment !== "full") return { warnings: [] };
+  try {
+    const result = await annotateRows(build.source.fileName, rows);
+    applyPages(rows, result.pages);
+    return {
+      enrichmentModel: modelNames(new Set(result.pages.map((p) => p.model))),
+      documentAnnotation: result.documentAnnotation,
+      warnings: result.warnings,
+    };
+  } catch (error) {
+    return { warnings: [failureWarning(build.id, error)] };
+  }
 };
 
 export const enrichBuild = async (buildId: string) => {
@@ -133,12 +171,8 @@ export const enrichBuild = async (buildId: string) => {
     logger.info({ buildId, pages: result.pages, llmPages: result.llmPages, ms }, "build enriched");
     return { enriched: true, pages: result.pages, llmPages: result.llmPages, models: result.models, ms };
   } catch (error) {
-    logger.error({ err: error, buildId }, "enrichment failed");
     await db.build
-      .update({
-        where: { id: buildId },
-        data: { warnings: [...earlier, `${ENRICHMENT_WARNING_PREFIX} failed: ${errorMessage(error)}`] },
-      })
+      .update({ where: { id: buildId }, data: { warnings: [...earlier, failureWarning(buildId, error)] } })
       .catch(() => undefined);
     return { enriched: false, error: errorMessage(error) };
   }

@@ -2,14 +2,13 @@ import { db } from "../../db";
 import { deleteOlderElements } from "../bounded-deletes";
 import { stepReached } from "../step-progress";
 
-type FinishingBuild = { id: string; sourceId: string; method: string; failedBatchesCount: number | null };
+type FinishingBuild = { method: string; failedBatchesCount: number | null };
 
-/** What finalizing writes: older builds' elements go, the build's and the source's statuses. */
+/** The statuses finalizing writes on the build and its source (a small build writes them in its one transaction). */
 export const finalizeWrites = (build: FinishingBuild) => {
   const status = (build.failedBatchesCount ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
   return {
     status,
-    dropOlderElements: db.element.deleteMany({ where: { sourceId: build.sourceId, buildId: { not: build.id } } }),
     build: { status, ...stepReached("finalize"), finishedAt: new Date(), error: null },
     source: { status: "Completed", method: build.method },
   } as const;

@@ -4,6 +4,10 @@ import { refreshChunkStatistics } from "../../retrieval/keyword-query";
 import { deleteChunksOfSet } from "../bounded-deletes";
 import { stepReached } from "../step-progress";
 
+/** The source's searchable build after this one: this build, or none with indexing "none". */
+export const indexedBuildOf = (build: { id: string; indexing: string }) =>
+  build.indexing !== "none" ? build.id : null;
+
 /**
  * Makes this build's chunk set the source's searchable one (or, with indexing "none", makes the source unsearchable)
  * and takes every other chunk set of the source out of search, in one transaction; then deletes them in slices.
@@ -11,9 +15,10 @@ import { stepReached } from "../step-progress";
 export const indexBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
-  const indexed = build.indexing !== "none";
+  const indexedBuildId = indexedBuildOf(build);
+  const indexed = indexedBuildId !== null;
   await db.$transaction([
-    db.source.update({ where: { id: build.sourceId }, data: { indexedBuildId: indexed ? buildId : null } }),
+    db.source.update({ where: { id: build.sourceId }, data: { indexedBuildId } }),
     ...activateBuildChunkSet({ sourceId: build.sourceId, buildId, indexed }),
     db.build.update({ where: { id: buildId }, data: stepReached("index") }),
   ]);

@@ -2,6 +2,7 @@ import { isManifestKey, snapshotBundleInput } from "../../connectors/snapshot";
 import { db } from "../../db";
 import { AppError } from "../../errors";
 import type { InternalMethod } from "../../parsing/methods.schema";
+import type { ParsedElement } from "../../parsing/types";
 import { partitionIsolatedInBatches } from "../../parsing/isolated";
 import { getSpeechModel } from "../../providers/speech";
 import { getVisionModel } from "../../providers/vision";
@@ -25,18 +26,46 @@ export const uploadParseInput = (
   method,
 });
 
-/** Parses the original file into elements of this build. */
-export const partitionBuild = async (buildId: string) => {
-  const build = await activeBuild(buildId);
-  if (!build) return null;
-  const { source } = build;
-  await enterStep(buildId, "partition");
+type ParsedSource = { storageKey: string | null; fileName: string; fileType: string };
+type ParseSink = {
+  /** Keeps a batch of elements (the first at position `first`) as the worker sends it. */
+  store: (elements: ParsedElement[], first: number) => Promise<void>;
+  /** Drops what `store` kept: the parse starts again (a page over its budget). */
+  clear: () => Promise<void>;
+};
+
+/**
+ * The partition step's work: the stored file (or a connector's snapshot) parsed in a parse worker, its elements handed
+ * to `sink` batch by batch. The durable step stores them in the database, a small build keeps them in memory.
+ */
+export const parseDocument = async (source: ParsedSource, method: InternalMethod, sink: ParseSink) => {
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
-  const method = build.method as InternalMethod;
   // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
   const input = isManifestKey(source.storageKey)
     ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
     : uploadParseInput(source, method);
+  // Parsing reads no settings: the models this deployment configures are handed to it here.
+  return partitionIsolatedInBatches(input, PARSE_LIMITS, sink.store, {
+    onRestart: sink.clear,
+    providers: { vision: getVisionModel(), speech: getSpeechModel() },
+  });
+};
+
+type PartitionMeta = Awaited<ReturnType<typeof partitionIsolatedInBatches>>;
+
+/** What partitioning writes on the build. */
+export const partitionedBuild = (meta: PartitionMeta) => ({
+  totalPartitions: meta.elementCount,
+  totalPages: meta.totalPages,
+  warnings: meta.warnings,
+  pageMethods: meta.pageMethods ?? undefined,
+});
+
+/** Parses the original file into elements of this build. */
+export const partitionBuild = async (buildId: string) => {
+  const build = await activeBuild(buildId);
+  if (!build) return null;
+  await enterStep(buildId, "partition");
   const toRow = toElementRow(buildId);
   const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId };
   const clear = async () => {
@@ -45,31 +74,19 @@ export const partitionBuild = async (buildId: string) => {
   await clear();
   // Stored batch by batch as the worker sends them; the event loop serves requests between batches. A parse that
   // fails, or starts again (a page over its budget), leaves no half result behind.
-  const result = await partitionIsolatedInBatches(
-    input,
-    PARSE_LIMITS,
-    async (elements, first) => {
-      await insertElements(
-        scope,
-        elements.map((el, j) => toRow(el, first + j)),
-      );
-      await yieldToEventLoop();
+  const store = async (elements: ParsedElement[], first: number) => {
+    await insertElements(
+      scope,
+      elements.map((el, j) => toRow(el, first + j)),
+    );
+    await yieldToEventLoop();
+  };
+  const result = await parseDocument(build.source, build.method as InternalMethod, { store, clear }).catch(
+    async (error: unknown) => {
+      await clear();
+      throw error;
     },
-    // Parsing reads no settings: the models this deployment configures are handed to it here.
-    { onRestart: clear, providers: { vision: getVisionModel(), speech: getSpeechModel() } },
-  ).catch(async (error: unknown) => {
-    await clear();
-    throw error;
-  });
-  await db.build.update({
-    where: { id: buildId },
-    data: {
-      totalPartitions: result.elementCount,
-      totalPages: result.totalPages,
-      warnings: result.warnings,
-      pageMethods: result.pageMethods ?? undefined,
-      ...stepDone("partition"),
-    },
-  });
+  );
+  await db.build.update({ where: { id: buildId }, data: { ...partitionedBuild(result), ...stepDone("partition") } });
   return { elements: result.elementCount, pages: result.totalPages, warnings: result.warnings.length };
 };
