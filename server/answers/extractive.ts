@@ -30,7 +30,7 @@ export const NOTHING_FOUND = "I could not find an answer to this in the selected
  * context allows. Citation precision 60.4% -> 67.4%; "found nothing" where the top chunk is relevant 15.1% -> 1.8%.
  */
 /** Chunks read: the best ones; lower ones rarely hold a better sentence. */
-const MAX_CHUNKS = 5;
+export const EXTRACTIVE_CHUNKS = 5;
 /**
  * The relevance (`readChunks`) the best document needs for the answerer to answer at all. On the 809 claims: below
  * it for 1.8% of those whose top chunk is of a relevant document, and for 28% of those whose context holds none.
@@ -94,7 +94,7 @@ const readChunks = (question: string, chunks: RetrievedChunk[], elements: Map<st
   const asked = contentTerms(question);
   const askedTerms = [...new Set(asked)];
   const askedPairs = [...pairs(asked)];
-  const read = chunks.slice(0, MAX_CHUNKS);
+  const read = chunks.slice(0, EXTRACTIVE_CHUNKS);
   const reads = read.map((chunk) => {
     const sources = chunk.elementIds.flatMap((id) => elements.get(id) ?? []);
     const sentences = wholeSentences(chunk.text, sources)

@@ -2,7 +2,7 @@ import { getChatModel, ZERO_USAGE, type ChatUsage, type FinishReason } from "../
 import type { RetrievedChunk } from "../retrieval/types";
 import { MarkerFilter, resolveCitations } from "./citations";
 import type { Citation } from "./events.schema";
-import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
+import { EXTRACTIVE_CHUNKS, EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { answerMessages, fitContext, type HistoryTurn } from "./prompt";
 import { loadSourceElements } from "./source-elements";
 
@@ -63,7 +63,8 @@ const streamed = (input: GenerateAnswerInput, chunks: RetrievedChunk[]) => {
 export const generateAnswer = async (input: GenerateAnswerInput): Promise<GeneratedAnswer> => {
   const model = getChatModel(input.modelId);
   if (!model) {
-    const elements = input.projectId ? await loadSourceElements(input.projectId, input.chunks) : undefined;
+    const read = input.chunks.slice(0, EXTRACTIVE_CHUNKS);
+    const elements = input.projectId ? await loadSourceElements(input.projectId, read) : undefined;
     const { answer, chunks } = extractiveAnswer(input.question, input.chunks, elements);
     if (input.onToken || input.onCitation) {
       const out = streamed(input, chunks);
