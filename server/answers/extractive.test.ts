@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { splitSentences } from "../chunking/sentences";
+import { chunkElements } from "../chunking/chunk";
 import { setRuntimeEnv } from "../env";
 import type { RetrievedChunk } from "../retrieval/types";
 import type { Citation } from "./events.schema";
@@ -58,6 +60,40 @@ describe("whole sentences only", () => {
       chunk(1, "cut with diamond wire saws cooled by water. Granite blocks are tested for strength."),
     ]);
     expect(answer).toBe("Granite blocks are tested for strength. [1]");
+  });
+});
+
+describe("whole sentences on chunks the chunker cut", () => {
+  const text =
+    "Vermont granite is quarried in deep pits near Barre, where the stone lies in thick beds of grey rock that " +
+    "crews have worked since the eighteen hundreds. Quarry crews cut the granite blocks with diamond wire saws; " +
+    "Water cools the wire while it cuts. Each block is tested for strength before it leaves the quarry. Blocks " +
+    "that fail the test are crushed into gravel for roads, railway beds and concrete made in the valley below.";
+
+  it("quotes only sentences of the element, whichever chunk a sentence is read from", async () => {
+    // Small chunks: the long first sentence is split between words, and chunks repeat the end of the one before.
+    const pieces = await chunkElements({
+      elements: [{ type: "NarrativeText", text, pageNumber: null }],
+      options: { splitter: "character", chunkSize: 130, chunkOverlap: 60 },
+    });
+    const chunks = pieces.map((p, i) => chunk(i + 1, p.text, { elementIds: ["el-1"], score: 0.9 - i / 100 }));
+    // The cut falls mid-sentence: the first chunk ends inside the first sentence, the second starts inside it.
+    expect(chunks[0]!.text).toMatch(/worked since$/);
+    expect(chunks[1]!.text).toMatch(/^lies in thick beds/);
+    const elements = new Map<string, SourceElement>([["el-1", { text, type: "NarrativeText" }]]);
+    const sentences = new Set(splitSentences(text));
+    const answers = [
+      "Where is Vermont granite quarried?",
+      "How do quarry crews cut granite blocks?",
+      "What are blocks that fail the strength test crushed into?",
+    ].map((question) => extractiveAnswer(question, chunks, elements).answer);
+    for (const answer of answers) {
+      expect(answer).not.toBe(NOTHING_FOUND);
+      for (const q of quoted(answer)) expect(sentences.has(q.text), q.text).toBe(true);
+    }
+    expect(answers[2]).toContain(
+      "are crushed into gravel for roads, railway beds and concrete made in the valley below.",
+    );
   });
 });
 
