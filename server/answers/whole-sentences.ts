@@ -13,6 +13,17 @@ export type SourceElement = { text: string; type: string };
 
 const normal = (text: string) => text.replace(/\s+/g, " ").trim();
 
+/** An element's sentences, split once however many of the chunks read were cut from it (a long element: many). */
+const splitOnce = new WeakMap<SourceElement, { sentence: string; normal: string }[]>();
+const sentencesOf = (element: SourceElement) => {
+  let sentences = splitOnce.get(element);
+  if (!sentences) {
+    sentences = splitSentences(element.text).map((sentence) => ({ sentence, normal: normal(sentence) }));
+    splitOnce.set(element, sentences);
+  }
+  return sentences;
+};
+
 /** Opens like a sentence: not in lowercase, not with punctuation that continues one (`, ; : ) ]`). */
 const opensSentence = (text: string) => !/^[\p{Ll},;:)\]}\u2013\u2014-]/u.test(text);
 /** Closes like a sentence: terminal punctuation, optionally followed by closing quotes or brackets. */
@@ -36,7 +47,7 @@ export const wholeSentences = (chunkText: string, elements: SourceElement[] = []
   const out: string[] = [];
   for (const element of elements) {
     if (element.type === "Title") continue;
-    for (const sentence of splitSentences(element.text)) if (held.includes(normal(sentence))) out.push(sentence);
+    for (const { sentence, normal: text } of sentencesOf(element)) if (held.includes(text)) out.push(sentence);
   }
   return out;
 };
