@@ -23,7 +23,8 @@ const TIMING_RUNS = 20;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-const normal = (text: string) => text.replace(/\s+/g, " ").trim();
+/** For comparing a quote with its document: spacing aside, and the Markdown emphasis the parser drops (`HLA-B*27`). */
+const normal = (text: string) => text.replace(/[*_]/g, "").replace(/\s+/g, " ").trim();
 
 type Tally = Record<
   | "cited"
