@@ -6,10 +6,13 @@ import { defineConfig, devices } from "@playwright/test";
 
 // E2E_PORT lets several checkouts run their browser suites side by side.
 const PORT = Number(process.env.E2E_PORT ?? 3107);
-// Local stand-ins of a web site and of GitHub for the connector forms (server/testing/serve-stand-ins.ts); the app
-// may reach exactly these ports.
+// Local stand-ins of a web site and of GitHub for the connector forms (server/testing/serve-stand-ins.ts), and the
+// port a spec's own OpenAI-compatible stand-in listens on (e2e/dashboard/providers.spec.ts); the app may reach
+// exactly these ports.
 const STANDIN_PORT = PORT + 1000;
-const standIns = [STANDIN_PORT, STANDIN_PORT + 1, STANDIN_PORT + 2].map((p) => `127.0.0.1:${p}`).join(",");
+const standIns = [STANDIN_PORT, STANDIN_PORT + 1, STANDIN_PORT + 2, STANDIN_PORT + 3]
+  .map((p) => `127.0.0.1:${p}`)
+  .join(",");
 const externalBaseURL = process.env.E2E_BASE_URL;
 const baseURL = externalBaseURL ?? `http://localhost:${PORT}`;
 

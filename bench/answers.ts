@@ -59,7 +59,7 @@ const emptyTally = (): Tally => ({
 /** What one answer adds to the tally; `sentencesOf` gives a document's whole sentences (as an answer quotes them). */
 const count = (
   tally: Tally,
-  answer: { answer: string; citations: { index: number; file_id: string | null }[] },
+  answer: { answer: string; citations: { index: number; fileId: string | null }[] },
   chunks: { sourceId: string }[],
   isRelevant: (sourceId: string) => boolean,
   sentencesOf: (sourceId: string) => Set<string>,
@@ -79,11 +79,11 @@ const count = (
   tally.answered++;
   for (const c of answer.citations) {
     tally.cited++;
-    if (isRelevant(c.file_id!)) tally.citedRelevant++;
+    if (isRelevant(c.fileId!)) tally.citedRelevant++;
   }
-  tally.documents += new Set(answer.citations.map((c) => c.file_id)).size;
+  tally.documents += new Set(answer.citations.map((c) => c.fileId)).size;
   const quoted = [...answer.answer.matchAll(/(.+?)\s\[(\d+)\]\s*/g)].map((m) => ({ text: m[1]!, n: Number(m[2]) }));
-  const fileOf = new Map(answer.citations.map((c) => [c.index, c.file_id!]));
+  const fileOf = new Map(answer.citations.map((c) => [c.index, c.fileId!]));
   if (quoted.every((q) => sentencesOf(fileOf.get(q.n) ?? "").has(normal(q.text)))) tally.wholeSentences++;
   const firstUse = [...new Set(quoted.map((q) => q.n))];
   if (firstUse.every((n, i) => n === i + 1)) tally.inOrder++;

@@ -112,13 +112,19 @@ const scenario = async (name: string, fields: Record<string, string>) => {
     };
     return { name, status: build.status, acceptedS, seconds, reference, during, peakMb, idleMb: firstMb, composition };
   } finally {
-    // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer (server/postgres/session-timing.ts).
+    // With QUARRY_DB_SLOW_MS set, the app logs what held the database session longer and what grew the database's
+    // memory (server/postgres/session-timing.ts).
     if (process.env.QUARRY_DB_SLOW_MS) {
       const held = quarry
         .output()
         .split("\n")
         .filter((line) => line.includes("database session held"));
       process.stderr.write(`${name}: ${held.length} long holds of the database session\n${held.join("\n")}\n`);
+      const grew = quarry
+        .output()
+        .split("\n")
+        .filter((line) => line.includes("database memory grew"));
+      process.stderr.write(`${name}: the database's memory grew ${grew.length} times\n${grew.join("\n")}\n`);
     }
     await quarry.dispose();
   }

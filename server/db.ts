@@ -48,8 +48,8 @@ const createClient = () => {
   });
   const client = new PrismaClient({
     adapter,
-    // Token hashes leave the database only where a query asks for them explicitly.
-    omit: { apiToken: { hashedToken: true } },
+    // Token hashes and sealed provider keys leave the database only where a query asks for them explicitly.
+    omit: { apiToken: { hashedToken: true }, modelProvider: { encryptedKey: true } },
     // As events, so they go through pino instead of Prisma's own console output.
     log: [
       { emit: "event", level: "warn" },

@@ -50,6 +50,11 @@ const schema = z.object({
   FLOW_BUILD_TOKEN_BUDGET: int(2_000_000).pipe(z.number().min(0)),
   /** Key that signs session cookies. Unset: one is generated on first start and kept in the database. */
   QUARRY_AUTH_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
+  /**
+   * Key from which the key that encrypts model providers' API keys is derived. Unset: the session secret above (or
+   * the generated one). Changing it makes saved provider keys unreadable until an admin enters them again.
+   */
+  QUARRY_SECRET_KEY: z.preprocess(emptyAsUndefined, z.string().min(32).optional()),
   QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),
   /** Sign-in and sign-up attempts allowed per client address and minute. */
   QUARRY_AUTH_ATTEMPTS_PER_MINUTE: int(10).pipe(z.number().min(1)),

@@ -69,6 +69,7 @@ describe("log serializers", () => {
       {
         signingKey: "signkey-local-abc",
         provider: { apiKey: "sk-live-123", password: "hunter2", clientSecret: "oidc-secret", model: "m1" },
+        row: { encryptedKey: "v1.sealed-value", keyPrefix: "sk-li…" },
         headers: { Authorization: "Bearer qry_xyz" },
         token: "qry_top",
         usage: { inputTokens: 12 },
@@ -76,8 +77,12 @@ describe("log serializers", () => {
       "settings",
     );
     const line = last();
-    expect(line).not.toMatch(/signkey-local-abc|sk-live-123|hunter2|oidc-secret|qry_xyz|qry_top/);
-    expect(JSON.parse(line)).toMatchObject({ provider: { model: "m1" }, usage: { inputTokens: 12 } });
+    expect(line).not.toMatch(/signkey-local-abc|sk-live-123|hunter2|oidc-secret|qry_xyz|qry_top|sealed-value/);
+    expect(JSON.parse(line)).toMatchObject({
+      provider: { model: "m1" },
+      row: { keyPrefix: "sk-li…" },
+      usage: { inputTokens: 12 },
+    });
   });
 
   it("keeps plain values as they are and stops at cycles", () => {

@@ -14,7 +14,7 @@ const MAX_CAUSES = 3;
 
 /** Field names (lower case, without - and _) whose string values are never logged. */
 const SECRET_NAME =
-  /(password|passwd|secret|apikey|signingkey|eventkey|privatekey|authorization|cookie|accesstoken|refreshtoken|sessiontoken|idtoken|hashedtoken|pepper)$/;
+  /(password|passwd|secret|apikey|signingkey|eventkey|privatekey|authorization|cookie|accesstoken|refreshtoken|sessiontoken|idtoken|hashedtoken|encryptedkey|pepper)$/;
 const isSecretName = (key: string) => {
   const k = key.toLowerCase().replace(/[-_]/g, "");
   return k === "token" || SECRET_NAME.test(k);

@@ -11,9 +11,9 @@ import type { Exchange } from "./use-ask-stream";
 
 const viewerHref = (projectId: string, c: Citation) => {
   const target = new URLSearchParams();
-  if (c.page_number !== null) target.set("page", String(c.page_number));
-  if (c.element_id) target.set("element", c.element_id);
-  return `/${projectId}/sources/${c.file_id}?${target}`;
+  if (c.pageNumber !== null) target.set("page", String(c.pageNumber));
+  if (c.elementId) target.set("element", c.elementId);
+  return `/${projectId}/sources/${c.fileId}?${target}`;
 };
 
 /** The answer text with each `[N]` turned into a link to its citation's page in the element viewer. */
@@ -27,7 +27,7 @@ const AnswerText = ({ projectId, exchange }: { projectId: string; exchange: Exch
         key={i}
         href={viewerHref(projectId, citation)}
         className="font-medium text-link hover:underline"
-        title={`${citation.file_name}${citation.page_number !== null ? `, page ${citation.page_number}` : ""}`}
+        title={`${citation.fileName}${citation.pageNumber !== null ? `, page ${citation.pageNumber}` : ""}`}
       >
         {part}
       </Link>
@@ -46,10 +46,10 @@ export const ExchangeCard = ({ projectId, exchange }: { projectId: string; excha
         {exchange.citations.map((c) => (
           <li key={c.index}>
             <Link href={viewerHref(projectId, c)} className="text-link hover:underline">
-              [{c.index}] {c.file_name}
-              {c.page_number !== null && `, page ${c.page_number}`}
+              [{c.index}] {c.fileName}
+              {c.pageNumber !== null && `, page ${c.pageNumber}`}
             </Link>{" "}
-            <span className="text-muted-foreground">{c.text_preview}</span>
+            <span className="text-muted-foreground">{c.textPreview}</span>
           </li>
         ))}
       </ol>
@@ -57,8 +57,8 @@ export const ExchangeCard = ({ projectId, exchange }: { projectId: string; excha
     {exchange.response && (
       <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
         <Badge tone="info">{exchange.response.model}</Badge>
-        {exchange.response.elapsed_s?.toFixed(2)} s · {exchange.response.usage?.tokens_in ?? 0} tokens in,{" "}
-        {exchange.response.usage?.tokens_out ?? 0} out
+        {exchange.response.elapsedSeconds.toFixed(2)} s · {exchange.response.usage.tokensIn} tokens in,{" "}
+        {exchange.response.usage.tokensOut} out
       </p>
     )}
   </Card>

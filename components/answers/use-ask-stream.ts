@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
-import { AnswerEventSchema, AskResponseSchema, type AskResponse, type Citation } from "@/server/answers/events.schema";
+import { AnswerEventSchema, type Answer, type Citation } from "@/server/answers/events.schema";
 import type { PlaygroundAskInput } from "@/server/answers/playground.schema";
 import { sseFrames } from "@/components/lib/sse-frames";
 
@@ -10,7 +10,7 @@ export type Exchange = {
   question: string;
   text: string;
   citations: Citation[];
-  response: AskResponse | null;
+  response: Answer | null;
   error: string | null;
 };
 
@@ -50,8 +50,8 @@ export const useAskStream = (projectId: string) => {
           if (event.type === "citation") update((e) => ({ ...e, citations: [...e.citations, event.citation] }));
           if (event.type === "error") update((e) => ({ ...e, error: event.detail }));
           if (event.type === "done") {
-            const response = AskResponseSchema.parse(event.response);
-            update((e) => ({ ...e, text: response.answer, citations: response.citations ?? [], response }));
+            const response = event.response;
+            update((e) => ({ ...e, text: response.answer, citations: response.citations, response }));
           }
         }
       } catch (error) {

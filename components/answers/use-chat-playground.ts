@@ -27,7 +27,7 @@ export const useChatPlayground = (projectId: string) => {
   const [question, setQuestion] = useState("");
   const [conversationId, setConversationId] = useState<string | undefined>();
   const [resetNext, setResetNext] = useState(false);
-  const latest = exchanges.at(-1)?.response?.conversation_id;
+  const latest = exchanges.at(-1)?.response?.conversationId;
   const conversation = latest ?? conversationId;
 
   const onSubmit = async (event: FormEvent) => {

@@ -11,18 +11,18 @@ import { NODE_UI } from "./node-registry";
 import { useEditor } from "./store";
 
 const METRIC_LABELS: Record<string, string> = {
-  total_documents: "Documents",
-  total_chunks: "Chunks",
-  total_retrievals: "Retrievals",
-  total_reranked: "Passages reranked",
-  total_processed: "Runs",
-  total_retrieved: "Passages retrieved",
-  total_responses: "Answers",
-  avg_response_length: "Average answer length (characters)",
-  avg_processing_time: "Average time (s)",
-  contextual_precision: "Contextual precision",
-  contextual_recall: "Contextual recall",
-  answer_relevancy: "Answer relevancy",
+  totalDocuments: "Documents",
+  totalChunks: "Chunks",
+  totalRetrievals: "Retrievals",
+  totalReranked: "Passages reranked",
+  totalProcessed: "Runs",
+  totalRetrieved: "Passages retrieved",
+  totalResponses: "Answers",
+  avgResponseLength: "Average answer length (characters)",
+  avgProcessingTime: "Average time (s)",
+  contextualPrecision: "Contextual precision",
+  contextualRecall: "Contextual recall",
+  answerRelevancy: "Answer relevancy",
   faithfulness: "Faithfulness",
 };
 
@@ -45,7 +45,9 @@ export const ConfigPanel = ({ projectId, problemText }: { projectId: string; pro
     );
   const kind = node.data.kind;
   const ui = isNodeKind(kind) ? NODE_UI[kind] : null;
-  const metrics = isNodeKind(kind) ? NODE_KIND_DEFS[kind].resultFields.map((f) => [f, result?.[f]] as const) : [];
+  const metrics = isNodeKind(kind)
+    ? NODE_KIND_DEFS[kind].resultFields.map((f) => [f, result?.counters[f]] as const)
+    : [];
   return (
     <section aria-label={`${labelOf(kind)} node settings`} className="space-y-4">
       <div>
@@ -93,7 +95,7 @@ export const ConfigPanel = ({ projectId, problemText }: { projectId: string; pro
                   </dd>
                 </div>
               ))}
-              {typeof result.lastRun === "string" && (
+              {result.lastRun && (
                 <div className="contents">
                   <dt className="text-muted-foreground">Last run</dt>
                   <dd className="text-right">{new Date(result.lastRun).toLocaleString()}</dd>

@@ -5,6 +5,7 @@ import { memo } from "react";
 import { cn } from "@/components/ui/cn";
 import { isNodeKind } from "@/server/flows/graph.schema";
 import { NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
+import type { NodeResult } from "@/server/flows/node-results";
 import type { EditorNode } from "./graph-mapping";
 import { labelOf } from "./graph-rules";
 import { CATEGORY_TONE, NODE_UI } from "./node-registry";
@@ -30,21 +31,21 @@ export const configSummary = (kind: string, config: Record<string, unknown>): st
 };
 
 const COUNTER_LABELS: Record<string, string> = {
-  total_documents: "docs",
-  total_chunks: "chunks",
-  total_retrievals: "runs",
-  total_reranked: "reranked",
-  total_processed: "runs",
-  total_retrieved: "retrieved",
-  total_responses: "answers",
-  avg_processing_time: "s avg",
+  totalDocuments: "docs",
+  totalChunks: "chunks",
+  totalRetrievals: "runs",
+  totalReranked: "reranked",
+  totalProcessed: "runs",
+  totalRetrieved: "retrieved",
+  totalResponses: "answers",
+  avgProcessingTime: "s avg",
 };
 
 /** The quality metrics of llm/response nodes (their latest evaluation), abbreviated for the canvas. */
 const QUALITY = [
-  ["contextual_precision", "P", "Context precision"],
-  ["contextual_recall", "R", "Context recall"],
-  ["answer_relevancy", "AR", "Answer relevancy"],
+  ["contextualPrecision", "P", "Context precision"],
+  ["contextualRecall", "R", "Context recall"],
+  ["answerRelevancy", "AR", "Answer relevancy"],
   ["faithfulness", "F", "Faithfulness"],
 ] as const;
 
@@ -54,11 +55,11 @@ const LIGHT_RING = {
   error: "ring-2 ring-red-500",
 } as const;
 
-type Result = Record<string, unknown> | undefined;
+type Result = NodeResult | undefined;
 
 /** The node's state as the server's results flag it: failed, processing, outdated or up to date. */
 const resultFlag = (result: Result) =>
-  result?.has_error
+  result?.hasError
     ? { text: "Error", tone: "text-red-700 dark:text-red-300" }
     : result?.processing
       ? { text: "Processing", tone: "text-sky-700 dark:text-sky-300" }
@@ -81,7 +82,7 @@ const QualityMetrics = ({ result }: { result: Result }) => (
   >
     {QUALITY.map(([key, short, label]) => (
       <span key={key} aria-label={label}>
-        {short} {typeof result?.[key] === "number" ? (result[key] as number).toFixed(2) : "—"}
+        {short} {typeof result?.counters[key] === "number" ? result.counters[key].toFixed(2) : "—"}
       </span>
     ))}
     {!result?.updatedMetrics && (
@@ -100,12 +101,12 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
   const def = known ? NODE_KIND_DEFS[data.kind as keyof typeof NODE_KIND_DEFS] : null;
   const counters = def
     ? def.resultFields
-        .filter((f) => f in COUNTER_LABELS && typeof result?.[f] === "number")
+        .filter((f) => f in COUNTER_LABELS && typeof result?.counters[f] === "number")
         .slice(0, 2)
-        .map((f) => `${String(result![f])} ${COUNTER_LABELS[f]}`)
+        .map((f) => `${String(result!.counters[f])} ${COUNTER_LABELS[f]}`)
     : [];
   const quality =
-    (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.[k] === "number");
+    (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.counters[k] === "number");
   const flag = resultFlag(result);
   return (
     <div

@@ -11,6 +11,7 @@ import {
 import { createContext, useContext } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
 import type { Graph, NodeKind } from "@/server/flows/graph.schema";
+import type { NodeResult } from "@/server/flows/node-results";
 import { edgeId, toEditorEdges, toEditorNodes, toGraph, type EditorEdge, type EditorNode } from "./graph-mapping";
 import { connectionProblem } from "./graph-rules";
 import { emptyStack, record, redo, undo, type UndoStack } from "./history";
@@ -46,7 +47,7 @@ export type EditorState = {
   /** The checklist's problems by node id, drawn as badges. */
   issues: Record<string, string[]>;
   /** The server's node results (flags and counters) by node id. */
-  results: Record<string, Record<string, unknown>>;
+  results: Record<string, NodeResult>;
   /** Nodes copied (with the edges among them), pasted as new nodes. */
   clipboard: Snapshot | null;
 

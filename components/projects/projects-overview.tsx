@@ -97,9 +97,16 @@ const TeamCard = ({ team }: { team: TeamView }) => (
       title={team.name}
       description={`Your role: ${team.role}`}
       actions={
-        <Link href={`/teams/${team.id}`} className="text-sm font-medium text-link hover:underline">
-          Members and invitations
-        </Link>
+        <span className="flex gap-4">
+          <Link href={`/teams/${team.id}`} className="text-sm font-medium text-link hover:underline">
+            Members and invitations
+          </Link>
+          {roleAtLeast(team.role, "admin") && (
+            <Link href={`/teams/${team.id}/providers`} className="text-sm font-medium text-link hover:underline">
+              Model providers
+            </Link>
+          )}
+        </span>
       }
     />
     {team.projects.length === 0 ? (

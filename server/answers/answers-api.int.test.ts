@@ -3,13 +3,13 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { replyFor, startFakeChatServer, type ChatRequestBody, type FakeChatServer } from "../testing/fake-chat-server";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { parseSseFrames } from "../http/sse";
 import {
-  AnswerEventSchema,
-  AskResponseSchema,
-  parseSseFrames,
+  AnswerEvent as AnswerEventSchema,
+  AskResponse as AskResponseSchema,
   type AnswerEvent,
   type AskResponse,
-} from "./events.schema";
+} from "../public-api/v1/answers/responses.schema";
 
 /**
  * POST /ask-sources and /run-extraction over real HTTP against the running app, with a local OpenAI-compatible

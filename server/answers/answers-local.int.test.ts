@@ -3,7 +3,12 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pdfDoc, referencedPdf } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
-import { AnswerEventSchema, AskResponseSchema, parseSseFrames, type AskResponse } from "./events.schema";
+import { parseSseFrames } from "../http/sse";
+import {
+  AnswerEvent as AnswerEventSchema,
+  AskResponse as AskResponseSchema,
+  type AskResponse,
+} from "../public-api/v1/answers/responses.schema";
 import { NOTHING_FOUND } from "./extractive";
 
 /**

@@ -36,12 +36,12 @@ describe("citations", () => {
       chunks,
     );
     expect(answer).toBe("Orange [3]. It opened in 1937 [1]. Cables [2] hold it.");
-    expect(citations.map((c) => [c.index, c.file_name, c.page_number, c.element_id])).toEqual([
+    expect(citations.map((c) => [c.index, c.fileName, c.pageNumber, c.elementId])).toEqual([
       [1, "doc-1.pdf", 1, "el-1a"],
       [2, "doc-2.pdf", 2, "el-2a"],
       [3, "doc-3.pdf", 3, "el-3a"],
     ]);
-    expect(citations[0]!.text_preview).toContain("Golden Gate");
+    expect(citations[0]!.textPreview).toContain("Golden Gate");
   });
 
   it("writes the rich marker form with file, page, element and name", () => {
@@ -120,7 +120,7 @@ describe("a source's own bracketed numbers", () => {
       onToken: (t) => tokens.push(t),
       onCitation: (c) => cited.push(c.index),
     });
-    expect(result.citations.map((c) => [c.index, c.file_name])).toEqual([[1, "doc-1.pdf"]]);
+    expect(result.citations.map((c) => [c.index, c.fileName])).toEqual([[1, "doc-1.pdf"]]);
     expect(cited).toEqual([1]);
     expect(result.answer).toContain("(Box 1) (2).");
     expect(tokens.join("")).toBe(result.answer);
@@ -149,7 +149,7 @@ describe("generateAnswer", () => {
     expect(result.model).toBe(EXTRACTIVE_MODEL);
     // The only chunk quoted is the third retrieved; markers count in order of first use, so it is [1].
     expect(result.answer).toContain("international orange. [1]");
-    expect(result.citations.map((c) => [c.index, c.file_name])).toEqual([[1, "doc-3.pdf"]]);
+    expect(result.citations.map((c) => [c.index, c.fileName])).toEqual([[1, "doc-3.pdf"]]);
     expect(events.every((e) => AnswerEventSchema.safeParse(e).success)).toBe(true);
     const tokens = events.filter((e) => (e as { type: string }).type === "token") as { text: string }[];
     expect(tokens.map((t) => t.text).join("")).toBe(result.answer);

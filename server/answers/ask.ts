@@ -1,13 +1,13 @@
 import { AppError } from "../errors";
 import { logger } from "../logger";
-import { addUsage, CHAT_SETTING_HINT, getChatModel, type ChatUsage } from "../providers/chat";
+import { addUsage, CHAT_SETTING_HINT, getChatModel } from "../providers/chat";
 import { resolveSourceScope } from "../retrieval/service";
 import { pageScreenshot } from "../sources/screenshot";
 import { generateStructured } from "../providers/chat/structured";
 import { checkOutputSchema } from "./output-schema";
 import { resolveCitations } from "./citations";
 import { conversationHistory, openConversation, recordTurn } from "./conversations";
-import type { AnswerEvent, Citation } from "./events.schema";
+import type { Answer, AnswerProgress, Citation } from "./events.schema";
 import { generateAnswer } from "./generate";
 import { standaloneQuery } from "./planning";
 import { answerMessages } from "./prompt";
@@ -15,8 +15,11 @@ import { retrieveForLevel, type ThinkingLevel } from "./retrieval-plan";
 
 /**
  * POST /ask-sources (contract §5.13) as a plain function: the REST route, streaming or not, and the dashboard call
- * it. It answers with an Answer; the wire's snake_case response is built by public-api/v1/answers/mappers.ts.
+ * it. It answers with an Answer (./events.schema.ts); the wire's snake_case response is built by
+ * public-api/v1/answers/mappers.ts.
  */
+
+export type { Answer };
 
 export type AskInput = {
   projectId: string;
@@ -30,26 +33,8 @@ export type AskInput = {
   includeCitationImages?: boolean;
   includeCitationMarkup?: boolean;
   /** Streaming: tokens and citations as they come (the caller sends `done`/`error`). */
-  onEvent?: (event: AnswerEvent) => void;
+  onEvent?: (event: AnswerProgress) => void;
   signal?: AbortSignal;
-};
-
-/**
- * One answer. Citations keep the shape the stream's `citation` events already carry (events.schema.ts): the ask
- * and flow streams send them as they are found, before any response is built.
- */
-export type Answer = {
-  answer: string;
-  conversationId: string;
-  citations: Citation[];
-  /** Both null unless an output schema was asked for. */
-  structuredOutput: Record<string, unknown> | null;
-  rawJson: string | null;
-  elapsedSeconds: number;
-  /** What retrieval and the answer used, and what rewriting the question from memory used. */
-  usage: ChatUsage;
-  memoryUsage: ChatUsage;
-  model: string;
 };
 
 export const STRUCTURED_ANSWER = "Structured output generated";
@@ -59,12 +44,12 @@ const STRUCTURED_INSTRUCTION =
 
 /** The page image of a citation, when its source has pages to draw (PDF, images, Office); null otherwise. */
 const citationImage = async (projectId: string, citation: Citation) => {
-  if (!citation.file_id || citation.page_number === null) return null;
+  if (!citation.fileId || citation.pageNumber === null) return null;
   try {
-    const shot = await pageScreenshot({ projectId, fileId: citation.file_id, pageNumber: citation.page_number });
+    const shot = await pageScreenshot({ projectId, fileId: citation.fileId, pageNumber: citation.pageNumber });
     return Buffer.from(shot.png).toString("base64");
   } catch (error) {
-    logger.debug({ err: error, fileId: citation.file_id }, "no page image for citation");
+    logger.debug({ err: error, fileId: citation.fileId }, "no page image for citation");
     return null;
   }
 };
@@ -97,7 +82,7 @@ export type PreparedAsk = Awaited<ReturnType<typeof prepareAsk>>;
 
 export const runAsk = async (
   { input: request, started, schema, model, sourceIds, conversation }: PreparedAsk,
-  events?: { onEvent?: (event: AnswerEvent) => void; signal?: AbortSignal },
+  events?: { onEvent?: (event: AnswerProgress) => void; signal?: AbortSignal },
 ): Promise<Answer> => {
   const input = { ...request, ...events };
   const history = await conversationHistory({ projectId: input.projectId, conversationRowId: conversation.id });
@@ -152,7 +137,7 @@ export const runAsk = async (
   }
   if (input.includeCitationImages) {
     citations = await Promise.all(
-      citations.map(async (c) => ({ ...c, image_base64: await citationImage(input.projectId, c) })),
+      citations.map(async (c) => ({ ...c, imageBase64: await citationImage(input.projectId, c) })),
     );
   }
 

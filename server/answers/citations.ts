@@ -29,24 +29,24 @@ export const citationFor = (index: number, chunk: RetrievedChunk): Citation => {
   const preview = chunk.text.replace(/\s+/g, " ").trim();
   return {
     index,
-    file_id: chunk.sourceId,
-    file_name: chunk.fileName,
-    page_number: chunk.pageNumber,
-    section_number: typeof section === "number" && Number.isInteger(section) ? section : null,
-    element_id: chunk.elementIds[0] ?? null,
-    text_preview: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview,
-    image_base64: null,
+    fileId: chunk.sourceId,
+    fileName: chunk.fileName,
+    pageNumber: chunk.pageNumber,
+    sectionNumber: typeof section === "number" && Number.isInteger(section) ? section : null,
+    elementId: chunk.elementIds[0] ?? null,
+    textPreview: preview.length > PREVIEW_CHARS ? `${preview.slice(0, PREVIEW_CHARS - 1)}…` : preview,
+    imageBase64: null,
   };
 };
 
 /** The rich form `[N](file_id|pX|sY|eZ|fNAME)`; parts that are unknown are left out. */
 export const richMarker = (c: Citation) => {
   const parts = [
-    c.file_id ?? "",
-    c.page_number !== null ? `p${c.page_number}` : null,
-    c.section_number !== null ? `s${c.section_number}` : null,
-    c.element_id ? `e${c.element_id}` : null,
-    c.file_name ? `f${c.file_name.replace(/[|()]/g, "_")}` : null,
+    c.fileId ?? "",
+    c.pageNumber !== null ? `p${c.pageNumber}` : null,
+    c.sectionNumber !== null ? `s${c.sectionNumber}` : null,
+    c.elementId ? `e${c.elementId}` : null,
+    c.fileName ? `f${c.fileName.replace(/[|()]/g, "_")}` : null,
   ].filter((p) => p !== null);
   return `[${c.index}](${parts.join("|")})`;
 };

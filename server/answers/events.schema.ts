@@ -1,70 +1,54 @@
 import { z } from "zod";
 
 /**
- * The wire shapes of answers: the citation and usage objects (contract §2.7) and the streamed events (§11.4). The
- * ask endpoint and the flow run emit the same events, so they are defined once, here, without server imports (the
- * dashboard parses them in the browser). A flow run adds its own `node` events beside these.
+ * What an answer is made of, as the answers domain hands it over: its citations, the whole answer, and the events of
+ * an answer while it is written. Defined here without server imports, because the dashboard's chat reads them in the
+ * browser as they are streamed. The public API's snake_case forms (contract §2.7, §5.13, §11.4) are built from these
+ * in server/public-api/v1/answers/mappers.ts.
  */
 
+/** One passage an answer cites: `[index]` in the answer points at it. */
 export const CitationSchema = z.object({
   index: z.number().int().min(1),
-  file_id: z.string().nullable(),
-  file_name: z.string().nullable(),
-  page_number: z.number().int().nullable(),
-  section_number: z.number().int().nullable(),
-  element_id: z.string().nullable(),
-  text_preview: z.string().nullable(),
-  image_base64: z.string().nullable(),
+  fileId: z.string().nullable(),
+  fileName: z.string().nullable(),
+  pageNumber: z.number().int().nullable(),
+  sectionNumber: z.number().int().nullable(),
+  elementId: z.string().nullable(),
+  textPreview: z.string().nullable(),
+  imageBase64: z.string().nullable(),
 });
 export type Citation = z.infer<typeof CitationSchema>;
 
-export const UsageSchema = z.object({
-  tokens_in: z.number().int(),
-  tokens_out: z.number().int(),
-  cache_read_tokens: z.number().int(),
-  cache_write_tokens: z.number().int(),
-  om_tokens_in: z.number().int(),
-  om_tokens_out: z.number().int(),
-});
-export type Usage = z.infer<typeof UsageSchema>;
+const UsageSchema = z.object({ tokensIn: z.number(), tokensOut: z.number(), cacheReadTokens: z.number() });
 
-/** POST /ask-sources 200 (contract §5.13), plus `model`: which model (or local method) answered. */
-export const AskResponseSchema = z.object({
+/** One answer. */
+export const AnswerSchema = z.object({
   answer: z.string(),
-  conversation_id: z.string(),
-  citations: z.array(CitationSchema).nullable(),
-  structured_output: z.record(z.string(), z.unknown()).nullable(),
-  raw_json: z.string().nullable(),
-  elapsed_s: z.number().nullable(),
-  usage: UsageSchema.nullable(),
+  conversationId: z.string(),
+  citations: z.array(CitationSchema),
+  /** Both null unless an output schema was asked for. */
+  structuredOutput: z.record(z.string(), z.unknown()).nullable(),
+  rawJson: z.string().nullable(),
+  elapsedSeconds: z.number(),
+  /** What retrieval and the answer used, and what rewriting the question from memory used. */
+  usage: UsageSchema,
+  memoryUsage: UsageSchema,
+  /** The model id that answered, or the local method. */
   model: z.string(),
 });
-export type AskResponse = z.infer<typeof AskResponseSchema>;
+export type Answer = z.infer<typeof AnswerSchema>;
 
 export const TokenEventSchema = z.object({ type: z.literal("token"), text: z.string() });
 export const CitationEventSchema = z.object({ type: z.literal("citation"), citation: CitationSchema });
-export const ErrorEventSchema = z.object({ type: z.literal("error"), detail: z.string() });
-/** `response` is the whole response object of the endpoint that streamed (an ask response, a flow run's). */
-export const DoneEventSchema = z.object({ type: z.literal("done"), response: z.record(z.string(), z.unknown()) });
+/** The answer is written: tokens and citations as they come. */
+export type AnswerProgress = z.infer<typeof TokenEventSchema> | z.infer<typeof CitationEventSchema>;
 
+/** A streamed answer: its progress, then `done` with the whole answer, or `error` when it failed after it began. */
 export const AnswerEventSchema = z.discriminatedUnion("type", [
   TokenEventSchema,
   CitationEventSchema,
-  DoneEventSchema,
-  ErrorEventSchema,
+  z.object({ type: z.literal("done"), response: AnswerSchema }),
+  z.object({ type: z.literal("error"), detail: z.string() }),
 ]);
 export type AnswerEvent = z.infer<typeof AnswerEventSchema>;
-
-/** Splits a text/event-stream body into the JSON payloads of its frames (for clients and tests). */
-export const parseSseFrames = (text: string): unknown[] =>
-  text
-    .split(/\r?\n\r?\n/)
-    .map((frame) =>
-      frame
-        .split(/\r?\n/)
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(5).trimStart())
-        .join("\n"),
-    )
-    .filter(Boolean)
-    .map((data) => JSON.parse(data));

@@ -129,7 +129,7 @@ describe("citation numbers", () => {
     expect(tokens.join("")).toBe(result.answer);
     expect(result.citations.map((c) => c.index)).toEqual(result.citations.map((_, i) => i + 1));
     expect(streamed.map((c) => c.index)).toEqual(result.citations.map((c) => c.index));
-    expect(result.citations[0]!.file_name).toBe("doc-3.md");
+    expect(result.citations[0]!.fileName).toBe("doc-3.md");
     expect(result.answer.match(/\[\d+\]/)![0]).toBe("[1]");
   });
 

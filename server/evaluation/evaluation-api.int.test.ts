@@ -130,18 +130,15 @@ it("runs a test set against the draft and the deployed revision, compares them, 
   // The response node's result carries the serving revision's aggregate, fresh; a change upstream makes it stale.
   // The response node's result (`GET {flow_url}/llm` lists llm nodes only; this flow has none).
   const response = async () => {
-    const view = await client.ok<{ results: Record<string, Record<string, unknown>> }>(
-      owner,
-      "dashboard.flows.get",
-      { projectId, name: FLOW },
-      "query",
-    );
+    const view = await client.ok<{
+      results: Record<string, { updatedMetrics: boolean; counters: Record<string, unknown> }>;
+    }>(owner, "dashboard.flows.get", { projectId, name: FLOW }, "query");
     return view.results["response-1764000000003"]!;
   };
   const fresh = await response();
   expect(fresh.updatedMetrics).toBe(true);
-  expect(fresh.contextual_recall).toBe(1);
-  expect(typeof fresh.faithfulness).toBe("number");
+  expect(fresh.counters.contextualRecall).toBe(1);
+  expect(typeof fresh.counters.faithfulness).toBe("number");
   expect((await call("PATCH", `/retrieval/${RETRIEVAL}`, { searchType: "keyword", topK: 3 })).status).toBe(200);
   expect((await response()).updatedMetrics).toBe(false);
 }, 240_000);

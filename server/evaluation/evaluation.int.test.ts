@@ -206,11 +206,12 @@ describe("evaluation runs", () => {
   });
 
   it("shows the latest metrics on the response node, fresh until the node or its upstream changes", async () => {
-    const { listNodeDtos } = await import("../flows/wire-shapes");
+    const { listNodeViews } = await import("../flows/node-results");
+    const { toNodeDto } = await import("../public-api/v1/flows/mappers");
     const { findFlow, updateNodeConfig } = await import("../flows/service");
     const result = async () => {
       const flow = (await findFlow(projectId, "plain-rag"))!;
-      const [node] = await listNodeDtos(flow, ["response"]);
+      const [node] = (await listNodeViews(flow, ["response"])).map(toNodeDto);
       return (node!.data as { result: Record<string, unknown> }).result;
     };
     const fresh = await result();

@@ -9,7 +9,8 @@ import type { Graph } from "./graph.schema";
 import { graphOf, requireFlow, statesOf, type FlowRow } from "./service";
 import { markChanged, type NodeStates } from "./node-state";
 import { validateGraph, type GraphIssue } from "./validate-graph";
-import { flowUrl, metricsOf, toNodeDto } from "./wire-shapes";
+import { flowUrl } from "./flow-url";
+import { metricsOf, nodeResultOf, type NodeResult } from "./node-results";
 
 /**
  * What the dashboard's flow editor reads and writes: the draft with its node results, whole-draft saves guarded by
@@ -45,10 +46,10 @@ export const editorView = async (flow: FlowRow, origin: string) => {
   const statOf = new Map(stats.map((s) => [s.nodeId, s]));
   const states = statesOf(flow);
   const metrics = await metricsOf(flow);
-  const results = Object.fromEntries(
+  const results: Record<string, NodeResult> = Object.fromEntries(
     graph.nodes.flatMap((n) => {
-      const dto = toNodeDto(n, states[n.id], statOf.get(n.id), metrics[n.id]);
-      return "result" in dto.data ? [[n.id, dto.data.result as Record<string, unknown>]] : [];
+      const result = nodeResultOf(n, states[n.id], statOf.get(n.id), metrics[n.id]);
+      return result ? [[n.id, result]] : [];
     }),
   );
   const [latest, active] = await Promise.all([

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseSseFrames } from "../answers/events.schema";
+import { parseSseFrames } from "../http/sse";
 import { dashboardClient } from "../testing/dashboard-client";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { flowCall, type FlowForm } from "../testing/flow-client";

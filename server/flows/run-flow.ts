@@ -10,7 +10,7 @@ import { FlowRunError, runGraph, type FlowEvent, type NodeOutcome, type RunResul
 import { graphOf, mutateDraft, requireFlow, statesOf } from "./service";
 import { downstreamOf, markProcessed, markProcessing } from "./node-state";
 import { validateGraph } from "./validate-graph";
-import { listNodeDtos } from "./wire-shapes";
+import { listNodeViews } from "./node-results";
 
 /** POST {flow_url} (the deployed revision), /simulate (the draft) and /nodes/simulate (contract §7.1, §7.2). */
 
@@ -142,6 +142,6 @@ export const simulateNode = async (projectId: string, flowName: string, nodeId: 
     throw new AppError("INTERNAL", `Failed to simulate node: ${errorMessage(error)}`);
   }
   const updated = await mutateDraft(flow.id, (f) => ({ nodeState: markProcessed(statesOf(f), outcomes) }));
-  const nodes = await listNodeDtos(updated!, graph.nodes.map((n) => n.type) as never);
-  return { nodeId, updatedNodes: nodes.filter((n) => affected.includes(n.id)) };
+  const nodes = await listNodeViews(updated!, graph.nodes.map((n) => n.type) as never);
+  return { nodeId, updatedNodes: nodes.filter((n) => affected.includes(n.node.id)) };
 };

@@ -60,3 +60,17 @@ export const sseResponse = <E>({ produce, frame, headers, signal }: SseStream<E>
   });
   return new Response(body, { headers: { ...headers, "content-type": "text/event-stream; charset=utf-8" } });
 };
+
+/** Splits a text/event-stream body into the JSON payloads of its frames (for clients and tests). */
+export const parseSseFrames = (text: string): unknown[] =>
+  text
+    .split(/\r?\n\r?\n/)
+    .map((frame) =>
+      frame
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).trimStart())
+        .join("\n"),
+    )
+    .filter(Boolean)
+    .map((data) => JSON.parse(data));

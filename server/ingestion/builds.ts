@@ -43,17 +43,27 @@ export const listUnfinishedBuilds = () =>
   });
 
 /**
- * Who wrote a build's enrichment, as the elements record it (`metadata.enrichment_model`): one name, or several
- * joined when the model failed for some pages and the local extractor stood in. Null without enrichment.
+ * Who wrote a build's enrichment as one string: one name, or several joined when the model failed for some pages and
+ * the local extractor stood in (the model first). Null without enrichment.
  */
-export const enrichmentModelOf = async (buildId: string): Promise<string | null> => {
+export const modelNames = (models: Iterable<string>): string | null => {
+  const names = [...models].sort((a, b) => Number(a.startsWith("quarry-")) - Number(b.startsWith("quarry-")));
+  return names.length > 0 ? names.join(", ") : null;
+};
+
+/**
+ * Who wrote a build's enrichment. The enrich step records it on the build; a build that did not (one that reused
+ * another's elements, or finished before the column existed) has it read once from its elements'
+ * `metadata.enrichment_model` and kept.
+ */
+const enrichmentModelOf = async (build: { id: string; enrichmentModel: string | null }): Promise<string | null> => {
+  if (build.enrichmentModel) return build.enrichmentModel;
   const rows = await db.$queryRaw<{ model: string }[]>`
     SELECT DISTINCT metadata->>'enrichment_model' AS model FROM elements
-    WHERE build_id = ${buildId}::uuid AND metadata ? 'enrichment_model'`;
-  const models = rows
-    .map((r) => r.model)
-    .sort((a, b) => Number(a.startsWith("quarry-")) - Number(b.startsWith("quarry-")));
-  return models.length > 0 ? models.join(", ") : null;
+    WHERE build_id = ${build.id}::uuid AND metadata ? 'enrichment_model'`;
+  const names = modelNames(rows.map((r) => r.model));
+  if (names) await db.build.update({ where: { id: build.id }, data: { enrichmentModel: names } });
+  return names;
 };
 
 /**
@@ -75,6 +85,6 @@ export const getBuildWithElements = async ({
   if (!build) return null;
   const succeeded = SUCCESSFUL_BUILD_STATUSES.includes(build.status);
   const page = elements && succeeded ? await listElements({ projectId, buildId, ...elements }) : null;
-  const enrichmentModel = succeeded && build.enrichment === "full" ? await enrichmentModelOf(build.id) : null;
+  const enrichmentModel = succeeded && build.enrichment === "full" ? await enrichmentModelOf(build) : null;
   return { build: { ...build, enrichmentModel }, elements: page };
 };

@@ -11,6 +11,7 @@ import { createRunPump } from "./run-pump";
 import { countUnfinished, createRuns, releaseGoneLockers, renewLeases, type JobsDb, type NewRun } from "./run-store";
 import { errorText, toRunState, type DriverDeps } from "./run-state";
 import { wait } from "./timing";
+import { isProcessAlive } from "../concurrency/process-alive";
 
 /**
  * Quarry's local job executor: the part of an Inngest server that Quarry needs, in-process, for machines where no
@@ -91,21 +92,12 @@ export type LocalExecutor = {
 /** Executors alive in this process: a lock held by a same-pid instance that is not in here is a previous life. */
 const liveInstances = new Set<string>();
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /** `host:pid:nonce`. Dead when on this host and its process is gone, or it is this process but not a live instance. */
 const isGone = (lockedBy: string) => {
   const [host, pidText] = lockedBy.split(":");
   const pid = Number(pidText);
   if (host !== os.hostname() || !Number.isInteger(pid)) return false;
-  return pid === process.pid ? !liveInstances.has(lockedBy) : !isAlive(pid);
+  return pid === process.pid ? !liveInstances.has(lockedBy) : !isProcessAlive(pid);
 };
 
 /** The executor's settings: the options given, else the environment's. */

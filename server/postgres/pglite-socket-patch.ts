@@ -74,6 +74,10 @@ export const queueOf = (server: PGLiteSocketServer): QueryQueueInternals => {
   return queue as QueryQueueInternals;
 };
 
+/** The size of the database's wasm memory (Emscripten's module is not in PGlite's types). */
+const wasmBytes = (db: PGlite) =>
+  (db as PGlite & { Module?: { wasmMemory?: WebAssembly.Memory } }).Module?.wasmMemory?.buffer.byteLength ?? 0;
+
 const nextMessage = (q: QueryQueueInternals): QueuedMessage | undefined => {
   const pinned = (q.midBatch || q.db.isInTransaction()) && q.lastHandlerId !== null;
   if (!pinned) return q.queue.shift();
@@ -93,6 +97,7 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
       try {
         if (current.handlerId !== q.lastHandlerId) await q.beforeSwitch?.(q.lastHandlerId, current.handlerId);
         const started = q.timing ? performance.now() : 0;
+        const memoryBefore = q.timing ? wasmBytes(q.db) : 0;
         await q.db.runExclusive(() =>
           q.db.execProtocolRawStream(current.message, {
             onRawData: (data) => {
@@ -102,7 +107,10 @@ const processQueue = async (q: QueryQueueInternals): Promise<void> => {
             },
           }),
         );
-        q.timing?.ran(current.handlerId, current.message, performance.now() - started, q.db.isInTransaction());
+        q.timing?.ran(current.handlerId, current.message, performance.now() - started, q.db.isInTransaction(), {
+          before: memoryBefore,
+          after: wasmBytes(q.db),
+        });
       } catch (error) {
         // The failing connection is torn down by its handler; the queue must keep serving the others.
         q.midBatch = false;

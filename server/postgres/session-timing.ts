@@ -25,8 +25,17 @@ const threshold = () => {
 };
 
 export type SessionTiming = {
-  /** Called around every protocol message the session runs. */
-  ran: (handlerId: number, message: Uint8Array, ms: number, inTransaction: boolean) => void;
+  /**
+   * Called around every protocol message the session runs, with the database's wasm memory before and after: that
+   * memory never shrinks, so a statement that grew it is logged too.
+   */
+  ran: (
+    handlerId: number,
+    message: Uint8Array,
+    ms: number,
+    inTransaction: boolean,
+    memory: { before: number; after: number },
+  ) => void;
 };
 
 export const sessionTiming = (): SessionTiming | null => {
@@ -35,10 +44,14 @@ export const sessionTiming = (): SessionTiming | null => {
   const lastSql = new Map<number, string>();
   let transaction: { handlerId: number; startedAt: number; busyMs: number; first: string } | null = null;
   return {
-    ran: (handlerId, message, ms, inTransaction) => {
+    ran: (handlerId, message, ms, inTransaction, memory) => {
       const sql = sqlOf(message);
       if (sql !== null) lastSql.set(handlerId, sql);
       const statement = lastSql.get(handlerId) ?? "";
+      if (memory.after > memory.before) {
+        const mb = (n: number) => Math.round(n / 1048576);
+        logger.warn({ fromMb: mb(memory.before), toMb: mb(memory.after), sql: statement }, "database memory grew");
+      }
       // Execute ('E') and simple Query ('Q') run the statement; the other messages take microseconds.
       if (ms >= slowMs) logger.warn({ ms: Math.round(ms), sql: statement }, "database session held by a statement");
       if (inTransaction && !transaction) {

@@ -39,7 +39,7 @@ const topicDoc = (topic: string[], chunks: number, doc: number) =>
 const load = async () => ({
   builder: (await import("./builder")).raptorBuilder,
   db: (await import("../db")).db,
-  views: await import("../flows/wire-shapes"),
+  views: { ...(await import("../flows/node-results")), ...(await import("../public-api/v1/flows/mappers")) },
 });
 
 /** An index row (as the flow service makes one) built to the end, step by step from its stored checkpoint. */
@@ -143,15 +143,17 @@ describe("model-free tree", () => {
     for (const n of nodes) for (const num of n.text.match(/\d+/g) ?? []) expect(text).toContain(num);
     // The contract's formulas on these counts.
     const dto = views.toNodeDto(
-      {
-        id: "raptor-rag-1",
-        type: "raptor-rag",
-        position: { x: 0, y: 0 },
-        style: { height: 1, width: 1 },
-        data: { name: "r", config: {} },
-      },
-      { counts: modelFree.counts as Record<string, number> },
-      undefined,
+      views.nodeViewOf(
+        {
+          id: "raptor-rag-1",
+          type: "raptor-rag",
+          position: { x: 0, y: 0 },
+          style: { height: 1, width: 1 },
+          data: { name: "r", config: {} },
+        },
+        { counts: modelFree.counts as Record<string, number> },
+        undefined,
+      ),
     ) as unknown as { data: { result: Record<string, number | null> } };
     const c = modelFree.counts as Record<string, number>;
     expect(dto.data.result).toMatchObject({

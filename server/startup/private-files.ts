@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { isProcessAlive } from "../concurrency/process-alive";
 
 /**
  * Quarry's files at rest (database, uploads, scratch copies of documents) are readable by its own user only. The
@@ -12,15 +13,6 @@ export const keepFilesPrivate = (dataDir: string) => {
   if (statSync(dataDir).uid === process.getuid?.()) chmodSync(dataDir, 0o700);
 };
 
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
 /**
  * Temporary files of this process (parse jobs hold a copy of the document; LibreOffice and ffmpeg write beside it)
  * go under `<dataDir>/tmp/<pid>` instead of the shared /tmp, via TMPDIR, which child processes inherit. Folders of
@@ -31,7 +23,7 @@ export const privateScratchDir = (dataDir: string): string => {
   mkdirSync(root, { recursive: true, mode: 0o700 });
   for (const entry of readdirSync(root)) {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) {
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isProcessAlive(pid)) {
       rmSync(path.join(root, entry), { recursive: true, force: true });
     }
   }

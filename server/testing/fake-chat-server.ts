@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { raptorReply } from "./fake-chat-raptor";
 import { graphReplyFor } from "./fake-chat-graph";
 import type { ChatRequestBody } from "./fake-chat-types";
@@ -33,6 +33,10 @@ export type FakeChatServer = {
   setStreamDelay: (firstMs: number, betweenMs: number) => void;
   /** Milliseconds before a whole (non-streamed) reply, e.g. to catch a job in the middle of its judge calls. */
   setReplyDelay: (ms: number) => void;
+  /** The ids its `GET /v1/models` lists (and `GET /api/tags`, as Ollama names them). */
+  setModels: (ids: string[]) => void;
+  /** Answer the model list with 401 unless the request carries `Authorization: Bearer <key>` (null: any). */
+  requireKey: (key: string | null) => void;
   close: () => Promise<void>;
 };
 
@@ -275,26 +279,45 @@ export const replyFor = (body: ChatRequestBody): string => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const startFakeChatServer = async (): Promise<FakeChatServer> => {
+/** Its Cohere-style `POST /v1/rerank`: scores by query-word overlap. */
+const serveRerank = async (req: IncomingMessage, res: ServerResponse, reranks: RerankRequestBody[]) => {
+  const body = JSON.parse(await readBody(req)) as RerankRequestBody;
+  reranks.push(body);
+  const query = contentWords(body.query);
+  const results = body.documents.map((doc, index) => {
+    const have = words(doc);
+    return { index, relevance_score: query.filter((w) => have.has(w)).length / (query.length || 1) };
+  });
+  res.setHeader("content-type", "application/json");
+  res.end(JSON.stringify({ results }));
+};
+
+/** `GET /v1/models` (OpenAI) and `GET /api/tags` (Ollama), behind the key when one is required; else 404. */
+const serveModelList = (req: IncomingMessage, res: ServerResponse, models: string[], key: string | null) => {
+  res.setHeader("content-type", "application/json");
+  if (req.url !== "/v1/models" && req.url !== "/api/tags") {
+    res.statusCode = 404;
+    res.end(JSON.stringify({ error: { message: "Not found" } }));
+  } else if (key && req.headers.authorization !== `Bearer ${key}`) {
+    res.statusCode = 401;
+    res.end(JSON.stringify({ error: { message: "Incorrect API key provided" } }));
+  } else if (req.url === "/api/tags") res.end(JSON.stringify({ models: models.map((name) => ({ name })) }));
+  else res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model" })) }));
+};
+
+/** `port`: a fixed one (the browser suite allows exactly its stand-ins' ports); any free one by default. */
+export const startFakeChatServer = async ({ port: listenPort = 0 } = {}): Promise<FakeChatServer> => {
   const requests: ChatRequestBody[] = [];
   const reranks: RerankRequestBody[] = [];
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
   let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
   let delays = { first: 0, between: 0 };
   let replyDelay = 0;
+  let models = ["stand-in-chat"];
+  let key: string | null = null;
   const server: Server = createServer(async (req, res) => {
-    if (req.url === "/v1/rerank") {
-      const body = JSON.parse(await readBody(req)) as RerankRequestBody;
-      reranks.push(body);
-      const query = contentWords(body.query);
-      const results = body.documents.map((doc, index) => {
-        const have = words(doc);
-        return { index, relevance_score: query.filter((w) => have.has(w)).length / (query.length || 1) };
-      });
-      res.setHeader("content-type", "application/json");
-      res.end(JSON.stringify({ results }));
-      return;
-    }
+    if (req.method === "GET") return serveModelList(req, res, models, key);
+    if (req.url === "/v1/rerank") return serveRerank(req, res, reranks);
     const body = JSON.parse(await readBody(req)) as ChatRequestBody;
     requests.push(body);
     const status = fail?.(body) ?? null;
@@ -361,7 +384,7 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
       }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
@@ -371,6 +394,8 @@ export const startFakeChatServer = async (): Promise<FakeChatServer> => {
     replyWith: (fn) => (reply = fn),
     setStreamDelay: (first, between) => (delays = { first, between }),
     setReplyDelay: (ms) => (replyDelay = ms),
+    setModels: (ids) => (models = ids),
+    requireKey: (k) => (key = k),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 };

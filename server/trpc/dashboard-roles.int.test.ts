@@ -165,6 +165,39 @@ describe("role rules inside the team", () => {
     expect(memberDelete.status).toBe(200);
   });
 
+  it("lets only admins see or change model providers, and no answer or log line carries a key", async () => {
+    const key = "sk-roles-provider-key-0123456789";
+    const provider = { teamId, kind: "openai", name: "OpenAI", baseUrl: "https://api.openai.com/v1", apiKey: key };
+    const created = await client.ok<{ id: string; keyPrefix: string }>(
+      sessions.admin,
+      "dashboard.modelProviders.create",
+      provider,
+      "mutation",
+    );
+    expect(created.keyPrefix).toBe("sk-ro…");
+    const byId = { teamId, providerId: created.id };
+    for (const role of ["viewer", "member"] as const) {
+      for (const [path, input, type] of [
+        ["list", { teamId }, "query"],
+        ["create", { ...provider, name: role }, "mutation"],
+        ["update", { ...byId, name: role }, "mutation"],
+        ["test", byId, "mutation"],
+        ["remove", byId, "mutation"],
+      ] as const) {
+        const res = await client.call(sessions[role], `dashboard.modelProviders.${path}`, input, type);
+        expect(res.status, `${path} as ${role}`).toBe(403);
+      }
+    }
+    for (const role of ["admin", "owner"] as const) {
+      const list = await client.call(sessions[role], "dashboard.modelProviders.list", { teamId }, "query");
+      expect(list.status).toBe(200);
+      expect(JSON.stringify(list.data)).toContain("sk-ro…");
+      expect(JSON.stringify(list.data)).not.toContain(key.slice(6));
+    }
+    await client.ok(sessions.admin, "dashboard.modelProviders.remove", byId, "mutation");
+    expect(quarry.output()).not.toContain(key.slice(6));
+  });
+
   it("keeps owners in charge of owners, and never leaves a team without one", async () => {
     const members = await client.ok<{ members: { id: string; email: string }[] }>(
       sessions.owner,

@@ -31,5 +31,5 @@ export const chunkingKind = defineKind({
   refine: (c) => (c.chunkOverlap >= c.chunkSize ? "chunkOverlap must be an integer from 0 to chunkSize - 1" : null),
   upstream: ["dataset"],
   downstream: RETRIEVERS,
-  resultFields: ["total_chunks"],
+  resultFields: ["totalChunks"],
 });

@@ -15,5 +15,5 @@ export const datasetKind = defineKind({
   defaults: { files: [], fileIds: [] },
   upstream: [],
   downstream: ["chunking", ...RETRIEVERS],
-  resultFields: ["total_documents", "total_chunks"],
+  resultFields: ["totalDocuments", "totalChunks"],
 });

@@ -3,7 +3,7 @@ import type { NodeKind } from "../graph.schema";
 
 /**
  * One node kind, isomorphic (the editor's forms reuse it): its config fields with the contract's defaults and ranges
- * (§2.10), which kinds may feed it and which it may feed, and the extra fields of its `data.result`. What a kind does
+ * (§2.10), which kinds may feed it and which it may feed, and the counters of its result. What a kind does
  * when it runs is in ../node-operations.ts, keyed by the same kinds.
  */
 export type NodeKindDef = {
@@ -19,7 +19,7 @@ export type NodeKindDef = {
   requiredOnPatch: string[];
   upstream: readonly NodeKind[];
   downstream: readonly NodeKind[];
-  /** Counters and metrics of `data.result` beside the common flags. */
+  /** Counters and metrics of its node result beside the common flags (../node-results.ts), in camelCase. */
   resultFields: readonly string[];
 };
 

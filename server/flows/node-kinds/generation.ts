@@ -16,7 +16,16 @@ const defaults = { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", t
 export const METRIC_KEYS = ["contextual_precision", "contextual_recall", "answer_relevancy", "faithfulness"] as const;
 export type MetricKey = (typeof METRIC_KEYS)[number];
 
-const resultFields = ["total_responses", "avg_response_length", "avg_processing_time", ...METRIC_KEYS] as const;
+/** A node result's counters (../node-results.ts): the metrics under their camelCase names. */
+const resultFields = [
+  "totalResponses",
+  "avgResponseLength",
+  "avgProcessingTime",
+  "contextualPrecision",
+  "contextualRecall",
+  "answerRelevancy",
+  "faithfulness",
+] as const;
 
 /** Generates text from the retrieved passages with its prompt; a response node downstream returns it. */
 export const llmKind = defineKind({

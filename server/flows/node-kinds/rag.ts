@@ -11,7 +11,7 @@ export const rerankingKind = defineKind({
   defaults: { topK: 10 },
   upstream: RETRIEVERS,
   downstream: ["llm", "response"],
-  resultFields: ["total_reranked"],
+  resultFields: ["totalReranked"],
 });
 
 /** Several searches from rewritten queries, fused and reranked (server/flows/smart-rag.ts defines it). */
@@ -22,7 +22,7 @@ export const smartRagKind = defineKind({
   defaults: { topK: 5 },
   upstream: RAG_UPSTREAM,
   downstream: AFTER_RETRIEVAL,
-  resultFields: ["total_processed", "total_chunks", "total_retrieved"],
+  resultFields: ["totalProcessed", "totalChunks", "totalRetrieved"],
 });
 
 /** A knowledge graph of the upstream chunk sets, built by the deploy and searched locally and globally (server/graph-rag/). */
@@ -33,7 +33,7 @@ export const graphRagKind = defineKind({
   defaults: { topK: 5 },
   upstream: RAG_UPSTREAM,
   downstream: AFTER_RETRIEVAL,
-  resultFields: ["total_processed", "total_chunks", "total_retrieved", "total_entities", "total_relationships"],
+  resultFields: ["totalProcessed", "totalChunks", "totalRetrieved", "totalEntities", "totalRelationships"],
 });
 
 /** A tree of summaries over its chunk sets, searched collapsed (server/raptor/). */
@@ -48,14 +48,14 @@ export const raptorRagKind = defineKind({
   upstream: RAG_UPSTREAM,
   downstream: AFTER_RETRIEVAL,
   resultFields: [
-    "total_processed",
-    "total_chunks",
-    "total_retrieved",
-    "tree_levels",
-    "total_clusters",
-    "total_summaries",
-    "clustering_ratio",
-    "summarization_ratio",
-    "tree_density",
+    "totalProcessed",
+    "totalChunks",
+    "totalRetrieved",
+    "treeLevels",
+    "totalClusters",
+    "totalSummaries",
+    "clusteringRatio",
+    "summarizationRatio",
+    "treeDensity",
   ],
 });

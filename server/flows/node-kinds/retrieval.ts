@@ -21,5 +21,5 @@ export const retrievalKind = defineKind({
   requiredOnPatch: ["searchType"],
   upstream: RAG_UPSTREAM,
   downstream: ["reranking", "llm", "response"],
-  resultFields: ["total_retrievals"],
+  resultFields: ["totalRetrievals"],
 });

@@ -3,7 +3,7 @@ import { AnswerStream } from "@/server/http/answer-stream";
 import { runExtraction } from "@/server/extraction/extract";
 import { AskSourcesInput, RunExtractionInput } from "@/server/public-api/v1/answers/requests.schema";
 import { checked } from "@/server/public-api/checked";
-import { toAskResponse, toExtractionResponse } from "@/server/public-api/v1/answers/mappers";
+import { toAnswerEvent, toAskResponse, toExtractionResponse } from "@/server/public-api/v1/answers/mappers";
 import { AskSourcesResponse, RunExtractionResponse } from "@/server/public-api/v1/answers/responses.schema";
 import { apiProcedure, router } from "../init";
 
@@ -30,10 +30,7 @@ export const publicAnswersRouter = router({
       if (!input.stream) return toAskResponse(await askSources(ask));
       // Streaming: the route sends the events as text/event-stream; errors after the first byte become `error` events.
       const prepared = await prepareAsk(ask);
-      return new AnswerStream(
-        async (onEvent, signal) => toAskResponse(await runAsk(prepared, { onEvent, signal })),
-        ctx.logger,
-      );
+      return new AnswerStream((onEvent, signal) => runAsk(prepared, { onEvent, signal }), ctx.logger, toAnswerEvent);
     }),
 
   runExtraction: apiProcedure("write")

@@ -7,9 +7,9 @@ import { runDeployedFlow, simulateFlow, simulateNode } from "@/server/flows/run-
 import { listPrompts, promptIds } from "@/server/flows/prompts";
 import { latestRevision } from "@/server/flows/public-queries";
 import { FlowNotFoundError, kindOfSegment, listFlows, requireFlow, updateNodeConfig } from "@/server/flows/service";
-import { listNodeDtos } from "@/server/flows/wire-shapes";
+import { listNodeViews } from "@/server/flows/node-results";
 import { checked } from "@/server/public-api/checked";
-import { toFlowDetail, toFlowSummary, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
+import { toFlowDetail, toFlowSummary, toNodeDto, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
 import { RunFlowInput } from "@/server/public-api/v1/flows/requests.schema";
 import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import {
@@ -108,7 +108,7 @@ export const publicFlowsRouter = router({
     .query(async ({ ctx, input }) => {
       const kind = kindOfSegment(input.segment);
       const flow = await withShortNotFound(() => requireFlow(ctx.projectId, input.flowName));
-      return listNodeDtos(flow, [kind]);
+      return (await listNodeViews(flow, [kind])).map(toNodeDto);
     }),
 
   updateNode: apiProcedure("write")

@@ -1,7 +1,19 @@
-import type { Answer } from "@/server/answers/ask";
+import type { Answer, AnswerEvent, Citation } from "@/server/answers/events.schema";
 import type { Extraction } from "@/server/extraction/extract";
-import type { AskResponse, Usage } from "@/server/answers/events.schema";
 import type { ChatUsage } from "@/server/providers/chat";
+import type { AnswerEvent as AnswerEventDto, AskResponse, Citation as CitationDto, Usage } from "./responses.schema";
+
+/** A citation (contract §2.7), in an ask response, a flow run's response and a streamed `citation` event. */
+export const toCitation = (citation: Citation): CitationDto => ({
+  index: citation.index,
+  file_id: citation.fileId,
+  file_name: citation.fileName,
+  page_number: citation.pageNumber,
+  section_number: citation.sectionNumber,
+  element_id: citation.elementId,
+  text_preview: citation.textPreview,
+  image_base64: citation.imageBase64,
+});
 
 /** The usage object of contract §2.7: the answer's tokens, and the memory's (rewriting the question) as om_*. */
 export const toUsage = (answer: ChatUsage, memory: ChatUsage): Usage => ({
@@ -17,13 +29,25 @@ export const toUsage = (answer: ChatUsage, memory: ChatUsage): Usage => ({
 export const toAskResponse = (answer: Answer): AskResponse => ({
   answer: answer.answer,
   conversation_id: answer.conversationId,
-  citations: answer.citations,
+  citations: answer.citations.map(toCitation),
   structured_output: answer.structuredOutput,
   raw_json: answer.rawJson,
   elapsed_s: answer.elapsedSeconds,
   usage: toUsage(answer.usage, answer.memoryUsage),
   model: answer.model,
 });
+
+/** A streamed answer's event (§11.4): `done` carries the whole ask response. */
+export const toAnswerEvent = (event: AnswerEvent): AnswerEventDto => {
+  switch (event.type) {
+    case "citation":
+      return { type: "citation", citation: toCitation(event.citation) };
+    case "done":
+      return { type: "done", response: toAskResponse(event.response) };
+    default:
+      return event;
+  }
+};
 
 /** POST /run-extraction 200 (contract §5.14). */
 export const toExtractionResponse = (extraction: Extraction) => ({

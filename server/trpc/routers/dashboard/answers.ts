@@ -2,7 +2,6 @@ import { prepareAsk, runAsk } from "@/server/answers/ask";
 import { listTurns } from "@/server/answers/conversations";
 import { ConversationInput, PlaygroundAskInput } from "@/server/answers/playground.schema";
 import { AnswerStream } from "@/server/http/answer-stream";
-import { toAskResponse } from "@/server/public-api/v1/answers/mappers";
 import { projectProcedure, router } from "../../init";
 
 /** The chat playground: members ask (it spends model tokens); viewers read a conversation's turns. */
@@ -19,10 +18,8 @@ export const answersRouter = router({
         fileIds: input.fileIds?.length ? input.fileIds : undefined,
         thinkingLevel: input.thinkingLevel,
       });
-      return new AnswerStream(
-        async (onEvent, signal) => toAskResponse(await runAsk(prepared, { onEvent, signal })),
-        ctx.logger,
-      );
+      // The chat reads the answers domain's own events (server/answers/events.schema.ts).
+      return new AnswerStream((onEvent, signal) => runAsk(prepared, { onEvent, signal }), ctx.logger);
     }),
 
   turns: projectProcedure("viewer")

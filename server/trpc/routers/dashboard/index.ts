@@ -4,6 +4,7 @@ import { answersRouter } from "./answers";
 import { connectorsRouter } from "./connectors";
 import { evaluationRouter } from "./evaluation";
 import { flowsRouter } from "./flows";
+import { modelProvidersRouter } from "./model-providers";
 import { projectsRouter } from "./projects";
 import { searchRouter } from "./search";
 import { sourcesRouter } from "./sources";
@@ -25,4 +26,5 @@ export const dashboardRouter = router({
   connectors: connectorsRouter,
   flows: flowsRouter,
   evaluation: evaluationRouter,
+  modelProviders: modelProvidersRouter,
 });
