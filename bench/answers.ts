@@ -3,7 +3,12 @@
  * 1. Citation precision of the local extractive answerer on SciFact train claims: of the chunks an answer cites, the
  *    share that belong to a document judged relevant to the claim. Next to it, in the same run, the precision of
  *    the retrieved context itself (every chunk the answerer saw) and of the top hit alone: the answerer should cite
- *    more precisely than its context, and not worse than "cite the best hit".
+ *    more precisely than its context, and not worse than "cite the best hit". Then how often it says it found
+ *    nothing although the top hit is relevant (it should answer there), the share of answers whose quoted
+ *    sentences are all whole sentences of the cited document (none starting or ending where a chunk was cut), the
+ *    share whose markers are numbered 1..n in order of first use, and documents cited per answer; each next to the
+ *    same figures of the answerer before issue 26 (bench/extractive-before.ts) on the same retrieved chunks.
+ *    BENCH_ANSWER_QUERIES (default 200) claims, BENCH_ANSWER_DISTRACTORS (default 1500) other documents.
  * 2. Time to first token and to the whole answer of a streamed ask with a model (the local stand-in answering
  *    after 200 ms, then a word every 10 ms), next to the stand-in's own times called directly: the difference is
  *    what Quarry adds (conversation, retrieval, prompt, marker filtering).
@@ -18,6 +23,81 @@ const TIMING_RUNS = 20;
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+/** For comparing a quote with its document: spacing aside, and the Markdown emphasis the parser drops (`HLA-B*27`). */
+const normal = (text: string) => text.replace(/[*_]/g, "").replace(/\s+/g, " ").trim();
+
+type Tally = Record<
+  | "cited"
+  | "citedRelevant"
+  | "context"
+  | "contextRelevant"
+  | "top"
+  | "topRelevant"
+  | "nothing"
+  | "nothingTopRelevant"
+  | "answered"
+  | "wholeSentences"
+  | "inOrder"
+  | "documents",
+  number
+>;
+const emptyTally = (): Tally => ({
+  cited: 0,
+  citedRelevant: 0,
+  context: 0,
+  contextRelevant: 0,
+  top: 0,
+  topRelevant: 0,
+  nothing: 0,
+  nothingTopRelevant: 0,
+  answered: 0,
+  wholeSentences: 0,
+  inOrder: 0,
+  documents: 0,
+});
+
+/** What one answer adds to the tally; `sentencesOf` gives a document's whole sentences (as an answer quotes them). */
+const count = (
+  tally: Tally,
+  answer: { answer: string; citations: { index: number; fileId: string | null }[] },
+  chunks: { sourceId: string }[],
+  isRelevant: (sourceId: string) => boolean,
+  sentencesOf: (sourceId: string) => Set<string>,
+) => {
+  const topRelevant = chunks[0] ? isRelevant(chunks[0].sourceId) : false;
+  if (chunks[0]) tally.top++;
+  if (topRelevant) tally.topRelevant++;
+  for (const c of chunks) {
+    tally.context++;
+    if (isRelevant(c.sourceId)) tally.contextRelevant++;
+  }
+  if (!answer.citations.length) {
+    tally.nothing++;
+    if (topRelevant) tally.nothingTopRelevant++;
+    return;
+  }
+  tally.answered++;
+  for (const c of answer.citations) {
+    tally.cited++;
+    if (isRelevant(c.fileId!)) tally.citedRelevant++;
+  }
+  tally.documents += new Set(answer.citations.map((c) => c.fileId)).size;
+  const quoted = [...answer.answer.matchAll(/(.+?)\s\[(\d+)\]\s*/g)].map((m) => ({ text: m[1]!, n: Number(m[2]) }));
+  const fileOf = new Map(answer.citations.map((c) => [c.index, c.fileId!]));
+  if (quoted.every((q) => sentencesOf(fileOf.get(q.n) ?? "").has(normal(q.text)))) tally.wholeSentences++;
+  const firstUse = [...new Set(quoted.map((q) => q.n))];
+  if (firstUse.every((n, i) => n === i + 1)) tally.inOrder++;
+};
+
+const report = (level: string, queries: number, docs: number, t: Tally) =>
+  `answers (${level}, ${queries} SciFact train claims, ${docs} documents): citation precision ` +
+  `${pct(t.citedRelevant / (t.cited || 1))} (${t.cited} citations) | reference: context precision ` +
+  `${pct(t.contextRelevant / (t.context || 1))}, top hit ${pct(t.topRelevant / (t.top || 1))} | "found nothing" ` +
+  `${t.nothing}, where the top hit is relevant ${pct(t.nothingTopRelevant / (t.topRelevant || 1))} ` +
+  `(${t.nothingTopRelevant}/${t.topRelevant}) | answers quoting whole sentences only ` +
+  `${pct(t.wholeSentences / (t.answered || 1))}, markers 1..n in first-use order ${pct(t.inOrder / (t.answered || 1))}, ` +
+  `documents per answer ${(t.documents / (t.answered || 1)).toFixed(2)}`;
+
 const citationPrecision = async (say: (line: string) => void) => {
   const sf = loadSciFact();
   if (!sf) return "answers: SciFact not found (../shared/eval/scifact); citation precision skipped";
@@ -25,6 +105,9 @@ const citationPrecision = async (say: (line: string) => void) => {
   const { indexDocuments } = await import("@/server/testing/index-documents");
   const { retrieveForLevel } = await import("@/server/answers/retrieval-plan");
   const { generateAnswer } = await import("@/server/answers/generate");
+  const { neutraliseBrackets, resolveCitations } = await import("@/server/answers/citations");
+  const { extractiveAnswerBefore } = await import("./extractive-before");
+  const { splitSentences } = await import("@/server/chunking/sentences");
   const { db } = await import("@/server/db");
   const queries = sf.queries.slice(0, QUERIES);
   // The relevant documents of these claims plus a fixed slice of others, so retrieval has to choose.
@@ -39,35 +122,23 @@ const citationPrecision = async (say: (line: string) => void) => {
     projectId: project.id,
     documents: docs.map((d) => ({ fileName: `scifact-${d.id}.md`, content: `# ${d.title}\n\n${d.text}\n` })),
   });
-  const docOf = new Map(indexed.map((s, i) => [s.sourceId, docs[i]!.id]));
-  const tally = { cited: 0, citedRelevant: 0, context: 0, contextRelevant: 0, top: 0, topRelevant: 0, nothing: 0 };
+  const docOf = new Map(indexed.map((s, i) => [s.sourceId, docs[i]!]));
+  // A document's whole sentences, split from its own text (not from any chunk), written as an answer quotes them.
+  const sentencesOf = (sourceId: string) =>
+    new Set(splitSentences(docOf.get(sourceId)?.text ?? "").map((x) => normal(neutraliseBrackets(x))));
   for (const level of ["fast", "accurate"] as const) {
-    Object.keys(tally).forEach((k) => (tally[k as keyof typeof tally] = 0));
+    const tally = { now: emptyTally(), before: emptyTally() };
     for (const q of queries) {
       const relevant = sf.qrels.get(q.id)!;
-      const isRelevant = (sourceId: string) => relevant.has(docOf.get(sourceId) ?? "");
+      const isRelevant = (sourceId: string) => relevant.has(docOf.get(sourceId)?.id ?? "");
       const { chunks } = await retrieveForLevel({ level, model: null, projectId: project.id, query: q.text });
-      const answer = await generateAnswer({ question: q.text, chunks, modelId: null });
-      if (!answer.citations.length) tally.nothing++;
-      for (const c of answer.citations) {
-        tally.cited++;
-        if (isRelevant(c.fileId!)) tally.citedRelevant++;
-      }
-      for (const c of chunks) {
-        tally.context++;
-        if (isRelevant(c.sourceId)) tally.contextRelevant++;
-      }
-      if (chunks[0]) {
-        tally.top++;
-        if (isRelevant(chunks[0].sourceId)) tally.topRelevant++;
-      }
+      const answer = await generateAnswer({ question: q.text, projectId: project.id, chunks, modelId: null });
+      count(tally.now, answer, chunks, isRelevant, sentencesOf);
+      const before = resolveCitations(extractiveAnswerBefore(q.text, chunks).answer, chunks);
+      count(tally.before, before, chunks, isRelevant, sentencesOf);
     }
-    say(
-      `answers (${level}, ${queries.length} SciFact train claims, ${docs.length} documents): citation precision ` +
-        `${pct(tally.citedRelevant / (tally.cited || 1))} (${tally.cited} citations) | reference: context precision ` +
-        `${pct(tally.contextRelevant / (tally.context || 1))}, top hit ${pct(tally.topRelevant / (tally.top || 1))} | ` +
-        `"found nothing" ${tally.nothing}`,
-    );
+    say(report(level, queries.length, docs.length, tally.now));
+    say(`  before issue 26 (bench/extractive-before.ts): ${report(level, queries.length, docs.length, tally.before)}`);
   }
   await db.project.delete({ where: { id: project.id } });
   return "";

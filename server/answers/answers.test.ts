@@ -61,18 +61,19 @@ describe("citations", () => {
 
 describe("local extractive answerer", () => {
   it("quotes sentences of the chunks that match the question, each with its chunk's marker", () => {
-    const { answer, cited } = extractiveAnswer("When did the Golden Gate Bridge open?", chunks);
+    const { answer, chunks: numbered } = extractiveAnswer("When did the Golden Gate Bridge open?", chunks);
     expect(answer).toContain("The Golden Gate Bridge opened in 1937. [1]");
-    expect(cited).toContain(1);
+    // Markers count from 1 in order of first use; the chunks come back in that order.
+    expect(numbered[0]).toBe(chunks[0]);
     for (const [, sentence, n] of answer.matchAll(/(.+?) \[(\d)\]\s*/g)) {
-      expect(chunks[Number(n) - 1]!.text).toContain(sentence!.trim());
+      expect(numbered[Number(n) - 1]!.text).toContain(sentence!.trim());
     }
   });
 
   it("says it found nothing when the chunks do not cover the question", () => {
     expect(extractiveAnswer("What is the population of Jupiter's moons?", chunks)).toMatchObject({
       answer: NOTHING_FOUND,
-      cited: [],
+      chunks,
     });
     expect(extractiveAnswer("anything", [])).toMatchObject({ answer: NOTHING_FOUND });
   });
@@ -146,7 +147,9 @@ describe("generateAnswer", () => {
       onCitation: (citation) => events.push({ type: "citation", citation }),
     });
     expect(result.model).toBe(EXTRACTIVE_MODEL);
-    expect(result.answer).toContain("international orange. [3]");
+    // The only chunk quoted is the third retrieved; markers count in order of first use, so it is [1].
+    expect(result.answer).toContain("international orange. [1]");
+    expect(result.citations.map((c) => [c.index, c.fileName])).toEqual([[1, "doc-3.pdf"]]);
     expect(events.every((e) => AnswerEventSchema.safeParse(e).success)).toBe(true);
     const tokens = events.filter((e) => (e as { type: string }).type === "token") as { text: string }[];
     expect(tokens.map((t) => t.text).join("")).toBe(result.answer);

@@ -121,6 +121,7 @@ export const runAsk = async (
   } else {
     const result = await generateAnswer({
       question: input.question,
+      projectId: input.projectId,
       chunks: retrieved.chunks,
       history,
       signal: input.signal,

@@ -2,8 +2,9 @@ import { getChatModel, ZERO_USAGE, type ChatUsage, type FinishReason } from "../
 import type { RetrievedChunk } from "../retrieval/types";
 import { MarkerFilter, resolveCitations } from "./citations";
 import type { Citation } from "./events.schema";
-import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
+import { EXTRACTIVE_CHUNKS, EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { answerMessages, fitContext, type HistoryTurn } from "./prompt";
+import { loadSourceElements } from "./source-elements";
 
 /**
  * One answer from retrieved chunks: by the chat model (the configured one, or `modelId`) when there is one, else by
@@ -14,6 +15,8 @@ import { answerMessages, fitContext, type HistoryTurn } from "./prompt";
 
 export type GenerateAnswerInput = {
   question: string;
+  /** The chunks' project: the local answerer reads their source elements for sentence boundaries. */
+  projectId?: string;
   /** Numbered [1]..[n] in this order for the model. */
   chunks: RetrievedChunk[];
   history?: HistoryTurn[];
@@ -34,7 +37,10 @@ export type GeneratedAnswer = {
   model: string;
   usage: ChatUsage;
   finishReason: FinishReason;
-  /** The chunks the answerer saw (those that fit the model's window). */
+  /**
+   * The chunks the answerer saw (those that fit the model's window); the local answerer hands them back reordered,
+   * cited ones first in the order it cites them, so its markers read [1], [2], … with no gaps.
+   */
   chunks: RetrievedChunk[];
 };
 
@@ -57,19 +63,21 @@ const streamed = (input: GenerateAnswerInput, chunks: RetrievedChunk[]) => {
 export const generateAnswer = async (input: GenerateAnswerInput): Promise<GeneratedAnswer> => {
   const model = getChatModel(input.modelId);
   if (!model) {
-    const { answer } = extractiveAnswer(input.question, input.chunks);
+    const read = input.chunks.slice(0, EXTRACTIVE_CHUNKS);
+    const elements = input.projectId ? await loadSourceElements(input.projectId, read) : undefined;
+    const { answer, chunks } = extractiveAnswer(input.question, input.chunks, elements);
     if (input.onToken || input.onCitation) {
-      const out = streamed(input, input.chunks);
+      const out = streamed(input, chunks);
       // One sentence (with its marker) per token: the local answerer has no finer grain.
       for (const piece of answer.match(/[^\]]*\]\s?|[^\]]+$/g) ?? [answer]) out.push(piece);
       out.end();
     }
     return {
-      ...resolveCitations(answer, input.chunks),
+      ...resolveCitations(answer, chunks),
       model: EXTRACTIVE_MODEL,
       usage: ZERO_USAGE,
       finishReason: "stop",
-      chunks: input.chunks,
+      chunks,
     };
   }
 

@@ -73,6 +73,7 @@ const generate: Operation = async ({ nodeId, config, inputs, ctx }) => {
   const prompt = ctx.prompts.find((p) => p.id === llm.promptId) ?? ctx.prompts[0]!;
   const answer = await generateAnswer({
     question: ctx.query,
+    projectId: ctx.projectId,
     chunks: items,
     systemPrompt: instructions(prompt, ctx.query),
     modelId: llm.model,
