@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { modelCallRecorder, withModelUsage } from "../providers/usage";
 import { db } from "../db";
 import { errorMessage } from "../errors";
 import { annotateDocument } from "./steps/enrich";
@@ -51,6 +52,7 @@ export const parseSmallBuild = async (build: BuildWithSource) => {
         elements.length = 0;
       },
       providers: { vision: getVisionModel(), speech: getSpeechModel() },
+      onModelCall: modelCallRecorder({ projectId: build.projectId, cause: "ingestion" }),
     },
   );
   return { elements, meta };
@@ -136,10 +138,13 @@ const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[], chunkSe
 export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSmallBuild) => {
   const rows: ElementRow[] = parsed.elements.map(toElementRow(build.id));
   const scope = { projectId: build.projectId, sourceId: build.sourceId, buildId: build.id };
-  const enriched = await withinBudget("enrich", () => enrich(build, rows));
+  const usage = (cause: "enrichment" | "ingestion") => ({ projectId: build.projectId, cause });
+  const enriched = await withinBudget("enrich", () => withModelUsage(usage("enrichment"), () => enrich(build, rows)));
   const indexed = build.indexing !== "none";
   const chunkSetId = randomUUID();
-  const chunked = indexed ? await withinBudget("embed", () => chunkAndEmbed(build, rows, chunkSetId)) : null;
+  const chunked = indexed ? await withinBudget("embed", () =>
+        withModelUsage(usage("ingestion"), () => chunkAndEmbed(build, rows, chunkSetId)),
+      ) : null;
   const status = (chunked?.failedBatches ?? 0) > 0 ? "CompletedWithErrors" : "Completed";
   const chunkWrites = chunked
     ? [

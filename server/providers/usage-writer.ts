@@ -1,6 +1,6 @@
 import { db } from "../db";
 import { logger } from "../logger";
-import type { ModelCallRow } from "./usage-types";
+import type { ModelCallReport, ModelCallRow } from "./usage-types";
 
 /**
  * The queue behind recordModelCall: rows wait at most FLUSH_MS (or until BATCH rows) and go in with one INSERT, so a
@@ -49,3 +49,9 @@ export const flushModelCalls = async () => {
   writeQueued();
   await Promise.all([...inFlight]);
 };
+
+/** A call with no project to charge it to (a dimension probe at start, a benchmark): said in the log instead. */
+export const logUnattributed = (report: ModelCallReport) =>
+  logger.info({ model: report.model, capability: report.capability }, "model call outside any project, not recorded");
+
+export const logUsageFailure = (error: unknown) => logger.warn({ err: error }, "model usage not recorded");

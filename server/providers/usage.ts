@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import { logger } from "../logger";
-import type { ModelCallReport, ModelCallRow, UsageContext } from "./usage-types";
+import type { ModelCallReport, UsageContext } from "./usage-types";
 
 export type * from "./usage-types";
 
@@ -30,24 +29,24 @@ export const approxTokens = (text: string) => Math.ceil(text.length / 4);
 
 type Sink = (report: ModelCallReport, context: UsageContext | undefined) => void;
 
+// Loaded on first use, with the database and the logger: a parse worker process (which reports its calls to the app
+// through setModelCallSink) must load neither.
 let writer: Promise<typeof import("./usage-writer")> | null = null;
-/** The app's sink: the batched database writer, loaded on first use so a parse worker never opens the database. */
+const loadWriter = () => (writer ??= import("./usage-writer"));
+
+/** The app's sink: the batched database writer. */
 const databaseSink: Sink = (report, context) => {
-  if (!context) {
-    // Nothing to charge it to (a dimension probe at start, a benchmark): said in the log instead of in a table.
-    logger.info({ model: report.model, capability: report.capability }, "model call outside any project, not recorded");
-    return;
-  }
-  const row: ModelCallRow = {
-    ...report,
-    error: report.error ? report.error.slice(0, 500) : null,
-    projectId: context.projectId,
-    cause: context.cause,
-    subject: context.subject ?? null,
-    createdAt: new Date(),
-  };
-  writer ??= import("./usage-writer");
-  void writer.then((w) => w.enqueueModelCall(row)).catch((error) => logger.warn({ err: error }, "usage not recorded"));
+  void loadWriter().then((w) => {
+    if (!context) return w.logUnattributed(report);
+    w.enqueueModelCall({
+      ...report,
+      error: report.error ? report.error.slice(0, 500) : null,
+      projectId: context.projectId,
+      cause: context.cause,
+      subject: context.subject ?? null,
+      createdAt: new Date(),
+    });
+  });
 };
 
 let sink: Sink = databaseSink;
@@ -67,7 +66,7 @@ export const recordModelCall = (report: ModelCallReport, context = currentUsageC
     }
     sink(report, context);
   } catch (error) {
-    logger.warn({ err: error }, "usage not recorded");
+    void loadWriter().then((w) => w.logUsageFailure(error));
   }
 };
 
@@ -75,3 +74,7 @@ export const recordModelCall = (report: ModelCallReport, context = currentUsageC
 export const flushModelCalls = async () => {
   if (writer) await (await writer).flushModelCalls();
 };
+
+/** Records reports that arrive outside the context (a parse worker's, over IPC) under the given one. */
+export const modelCallRecorder = (context: UsageContext) => (report: ModelCallReport) =>
+  recordModelCall(report, context);

@@ -1,4 +1,5 @@
 import { isManifestKey, snapshotBundleInput } from "../../connectors/snapshot";
+import { modelCallRecorder } from "../../providers/usage";
 import { db } from "../../db";
 import { AppError } from "../../errors";
 import type { InternalMethod } from "../../parsing/methods.schema";
@@ -56,7 +57,11 @@ export const partitionBuild = async (buildId: string) => {
       await yieldToEventLoop();
     },
     // Parsing reads no settings: the models this deployment configures are handed to it here.
-    { onRestart: clear, providers: { vision: getVisionModel(), speech: getSpeechModel() } },
+    {
+      onRestart: clear,
+      providers: { vision: getVisionModel(), speech: getSpeechModel() },
+      onModelCall: modelCallRecorder({ projectId: build.projectId, cause: "ingestion" }),
+    },
   ).catch(async (error: unknown) => {
     await clear();
     throw error;
