@@ -4,9 +4,16 @@
  * `usage.total_tokens`, Cohere's `meta.billed_units`. Null when the answer says nothing (then usage is estimated).
  */
 
-type Counts = { prompt_tokens?: unknown; completion_tokens?: unknown; input_tokens?: unknown; output_tokens?: unknown; total_tokens?: unknown };
+type Counts = {
+  prompt_tokens?: unknown;
+  completion_tokens?: unknown;
+  input_tokens?: unknown;
+  output_tokens?: unknown;
+  total_tokens?: unknown;
+};
 
-const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null);
+const count = (value: unknown) =>
+  typeof value === "number" && Number.isFinite(value) && value >= 0 ? Math.round(value) : null;
 
 const fromCounts = (c: Counts | undefined): { tokensIn: number; tokensOut: number } | null => {
   if (!c || typeof c !== "object") return null;

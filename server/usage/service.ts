@@ -80,7 +80,15 @@ export const teamPrices = async (teamId: string) =>
   db.modelPrice.findMany({ where: { teamId }, orderBy: { model: "asc" } });
 
 /** Usage of the last `days` days (UTC days, today included). */
-export const projectUsage = async ({ projectId, teamId, days }: { projectId: string; teamId: string; days: number }) => {
+export const projectUsage = async ({
+  projectId,
+  teamId,
+  days,
+}: {
+  projectId: string;
+  teamId: string;
+  days: number;
+}) => {
   const since = new Date();
   since.setUTCHours(0, 0, 0, 0);
   since.setUTCDate(since.getUTCDate() - (days - 1));
@@ -108,7 +116,11 @@ export const projectUsage = async ({ projectId, teamId, days }: { projectId: str
     byCause: rollUp(groups, prices, (g) => g.cause)
       .map(({ key, ...t }) => ({ cause: key as ModelCallCause, ...t }))
       .sort((a, b) => b.calls - a.calls),
-    prices: priceRows.map((p) => ({ model: p.model, inputPerMillion: p.inputPerMillion, outputPerMillion: p.outputPerMillion })),
+    prices: priceRows.map((p) => ({
+      model: p.model,
+      inputPerMillion: p.inputPerMillion,
+      outputPerMillion: p.outputPerMillion,
+    })),
   };
 };
 
@@ -137,5 +149,10 @@ export const recordedChatSpend = async (projectId: string, subject: string): Pro
     _sum: { tokensIn: true, tokensOut: true },
   });
   if (!sums._count._all) return null;
-  return { ...NO_SPEND, calls: sums._count._all, tokensIn: sums._sum.tokensIn ?? 0, tokensOut: sums._sum.tokensOut ?? 0 };
+  return {
+    ...NO_SPEND,
+    calls: sums._count._all,
+    tokensIn: sums._sum.tokensIn ?? 0,
+    tokensOut: sums._sum.tokensOut ?? 0,
+  };
 };

@@ -6,7 +6,9 @@ import type { ChatMessage, ChatUsage } from "./types";
 
 const promptText = (messages: ChatMessage[]) =>
   messages
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")))
+    .map((m) =>
+      typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join(""),
+    )
     .join("\n");
 
 export type ChatCallOutcome =
