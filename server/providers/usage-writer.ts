@@ -50,8 +50,17 @@ export const flushModelCalls = async () => {
   await Promise.all([...inFlight]);
 };
 
-/** A call with no project to charge it to (a dimension probe at start, a benchmark): said in the log instead. */
-export const logUnattributed = (report: ModelCallReport) =>
-  logger.info({ model: report.model, capability: report.capability }, "model call outside any project, not recorded");
+const unattributed = new Set<string>();
+
+/**
+ * A call with no project to charge it to (a dimension probe at start, a benchmark): said in the log instead, once per
+ * model and kind so a benchmark's thousands of calls do not flood it.
+ */
+export const logUnattributed = (report: ModelCallReport) => {
+  const key = `${report.capability}:${report.model}`;
+  if (unattributed.has(key)) return;
+  unattributed.add(key);
+  logger.info({ model: report.model, capability: report.capability }, "model calls outside any project: not recorded");
+};
 
 export const logUsageFailure = (error: unknown) => logger.warn({ err: error }, "model usage not recorded");

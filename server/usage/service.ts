@@ -65,7 +65,7 @@ const finish = ({ latencySum, ...t }: ReturnType<typeof empty>): UsageTotals => 
   avgLatencyMs: t.calls ? Math.round(latencySum / t.calls) : 0,
 });
 
-/** Groups keyed by `keyOf`, in first-seen order (the query sorts by day). */
+/** Totals per key of `keyOf`, in first-seen order (the query sorts by day). */
 const rollUp = <K extends string>(groups: Group[], prices: Map<string, Price>, keyOf: (g: Group) => K) => {
   const out = new Map<K, ReturnType<typeof empty>>();
   for (const g of groups) {
@@ -73,7 +73,7 @@ const rollUp = <K extends string>(groups: Group[], prices: Map<string, Price>, k
     if (!out.has(key)) out.set(key, empty());
     add(out.get(key)!, g, prices.get(g.model));
   }
-  return [...out].map(([key, totals]) => ({ key, ...finish(totals) }));
+  return [...out].map(([key, totals]) => [key, finish(totals)] as const);
 };
 
 export const teamPrices = async (teamId: string) =>
@@ -102,19 +102,18 @@ export const projectUsage = async ({
     ORDER BY 1, 3`;
   const priceRows = await teamPrices(teamId);
   const prices = new Map(priceRows.map((p) => [p.model, p]));
-  const all = rollUp(groups, prices, () => "all")[0];
-  const byModel = rollUp(groups, prices, (g) => `${g.model}\u0000${g.capability}`).map(({ key, ...t }) => {
+  const byModel = rollUp(groups, prices, (g) => `${g.model}\u0000${g.capability}`).map(([key, t]) => {
     const [model, capability] = key.split("\u0000") as [string, ModelCapability];
     return { model, capability, priced: prices.has(model), ...t };
   });
   return {
     since: since.toISOString(),
     days,
-    totals: all ? { ...all, key: undefined } : finish(empty()),
-    byDay: rollUp(groups, prices, (g) => g.day.toISOString().slice(0, 10)).map(({ key, ...t }) => ({ day: key, ...t })),
+    totals: rollUp(groups, prices, () => "all")[0]?.[1] ?? finish(empty()),
+    byDay: rollUp(groups, prices, (g) => g.day.toISOString().slice(0, 10)).map(([day, t]) => ({ day, ...t })),
     byModel: byModel.sort((a, b) => b.tokensIn + b.tokensOut - (a.tokensIn + a.tokensOut)),
     byCause: rollUp(groups, prices, (g) => g.cause)
-      .map(({ key, ...t }) => ({ cause: key as ModelCallCause, ...t }))
+      .map(([cause, t]) => ({ cause, ...t }))
       .sort((a, b) => b.calls - a.calls),
     prices: priceRows.map((p) => ({
       model: p.model,
