@@ -85,8 +85,7 @@ export type PreparedAsk = Awaited<ReturnType<typeof prepareAsk>>;
 export const runAsk = (
   prepared: PreparedAsk,
   events?: { onEvent?: (event: AnswerProgress) => void; signal?: AbortSignal },
-) =>
-  withModelUsage({ projectId: prepared.input.projectId, cause: "ask" }, () => answerQuestion(prepared, events));
+) => withModelUsage({ projectId: prepared.input.projectId, cause: "ask" }, () => answerQuestion(prepared, events));
 
 const answerQuestion = async (
   { input: request, started, schema, model, sourceIds, conversation }: PreparedAsk,

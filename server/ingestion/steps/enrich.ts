@@ -84,11 +84,7 @@ export const annotateDocument = (input: DocumentToAnnotate) => {
 };
 
 /** With a chat model: the whole document at once (the model annotates at most MAX_LLM_PAGES pages of it). */
-const enrichWhole = async (
-  buildId: string,
-  fileName: string,
-  write: (pages: EnrichedPage[]) => Promise<void>,
-) => {
+const enrichWhole = async (buildId: string, fileName: string, write: (pages: EnrichedPage[]) => Promise<void>) => {
   const rows = await readBuildElements(buildId);
   const elements = rows.map((r) => ({
     position: r.position,
