@@ -5,11 +5,12 @@ import nextTs from "eslint-config-next/typescript";
  * Parsing reads no settings and picks no models: its caller hands it the models (STYLE §14.3, §14.5). So nothing in
  * server/parsing/ imports the env, the old llm helpers or a provider (types excepted), by alias or by a relative path
  * that climbs out. The parse worker's entry and the tests build clients from plain configs, so they may import the
- * two factories (`providers/{vision,speech}/client`, which read no environment) and nothing else of providers/.
+ * two factories (`providers/{vision,speech}/client`, which read no environment) and `providers/usage` (to report the
+ * calls they make to the app), nothing else of providers/.
  */
 const parsingBoundary = ({ allowClients }) => {
   const message = "server/parsing/ reads no settings: take the model or the value as an argument from the caller.";
-  const providers = allowClients ? "providers/(?!(vision|speech)/client$)" : "providers(/|$)";
+  const providers = allowClients ? "providers/(?!(vision|speech)/client$|usage$)" : "providers(/|$)";
   return [
     "error",
     {

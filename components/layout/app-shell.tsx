@@ -50,11 +50,13 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
   const trpc = useTRPC();
   const project = useQuery(trpc.dashboard.projects.get.queryOptions({ projectId }));
   const isAdmin = project.data ? roleAtLeast(project.data.role, "admin") : false;
+  const isMember = project.data ? roleAtLeast(project.data.role, "member") : false;
   const links = [
     { href: `/${projectId}/sources`, label: "Sources" },
     { href: `/${projectId}/search`, label: "Search" },
     { href: `/${projectId}/chat`, label: "Chat" },
     { href: `/${projectId}/flows`, label: "Flows" },
+    ...(isMember ? [{ href: `/${projectId}/usage`, label: "Usage" }] : []),
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
   ];
   return (

@@ -1,6 +1,7 @@
 import { AppError } from "../errors";
 import { logger } from "../logger";
 import { addUsage, CHAT_SETTING_HINT, getChatModel } from "../providers/chat";
+import { withModelUsage } from "../providers/usage";
 import { resolveSourceScope } from "../retrieval/service";
 import { pageScreenshot } from "../sources/screenshot";
 import { generateStructured } from "../providers/chat/structured";
@@ -80,7 +81,13 @@ export const prepareAsk = async (input: AskInput) => {
 
 export type PreparedAsk = Awaited<ReturnType<typeof prepareAsk>>;
 
-export const runAsk = async (
+/** The answer, with every model call it makes (rewriting, retrieval, the answer) recorded as the project's `ask`. */
+export const runAsk = (
+  prepared: PreparedAsk,
+  events?: { onEvent?: (event: AnswerProgress) => void; signal?: AbortSignal },
+) => withModelUsage({ projectId: prepared.input.projectId, cause: "ask" }, () => answerQuestion(prepared, events));
+
+const answerQuestion = async (
   { input: request, started, schema, model, sourceIds, conversation }: PreparedAsk,
   events?: { onEvent?: (event: AnswerProgress) => void; signal?: AbortSignal },
 ): Promise<Answer> => {

@@ -1,3 +1,4 @@
+import { withModelUsage } from "../providers/usage";
 import { db } from "../db";
 import { getEmbedder } from "../providers/embedding";
 import { errorMessage } from "../errors";
@@ -86,7 +87,9 @@ export const reembedStep = async (jobId: string): Promise<{ done: boolean; embed
       ORDER BY position LIMIT ${limit}`;
     for (let i = 0; i < pending.length; i += EMBED_BATCH) {
       const batch = pending.slice(i, i + EMBED_BATCH);
-      const vectors = await embedder.embed(batch.map(embeddingInput));
+      const vectors = await withModelUsage({ projectId: job.projectId, cause: "reembedding" }, () =>
+        embedder.embed(batch.map(embeddingInput)),
+      );
       await writeChunkVectors({ indexId: index.id, ids: batch.map((c) => c.id), vectors });
       await db.reembeddingJob.update({ where: { id: jobId }, data: { doneChunks: { increment: batch.length } } });
       embedded += batch.length;

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { withModelUsage } from "../providers/usage";
 import { errorMessage } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
@@ -67,9 +68,14 @@ const failedScores = (reason: string): Scores =>
   Object.fromEntries(METRIC_KEYS.map((k) => [k, unavailable(reason)])) as Scores;
 
 /** Evaluates cases [batch × CASE_BATCH, …) through the run's graph; returns whether the run was cancelled. */
+/** A batch of cases: the evaluated flow's calls and the judge's are all recorded as the project's `evaluation`. */
 export const evaluateBatch = async (runId: string, batch: number) => {
   const run = await loadRun(runId);
   if (!run) return { cancelled: true };
+  return withModelUsage({ projectId: run.projectId, cause: "evaluation" }, () => evaluateCases(run, runId, batch));
+};
+
+const evaluateCases = async (run: NonNullable<Awaited<ReturnType<typeof loadRun>>>, runId: string, batch: number) => {
   const { projectId } = run;
   const snapshot = RevisionSnapshot.parse(run.graph);
   const generators = snapshot.nodes.filter((n) => isGeneratorKind(n.type)).map((n) => n.id);

@@ -3,6 +3,7 @@ import { retrieveForLevel, type ThinkingLevel } from "../answers/retrieval-plan"
 import { db } from "../db";
 import { AppError } from "../errors";
 import { CHAT_SETTING_HINT, getChatModel, type ChatModel } from "../providers/chat";
+import { withModelUsage } from "../providers/usage";
 import type { RetrievedChunk } from "../retrieval/types";
 import { resolveSourceScope } from "../retrieval/service";
 import { checkOutputSchema } from "../answers/output-schema";
@@ -89,9 +90,15 @@ const schemaTerms = (schema: Record<string, unknown>): string[] => {
 };
 
 /** What an extraction found; POST /run-extraction's snake_case answer is public-api/v1/answers/mappers.ts's. */
-export type Extraction = Awaited<ReturnType<typeof runExtraction>>;
+export type Extraction = Awaited<ReturnType<typeof extract>>;
 
-export const runExtraction = async (input: {
+type ExtractionInput = Parameters<typeof extract>[0];
+
+/** Every model call an extraction makes is recorded as the project's `extraction`. */
+export const runExtraction = (input: ExtractionInput) =>
+  withModelUsage({ projectId: input.projectId, cause: "extraction" }, () => extract(input));
+
+const extract = async (input: {
   projectId: string;
   fileIds?: string[];
   fileNames?: string[];

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { withModelUsage } from "../providers/usage";
 import { latestSuccessfulBuild } from "../ingestion/builds";
 import { embeddingInput } from "../chunk-sets/service";
 import { writeChunkVectors } from "../chunk-sets/vectors";
@@ -37,7 +38,11 @@ const splitterOptions = (config: ChunkingConfig) => ({
  * The chunk set of one document under one chunking configuration: reused when ready, else (re)built: split, stored,
  * embedded, then marked ready. Idempotent: a retried call after a crash starts the unfinished set again.
  */
-export const ensureFlowChunkSet = async ({
+/** A chunking node's chunk set; its embedding calls are recorded as the project's `flow_build`. */
+export const ensureFlowChunkSet = (input: { projectId: string; sourceId: string; config: ChunkingConfig }) =>
+  withModelUsage({ projectId: input.projectId, cause: "flow_build" }, () => buildFlowChunkSet(input));
+
+const buildFlowChunkSet = async ({
   projectId,
   sourceId,
   config,

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { withModelUsage } from "../providers/usage";
 import { AppError, errorMessage } from "../errors";
 import { logger } from "../logger";
 import { ensureFlowChunkSet } from "./chunk-sets";
@@ -41,7 +42,8 @@ const execute =
   async (events) => {
     let outcomes: NodeOutcome[] = [];
     try {
-      const result = await runGraph({ ...exe, query, ...events, measure: exe.draft });
+      const usage = { projectId: exe.projectId, cause: "flow_run" } as const;
+      const result = await withModelUsage(usage, () => runGraph({ ...exe, query, ...events, measure: exe.draft }));
       outcomes = result.outcomes;
       return result;
     } catch (error) {
@@ -120,15 +122,18 @@ export const simulateNode = async (projectId: string, flowName: string, nodeId: 
   await mutateDraft(flow.id, (f) => ({ nodeState: markProcessing(statesOf(f), affected) }));
   let outcomes: NodeOutcome[] = [];
   try {
-    const result = await runGraph({
-      projectId,
-      graph,
-      prompts: await listPrompts(projectId),
-      query: "",
-      targets: affected,
-      chunkSetsOf: onDemandChunkSets(projectId),
-      measure: true,
-    });
+    const prompts = await listPrompts(projectId);
+    const result = await withModelUsage({ projectId, cause: "flow_run" }, () =>
+      runGraph({
+        projectId,
+        graph,
+        prompts,
+        query: "",
+        targets: affected,
+        chunkSetsOf: onDemandChunkSets(projectId),
+        measure: true,
+      }),
+    );
     outcomes = result.outcomes;
   } catch (error) {
     outcomes = outcomesOf(error);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { CHUNK_INSERT_BATCH, insertChunks } from "../chunk-sets/insert";
 import { db } from "../db";
+import { withModelUsage } from "../providers/usage";
 import type { InternalMethod } from "../parsing/methods.schema";
 import type { ParsedElement } from "../parsing/types";
 import { refreshChunkStatistics } from "../retrieval/keyword-query";
@@ -28,14 +29,19 @@ import { parseDocument, partitionedBuild } from "./steps/partition";
 /** The partition step's parse, its elements kept in memory. */
 export const parseSmallBuild = async (build: BuildWithSource) => {
   const elements: ParsedElement[] = [];
-  const meta = await parseDocument(build.source, build.method as InternalMethod, {
-    store: async (batch) => {
-      elements.push(...batch);
+  const meta = await parseDocument(
+    build.source,
+    build.method as InternalMethod,
+    {
+      store: async (batch) => {
+        elements.push(...batch);
+      },
+      clear: async () => {
+        elements.length = 0;
+      },
     },
-    clear: async () => {
-      elements.length = 0;
-    },
-  });
+    build.projectId,
+  );
   return { elements, meta };
 };
 
@@ -102,9 +108,14 @@ const clearWrites = (build: BuildWithSource) =>
  */
 export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSmallBuild) => {
   const rows: ElementRow[] = parsed.elements.map(toElementRow(build.id));
-  const enriched = await withinBudget("enrich", () => enrichRows(build, rows));
+  const usage = (cause: "enrichment" | "ingestion") => ({ projectId: build.projectId, cause });
+  const enriched = await withinBudget("enrich", () =>
+    withModelUsage(usage("enrichment"), () => enrichRows(build, rows)),
+  );
   const indexedBuildId = indexedBuildOf(build);
-  const chunked = indexedBuildId ? await withinBudget("embed", () => chunkAndEmbed(build, rows)) : null;
+  const chunked = indexedBuildId
+    ? await withinBudget("embed", () => withModelUsage(usage("ingestion"), () => chunkAndEmbed(build, rows)))
+    : null;
   const finalized = finalizeWrites({ method: build.method, failedBatchesCount: chunked?.failedBatches ?? 0 });
   const partitioned = partitionedBuild(parsed.meta);
   await db.$transaction([

@@ -2,6 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ModelCallReport } from "@/server/providers/usage-types";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
 import { closeWorkerPools, officePdfIsolated, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
@@ -172,6 +173,22 @@ describe("models in the worker", () => {
         code: "BAD_REQUEST",
         message: expect.stringContaining("VISION_MODEL"),
       });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("report each call to the app (the worker has no database), which records it under its own context", async () => {
+    const server = await startFakeVisionServer(() => ({ status: 200, content: mixedPdfAnswer(3) }));
+    try {
+      const calls: ModelCallReport[] = [];
+      await partitionIsolated(scan, limits, {
+        providers: { vision: visionAt(server.baseUrl) },
+        onModelCall: (c) => calls.push(c),
+      });
+      expect(calls).toHaveLength(1);
+      expect(calls[0]).toMatchObject({ capability: "vision", model: "fake-vision", ok: true });
+      expect(calls[0]!.tokensIn).toBeGreaterThan(0);
     } finally {
       await server.close();
     }

@@ -8,6 +8,7 @@ import type { ParsedElement, ParseProviders, PartitionResult, SkippedPage } from
 import { WorkerFailure, type JobLimits } from "./worker-job";
 import { createWorkerPool, type WorkerPool } from "./worker-pool";
 import type { PartitionMeta, ProviderConfigs, WorkerJob } from "./worker/protocol";
+import type { ModelCallReport } from "@/server/providers/usage-types";
 
 /**
  * Parsing and page drawing run in worker processes (worker-pool.ts): a parser that loops, leaks or blows the heap
@@ -79,6 +80,8 @@ export type IsolatedInput = DocumentBytes & { fileName: string; fileType: string
 export type IsolatedOptions = {
   /** Models the parse may call (none by default). They cross into the worker as their plain configs. */
   providers?: Partial<ParseProviders>;
+  /** Each model call the parse made (the worker has no database): the caller records it under its own context. */
+  onModelCall?: (report: ModelCallReport) => void;
 };
 
 const configsOf = (providers: Partial<ParseProviders> = {}): ProviderConfigs => ({
@@ -127,7 +130,7 @@ export const partitionIsolatedInBatches = async (
   { fileName, fileType, method, ...document }: IsolatedInput,
   limits: IsolationLimits,
   onBatch: (elements: ParsedElement[], firstPosition: number) => Promise<void>,
-  { onRestart = async () => undefined, providers }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
+  { onRestart = async () => undefined, providers, onModelCall }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
 ): Promise<PartitionMeta> => {
   const started = Date.now();
   const configs = configsOf(providers);
@@ -151,7 +154,7 @@ export const partitionIsolatedInBatches = async (
         timeBudgetMs: parseTimeBudgetFor(left.timeoutMs),
       };
       const outcome = await inWorker("parse", document as DocumentBytes, fields, left, (pool, job, dir) =>
-        pool.run(job, dir, left, { onElements: onBatch }, { fresh }),
+        pool.run(job, dir, left, { onElements: onBatch, onModelCall }, { fresh }),
       );
       return outcome.meta!;
     } catch (error) {

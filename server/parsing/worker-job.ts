@@ -1,5 +1,6 @@
 import { AppError } from "@/server/errors";
 import type { ParsedElement } from "./types";
+import type { ModelCallReport } from "@/server/providers/usage-types";
 import { retire, rssMb, send, type Worker } from "./worker-process";
 import type { FromWorker, Outcome, WorkerJob } from "./worker/protocol";
 
@@ -38,6 +39,8 @@ export class WorkerFailure extends AppError {
 export type JobHandlers = {
   /** A batch of elements, in order; the next one is sent once this resolves. */
   onElements?: (elements: ParsedElement[], first: number) => Promise<void>;
+  /** A model call the parse made, for usage. */
+  onModelCall?: (report: ModelCallReport) => void;
 };
 
 /** What the pool tells a job about itself: the worker's limits, and how to hand the worker back. */
@@ -202,6 +205,8 @@ const onMessage = (run: Run, message: FromWorker) => {
       return;
     case "page":
       return onPage(run, message.page);
+    case "usage":
+      return run.handlers.onModelCall?.(message.call);
     case "elements":
       return onElements(run, message);
     case "done":

@@ -1,5 +1,7 @@
 import { errorMessage } from "../errors";
 import { ProviderError, parseRetryAfter, redactKey, remoteMessageOf, retryableStatus } from "./errors";
+import { recordModelCall } from "./usage";
+import { reportedUsage } from "./usage-reported";
 
 /**
  * One POST to a provider's HTTP API (embeddings, rerank, speech) with the retry rule they share: network failures,
@@ -27,6 +29,11 @@ export type PostOptions = {
   retryTimeouts?: boolean;
   /** What the request is for, at the start of the error message ("Embedding request"). */
   what?: string;
+  /**
+   * The model call this request is, for usage (./usage.ts): one record per request, its retries included, with the
+   * provider's reported tokens, else `inputChars` / 4 tokens in (estimated).
+   */
+  record?: { capability: "embedding" | "rerank" | "speech"; model: string; inputChars: number };
 };
 
 export type PostReply = { text: string; contentType: string | null };
@@ -42,6 +49,38 @@ export const connectFailure = (error: unknown) =>
 
 /** The answer's text once the provider accepted the request; throws a ProviderError once the attempts are spent. */
 export const postForText = async (options: PostOptions): Promise<PostReply> => {
+  const { record } = options;
+  if (!record) return postWithRetries(options);
+  const started = performance.now();
+  const base = { capability: record.capability, provider: hostOf(options.url), model: record.model };
+  const latencyMs = () => Math.round(performance.now() - started);
+  try {
+    const reply = await postWithRetries(options);
+    const usage = reportedUsage(reply.text);
+    recordModelCall({
+      ...base,
+      ...(usage ?? { tokensIn: Math.ceil(record.inputChars / 4), tokensOut: 0 }),
+      estimated: !usage,
+      latencyMs: latencyMs(),
+      ok: true,
+    });
+    return reply;
+  } catch (error) {
+    const failure = { tokensIn: 0, tokensOut: 0, estimated: false, ok: false, error: errorMessage(error) };
+    recordModelCall({ ...base, ...failure, latencyMs: latencyMs() });
+    throw error;
+  }
+};
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "unknown";
+  }
+};
+
+const postWithRetries = async (options: PostOptions): Promise<PostReply> => {
   const doFetch = options.fetch ?? fetch;
   const baseDelay = options.retryDelayMs ?? 500;
   const multipart = options.body instanceof FormData;

@@ -1,3 +1,4 @@
+import { withModelUsage } from "../providers/usage";
 import { retrieve } from "./retrieve";
 import type { SearchType } from "./search.schema";
 
@@ -13,7 +14,9 @@ export const searchProject = async ({
   searchType: SearchType;
   topK: number;
 }) => {
-  const result = await retrieve({ projectId, query, searchType, topK });
+  const result = await withModelUsage({ projectId, cause: "search" }, () =>
+    retrieve({ projectId, query, searchType, topK }),
+  );
   return {
     requested: searchType,
     ranAs: result.effectiveSearchType,

@@ -1,3 +1,4 @@
+import { withModelUsage } from "../providers/usage";
 import { db } from "../db";
 import { AppError } from "../errors";
 import { isUuid } from "../ids";
@@ -54,5 +55,7 @@ export const retrieveChunks = async ({
   searchType?: SearchType;
 }): Promise<RetrieveResult> => {
   const sourceIds = await resolveSourceScope({ projectId, fileIds, fileNames });
-  return retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds });
+  return withModelUsage({ projectId, cause: "search" }, () =>
+    retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds }),
+  );
 };

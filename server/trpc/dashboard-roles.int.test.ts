@@ -198,6 +198,24 @@ describe("role rules inside the team", () => {
     expect(quarry.output()).not.toContain(key.slice(6));
   });
 
+  it("shows usage to members, not viewers, and lets only admins price models", async () => {
+    const summary = (role: TeamRole) => client.call(sessions[role], "dashboard.usage.summary", { projectId }, "query");
+    expect((await summary("viewer")).status).toBe(403);
+    expect((await summary("member")).status).toBe(200);
+    const price = { projectId, model: "gpt-4o-mini", inputPerMillion: 0.15, outputPerMillion: 0.6 };
+    const byMember = await client.call(sessions.member, "dashboard.usage.setPrice", price, "mutation");
+    expect(byMember.status).toBe(403);
+    const byAdmin = await client.call(sessions.admin, "dashboard.usage.setPrice", price, "mutation");
+    expect(byAdmin.status).toBe(200);
+    const seen = await client.ok<{ prices: unknown[] }>(
+      sessions.member,
+      "dashboard.usage.summary",
+      { projectId },
+      "query",
+    );
+    expect(seen.prices).toEqual([{ model: "gpt-4o-mini", inputPerMillion: 0.15, outputPerMillion: 0.6 }]);
+  });
+
   it("keeps owners in charge of owners, and never leaves a team without one", async () => {
     const members = await client.ok<{ members: { id: string; email: string }[] }>(
       sessions.owner,

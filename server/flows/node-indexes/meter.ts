@@ -1,10 +1,13 @@
 import { AppError } from "../../errors";
-import type { ChatModel, ChatUsage, GenerateOptions } from "../../providers/chat";
+import type { ChatModel } from "../../providers/chat";
+import type { ChatSpend } from "../../providers/usage";
 import type { Spend } from "../../index-builders/types";
 
 /**
- * A chat model that counts what it spends and refuses a call once the budget is spent. Tokens are the server's
- * usage; a server that reports none is charged an estimate (4 characters a token) so the budget still holds.
+ * A chat model that refuses a call once the flow's build budget is spent. It counts nothing itself: what is spent is
+ * what usage records (server/providers/usage.ts: the server's usage, or an estimate of 4 characters a token when the
+ * server reports none), read back from `model_calls` when the step starts (`start`) plus the calls recorded during
+ * the step (`step`, the usage context's running count).
  */
 
 export class BudgetReachedError extends AppError {
@@ -17,44 +20,29 @@ export class BudgetReachedError extends AppError {
   }
 }
 
-const approxTokens = (text: string) => Math.ceil(text.length / 4);
-
-const promptChars = (options: GenerateOptions) =>
-  options.messages
-    .map((m) => (typeof m.content === "string" ? m.content : m.content.map((p) => ("text" in p ? p.text : "")).join("")))
-    .join("\n");
-
 export type Meter = { model: ChatModel; spent: () => Spend };
 
-export const meteredModel = (model: ChatModel, budget: number, start: Spend): Meter => {
-  const spend = { ...start };
-  const total = () => spend.tokensIn + spend.tokensOut;
-  const charge = (options: GenerateOptions, usage: ChatUsage, reply: string) => {
-    spend.calls += 1;
-    spend.tokensIn += usage.tokensIn || approxTokens(promptChars(options));
-    spend.tokensOut += usage.tokensOut || approxTokens(reply);
-  };
+export const meteredModel = (model: ChatModel, budget: number, start: Spend, step: ChatSpend): Meter => {
+  const spent = () => ({
+    calls: start.calls + step.calls,
+    tokensIn: start.tokensIn + step.tokensIn,
+    tokensOut: start.tokensOut + step.tokensOut,
+  });
   const check = () => {
-    if (total() >= budget) throw new BudgetReachedError(budget, total());
+    const { tokensIn, tokensOut } = spent();
+    if (tokensIn + tokensOut >= budget) throw new BudgetReachedError(budget, tokensIn + tokensOut);
   };
   return {
-    spent: () => ({ ...spend }),
+    spent,
     model: {
       ...model,
       generate: async (options) => {
         check();
-        const result = await model.generate(options);
-        charge(options, result.usage, result.text);
-        return result;
+        return model.generate(options);
       },
       stream: async function* (options) {
         check();
-        let text = "";
-        for await (const part of model.stream(options)) {
-          if (part.type === "text") text += part.text;
-          else charge(options, part.usage, text);
-          yield part;
-        }
+        yield* model.stream(options);
       },
     },
   };

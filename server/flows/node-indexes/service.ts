@@ -4,6 +4,8 @@ import { db } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { getChatModel } from "../../providers/chat";
+import { flushModelCalls, withModelUsage, type ChatSpend } from "../../providers/usage";
+import { recordedChatSpend } from "../../usage/service";
 import type { Graph } from "../graph.schema";
 import { parseNodeConfig, type ChunkingConfig, type DatasetConfig } from "../node-kinds";
 import { meteredModel } from "./meter";
@@ -142,7 +144,8 @@ const spendOf = (usage: unknown): Spend => ({ ...NO_SPEND, ...(usage as Partial<
 
 /**
  * One checkpointed step of an index build: the builder's next batch, with the chat model metered against `budget`.
- * What was spent is stored even when the step fails (a reached budget, a model error), so the count stays true.
+ * Its calls are recorded as the project's graph or RAPTOR build with the index as their subject, and the budget is
+ * counted from those records (./meter.ts). What was spent is also kept on the index for its status.
  */
 export const advanceIndex = async (indexId: string, budget: number) => {
   const index = await db.flowNodeIndex.findUniqueOrThrow({ where: { id: indexId } });
@@ -152,25 +155,35 @@ export const advanceIndex = async (indexId: string, budget: number) => {
   if (index.model && chat?.id !== index.model) {
     throw new AppError("CONFLICT", `The chat model changed from ${index.model} while its index was being built; deploy again`);
   }
-  const meter = chat ? meteredModel(chat, budget, spendOf(index.usage)) : null;
+  const start = (await recordedChatSpend(index.projectId, index.id)) ?? spendOf(index.usage);
+  const step: ChatSpend = { calls: 0, tokensIn: 0, tokensOut: 0 };
+  const meter = chat ? meteredModel(chat, budget, start, step) : null;
+  const usage = {
+    projectId: index.projectId,
+    cause: index.kind === "graph-rag" ? "graph_build" : "raptor_build",
+    subject: index.id,
+    spend: step,
+  } as const;
   try {
-    const result = await builder.advance({
-      index: {
-        id: index.id,
-        projectId: index.projectId,
-        chunkSetIds: index.chunkSetIds,
-        settings: index.config as Record<string, unknown>,
-      },
-      checkpoint: index.checkpoint as Record<string, unknown>,
-      model: meter?.model ?? null,
-    });
+    const result = await withModelUsage(usage, () =>
+      builder.advance({
+        index: {
+          id: index.id,
+          projectId: index.projectId,
+          chunkSetIds: index.chunkSetIds,
+          settings: index.config as Record<string, unknown>,
+        },
+        checkpoint: index.checkpoint as Record<string, unknown>,
+        model: meter?.model ?? null,
+      }),
+    );
     await db.flowNodeIndex.update({
       where: { id: indexId },
       data: {
         checkpoint: result.checkpoint as object,
         progress: result.done ? 100 : Math.min(99, Math.round(result.progress)),
         step: result.step,
-        usage: (meter?.spent() ?? spendOf(index.usage)) as object,
+        usage: (meter?.spent() ?? start) as object,
         ...(result.done ? { status: "ready", counts: (result.counts ?? {}) as object, error: null } : {}),
       },
     });
@@ -178,5 +191,8 @@ export const advanceIndex = async (indexId: string, budget: number) => {
   } catch (error) {
     if (meter) await db.flowNodeIndex.update({ where: { id: indexId }, data: { usage: meter.spent() as object } });
     throw error;
+  } finally {
+    // The next step (maybe in another process) reads this one's spend back from the records.
+    await flushModelCalls();
   }
 };

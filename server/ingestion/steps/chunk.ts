@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { withModelUsage } from "../../providers/usage";
 import { insertChunks, CHUNK_INSERT_BATCH } from "../../chunk-sets/insert";
 import { chunkRows } from "../../chunk-sets/rows";
 import { openBuildChunkSet, sectionHeadings } from "../../chunk-sets/service";
@@ -128,7 +129,10 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
 export const chunkBuild = async (buildId: string) => {
   const build = await buildInStep(buildId, "chunk");
   if (!build) return null;
-  const { chunkSetId, chunks } = await writeBuildChunks(build);
+  // Semantic chunking embeds sentences.
+  const { chunkSetId, chunks } = await withModelUsage({ projectId: build.projectId, cause: "ingestion" }, () =>
+    writeBuildChunks(build),
+  );
   await db.$transaction([
     db.chunkSet.update({ where: { id: chunkSetId }, data: { chunkCount: chunks } }),
     db.build.update({ where: { id: buildId }, data: stepDone("chunk") }),

@@ -1,4 +1,5 @@
 import { embeddingInput } from "../../chunk-sets/service";
+import { withModelUsage } from "../../providers/usage";
 import { writeChunkVectors } from "../../chunk-sets/vectors";
 import { db } from "../../db";
 import { errorMessage } from "../../errors";
@@ -105,7 +106,9 @@ export const embedBuild = async (buildId: string) => {
     WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
     ORDER BY c.position`;
   const ids = pending.map((r) => r.id);
-  const failedBatches = await embedChunks({ buildId, embedder, indexId: index.id, ids });
+  const failedBatches = await withModelUsage({ projectId: build.projectId, cause: "ingestion" }, () =>
+    embedChunks({ buildId, embedder, indexId: index.id, ids }),
+  );
   await db.$transaction([
     db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
     db.build.update({

@@ -1,4 +1,5 @@
 import { db } from "../../db";
+import { withModelUsage } from "../../providers/usage";
 import { errorMessage } from "../../errors";
 import { getChatTarget } from "../../providers/chat";
 import { enterStep, stepDone } from "../step-progress";
@@ -156,7 +157,9 @@ export const enrichBuild = async (buildId: string) => {
       await writePages(buildId, pages);
     };
     const result = getChatTarget()
-      ? await enrichWhole(buildId, build.source.fileName, write)
+      ? await withModelUsage({ projectId: build.projectId, cause: "enrichment" }, () =>
+          enrichWhole(buildId, build.source.fileName, write),
+        )
       : await enrichBuildLocally(buildId, write);
     await db.build.update({
       where: { id: buildId },

@@ -1,4 +1,5 @@
 import { isManifestKey, snapshotBundleInput } from "../../connectors/snapshot";
+import { modelCallRecorder } from "../../providers/usage";
 import { db } from "../../db";
 import { AppError } from "../../errors";
 import type { InternalMethod } from "../../parsing/methods.schema";
@@ -38,7 +39,12 @@ type ParseSink = {
  * The partition step's work: the stored file (or a connector's snapshot) parsed in a parse worker, its elements handed
  * to `sink` batch by batch. The durable step stores them in the database, a small build keeps them in memory.
  */
-export const parseDocument = async (source: ParsedSource, method: InternalMethod, sink: ParseSink) => {
+export const parseDocument = async (
+  source: ParsedSource,
+  method: InternalMethod,
+  sink: ParseSink,
+  projectId: string,
+) => {
   if (!source.storageKey) throw new AppError("UNPROCESSABLE", "The source has no stored file to parse");
   // A connector's snapshot (pages of a crawl, files of a repository, captions) parses as one bundle.
   const input = isManifestKey(source.storageKey)
@@ -48,6 +54,8 @@ export const parseDocument = async (source: ParsedSource, method: InternalMethod
   return partitionIsolatedInBatches(input, PARSE_LIMITS, sink.store, {
     onRestart: sink.clear,
     providers: { vision: getVisionModel(), speech: getSpeechModel() },
+    // The worker's vision and speech calls are recorded as this project's ingestion usage.
+    onModelCall: modelCallRecorder({ projectId, cause: "ingestion" }),
   });
 };
 
@@ -81,12 +89,15 @@ export const partitionBuild = async (buildId: string) => {
     );
     await yieldToEventLoop();
   };
-  const result = await parseDocument(build.source, build.method as InternalMethod, { store, clear }).catch(
-    async (error: unknown) => {
-      await clear();
-      throw error;
-    },
-  );
+  const result = await parseDocument(
+    build.source,
+    build.method as InternalMethod,
+    { store, clear },
+    build.projectId,
+  ).catch(async (error: unknown) => {
+    await clear();
+    throw error;
+  });
   await db.build.update({ where: { id: buildId }, data: { ...partitionedBuild(result), ...stepDone("partition") } });
   return { elements: result.elementCount, pages: result.totalPages, warnings: result.warnings.length };
 };

@@ -11,6 +11,8 @@ import { AppError, errorMessage } from "@/server/errors";
 // carries (the factories read no environment; eslint.config.mjs allows exactly these two).
 import { createSpeechModel } from "@/server/providers/speech/client";
 import { createVisionModel } from "@/server/providers/vision/client";
+// Model calls are recorded by the app: this process only reports them (providers/usage.ts).
+import { setModelCallSink } from "@/server/providers/usage";
 import { setPageReporter } from "../page-watch";
 import { setStepReporter } from "../parse-step";
 import { setToolWatcher } from "../system-tools";
@@ -63,6 +65,7 @@ const handle = async (id: number, job: WorkerJob, scratchDir: string) => {
   process.env.TMPDIR = scratchDir;
   setPageReporter((page) => void send({ type: "page", id, page }).catch(() => undefined));
   setStepReporter((step) => void send({ type: "step", id, step }).catch(() => undefined));
+  setModelCallSink((call) => void send({ type: "usage", id, call }).catch(() => undefined));
   let outcome: Outcome;
   try {
     outcome = await run(id, job);

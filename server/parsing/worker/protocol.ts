@@ -1,5 +1,6 @@
 import type { AppErrorCode } from "@/server/errors";
 import type { SpeechModelConfig } from "@/server/providers/speech/types";
+import type { ModelCallReport } from "@/server/providers/usage-types";
 import type { VisionModelConfig } from "@/server/providers/vision/types";
 import type { InternalMethod } from "../methods.schema";
 import type { ParsedElement, PartitionResult, SkippedPage } from "../types";
@@ -10,7 +11,7 @@ import type { ParsedElement, PartitionResult, SkippedPage } from "../types";
  *
  * app → worker: `job` (one at a time), `ack` (the app stored the last batch of elements; send the next one).
  * worker → app: `ready` once booted; during a job `page` (a page is being read, or no page is: the app's per-page
- * budget), `step` (what the parse is doing, named if it runs out of time: parse-step.ts), `tool` (a program it
+ * budget), `usage` (a model call it made), `step` (what the parse is doing, named if it runs out of time: parse-step.ts), `tool` (a program it
  * started or that ended: the app kills what is left of it with the worker), `elements` (a batch, in order; the worker
  * waits for the ack); then `done` with the outcome; then `idle` once it checked that the job left nothing running
  * (only then does it get another job).
@@ -55,6 +56,8 @@ export type FromWorker =
   | { type: "ready" }
   | { type: "page"; id: number; page: number | null }
   | { type: "step"; id: number; step: string | null }
+  /** A call to a vision or speech model, for the app to record (this process has no database). */
+  | { type: "usage"; id: number; call: ModelCallReport }
   /** `pid` leads its own process group (system-tools.ts runs every program so). */
   | { type: "tool"; pid: number; running: boolean }
   | { type: "elements"; id: number; first: number; elements: ParsedElement[] }

@@ -22,7 +22,16 @@ export const chatComplete = async (
     maxTokens,
     temperature = 0,
     timeoutMs = 120_000,
-  }: { messages: ChatMessage[]; json?: boolean; maxTokens?: number; temperature?: number; timeoutMs?: number },
+    capability = "chat",
+  }: {
+    messages: ChatMessage[];
+    json?: boolean;
+    maxTokens?: number;
+    temperature?: number;
+    timeoutMs?: number;
+    /** How the call is recorded in usage. */
+    capability?: "chat" | "vision";
+  },
 ): Promise<ChatResult> => {
   const model = openAiCompatibleModel({
     id: target.model,
@@ -31,6 +40,7 @@ export const chatComplete = async (
     apiKey: target.apiKey,
     nativeJsonSchema: false,
     timeoutMs,
+    capability,
   });
   try {
     const result = await model.generate({

@@ -1,5 +1,6 @@
 import { errorMessage } from "../../errors";
 import { ProviderError, providerErrorFromResponse, withRetries } from "../errors";
+import { recordChatCall } from "./record-call";
 import { schemaInstruction } from "./schema-prompt";
 import type {
   ChatMessage,
@@ -27,6 +28,8 @@ export type Endpoint = {
   contextTokens?: number | null;
   /** Per attempt; a streamed reply gets it until its first byte and between bytes. */
   timeoutMs?: number;
+  /** How its calls are recorded (../usage.ts): a vision model is a chat model reading images. */
+  capability?: "chat" | "vision";
 };
 
 type WireUsage = {
@@ -102,7 +105,7 @@ const post = async (endpoint: Endpoint, body: object, signal: AbortSignal | unde
   return response;
 };
 
-const generate = async (endpoint: Endpoint, options: GenerateOptions): Promise<GenerateResult> =>
+const generateOnce = async (endpoint: Endpoint, options: GenerateOptions): Promise<GenerateResult> =>
   withRetries(
     async () => {
       const response = await post(endpoint, requestBody(endpoint, options, false), options.signal);
@@ -145,7 +148,7 @@ async function* ssePayloads(body: ReadableStream<Uint8Array>): AsyncIterable<str
   }
 }
 
-async function* stream(endpoint: Endpoint, options: GenerateOptions): AsyncIterable<StreamPart> {
+async function* streamOnce(endpoint: Endpoint, options: GenerateOptions): AsyncIterable<StreamPart> {
   // Retried only until the reply starts: once text went out, a second attempt would repeat it.
   const response = await withRetries(() => post(endpoint, requestBody(endpoint, options, true), options.signal), {
     retries: options.retries,
@@ -181,6 +184,48 @@ async function* stream(endpoint: Endpoint, options: GenerateOptions): AsyncItera
     if (choice?.finish_reason) finishReason = finishOf(choice.finish_reason);
   }
   yield { type: "finish", usage, finishReason, model };
+}
+
+const callOf = (endpoint: Endpoint, options: GenerateOptions) => ({
+  capability: endpoint.capability ?? "chat",
+  provider: endpoint.provider,
+  model: endpoint.id,
+  messages: options.messages,
+  started: performance.now(),
+});
+
+/** One logical call (its retries included) is one usage record, whether it answered or failed. */
+const generate = async (endpoint: Endpoint, options: GenerateOptions): Promise<GenerateResult> => {
+  const call = callOf(endpoint, options);
+  try {
+    const result = await generateOnce(endpoint, options);
+    recordChatCall(call, { ok: true, usage: result.usage, reply: result.text });
+    return result;
+  } catch (error) {
+    recordChatCall(call, { ok: false, error });
+    throw error;
+  }
+};
+
+/** Recorded when the stream ends, fails, or its reader stops early (the `finally` of a generator). */
+async function* stream(endpoint: Endpoint, options: GenerateOptions): AsyncIterable<StreamPart> {
+  const call = callOf(endpoint, options);
+  let reply = "";
+  let usage: ChatUsage | null = null;
+  let failure: unknown = null;
+  try {
+    for await (const part of streamOnce(endpoint, options)) {
+      if (part.type === "text") reply += part.text;
+      else usage = part.usage;
+      yield part;
+    }
+  } catch (error) {
+    failure = error;
+    throw error;
+  } finally {
+    if (usage) recordChatCall(call, { ok: true, usage, reply });
+    else recordChatCall(call, { ok: false, error: failure ?? new Error("the reader stopped before the end"), reply });
+  }
 }
 
 export const openAiCompatibleModel = (endpoint: Endpoint): ChatModel => ({

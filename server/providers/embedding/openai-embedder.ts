@@ -67,6 +67,7 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
       what: "Embedding request",
+      record: { capability: "embedding", model: options.model, inputChars: input.reduce((n, t) => n + t.length, 0) },
     });
     return parse(json, input.length);
   };

@@ -65,6 +65,11 @@ export const createHttpReranker = (options: HttpRerankerOptions): Reranker => {
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
       what: "Rerank request",
+      record: {
+        capability: "rerank",
+        model: options.model,
+        inputChars: documents.reduce((n, d) => n + d.length + query.length, 0),
+      },
     });
     return parseRerankResponse(json, documents.length, url);
   };

@@ -102,6 +102,8 @@ export const transcribeAudio = async (
       retryTimeouts: false,
       retryDelayMs: RETRY_DELAY_MS,
       what: "Transcription",
+      // Audio has no characters to estimate from: a server that reports no usage is recorded with the prompt only.
+      record: { capability: "speech", model: config.model, inputChars: prompt?.length ?? 0 },
     });
   } catch (error) {
     if (!isProviderError(error)) throw error;

@@ -6,5 +6,5 @@ export const createVisionModel = (config: VisionModelConfig): VisionModel => ({
   id: config.model,
   config,
   completeJson: ({ messages, maxTokens, timeoutMs }) =>
-    chatComplete(config, { messages, json: true, maxTokens, timeoutMs }),
+    chatComplete(config, { messages, json: true, maxTokens, timeoutMs, capability: "vision" }),
 });

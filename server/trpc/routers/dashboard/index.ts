@@ -10,6 +10,7 @@ import { searchRouter } from "./search";
 import { sourcesRouter } from "./sources";
 import { teamsRouter } from "./teams";
 import { tokensRouter } from "./tokens";
+import { usageRouter } from "./usage";
 
 /**
  * The dashboard's procedures (session cookie). Every one sits on a rung of the ladder in init.ts: `authedProcedure`
@@ -27,4 +28,5 @@ export const dashboardRouter = router({
   flows: flowsRouter,
   evaluation: evaluationRouter,
   modelProviders: modelProvidersRouter,
+  usage: usageRouter,
 });
