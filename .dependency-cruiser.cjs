@@ -2,8 +2,8 @@
  * The layer rules of ARCHITECTURE.md, checked on every `npm run lint` (and so in CI).
  *
  *   app/ (routes, pages) → server/trpc, server/public-api, inngest/ (transport)
- *     → server/<domain> → platform (the Prisma client in server/db.ts, server/postgres, server/jobs, server/providers, server/storage, server/startup,
- *       server/concurrency)
+ *     → server/<domain> → platform (the Prisma client in server/db.ts, server/postgres, server/jobs,
+ *       server/providers, server/storage, server/startup, server/concurrency)
  *
  * Arrows point down only. A rule that fails names the two files; read ARCHITECTURE.md for where the code belongs.
  */
