@@ -11,11 +11,11 @@ export const chunkVectorsUpdate = ({ indexId, ids, vectors }: ChunkVectors) =>
     WHERE c.id = v.id`;
 
 /**
- * Rows per statement: each vector goes into the HNSW index as it is written, and 64 of them held the embedded
+ * Rows per statement (and per move of chunk drafts, drafts.ts): each vector goes into the HNSW index as it is written, and 64 of them held the embedded
  * database 300-400 ms a statement, back to back through a large build's embed step, while list and search calls
  * waited (BENCH_ONLY=busy, QUARRY_DB_SLOW_MS=300).
  */
-const VECTOR_SLICE = 16;
+export const VECTOR_SLICE = 16;
 
 /** Writes one batch of chunk vectors and the embedding index they belong to, VECTOR_SLICE rows per statement. */
 export const writeChunkVectors = async ({ indexId, ids, vectors }: ChunkVectors) => {

@@ -11,7 +11,7 @@ import { yieldToEventLoop } from "../concurrency/cpu-thread";
 export const DELETE_SLICE = 500;
 
 /** Deletes the rows of `table` that `where` picks, DELETE_SLICE at a time; returns how many. */
-const deleteInSlices = async (table: "elements" | "chunks", where: Prisma.Sql) => {
+const deleteInSlices = async (table: "elements" | "chunks" | "chunk_drafts", where: Prisma.Sql) => {
   let deleted = 0;
   for (;;) {
     const n = await db.$executeRaw`
@@ -22,9 +22,11 @@ const deleteInSlices = async (table: "elements" | "chunks", where: Prisma.Sql) =
   }
 };
 
-/** A chunk set's chunks (a retried chunk step starts again). */
-export const deleteChunksOfSet = (chunkSetId: string) =>
-  deleteInSlices("chunks", Prisma.sql`chunk_set_id = ${chunkSetId}::uuid`);
+/** A chunk set's chunks, and the drafts its embed step had not moved yet (a retried chunk step starts again). */
+export const deleteChunksOfSet = async (chunkSetId: string) => {
+  const ofSet = Prisma.sql`chunk_set_id = ${chunkSetId}::uuid`;
+  return (await deleteInSlices("chunk_drafts", ofSet)) + (await deleteInSlices("chunks", ofSet));
+};
 
 /** A build's elements (a parse that starts again). */
 export const deleteElementsOfBuild = (buildId: string) =>

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { withModelUsage } from "../../providers/usage";
-import { insertChunks, CHUNK_INSERT_BATCH } from "../../chunk-sets/insert";
+import { insertChunkDrafts } from "../../chunk-sets/drafts";
+import { CHUNK_INSERT_BATCH } from "../../chunk-sets/insert";
 import { chunkRows } from "../../chunk-sets/rows";
 import { openBuildChunkSet, sectionHeadings } from "../../chunk-sets/service";
 import type { WindowResult } from "../../chunking/window";
@@ -86,8 +87,8 @@ export const chunkWindowRows = async (
 };
 
 /**
- * Splits the build's elements into chunks and writes them (no vectors yet) into the build's chunk set, in place of
- * any an earlier attempt wrote. Each chunk carries its document's title and its section's heading for keyword
+ * Splits the build's elements into chunks and writes them as drafts of the build's chunk set (chunk-sets/drafts.ts:
+ * the embed step moves them into `chunks` with their vectors), in place of any an earlier attempt wrote. Each chunk carries its document's title and its section's heading for keyword
  * search and embedding. Elements are read, chunked and written a window at a time: a 100 MB document's elements and
  * chunks never sit in memory whole, and no statement writes more than CHUNK_INSERT_BATCH chunks.
  */
@@ -112,7 +113,7 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
     const place = { title, sectionBefore, headingBefore, firstPosition: written, last };
     const { window, data } = await chunkWindowRows(build, chunkSet.id, rows, place);
     for (let i = 0; i < data.length; i += CHUNK_INSERT_BATCH) {
-      await insertChunks(data.slice(i, i + CHUNK_INSERT_BATCH));
+      await insertChunkDrafts(data.slice(i, i + CHUNK_INSERT_BATCH));
       await yieldToEventLoop();
     }
     written += data.length;
@@ -125,7 +126,7 @@ export const writeBuildChunks = async (build: ChunkingBuild) => {
   return { chunkSetId: chunkSet.id, chunks: written };
 };
 
-/** Splits the build's elements into chunks (no vectors yet), in the build's chunk set. */
+/** Splits the build's elements into chunk drafts (no vectors yet) of the build's chunk set. */
 export const chunkBuild = async (buildId: string) => {
   const build = await buildInStep(buildId, "chunk");
   if (!build) return null;

@@ -1,6 +1,7 @@
 import { embeddingInput } from "../../chunk-sets/service";
 import { withModelUsage } from "../../providers/usage";
-import { writeChunkVectors } from "../../chunk-sets/vectors";
+import { VECTOR_SLICE, writeChunkVectors } from "../../chunk-sets/vectors";
+import { draftIdsOfBuild, draftTexts, moveDrafts } from "../../chunk-sets/drafts";
 import { db } from "../../db";
 import { errorMessage } from "../../errors";
 import { logger } from "../../logger";
@@ -90,24 +91,61 @@ export const embedChunks = ({
     },
   });
 
+/** Moves drafts into `chunks` VECTOR_SLICE at a time, with their vectors when given. */
+const moveInSlices = async (indexId: string, ids: string[], vectors?: number[][]) => {
+  for (let i = 0; i < ids.length; i += VECTOR_SLICE) {
+    await moveDrafts({ indexId, ids: ids.slice(i, i + VECTOR_SLICE), vectors: vectors?.slice(i, i + VECTOR_SLICE) });
+    await yieldToEventLoop();
+  }
+};
+
 /**
- * Embeds the build's chunks that have no vector yet, batch by batch, so a retried step resumes where it stopped.
- * A batch the provider keeps refusing is counted, not fatal: the build ends "Completed with errors".
+ * Embeds the build's chunk drafts batch by batch, each batch moved into `chunks` with its vectors; says how many and
+ * how many batches failed. The drafts of a batch the provider refused are moved without vectors (found by keyword
+ * only): every chunk of the build is in `chunks` when the step ends.
+ */
+const embedDrafts = async ({ buildId, embedder, indexId }: Omit<Parameters<typeof embedChunks>[0], "ids">) => {
+  const ids = await draftIdsOfBuild(buildId);
+  const failedBatches = await embedInBatches({
+    buildId,
+    embedder,
+    count: ids.length,
+    batch: (from, to) => draftTexts(ids.slice(from, to)),
+    store: (drafts, vectors) =>
+      moveInSlices(
+        indexId,
+        drafts.map(({ id }) => id),
+        vectors,
+      ),
+  });
+  if (failedBatches > 0) await moveInSlices(indexId, await draftIdsOfBuild(buildId));
+  return { embedded: ids.length, failedBatches };
+};
+
+/**
+ * Embeds the build's chunks: its drafts (the chunk step's output), and any chunk already in `chunks` without a vector
+ * of this model (a batch an earlier attempt could not embed, or a build resumed after the model changed). A batch the
+ * provider keeps refusing is counted, not fatal: the build ends "Completed with errors". A retried step resumes where
+ * it stopped: a batch is moved with its vectors in one transaction.
  */
 export const embedBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
   await enterStep(buildId, "embed");
   const { embedder, index } = await embeddingTarget();
-  // Also chunks a resumed build embedded with an earlier model: a chunk set's vectors are all of one model. Ids
-  // only (a few MB for a 100 MB document); the texts are read batch by batch.
+  // Ids only (a few MB for a 100 MB document); the texts are read batch by batch.
   const pending = await db.$queryRaw<{ id: string }[]>`
     SELECT c.id::text FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id
     WHERE cs.build_id = ${buildId}::uuid AND c.node_index_id IS NULL AND (c.embedding IS NULL OR c.embedding_index_id IS DISTINCT FROM ${index.id}::uuid)
     ORDER BY c.position`;
   const ids = pending.map((r) => r.id);
-  const failedBatches = await withModelUsage({ projectId: build.projectId, cause: "ingestion" }, () =>
-    embedChunks({ buildId, embedder, indexId: index.id, ids }),
+  const { embedded, failedBatches } = await withModelUsage(
+    { projectId: build.projectId, cause: "ingestion" },
+    async () => {
+      const failedBefore = await embedChunks({ buildId, embedder, indexId: index.id, ids });
+      const drafts = await embedDrafts({ buildId, embedder, indexId: index.id });
+      return { embedded: ids.length + drafts.embedded, failedBatches: failedBefore + drafts.failedBatches };
+    },
   );
   await db.$transaction([
     db.chunkSet.updateMany({ where: { buildId }, data: { embeddingIndexId: index.id } }),
@@ -116,5 +154,5 @@ export const embedBuild = async (buildId: string) => {
       data: { failedBatchesCount: failedBatches, embeddingIndexId: index.id, ...stepDone("embed") },
     }),
   ]);
-  return { embedded: ids.length, failedBatches };
+  return { embedded, failedBatches };
 };
