@@ -48,15 +48,23 @@ describe("the OpenAPI document", () => {
     const registered = registeredOperations();
     expect(registered.length).toBeGreaterThan(40);
     const inDocument = [...documented("base"), ...documented("flow-path")];
-    expect(registered.filter((r) => !inDocument.includes(r)), "routes missing from the document").toEqual([]);
-    expect(inDocument.filter((d) => !registered.includes(d)), "documented but not served").toEqual([]);
+    expect(
+      registered.filter((r) => !inDocument.includes(r)),
+      "routes missing from the document",
+    ).toEqual([]);
+    expect(
+      inDocument.filter((d) => !registered.includes(d)),
+      "documented but not served",
+    ).toEqual([]);
   });
 
   it("gives every flow route its host form", () => {
     const hostForm = documented("flow-host");
     const flowPaths = documented("flow-path").map((p) => p.replace(" /flows/{}", " "));
     expect(hostForm.sort()).toEqual(flowPaths.sort());
-    expect((doc.paths["/"] as { servers: { url: string }[] }).servers[0]!.url).toBe("http://{flow_name}.flows.{app_host}");
+    expect((doc.paths["/"] as { servers: { url: string }[] }).servers[0]!.url).toBe(
+      "http://{flow_name}.flows.{app_host}",
+    );
   });
 
   it("marks the legacy set deprecated, and only it", () => {
@@ -73,7 +81,9 @@ describe("the OpenAPI document", () => {
     const getBuild = doc.paths["/sources/builds/{build_id}"]!.get as { responses: Record<string, unknown> };
     expect(Object.keys(getBuild.responses)).toEqual(["200", "400", "401", "403", "404", "500"]);
     expect(getBuild.responses["404"]).toMatchObject({
-      content: { "application/json": { schema: { $ref: "#/components/schemas/Error" }, example: { detail: "Build not found" } } },
+      content: {
+        "application/json": { schema: { $ref: "#/components/schemas/Error" }, example: { detail: "Build not found" } },
+      },
     });
   });
 

@@ -26,7 +26,11 @@ const FLOW_HOST_SERVER = {
 
 const COMPONENTS = {
   securitySchemes: {
-    bearerAuth: { type: "http", scheme: "bearer", description: "A project API token (`qry_…`), made in the dashboard." },
+    bearerAuth: {
+      type: "http",
+      scheme: "bearer",
+      description: "A project API token (`qry_…`), made in the dashboard.",
+    },
   },
   schemas: {
     Error: {
@@ -50,7 +54,10 @@ const COMPONENTS = {
     Forbidden: {
       description: "The token lacks the permission the operation needs",
       content: {
-        "application/json": { schema: { $ref: "#/components/schemas/Error" }, example: { detail: "Permission denied" } },
+        "application/json": {
+          schema: { $ref: "#/components/schemas/Error" },
+          example: { detail: "Permission denied" },
+        },
       },
     },
     InternalError: {

@@ -22,6 +22,8 @@ const ERROR_TITLES: Record<number, string> = {
   504: "Timed out",
 };
 
+const withExample = (value: string | undefined) => (value === undefined ? {} : { example: value });
+
 const parameters = (op: PublicOperation, fields: Record<string, JsonSchema>) => {
   const path = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({
     name,
@@ -29,6 +31,7 @@ const parameters = (op: PublicOperation, fields: Record<string, JsonSchema>) => 
     required: true,
     description,
     schema: { type: "string" },
+    ...withExample(op.example?.params?.[name]),
   }));
   if (!op.query) return path;
   const query = toJsonSchema(op.query, "input", fields);
@@ -38,7 +41,13 @@ const parameters = (op: PublicOperation, fields: Record<string, JsonSchema>) => 
     ...path,
     ...props
       .filter(([name]) => !(name in (op.pathParams ?? {})))
-      .map(([name, schema]) => ({ name, in: "query", required: required.has(name), schema })),
+      .map(([name, schema]) => ({
+        name,
+        in: "query",
+        required: required.has(name),
+        schema,
+        ...withExample(op.example?.query?.[name]),
+      })),
   ];
 };
 
@@ -73,7 +82,10 @@ const okResponse = (op: RouteSpec) => {
     };
   }
   const headers = Object.fromEntries(
-    Object.entries(op.responseHeaders ?? {}).map(([name, value]) => [name, { schema: { type: "string", const: value } }]),
+    Object.entries(op.responseHeaders ?? {}).map(([name, value]) => [
+      name,
+      { schema: { type: "string", const: value } },
+    ]),
   );
   return { description: "Success", ...(op.responseHeaders ? { headers } : {}), content };
 };

@@ -49,7 +49,10 @@ const hostForm = ({ suffix, ...spec }: FlowRouteSpec): PublicOperation => ({
 });
 
 export const PUBLIC_OPERATIONS: PublicOperation[] = [
-  ...[...SOURCES_ROUTES, ...LEGACY_ROUTES, FLOW_LIST_ROUTE, OPENAPI_ROUTE].map((r) => ({ ...r, form: "base" as const })),
+  ...[...SOURCES_ROUTES, ...LEGACY_ROUTES, FLOW_LIST_ROUTE, OPENAPI_ROUTE].map((r) => ({
+    ...r,
+    form: "base" as const,
+  })),
   ...FLOW_ROUTES.map(pathForm),
   ...FLOW_ROUTES.map(hostForm),
 ];

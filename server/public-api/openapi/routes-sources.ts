@@ -179,7 +179,7 @@ export const SOURCES_ROUTES: RouteSpec[] = [
     path: "/sources/ask-sources",
     operationId: "askSources",
     summary: "Ask a question over the project's sources",
-    description: "Contract §5.13: an answer with `[N]` citations; `\"stream\": true` answers as server-sent events.",
+    description: 'Contract §5.13: an answer with `[N]` citations; `"stream": true` answers as server-sent events.',
     tag: "Answers",
     permission: "write",
     body: { json: AskSourcesInput },
