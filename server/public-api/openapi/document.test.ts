@@ -95,4 +95,13 @@ describe("the OpenAPI document", () => {
     expect(props.method).toEqual({ type: "string", enum: ["auto", "fast", "balanced", "accurate", "agentic"] });
     expect(props.signal).toBeUndefined();
   });
+
+  it("gives examples that pass the operation's own request schemas", () => {
+    for (const op of PUBLIC_OPERATIONS.filter((o) => o.example)) {
+      const { params = {}, query = {}, body = {} } = op.example!;
+      if (op.query) expect(op.query.safeParse({ ...query, ...params }).error, op.operationId).toBeUndefined();
+      const bodySchema = op.body && ("json" in op.body ? op.body.json : op.body.multipart);
+      if (bodySchema) expect(bodySchema.safeParse(body).error, op.operationId).toBeUndefined();
+    }
+  });
 });

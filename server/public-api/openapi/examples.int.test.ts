@@ -104,6 +104,7 @@ it("answers every documented example as the document says", async () => {
   const examples = PUBLIC_OPERATIONS.filter((op) => op.example);
   expect(examples.length).toBeGreaterThan(15);
   const problems: string[] = [];
+  const replayed: string[] = [];
 
   for (const op of examples) {
     const name = `${op.method.toUpperCase()} ${op.path} (${op.operationId})`;
@@ -117,8 +118,13 @@ it("answers every documented example as the document says", async () => {
     const body: unknown = JSON.parse(answer.text);
     const validate = ajv.compile(schema);
     if (!validate(body)) problems.push(`${name}: ${ajv.errorsText(validate.errors)}`);
+    else replayed.push(name);
     const buildId = (body as { build_id?: string }).build_id;
     if (op.operationId === "ingestFile" && buildId) await followBuild(buildId, live);
   }
   expect(problems).toEqual([]);
+  expect(replayed).toHaveLength(examples.length);
+  expect(replayed).toEqual(
+    expect.arrayContaining(["POST / (runFlowViaHost)", "POST /sources/ask-sources (askSources)"]),
+  );
 }, 600_000);
