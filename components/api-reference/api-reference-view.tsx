@@ -14,7 +14,7 @@ const BUNDLE_URL = "/api/reference/scalar.js";
 
 /**
  * The public API's reference, rendered by Scalar from the OpenAPI document the app generates. The bundle comes from
- * the app itself; Scalar's web fonts (another host) are off, so the pages' content policy holds.
+ * the app itself, and every feature that would reach Scalar's hosts is off, so the pages' content policy holds.
  */
 export const ApiReferenceView = () => {
   const target = useRef<HTMLDivElement>(null);
@@ -26,7 +26,10 @@ export const ApiReferenceView = () => {
     if (!loaded || !scalar || !target.current) return;
     const app = scalar.createApiReference(target.current, {
       url: OPENAPI_URL,
+      // Nothing from Scalar's own hosts: no web fonts, no telemetry, no AI agent (it loads a registry from them).
       withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
       hideClientButton: true,
       hideDarkModeToggle: true,
     });

@@ -33,7 +33,12 @@ test("an admin follows the API reference link from the tokens page and reads the
   const reference = page.getByTestId("api-reference");
   await expect(reference.getByText("Quarry public API").first()).toBeVisible({ timeout: 30_000 });
   await expect(reference.getByText("Upload a file and build it").first()).toBeVisible();
-  await expect(reference.getByText("Run the deployed flow (host form)").first()).toBeAttached();
+  // The flow routes in both address forms: the path form, and the host form's bare suffixes.
+  const flows = reference.getByRole("list", { name: "Flows endpoints" });
+  const item = (path: string) =>
+    flows.getByRole("listitem").filter({ hasText: new RegExp(`^\\s*post\\s*${path}\\s*$`) });
+  await expect(item("/flows/\\{flow_name\\}/deploy")).toHaveCount(1);
+  await expect(item("/deploy")).toHaveCount(1);
   expect(blocked).toEqual([]);
   expect(outside).toEqual([]);
 });
