@@ -19,6 +19,7 @@ const OPENAPI_ROUTE: RouteSpec = {
   method: "get",
   path: "/openapi.json",
   operationId: "getOpenApiDocument",
+  procedure: null,
   summary: "This document",
   description: "OpenAPI 3.1, generated from the code. Needs no token.",
   tag: "Meta",

@@ -25,6 +25,8 @@ export type RouteSpec = {
   /** Path below the base `/api/public/v1`, OpenAPI style: `/sources/builds/{build_id}`. */
   path: string;
   operationId: string;
+  /** The tRPC procedure the route calls (`sources.getBuild` under `publicApi`); null for a route without one. */
+  procedure: string | null;
   summary: string;
   description?: string;
   tag: "Sources" | "Answers" | "Legacy" | "Flows" | "Meta";

@@ -23,6 +23,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/upload",
     operationId: "legacyUpload",
+    procedure: "legacy.upload",
     summary: "Upload a file and wait for its build (use ingest-file)",
     permission: "write",
     body: { multipart: LegacyUploadFields },
@@ -32,6 +33,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/upload-url-source",
     operationId: "legacyUploadUrlSource",
+    procedure: "connectors.uploadUrl",
     summary: "Schedule a URL source and answer with it (use ingest-url)",
     permission: "write",
     body: { json: LegacyUploadUrlInput },
@@ -41,6 +43,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/upload-github-source",
     operationId: "legacyUploadGithubSource",
+    procedure: "connectors.uploadGithub",
     summary: "Ingest a GitHub repository and wait for it (use ingest-github)",
     permission: "write",
     body: { json: LegacyConnectorInput },
@@ -50,6 +53,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/upload-youtube-source",
     operationId: "legacyUploadYoutubeSource",
+    procedure: "connectors.uploadYoutube",
     summary: "Ingest a YouTube video and wait for it (use ingest-youtube)",
     permission: "write",
     body: { json: LegacyConnectorInput },
@@ -59,6 +63,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/process",
     operationId: "legacyProcess",
+    procedure: "legacy.process",
     summary: "Re-process a source and wait for it (use reprocess)",
     permission: "write",
     body: { json: LegacyProcessInput },
@@ -68,6 +73,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/elements",
     operationId: "legacyElements",
+    procedure: "legacy.elements",
     summary: "A source's elements as LangChain-style documents (use get-elements)",
     permission: "write",
     body: { json: LegacyElementsInput },
@@ -77,6 +83,7 @@ export const LEGACY_ROUTES: RouteSpec[] = [
   legacy({
     path: "/sources/delete",
     operationId: "legacyDeleteSourcePost",
+    procedure: "sources.delete",
     summary: "Delete a source with POST (use DELETE /sources/delete)",
     permission: "delete",
     body: { json: DeleteSourceInput },
