@@ -1,4 +1,5 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
+import Ajv2020 from "ajv/dist/2020";
 import { describe, expect, it } from "vitest";
 import { SEGMENT_KINDS } from "@/server/flows/service";
 import { routeFiles } from "@/server/testing/route-files";
@@ -103,5 +104,29 @@ describe("the OpenAPI document", () => {
       const bodySchema = op.body && ("json" in op.body ? op.body.json : op.body.multipart);
       if (bodySchema) expect(bodySchema.safeParse(body).error, op.operationId).toBeUndefined();
     }
+  });
+
+  it("gives examples that pass the document's own schemas", () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const problems: string[] = [];
+    type Media = { schema: object; example?: unknown };
+    type Op = {
+      parameters: { name: string; schema: object; example?: unknown }[];
+      requestBody?: { content: Record<string, Media> };
+    };
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, Op>)) {
+        if (method === "servers") continue;
+        const checks = [
+          ...op.parameters.map((p) => [p.name, p.schema, p.example] as const),
+          ...Object.entries(op.requestBody?.content ?? {}).map(([type, m]) => [type, m.schema, m.example] as const),
+        ];
+        for (const [name, schema, example] of checks) {
+          if (example !== undefined && !ajv.validate(schema, example))
+            problems.push(`${method} ${path} ${name}: ${ajv.errorsText()}`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
   });
 });

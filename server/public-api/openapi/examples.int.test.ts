@@ -62,7 +62,8 @@ const send = async (op: PublicOperation, live: Map<string, string>): Promise<Ans
   let body: BodyInit | undefined;
   if (op.body && "multipart" in op.body) {
     const form = new FormData();
-    for (const [k, v] of Object.entries(example.body ?? {})) form.set(k, String(v));
+    // The example names the file; the test sends a small Markdown document under that name.
+    for (const [k, v] of Object.entries(example.body ?? {})) if (k !== "file") form.set(k, String(v));
     form.set("file", new Blob([markdownDoc()]), EXAMPLE_FILE_NAME);
     body = form;
   } else if (example.body) {

@@ -22,7 +22,9 @@ const ERROR_TITLES: Record<number, string> = {
   504: "Timed out",
 };
 
-const withExample = (value: string | undefined) => (value === undefined ? {} : { example: value });
+/** An example as the parameter's type: a query string's `1` and `true` are an integer and a boolean. */
+const withExample = (value: string | undefined) =>
+  value === undefined ? {} : { example: /^(-?\d+|true|false)$/.test(value) ? JSON.parse(value) : value };
 
 const parameters = (op: PublicOperation, fields: Record<string, JsonSchema>) => {
   const path = Object.entries(op.pathParams ?? {}).map(([name, description]) => ({

@@ -14,7 +14,7 @@ export type Example = {
   /** Path parameters by their OpenAPI name. */
   params?: Record<string, string>;
   query?: Record<string, string>;
-  /** JSON body, or the text fields of a multipart form (the test attaches a small text file as `file`). */
+  /** JSON body, or a multipart form's fields (`file` by its name; the test sends a small document under it). */
   body?: Record<string, unknown>;
   /** The status the example answers with. */
   status: number;

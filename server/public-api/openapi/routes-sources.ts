@@ -68,7 +68,7 @@ export const SOURCES_ROUTES: RouteSpec[] = [
       411: "Content-Length header is required",
       413: "File exceeds the maximum size of 100 MB",
     },
-    example: { body: { method: "fast", enrichment: "none" }, status: 200 },
+    example: { body: { file: EXAMPLE_FILE_NAME, method: "fast", enrichment: "none" }, status: 200 },
   },
   {
     method: "get",
