@@ -129,3 +129,21 @@ it("answers every documented example as the document says", async () => {
     expect.arrayContaining(["POST / (runFlowViaHost)", "POST /sources/ask-sources (askSources)"]),
   );
 }, 600_000);
+
+it("answers every operation without a token with the documented 401", async () => {
+  const doc = (await (await fetch(`${quarry.url}${API_BASE}/openapi.json`)).json()) as {
+    components: { schemas: { Error: object } };
+  };
+  const validate = new Ajv2020({ strict: false }).compile(doc.components.schemas.Error);
+  const problems: string[] = [];
+  const guarded = PUBLIC_OPERATIONS.filter((op) => op.permission && op.form !== "flow-host");
+  for (const op of guarded) {
+    const filled = op.path.replace(/\{(\w+)\}/g, (_, k: string) => (k === "flow_name" ? EXAMPLE_FLOW.name : "x"));
+    const res = await fetch(`${quarry.url}${API_BASE}${filled}`, { method: op.method.toUpperCase() });
+    const body: unknown = await res.json();
+    const ok = res.status === 401 && res.headers.get("www-authenticate") === "Bearer" && validate(body);
+    if (!ok) problems.push(`${op.method} ${op.path}: ${res.status} ${JSON.stringify(body)}`);
+  }
+  expect(guarded.length).toBeGreaterThan(40);
+  expect(problems).toEqual([]);
+});
