@@ -1,9 +1,9 @@
 /**
- * A client written against the types openapi-typescript generates from the document (`./openapi-types`, written
- * beside this file by typed-client.test.ts, which then type-checks both). `.mts` keeps it out of the repository's own
- * type check, where the generated file does not exist. Each `@ts-expect-error` is a call the document must refuse.
+ * A client written against the types openapi-typescript generates from the document. typed-client.test.ts writes
+ * the generated types and then this file into one module (so `paths` below is the generated interface) and
+ * type-checks it; on its own, as `.mts`, it stays out of the repository's type check and import rules. Each
+ * `@ts-expect-error` is a call the document must refuse.
  */
-import type { paths } from "./openapi-types";
 
 type Method = "get" | "post" | "patch" | "delete";
 /** The methods a path really has (openapi-typescript writes the others as `?: never`). */

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from "./document";
 /**
  * A client generated from the document type-checks: openapi-typescript writes the types, and typed-calls.fixture.mts
  * (ingest, build status, prebuilt-rag, ask and a flow run in both address forms, plus calls that must be refused)
- * is compiled against them with tsc.
+ * is compiled with them, in one module, by tsc.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -20,13 +20,13 @@ it("generates types that type-check the fixture's calls", async () => {
   try {
     const types = astToString(await openapiTS(buildOpenApiDocument() as never));
     expect(types).toContain('"/sources/ingest-file"');
-    writeFileSync(path.join(dir, "openapi-types.ts"), types);
-    copyFileSync(path.join(import.meta.dirname, "typed-calls.fixture.mts"), path.join(dir, "calls.mts"));
+    const calls = readFileSync(path.join(import.meta.dirname, "typed-calls.fixture.mts"), "utf8");
+    writeFileSync(path.join(dir, "calls.mts"), `${types}\n${calls}`);
     const flags = ["--noEmit", "--strict", "--noUncheckedIndexedAccess", "--skipLibCheck"];
     const target = ["--target", "es2022", "--lib", "es2022,dom", "--module", "esnext", "--moduleResolution", "bundler"];
     let output = "";
     try {
-      execFileSync(process.execPath, [TSC, ...flags, ...target, "calls.mts", "openapi-types.ts"], {
+      execFileSync(process.execPath, [TSC, ...flags, ...target, "calls.mts"], {
         cwd: dir,
         encoding: "utf8",
       });
