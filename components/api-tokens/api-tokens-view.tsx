@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Card, CardHeader } from "@/components/ui/card";
@@ -30,7 +31,11 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">API tokens</h1>
         <p className="mt-1 text-sm text-muted-foreground">
-          Tokens call the public API for this project only, with the permissions you give them.
+          Tokens call the public API for this project only, with the permissions you give them. What they can call:{" "}
+          <Link className="text-link underline" href={`/${projectId}/api-reference`}>
+            the API reference
+          </Link>
+          .
         </p>
       </div>
       <CreateToken projectId={projectId} />

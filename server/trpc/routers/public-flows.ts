@@ -10,7 +10,7 @@ import { FlowNotFoundError, kindOfSegment, listFlows, requireFlow, updateNodeCon
 import { listNodeViews } from "@/server/flows/node-results";
 import { checked } from "@/server/public-api/checked";
 import { toFlowDetail, toFlowSummary, toNodeDto, toSimulateNodeResponse } from "@/server/public-api/v1/flows/mappers";
-import { RunFlowInput } from "@/server/public-api/v1/flows/requests.schema";
+import { DeployFlowInput, RunFlowInput } from "@/server/public-api/v1/flows/requests.schema";
 import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import {
   DeployResponse,
@@ -81,9 +81,7 @@ export const publicFlowsRouter = router({
     .input(WithBody)
     .output(checked(DeployResponse))
     .mutation(async ({ ctx, input }) => {
-      const description = input.body.tool_description;
-      if (description !== undefined && description !== null && typeof description !== "string")
-        throw new AppError("BAD_REQUEST", "Invalid input: tool_description must be a string");
+      const description = DeployFlowInput.parse(input.body).tool_description;
       const tokenName = await apiTokenName(ctx.auth.tokenId);
       return requestDeploy({
         projectId: ctx.projectId,

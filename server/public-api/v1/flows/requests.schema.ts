@@ -19,3 +19,11 @@ export const RunFlowInput = z.object({
   stream: z.boolean({ error: "stream must be true or false" }).default(false),
 });
 export type RunFlowInput = z.infer<typeof RunFlowInput>;
+
+/** The body of POST {flow_url}/deploy (contract §7.3): `{}` is allowed. */
+export const DeployFlowInput = z.object({
+  tool_description: z.string({ error: "Invalid input: tool_description must be a string" }).nullish(),
+});
+
+/** The body of POST {flow_url}/nodes/simulate (§7.1); the flow service looks the node up and answers 404. */
+export const SimulateNodeInput = z.object({ node_id: z.string() });
