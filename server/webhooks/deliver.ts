@@ -100,7 +100,12 @@ export const attemptDelivery = async (deliveryId: string, fetch: Fetcher = share
   let outcome: Outcome;
   try {
     const secret = await openKey(endpoint.encryptedSecret, secretBinding(endpoint.id));
-    outcome = await post(endpoint.url, signedHeaders(secret, delivery.eventId, delivery.payload), delivery.payload, fetch);
+    outcome = await post(
+      endpoint.url,
+      signedHeaders(secret, delivery.eventId, delivery.payload),
+      delivery.payload,
+      fetch,
+    );
   } catch (error) {
     // The secret is unreadable (the server secret changed): nothing a retry changes; rotating the secret does.
     outcome = { ok: false, status: null, error: errorMessage(error), latencyMs: 0, final: true };
@@ -109,7 +114,8 @@ export const attemptDelivery = async (deliveryId: string, fetch: Fetcher = share
   const log = { attempts, lastStatus: outcome.status, lastError: outcome.error, latencyMs: outcome.latencyMs };
   if (outcome.ok) {
     await db.webhookEndpoint.update({ where: { id: endpoint.id }, data: { consecutiveFailures: 0 } });
-    return finish(deliveryId, "succeeded", log);
+    // The error of an earlier attempt stays in the log: it says why the delivery needed a retry.
+    return finish(deliveryId, "succeeded", { ...log, lastError: delivery.lastError });
   }
   if (outcome.final || attempts >= maxAttempts()) {
     if (delivery.eventType !== TEST_EVENT) await countFailure(endpoint.id, outcome.error);

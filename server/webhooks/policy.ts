@@ -7,7 +7,10 @@ import { env } from "../env";
  * fail every attempt QUARRY_WEBHOOK_DISABLE_AFTER times in a row is disabled.
  */
 
-/** Milliseconds to wait before retry n (0-based); a malformed entry falls back to the default schedule. */
+/**
+ * Milliseconds to wait before retry n (0-based); a malformed entry falls back to the default schedule. The wait is a
+ * durable sleep, whose resolution is a second (shorter ones round up).
+ */
 export const retryDelaysMs = (): number[] => {
   const parsed = env.QUARRY_WEBHOOK_RETRY_SCHEDULE_S.split(",").map((s) => Number(s.trim()));
   const valid = parsed.length > 0 && parsed.every((n) => Number.isFinite(n) && n >= 0 && n <= 7 * 24 * 3600);
