@@ -58,10 +58,11 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
     { href: `/${projectId}/flows`, label: "Flows" },
     ...(isMember ? [{ href: `/${projectId}/usage`, label: "Usage" }] : []),
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
+    ...(isAdmin ? [{ href: `/${projectId}/settings/webhooks`, label: "Webhooks" }] : []),
   ];
   return (
     <nav aria-label="Project" className="border-b border-border bg-card">
-      <div className="mx-auto flex max-w-7xl items-center gap-1 px-6">
+      <div className="mx-auto flex max-w-7xl items-center gap-1 overflow-x-auto px-6">
         <span className="mr-3 py-2 text-sm font-semibold">{project.data?.project.name ?? "…"}</span>
         {links.map((link) => {
           const active = pathname.startsWith(link.href);

@@ -31,7 +31,7 @@ export type WebhookReceiver = {
   close: () => Promise<void>;
 };
 
-export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
+export const startWebhookReceiver = async ({ port = 0 }: { port?: number } = {}): Promise<WebhookReceiver> => {
   let secret = "";
   let queue: Behaviour[] = [];
   let fixed: Behaviour | null = null;
@@ -56,11 +56,11 @@ export const startWebhookReceiver = async (): Promise<WebhookReceiver> => {
       res.writeHead(204).end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const actual = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/hooks`,
-    host: `127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${actual}/hooks`,
+    host: `127.0.0.1:${actual}`,
     received,
     setSecret: (s) => (secret = s),
     plan: (...next) => (queue = next),
