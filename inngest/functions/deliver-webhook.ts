@@ -2,7 +2,7 @@ import { inngest } from "@/server/jobs/client";
 import { webhookDeliveryRequested } from "@/server/jobs/events";
 import { attemptDelivery } from "@/server/webhooks/deliver";
 
-/** More than any schedule holds (server/webhooks/policy.ts caps nothing, so the loop is capped here). */
+/** A bound on the loop whatever the schedule's length (server/webhooks/policy.ts); the default has 6 attempts. */
 const MAX_STEPS = 50;
 
 /**
