@@ -62,13 +62,13 @@ export const useEndpointActions = (projectId: string, onSecret: (shown: ShownSec
   return { update, sendTest, remove, rotate };
 };
 
-/** The delivery log of one endpoint (or all), polled while a delivery is still pending. */
+/** The delivery log of one endpoint (or all): polled, faster while a delivery is still pending. */
 export const useDeliveries = (projectId: string, endpointId: string | undefined) => {
   const trpc = useTRPC();
   return useQuery(
     trpc.dashboard.webhooks.deliveries.queryOptions(
       { projectId, endpointId },
-      { refetchInterval: (q) => (q.state.data?.some((d) => d.status === "pending") ? 2000 : false) },
+      { refetchInterval: (q) => (q.state.data?.some((d) => d.status === "pending") ? 2000 : 5000) },
     ),
   );
 };

@@ -46,6 +46,8 @@ test("an admin adds an endpoint, tests it, receives a build's event, disables, e
   page,
   baseURL,
 }) => {
+  // A real build runs in between.
+  test.setTimeout(180_000);
   await openWebhooks(page);
   await expect(page.getByText("No endpoints yet")).toBeVisible();
 

@@ -53,6 +53,9 @@ export const findEndpoint = async (projectId: string, endpointId: string) => {
   return row;
 };
 
+export const getEndpoint = async (projectId: string, endpointId: string) =>
+  toView(await findEndpoint(projectId, endpointId));
+
 export const listEndpoints = async (projectId: string) => {
   const rows = await db.webhookEndpoint.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
   return rows.map(toView);

@@ -248,3 +248,45 @@ describe("deliveries", () => {
     await hooks.remove({ projectId: ids.projectA, endpointId: endpoint.id });
   }, 60_000);
 });
+
+describe("the public API's procedures (/api/public/v1/webhooks)", () => {
+  const tokenCaller = async (projectId: string, permissions: ("read" | "write")[]) => {
+    const { createCaller } = await import("../trpc/root");
+    return createCaller({
+      auth: { kind: "token", tokenId: "t", projectId, permissions },
+      requestId: "test",
+      logger,
+    }).publicApi.webhooks;
+  };
+
+  it("manages endpoints with a write token, snake_case, and answers another project's ids as not found", async () => {
+    const api = await tokenCaller(ids.projectA, ["read", "write"]);
+    const created = await api.create({ url: receiver.url, events: ["source.deleted"] });
+    expect(created).toMatchObject({ url: receiver.url, events: ["source.deleted"], enabled: true });
+    expect(created.secret).toMatch(/^whsec_/);
+    receiver.setSecret(created.secret);
+    expect((await api.list()).items.map((e) => e.id)).toContain(created.id);
+    expect(JSON.stringify(await api.get({ endpoint_id: created.id }))).not.toContain(created.secret);
+    const updated = await api.update({ endpoint_id: created.id, body: { events: ["source.deleted", "build.failed"] } });
+    expect(updated.events).toEqual(["source.deleted", "build.failed"]);
+    const test = await api.sendTest({ endpoint_id: created.id });
+    expect(test).toMatchObject({ event_type: "webhook.test", status: "pending", attempts: 0 });
+    await waitFor(async () => (await api.deliveries({ endpoint_id: created.id })).items[0]?.status === "succeeded");
+
+    const other = await tokenCaller(ids.projectB, ["read", "write"]);
+    for (const call of [
+      () => other.get({ endpoint_id: created.id }),
+      () => other.update({ endpoint_id: created.id, body: { enabled: false } }),
+      () => other.sendTest({ endpoint_id: created.id }),
+      () => other.deliveries({ endpoint_id: created.id }),
+      () => other.rotateSecret({ endpoint_id: created.id }),
+      () => other.remove({ endpoint_id: created.id }),
+      () => other.get({ endpoint_id: "not-an-id" }),
+    ]) {
+      await expect(call()).rejects.toThrow("Webhook endpoint not found");
+    }
+    const readOnly = await tokenCaller(ids.projectA, ["read"]);
+    await expect(readOnly.list()).rejects.toThrow("Permission denied");
+    expect(await api.remove({ endpoint_id: created.id })).toEqual({ id: created.id, deleted: true });
+  }, 60_000);
+});
