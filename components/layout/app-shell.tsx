@@ -30,7 +30,7 @@ const ProjectSwitcher = ({ projectId }: { projectId: string | null }) => {
       aria-label="Project"
       value={projectId ?? ""}
       onChange={(e) => router.push(e.target.value ? `/${e.target.value}/sources` : "/")}
-      className="h-8 w-52 text-sm"
+      className="h-8 w-36 text-sm sm:w-52"
     >
       <option value="">All projects</option>
       {teams.map((team) => (
@@ -101,7 +101,7 @@ export const AppShell = ({ email, children }: { email: string; children: ReactNo
         Skip to content
       </a>
       <header className="border-b border-border bg-card">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-6">
+        <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:px-6">
           <Link href="/" className="text-lg font-semibold tracking-tight hover:text-link">
             Quarry
           </Link>

@@ -52,7 +52,7 @@ const DeliveryLog = ({
     <Card label="Deliveries">
       <CardHeader
         title="Deliveries"
-        description="The newest 50. A failed attempt is retried after 5 s, 1 min, 10 min, 1 h and 6 h."
+        description="The newest 50. A failed attempt is retried (by default after 5 s, 1 min, 10 min, 1 h and 6 h)."
         actions={
           <Select
             aria-label="Endpoint"

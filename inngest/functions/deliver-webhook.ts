@@ -14,9 +14,9 @@ const MAX_STEPS = 50;
 export const deliverWebhook = inngest.createFunction(
   { id: "deliver-webhook", name: "Deliver webhook", retries: 3, triggers: [webhookDeliveryRequested] },
   async ({ event, step }) => {
-    const { deliveryId } = event.data;
+    const { deliveryId, projectId } = event.data;
     for (let n = 0; n < MAX_STEPS; n++) {
-      const result = await step.run(`attempt-${n}`, () => attemptDelivery(deliveryId));
+      const result = await step.run(`attempt-${n}`, () => attemptDelivery({ deliveryId, projectId }));
       if (result.done) return { deliveryId, status: result.status };
       await step.sleep(`wait-${n}`, result.retryInMs);
     }

@@ -88,8 +88,14 @@ const finish = async (deliveryId: string, status: "succeeded" | "failed", fields
   return { done: true, status } as const;
 };
 
-export const attemptDelivery = async (deliveryId: string, fetch: Fetcher = sharedFetcher()): Promise<AttemptResult> => {
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
+export const attemptDelivery = async (
+  { deliveryId, projectId }: { deliveryId: string; projectId: string },
+  fetch: Fetcher = sharedFetcher(),
+): Promise<AttemptResult> => {
+  const delivery = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, projectId },
+    include: { endpoint: true },
+  });
   // Deleted with its endpoint, or finished by an earlier life of this step.
   if (!delivery) return { done: true, status: "failed" };
   if (delivery.status !== "pending") return { done: true, status: delivery.status };
