@@ -249,6 +249,56 @@ describe("deliveries", () => {
   }, 60_000);
 });
 
+describe("deploys and evaluations", () => {
+  it("tells of a deployed revision and of a finished evaluation run", async () => {
+    const { endpoint } = await addEndpoint(receiver, ids.projectA, ["flow.deployed", "evaluation.completed"]);
+    const hooks = await callerFor(ids.admin);
+    const { db } = testDb;
+    const flow = await db.flow.create({ data: { projectId: ids.projectA, name: "faq" } });
+    const revision = await db.flowRevision.create({
+      data: { flowId: flow.id, projectId: ids.projectA, number: 3, snapshot: {}, status: "ready" },
+    });
+    // What activateRevision calls once the revision serves.
+    const { emitDeployEnded } = await import("./events");
+    await emitDeployEnded(revision.id);
+    const testSet = await db.testSet.create({ data: { projectId: ids.projectA, name: "faq cases", caseCount: 2 } });
+    const run = await db.evaluationRun.create({
+      data: {
+        projectId: ids.projectA,
+        flowId: flow.id,
+        testSetId: testSet.id,
+        target: "draft",
+        graph: { nodes: [], edges: [], prompts: [] },
+        graphHash: "h",
+        status: "running",
+        totalCases: 2,
+        doneCases: 2,
+      },
+    });
+    const { finishRun } = await import("../evaluation/run-steps");
+    await finishRun(run.id);
+    const list = await settled(ids.projectA, endpoint.id, 2);
+    expect(list.map((d) => [d.eventType, d.status]).sort()).toEqual([
+      ["evaluation.completed", "succeeded"],
+      ["flow.deployed", "succeeded"],
+    ]);
+    const events = receiver.received.slice(-2).map((r) => r.event);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "flow.deployed",
+        data: expect.objectContaining({ flow_name: "faq", revision_number: 3, status: "Deployed" }),
+      }),
+    );
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: "evaluation.completed",
+        data: expect.objectContaining({ run_id: run.id, status: "completed", total_cases: 2, flow_name: "faq" }),
+      }),
+    );
+    await hooks.remove({ projectId: ids.projectA, endpointId: endpoint.id });
+  }, 60_000);
+});
+
 describe("the public API's procedures (/api/public/v1/webhooks)", () => {
   const tokenCaller = async (projectId: string, permissions: ("read" | "write")[]) => {
     const { createCaller } = await import("../trpc/root");
