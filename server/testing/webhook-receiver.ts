@@ -4,12 +4,13 @@ import { Webhook } from "standardwebhooks";
 
 /**
  * A webhook receiver on loopback, as an integrator would write one: it verifies each request with the Standard
- * Webhooks reference library against the secret it was given, and answers what the test asks for next ("500" or
- * "hang" for the next requests, then 200). Everything it saw is kept, verified or not.
+ * Webhooks reference library against the secret it was given, and answers what the test asks for next ("500",
+ * "hang" or "redirect" for the next requests, then 200). Everything it saw is kept, verified or not.
  */
 
 export type Received = {
   id: string;
+  path: string;
   headers: Record<string, string>;
   body: string;
   /** The parsed event when the signature verified, else null. */
@@ -17,7 +18,7 @@ export type Received = {
   error: string | null;
 };
 
-export type Behaviour = "ok" | "500" | "hang";
+export type Behaviour = "ok" | "500" | "hang" | "redirect";
 
 export type WebhookReceiver = {
   url: string;
@@ -49,10 +50,11 @@ export const startWebhookReceiver = async ({ port = 0 }: { port?: number } = {})
       } catch (e) {
         error = (e as Error).message;
       }
-      received.push({ id: headers["webhook-id"] ?? "", headers, body, event, error });
+      received.push({ id: headers["webhook-id"] ?? "", path: req.url ?? "", headers, body, event, error });
       const behaviour = fixed ?? queue.shift() ?? "ok";
       if (behaviour === "hang") return; // never answers; Quarry's time limit must end the attempt
       if (behaviour === "500") return res.writeHead(500, { "content-type": "text/plain" }).end("receiver is down");
+      if (behaviour === "redirect") return res.writeHead(307, { location: "/elsewhere" }).end();
       res.writeHead(204).end();
     });
   });

@@ -57,7 +57,12 @@ const post = async (url: string, headers: Record<string, string>, body: string, 
     return { ok, status: response.status, error, latencyMs: Date.now() - started, final: false };
   } catch (error) {
     const timedOut = Date.now() - started >= attemptTimeoutMs() - 50;
-    const message = timedOut ? `No answer within ${attemptTimeoutMs()} ms` : errorMessage(error);
+    const redirected = /more than 0 redirects/.test(errorMessage(error));
+    const message = timedOut
+      ? `No answer within ${attemptTimeoutMs()} ms`
+      : redirected
+        ? "The receiver answered with a redirect, which is not followed: register the address it redirects to"
+        : errorMessage(error);
     const final = error instanceof RefusedDestinationError;
     return { ok: false, status: null, error: message, latencyMs: Date.now() - started, final };
   }

@@ -200,6 +200,18 @@ describe("deliveries", () => {
     await hooks.remove({ projectId: ids.projectA, endpointId: endpoint.id });
   }, 60_000);
 
+  it("does not follow a redirect, and says so", async () => {
+    const { endpoint } = await addEndpoint(receiver, ids.projectA);
+    const hooks = await callerFor(ids.admin);
+    receiver.plan("redirect");
+    await finishBuild(ids.projectA, "moved.md");
+    const [delivery] = await settled(ids.projectA, endpoint.id);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 2 });
+    expect(delivery!.lastError).toMatch(/redirect, which is not followed/);
+    expect(receiver.received.filter((r) => r.path !== "/hooks")).toEqual([]);
+    await hooks.remove({ projectId: ids.projectA, endpointId: endpoint.id });
+  }, 60_000);
+
   it("disables an endpoint after the documented number of failed deliveries, and says why", async () => {
     const { endpoint } = await addEndpoint(receiver, ids.projectA);
     const hooks = await callerFor(ids.admin);
