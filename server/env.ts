@@ -172,6 +172,14 @@ const schema = z.object({
    * meant for local test servers; empty by default.
    */
   QUARRY_FETCH_ALLOW_HOSTS: z.preprocess(emptyAsUndefined, z.string().default("")),
+  /**
+   * Webhooks (server/webhooks/): seconds to wait before each retry of a failed delivery (the first attempt is at
+   * once), the time limit of one attempt, and how many deliveries in a row may fail every attempt before the
+   * endpoint is disabled. Tests shorten the schedule.
+   */
+  QUARRY_WEBHOOK_RETRY_SCHEDULE_S: z.preprocess(emptyAsUndefined, z.string().default("5,60,600,3600,21600")),
+  QUARRY_WEBHOOK_TIMEOUT_MS: int(10_000).pipe(z.number().min(100).max(60_000)),
+  QUARRY_WEBHOOK_DISABLE_AFTER: int(5).pipe(z.number().min(1).max(1000)),
   /** Optional GitHub token: raises the API rate limit for repository downloads (public repositories only). */
   GITHUB_TOKEN: optionalString,
   /** GitHub's REST API; another base serves a GitHub Enterprise host or a local stand-in. */

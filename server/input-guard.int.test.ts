@@ -46,6 +46,7 @@ const goodParams = (): Record<string, string> => ({
   fileId: crypto.randomUUID(),
   buildId: crypto.randomUUID(),
   pageNumber: "1",
+  endpointId: crypto.randomUUID(),
   token: "no-such-invitation",
   trpc: "dashboard.account.me",
 });

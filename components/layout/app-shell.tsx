@@ -30,7 +30,7 @@ const ProjectSwitcher = ({ projectId }: { projectId: string | null }) => {
       aria-label="Project"
       value={projectId ?? ""}
       onChange={(e) => router.push(e.target.value ? `/${e.target.value}/sources` : "/")}
-      className="h-8 w-52 text-sm"
+      className="h-8 w-36 text-sm sm:w-52"
     >
       <option value="">All projects</option>
       {teams.map((team) => (
@@ -58,10 +58,11 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
     { href: `/${projectId}/flows`, label: "Flows" },
     ...(isMember ? [{ href: `/${projectId}/usage`, label: "Usage" }] : []),
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
+    ...(isAdmin ? [{ href: `/${projectId}/settings/webhooks`, label: "Webhooks" }] : []),
   ];
   return (
     <nav aria-label="Project" className="border-b border-border bg-card">
-      <div className="mx-auto flex max-w-7xl items-center gap-1 px-6">
+      <div className="mx-auto flex max-w-7xl items-center gap-1 overflow-x-auto px-6">
         <span className="mr-3 py-2 text-sm font-semibold">{project.data?.project.name ?? "…"}</span>
         {links.map((link) => {
           const active = pathname.startsWith(link.href);
@@ -100,7 +101,7 @@ export const AppShell = ({ email, children }: { email: string; children: ReactNo
         Skip to content
       </a>
       <header className="border-b border-border bg-card">
-        <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-6">
+        <div className="mx-auto flex min-h-14 max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-2 sm:px-6">
           <Link href="/" className="text-lg font-semibold tracking-tight hover:text-link">
             Quarry
           </Link>

@@ -13,6 +13,7 @@ import { getEmbedder } from "../providers/embedding";
 import { isGeneratorKind, nodeFingerprint } from "../flows/fingerprint";
 import { meanOf, ndcgAt10, unavailable, type MetricResult } from "./metrics";
 import { scoreCase, type Scores } from "./score-case";
+import { emitEvaluationEnded } from "../webhooks/events";
 
 /**
  * The steps of the durable job `run-evaluation` (inngest/functions/run-evaluation.ts): plan → one step per batch of
@@ -216,6 +217,7 @@ export const finishRun = async (runId: string) => {
     where: { id: runId },
     data: { status, aggregates: aggregates as never, finishedAt: new Date() },
   });
+  await emitEvaluationEnded(runId);
   return { status };
 };
 
@@ -232,6 +234,7 @@ export const failRun = async (runId: string, error: unknown) => {
       finishedAt: new Date(),
     },
   });
+  await emitEvaluationEnded(runId);
   return { error: errorMessage(error) };
 };
 

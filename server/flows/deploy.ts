@@ -15,6 +15,7 @@ import { markProcessed } from "./node-state";
 import { DeployCancelledError, indexCounts, indexNodesOf, releaseUnusedIndexes } from "./deploy-indexes";
 import { assertWithinBudget, estimateIndexes, tokenBudgetOf } from "./node-indexes/service";
 import { NO_RESPONSE_NODE, validateGraph, type GraphContext } from "./validate-graph";
+import { emitDeployEnded } from "../webhooks/events";
 
 /**
  * Deploy (contract §7.3): validate the draft → snapshot it as an immutable revision → the deploy job builds what the
@@ -206,6 +207,7 @@ export const activateRevision = async (revisionId: string) => {
     }),
     db.flow.update({ where: { id: revision.flowId }, data: { activeRevisionId: revisionId, status: "Deployed" } }),
   ]);
+  await emitDeployEnded(revisionId);
   // Flags follow the draft: a node edited since the deploy was asked for stays not updated.
   const deployedConfig = new Map(snapshot.nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
   await mutateDraft(revision.flowId, (flow) => {
@@ -239,6 +241,7 @@ export const failRevision = async (revisionId: string, error: unknown) => {
   const flow = await db.flow.findUniqueOrThrow({ where: { id: revision.flowId } });
   const status = !cancelled ? "Failed" : flow.activeRevisionId ? "Deployed" : "NotDeployed";
   await db.flow.update({ where: { id: revision.flowId }, data: { status } });
+  await emitDeployEnded(revisionId);
   await releaseUnfinishedFlowChunkSets(revision.projectId);
   return { error: message };
 };

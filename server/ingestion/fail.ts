@@ -1,5 +1,6 @@
 import { db } from "../db";
 import { errorMessage } from "../errors";
+import { emitBuildEnded } from "../webhooks/events";
 
 /** Marks the build failed with a message a person can act on, and the source with it. */
 export const failBuild = async (buildId: string, error: unknown) => {
@@ -15,5 +16,6 @@ export const failBuild = async (buildId: string, error: unknown) => {
     // Chunks the failed build wrote were never searchable; they go with their chunk set.
     db.chunkSet.deleteMany({ where: { buildId, status: "building" } }),
   ]);
+  await emitBuildEnded(buildId);
   return { error: message };
 };

@@ -14,6 +14,7 @@ import { enrichRows } from "./steps/enrich";
 import { finalizeWrites } from "./steps/finalize";
 import { indexedBuildOf } from "./steps/index";
 import { parseDocument, partitionedBuild } from "./steps/partition";
+import { emitBuildEnded } from "../webhooks/events";
 
 /**
  * A small upload's whole build (parse, enrich, chunk, embed, index, finalize) inside the job's "load" step. Each job
@@ -135,5 +136,6 @@ export const finishSmallBuild = async (build: BuildWithSource, parsed: ParsedSma
     }),
   ]);
   await refreshChunkStatistics(chunked?.chunks.length ?? 0);
+  await emitBuildEnded(build.id);
   return { status: finalized.status };
 };

@@ -36,9 +36,17 @@ export type EvaluationRunRequestedData = z.infer<typeof EvaluationRunRequestedDa
 
 export const evaluationRunRequested = eventType("evaluation/run.requested", { schema: EvaluationRunRequestedData });
 
+export const WebhookDeliveryRequestedData = z.object({ deliveryId: z.uuid(), projectId: z.uuid() });
+export type WebhookDeliveryRequestedData = z.infer<typeof WebhookDeliveryRequestedData>;
+
+export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
+  schema: WebhookDeliveryRequestedData,
+});
+
 /** The events `sendJobEvent` accepts. */
 export type JobEvent =
   | typeof sourceBuildRequested
   | typeof chunkSetsReembedRequested
   | typeof flowDeployRequested
-  | typeof evaluationRunRequested;
+  | typeof evaluationRunRequested
+  | typeof webhookDeliveryRequested;

@@ -67,8 +67,17 @@ const discoverRoutes = (): Route[] =>
 let quarry: QuarryProcess;
 let db: pg.Client;
 /** Project A's identifiers and words: none may appear in an answer to B. */
-let a: { projectId: string; fileIds: string[]; fileNames: string[]; buildIds: string[]; elementIds: string[] };
+let a: {
+  projectId: string;
+  fileIds: string[];
+  fileNames: string[];
+  buildIds: string[];
+  elementIds: string[];
+  endpointId: string;
+};
 const SECRET = "zanthorite";
+/** A's webhook receiver: a public address literal (no name to resolve), never called (A has no events after it). */
+const A_HOOK = "https://93.184.215.14/zanthorite-hooks";
 /** A's flow (the example plain RAG flow, its dataset pointed at A's files). */
 const A_FLOW = { name: "plain-rag", datasetNodeId: "dataset-1764000000001" };
 
@@ -77,6 +86,7 @@ const pathValue = (param: string): string | null => {
   if (param === "flowName") return A_FLOW.name;
   if (param === "kind") return "datasets";
   if (param === "nodeId") return A_FLOW.datasetNodeId;
+  if (param === "endpointId") return a.endpointId;
   if (/file|source/i.test(param)) return a.fileIds[0]!;
   if (/build/i.test(param)) return a.buildIds[0]!;
   if (/page/i.test(param)) return "1";
@@ -109,6 +119,9 @@ const snapshot = async () => {
     ),
     chunks: await one(
       `SELECT count(*)::int AS n, md5(string_agg(text || coalesce(embedding::text, ''), ',' ORDER BY build_id, position)) AS h FROM public.chunks WHERE project_id = $1`,
+    ),
+    webhooks: await one(
+      `SELECT id, url, events, enabled, encrypted_secret, updated_at FROM public.webhook_endpoints WHERE project_id = $1 ORDER BY id`,
     ),
   };
 };
@@ -143,7 +156,14 @@ beforeAll(async () => {
   const projectId = (
     await db.query<{ project_id: string }>("SELECT project_id FROM public.sources WHERE id = $1", [fileIds[0]])
   ).rows[0]!.project_id;
-  a = { projectId, fileIds, fileNames: ["a-notes.txt", "a-report.pdf"], buildIds: builds, elementIds };
+  const hook = await fetch(`${quarry.url}/api/public/v1/webhooks`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ url: A_HOOK, events: ["build.completed"] }),
+  });
+  expect(hook.status).toBe(200);
+  const endpointId = ((await hook.json()) as { id: string }).id;
+  a = { projectId, fileIds, fileNames: ["a-notes.txt", "a-report.pdf"], buildIds: builds, elementIds, endpointId };
   quarryCli(quarry, "flow", "import", "--project", "default", "--file", path.join(ROOT, "examples/flows/plain-rag.json"));
   const patched = await fetch(`${quarry.url}/api/public/v1/flows/${A_FLOW.name}/datasets/${A_FLOW.datasetNodeId}`, {
     method: "PATCH",
@@ -206,11 +226,23 @@ it("answers project B's token exactly as if project A's ids did not exist, on ev
       "/api/public/v1/sources/prebuilt-rag",
       "/api/public/v1/flows/[flowName]",
       "/api/public/v1/flows/[flowName]/[kind]/[nodeId]",
+      "/api/public/v1/webhooks",
+      "/api/public/v1/webhooks/[endpointId]",
+      "/api/public/v1/webhooks/[endpointId]/deliveries",
     ]),
   );
   const tokenB = createToken(quarry, "isolation-b");
   const before = await snapshot();
-  const leaks = [a.projectId, ...a.fileIds, ...a.buildIds, ...a.elementIds, SECRET, "a-notes", "a-report"];
+  const leaks = [
+    a.projectId,
+    ...a.fileIds,
+    ...a.buildIds,
+    ...a.elementIds,
+    a.endpointId,
+    SECRET,
+    "a-notes",
+    "a-report",
+  ];
   const problems: string[] = [];
   const summary: string[] = [];
 

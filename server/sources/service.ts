@@ -11,6 +11,7 @@ import { fileStore, originalFileKey, sourceFolder } from "../storage";
 import type { BuildOptions } from "../ingestion/build-options";
 import { extensionOf, isAllowedExtension } from "./sources.schema";
 import { forgetSourceInFlows } from "../flows/datasets";
+import { emitSourceDeleted } from "../webhooks/events";
 
 
 export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds?: string[] }) =>
@@ -166,6 +167,7 @@ export const deleteSource = async ({ projectId, fileId }: { projectId: string; f
   if (!source) throw new AppError("NOT_FOUND", "Source not found");
   await db.source.delete({ where: { id: source.id } });
   await forgetSourceInFlows(projectId, source.id);
+  await emitSourceDeleted(source);
   await fileStore()
     .deletePrefix(sourceFolder({ projectId, sourceId: source.id }))
     .catch((err: unknown) => logger.warn({ err, sourceId: source.id }, "source files could not be removed"));

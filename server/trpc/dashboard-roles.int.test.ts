@@ -85,6 +85,10 @@ describe("every dashboard procedure sits on a rung", () => {
     expect(dashboardProcedures.length).toBeGreaterThan(20);
     const undeclared = dashboardProcedures.filter((p) => !p.access && p.path !== "dashboard.account.previewInvitation");
     expect(undeclared.map((p) => p.path)).toEqual([]);
+    // Webhooks say where the project's events go and hold signing secrets: admins only, reading included.
+    const webhooks = dashboardProcedures.filter((p) => p.path.startsWith("dashboard.webhooks."));
+    expect(webhooks.length).toBeGreaterThanOrEqual(7);
+    expect(webhooks.filter((p) => (p.access as { minRole?: string }).minRole !== "admin")).toEqual([]);
   });
 
   it("refuses callers without a session (401)", async () => {

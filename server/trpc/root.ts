@@ -5,6 +5,7 @@ import { publicAnswersRouter } from "./routers/public-answers";
 import { publicConnectorsRouter } from "./routers/public-connectors";
 import { publicFlowsRouter } from "./routers/public-flows";
 import { publicSourcesRouter } from "./routers/public-sources";
+import { publicWebhooksRouter } from "./routers/public-webhooks";
 
 export const appRouter = router({
   /** Contract-shaped procedures behind the public REST routes (Bearer token). */
@@ -14,6 +15,7 @@ export const appRouter = router({
     connectors: publicConnectorsRouter,
     answers: publicAnswersRouter,
     flows: publicFlowsRouter,
+    webhooks: publicWebhooksRouter,
   }),
   /** The dashboard's procedures (signed-in users, by team role). */
   dashboard: dashboardRouter,

@@ -1,6 +1,7 @@
 import { db } from "../../db";
 import { deleteOlderElements } from "../bounded-deletes";
 import { stepReached } from "../step-progress";
+import { emitBuildEnded } from "../../webhooks/events";
 
 type FinishingBuild = { method: string; failedBatchesCount: number | null };
 
@@ -27,6 +28,7 @@ export const finalizeBuild = async (buildId: string) => {
     db.build.update({ where: { id: buildId }, data: writes.build }),
     db.source.update({ where: { id: build.sourceId }, data: writes.source }),
   ]);
+  await emitBuildEnded(buildId);
   await deleteOlderElements({ projectId: build.projectId, sourceId: build.sourceId, buildId });
   return { status: writes.status };
 };

@@ -11,6 +11,7 @@ import { sourcesRouter } from "./sources";
 import { teamsRouter } from "./teams";
 import { tokensRouter } from "./tokens";
 import { usageRouter } from "./usage";
+import { webhooksRouter } from "./webhooks";
 
 /**
  * The dashboard's procedures (session cookie). Every one sits on a rung of the ladder in init.ts: `authedProcedure`
@@ -29,4 +30,5 @@ export const dashboardRouter = router({
   evaluation: evaluationRouter,
   modelProviders: modelProvidersRouter,
   usage: usageRouter,
+  webhooks: webhooksRouter,
 });

@@ -1,0 +1,103 @@
+import { expect, test, type Page } from "@playwright/test";
+import { startWebhookReceiver, type WebhookReceiver } from "../../server/testing/webhook-receiver";
+
+/**
+ * A project's webhooks page: an admin adds an endpoint (a receiver on a loopback port the install allows), copies
+ * the secret shown once, sends a test event and sees it delivered and verified, sees a real build's
+ * build.completed arrive, disables and enables the endpoint (banner with the reason), sees a loopback address the
+ * install does not allow refused, checks the page on a phone, and deletes the endpoint.
+ */
+
+// Allowed by playwright.config.ts (the stand-in ports); the providers spec uses it too, but specs run one at a time.
+const RECEIVER_PORT = Number(process.env.E2E_PORT ?? 3107) + 1003;
+
+let receiver: WebhookReceiver;
+
+test.beforeAll(async () => {
+  receiver = await startWebhookReceiver({ port: RECEIVER_PORT });
+});
+
+test.afterAll(async () => receiver?.close());
+
+const openWebhooks = async (page: Page) => {
+  await page.goto("/");
+  await page
+    .getByRole("region", { name: "Team Default team" })
+    .getByRole("link", { name: /^default/ })
+    .click();
+  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Webhooks" }).click();
+  await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+};
+
+const uploadNote = async (baseURL: string) => {
+  const form = new FormData();
+  form.set("file", new Blob(["# Hooks\n\nA note that ends in a webhook.\n"]), "hooked.md");
+  const res = await fetch(`${baseURL}/api/public/v1/sources/ingest-file`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
+    body: form,
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { build_id: string }).build_id;
+};
+
+test("an admin adds an endpoint, tests it, receives a build's event, disables, enables and deletes it", async ({
+  page,
+  baseURL,
+}) => {
+  // A real build runs in between.
+  test.setTimeout(180_000);
+  await openWebhooks(page);
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+
+  const add = page.getByRole("form", { name: "Add endpoint" });
+  await add.getByLabel("URL").fill(receiver.url);
+  await add.getByLabel("Description").fill("Build relay");
+  await add.getByRole("checkbox", { name: /build\.failed/ }).uncheck();
+  await add.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = (await page.getByLabel("Signing secret").textContent()) ?? "";
+  expect(secret).toMatch(/^whsec_/);
+  receiver.setSecret(secret);
+  await page.getByRole("button", { name: "Done" }).click();
+  await expect(page.getByLabel("Signing secret")).toHaveCount(0);
+
+  const card = page.getByRole("region", { name: `Endpoint ${receiver.url}` });
+  await expect(card).toContainText("Build relay");
+  await expect(card.getByRole("checkbox", { name: /build\.completed/ })).toBeChecked();
+  await expect(card.getByRole("checkbox", { name: /build\.failed/ })).not.toBeChecked();
+
+  await card.getByRole("button", { name: "Send test event" }).click();
+  const log = page.getByRole("table", { name: "Webhook deliveries" });
+  await expect(log.getByRole("row", { name: /webhook\.test/ })).toContainText("succeeded", { timeout: 20_000 });
+  expect(receiver.received.at(-1)).toMatchObject({ error: null, event: { type: "webhook.test" } });
+
+  const buildId = await uploadNote(baseURL!);
+  await expect(log.getByRole("row", { name: /build\.completed/ })).toContainText("succeeded", { timeout: 60_000 });
+  const built = receiver.received.find((r) => r.event?.type === "build.completed");
+  expect(built).toMatchObject({ error: null, event: { data: { build_id: buildId, file_name: "hooked.md" } } });
+
+  await card.getByRole("button", { name: "Disable" }).click();
+  await expect(card.getByRole("alert")).toContainText("This endpoint is disabled");
+  await card.getByRole("button", { name: "Enable again" }).click();
+  await expect(card.getByRole("alert")).toHaveCount(0);
+
+  await add.getByLabel("URL").fill("http://127.0.0.1:9/hooks");
+  await add.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(add.getByRole("alert")).toContainText("127.0.0.1 is a loopback address");
+
+  await page.screenshot({ path: test.info().outputPath("webhooks-laptop.png"), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(card).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("webhooks-phone.png"), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  await card.getByRole("button", { name: `Delete ${receiver.url}` }).click();
+  await page
+    .getByRole("dialog", { name: "Delete this endpoint?" })
+    .getByRole("button", { name: "Delete endpoint" })
+    .click();
+  await expect(page.getByText("No endpoints yet")).toBeVisible();
+});
