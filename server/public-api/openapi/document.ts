@@ -77,6 +77,7 @@ const TAGS = [
   { name: "Answers", description: "Retrieval, ask and extraction over sources (contract §5.13–5.15)" },
   { name: "Flows", description: "The flow service, in both address forms (contract §7)" },
   { name: "Legacy", description: "The earlier sources endpoints, kept for old clients (contract §6)" },
+  { name: "Webhooks", description: "Signed event deliveries to the project's endpoints (an extension; README)" },
   { name: "Meta", description: "This document" },
 ];
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FLOW_LIST_ROUTE, FLOW_ROUTES, type FlowRouteSpec } from "./routes-flows";
 import { LEGACY_ROUTES } from "./routes-legacy";
 import { SOURCES_ROUTES } from "./routes-sources";
+import { WEBHOOK_ROUTES } from "./routes-webhooks";
 import type { RouteSpec } from "./route-spec";
 
 /**
@@ -50,7 +51,7 @@ const hostForm = ({ suffix, ...spec }: FlowRouteSpec): PublicOperation => ({
 });
 
 export const PUBLIC_OPERATIONS: PublicOperation[] = [
-  ...[...SOURCES_ROUTES, ...LEGACY_ROUTES, FLOW_LIST_ROUTE, OPENAPI_ROUTE].map((r) => ({
+  ...[...SOURCES_ROUTES, ...LEGACY_ROUTES, ...WEBHOOK_ROUTES, FLOW_LIST_ROUTE, OPENAPI_ROUTE].map((r) => ({
     ...r,
     form: "base" as const,
   })),

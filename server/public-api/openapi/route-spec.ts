@@ -29,7 +29,7 @@ export type RouteSpec = {
   procedure: string | null;
   summary: string;
   description?: string;
-  tag: "Sources" | "Answers" | "Legacy" | "Flows" | "Meta";
+  tag: "Sources" | "Answers" | "Legacy" | "Flows" | "Webhooks" | "Meta";
   /** The token permission the procedure requires (contract §1); null: no token at all. */
   permission: Permission | null;
   /** Path parameter names with what they hold. */
