@@ -1,0 +1,62 @@
+import "server-only";
+import { after } from "next/server";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { touchApiToken } from "../auth/api-tokens";
+import { AppError } from "../errors";
+import { createTokenContext } from "../trpc/context";
+import { DETAIL, detailResponse, errorResponse } from "../public-api/errors";
+import { readBodyText, takeRequestSlot } from "../public-api/limits";
+import type { TokenContext } from "./server";
+import { findSession, openSession, statelessTransport } from "./sessions";
+
+export const SESSION_NOT_FOUND = "Session not found";
+
+/** A JSON-RPC message (or batch), within the public API's JSON body limit (413 beyond). */
+const readMessage = async (req: Request): Promise<unknown> => {
+  try {
+    return JSON.parse(await readBodyText(req));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
+  }
+};
+
+const route = async (req: Request, ctx: TokenContext): Promise<Response> => {
+  const sessionId = req.headers.get("mcp-session-id");
+  if (sessionId) {
+    const session = findSession(sessionId, ctx.auth.tokenId);
+    // 404 tells an MCP client to initialize a new session (the protocol's rule for a session the server forgot).
+    if (!session) return detailResponse(404, SESSION_NOT_FOUND);
+    const parsedBody = req.method === "POST" ? await readMessage(req) : undefined;
+    return session.transport.handleRequest(req, { parsedBody });
+  }
+  // Without a session there is no event stream to open and nothing to end.
+  if (req.method !== "POST") return detailResponse(405, DETAIL.methodNotAllowed, { Allow: "POST" });
+  const parsedBody = await readMessage(req);
+  if (isInitializeRequest(parsedBody)) return (await openSession(ctx)).handleRequest(req, { parsedBody });
+  const { transport, close } = await statelessTransport(ctx);
+  try {
+    return await transport.handleRequest(req, { parsedBody });
+  } finally {
+    close();
+  }
+};
+
+/**
+ * The MCP endpoint (Streamable HTTP): the Bearer API token first, as every public route, then the request rate
+ * limit, then the session (sessions.ts) or a one-off stateless server. Errors before the protocol starts are the
+ * public API's `{detail}`; the protocol's own errors are JSON-RPC errors, as MCP clients expect.
+ */
+export const handleMcp = async (req: Request): Promise<Response> => {
+  const ctx = await createTokenContext(req);
+  if (ctx.auth.kind !== "token") return detailResponse(401, DETAIL.unauthorized);
+  const tokenId = ctx.auth.tokenId;
+  try {
+    takeRequestSlot(tokenId);
+    const response = await route(req, ctx as TokenContext);
+    after(() => touchApiToken(tokenId));
+    return response;
+  } catch (error) {
+    return errorResponse(error, ctx.logger);
+  }
+};
