@@ -39,7 +39,9 @@ const itemLine = (item: RunItem, i: number) =>
 /** The answer and its citations when the flow writes one; otherwise the retrieved items. */
 export const flowResultText = (result: RunResult): string => {
   if (result.answer !== undefined) {
-    const citations = result.citations?.length ? `\n\nCitations:\n${result.citations.map(citationLine).join("\n")}` : "";
+    const citations = result.citations?.length
+      ? `\n\nCitations:\n${result.citations.map(citationLine).join("\n")}`
+      : "";
     return `${result.answer}${citations}`;
   }
   if (!result.items.length) return "The flow found nothing for this query.";

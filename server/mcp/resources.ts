@@ -1,4 +1,5 @@
 import type { ReadResourceResult, Resource, ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "../errors";
 import type { PublicApi } from "./public-api";
 
 /**
@@ -33,7 +34,7 @@ export const sourceResources = async (api: PublicApi): Promise<Resource[]> => {
 
 export const readSourceResource = async (api: PublicApi, uri: string): Promise<ReadResourceResult> => {
   const fileId = URI.exec(uri)?.[1];
-  if (!fileId) throw new Error(`Unknown resource: ${uri}`);
+  if (!fileId) throw new AppError("NOT_FOUND", `Unknown resource: ${uri}`);
   const page = await api.sources.getElements({
     file_id: decodeURIComponent(fileId),
     page: 1,

@@ -1,9 +1,11 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
+  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
@@ -27,12 +29,19 @@ const inputSchema = (schema: z.ZodObject): Tool["inputSchema"] => {
   return json as Tool["inputSchema"];
 };
 
-const sourceTool = (t: SourceTool): Tool => ({ name: t.name, description: t.description, inputSchema: inputSchema(t.args) });
+const sourceTool = (t: SourceTool): Tool => ({
+  name: t.name,
+  description: t.description,
+  inputSchema: inputSchema(t.args),
+});
 
 /** Flow tools need the `write` permission, as POST /flows/{name} does. */
 const flowTools = async (ctx: TokenContext) =>
   ctx.auth.permissions.includes("write")
-    ? (await listDeployedFlows(ctx.auth.projectId)).map((flow) => ({ flow, name: flowToolName(flow.name, BUILT_IN_NAMES) }))
+    ? (await listDeployedFlows(ctx.auth.projectId)).map((flow) => ({
+        flow,
+        name: flowToolName(flow.name, BUILT_IN_NAMES),
+      }))
     : [];
 
 const flowTool = ({ flow, name }: { flow: DeployedFlow; name: string }): Tool => ({
@@ -96,8 +105,13 @@ export const createMcpServer = (ctx: TokenContext): Server => {
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: mayRead ? await sourceResources(publicApiFor(ctx)) : [],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) =>
-    readSourceResource(publicApiFor(ctx), request.params.uri),
-  );
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return await readSourceResource(publicApiFor(ctx), request.params.uri);
+    } catch (error) {
+      // The REST route's words (e.g. "Source not found"), never an internal message.
+      throw new McpError(ErrorCode.InvalidParams, (await errorDetail(error, ctx)).detail);
+    }
+  });
   return server;
 };

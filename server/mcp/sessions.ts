@@ -57,7 +57,8 @@ const watch = async () => {
   const now = Date.now();
   for (const session of registry.sessions.values()) if (now - session.lastSeen > IDLE_MS) closeSession(session);
   const projects = projectsWatched();
-  for (const projectId of registry.fingerprints.keys()) if (!projects.has(projectId)) registry.fingerprints.delete(projectId);
+  for (const projectId of registry.fingerprints.keys())
+    if (!projects.has(projectId)) registry.fingerprints.delete(projectId);
   if (!projects.size && registry.timer) {
     clearInterval(registry.timer);
     registry.timer = undefined;
