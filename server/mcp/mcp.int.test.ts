@@ -161,17 +161,18 @@ describe("sources", () => {
   });
 });
 
-describe("deployed flows", () => {
-  const deploy = async (body: object) => {
-    const res = await flowCall(quarry.url, quarry.token, "path", FLOW, "POST", "/deploy", body);
-    expect(res.status, res.text).toBe(200);
-  };
+/** Points the flow's dataset at the ingested page (an imported flow has no files), then deploys it. */
+const deploy = async (body: object) => {
+  const patched = await flowCall(quarry.url, quarry.token, "path", FLOW, "PATCH", `/datasets/${DATASET}`, {
+    config: { fileIds: [fileId] },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  const res = await flowCall(quarry.url, quarry.token, "path", FLOW, "POST", "/deploy", body);
+  expect(res.status, res.text).toBe(200);
+};
 
+describe("deployed flows", () => {
   it("lists a deployed flow as a tool, tells connected clients, and runs it", async () => {
-    const patched = await flowCall(quarry.url, quarry.token, "path", FLOW, "PATCH", `/datasets/${DATASET}`, {
-      config: { fileIds: [fileId] },
-    });
-    expect(patched.status, patched.text).toBe(200);
     expect(await toolNames(client)).not.toContain(FLOW);
     const seen = changes;
     await deploy({});
@@ -225,8 +226,7 @@ it("answers a stateless POST without a session", async () => {
 
 it("shows another project's token neither the sources nor the flows", async () => {
   quarryCli(quarry, "flow", "import", "--project", "default", "--file", path.join(ROOT, `examples/flows/${FLOW}.json`));
-  const res = await flowCall(quarry.url, quarry.token, "path", FLOW, "POST", "/deploy", {});
-  expect(res.status, res.text).toBe(200);
+  await deploy({});
   expect(await toolNames(client)).toContain(FLOW);
   const other = await connect(createToken(quarry, "mcp-other"));
   expect(await toolNames(other)).toEqual(SOURCE_TOOLS);
