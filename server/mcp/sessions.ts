@@ -10,8 +10,8 @@ import { createMcpServer, type TokenContext } from "./server";
  * event stream open and is sent `notifications/tools/list_changed` when a deploy, a rollback or a delete changes
  * the project's deployed flows. A stateless POST (no session) works as well; it just cannot be told of changes.
  *
- * Limits: a session unused (no request) for IDLE_MS is closed; at most MAX_SESSIONS live at once, and opening one
- * more closes the least recently used. Only this process knows its sessions: behind several app processes a client
+ * Limits: a session unused (no request) for IDLE_MS is closed; at most MAX_SESSIONS live at once and
+ * MAX_SESSIONS_PER_TOKEN per token, and opening one more closes the least recently used (the token's own first). Only this process knows its sessions: behind several app processes a client
  * must come back to the same one (sticky routing), or it gets 404 and initializes again, as the protocol says.
  *
  * Changes are found by polling, once every WATCH_MS per project with sessions, a fingerprint of the deployed flows
@@ -20,6 +20,7 @@ import { createMcpServer, type TokenContext } from "./server";
  */
 export const IDLE_MS = 30 * 60_000;
 export const MAX_SESSIONS = 200;
+export const MAX_SESSIONS_PER_TOKEN = 20;
 export const WATCH_MS = 2_000;
 
 type Session = {
@@ -81,11 +82,13 @@ const startWatching = () => {
 
 /** A new session for this token: its transport answers the initialize request that asked for it. */
 export const openSession = async (ctx: TokenContext): Promise<WebStandardStreamableHTTPServerTransport> => {
-  if (registry.sessions.size >= MAX_SESSIONS) {
-    const oldest = [...registry.sessions.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
-    if (oldest) closeSession(oldest);
-  }
   const { projectId, tokenId } = ctx.auth;
+  const all = [...registry.sessions.values()];
+  const own = all.filter((s) => s.tokenId === tokenId);
+  // A token that keeps opening sessions closes its own old ones first, not other clients'.
+  const full = own.length >= MAX_SESSIONS_PER_TOKEN ? own : all.length >= MAX_SESSIONS ? all : [];
+  const oldest = full.sort((a, b) => a.lastSeen - b.lastSeen)[0];
+  if (oldest) closeSession(oldest);
   // The baseline to compare against, taken before the client can see a tool list.
   if (!registry.fingerprints.has(projectId))
     registry.fingerprints.set(projectId, await deployedFlowsFingerprint(projectId));
