@@ -7,7 +7,7 @@ import { createTokenContext } from "../trpc/context";
 import { DETAIL, detailResponse, errorResponse } from "../public-api/errors";
 import { readBodyText, takeRequestSlot } from "../public-api/limits";
 import type { TokenContext } from "./server";
-import { findSession, openSession, statelessTransport } from "./sessions";
+import { countStream, findSession, openSession, statelessTransport } from "./sessions";
 
 export const SESSION_NOT_FOUND = "Session not found";
 
@@ -27,6 +27,7 @@ const route = async (req: Request, ctx: TokenContext): Promise<Response> => {
     const session = findSession(sessionId, ctx.auth.tokenId);
     // 404 tells an MCP client to initialize a new session (the protocol's rule for a session the server forgot).
     if (!session) return detailResponse(404, SESSION_NOT_FOUND);
+    if (req.method === "GET") return countStream(session, await session.transport.handleRequest(req));
     const parsedBody = req.method === "POST" ? await readMessage(req) : undefined;
     return session.transport.handleRequest(req, { parsedBody });
   }

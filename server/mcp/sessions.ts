@@ -10,9 +10,10 @@ import { createMcpServer, type TokenContext } from "./server";
  * event stream open and is sent `notifications/tools/list_changed` when a deploy, a rollback or a delete changes
  * the project's deployed flows. A stateless POST (no session) works as well; it just cannot be told of changes.
  *
- * Limits: a session unused (no request) for IDLE_MS is closed; at most MAX_SESSIONS live at once and
- * MAX_SESSIONS_PER_TOKEN per token, and opening one more closes the least recently used (the token's own first). Only this process knows its sessions: behind several app processes a client
- * must come back to the same one (sticky routing), or it gets 404 and initializes again, as the protocol says.
+ * Limits: a session unused for IDLE_MS (no request, no event stream open) is closed; at most MAX_SESSIONS live
+ * at once and MAX_SESSIONS_PER_TOKEN per token, and opening one more closes the least recently used (the token's
+ * own first). Only this process knows its sessions: behind several app processes a client must come back to the
+ * same one (sticky routing), or it gets 404 and initializes again, as the protocol says.
  *
  * Changes are found by polling, once every WATCH_MS per project with sessions, a fingerprint of the deployed flows
  * (name and active revision). Polling, not an event from the deploy code, because a deploy finishes in the job
@@ -30,6 +31,8 @@ type Session = {
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
+  /** Event streams open now: a client listening for notices is not idle, even if it sends nothing. */
+  streams: number;
 };
 
 type Registry = { sessions: Map<string, Session>; fingerprints: Map<string, string>; timer?: NodeJS.Timeout };
@@ -56,7 +59,9 @@ const tellChanged = async (projectId: string) => {
 
 const watch = async () => {
   const now = Date.now();
-  for (const session of registry.sessions.values()) if (now - session.lastSeen > IDLE_MS) closeSession(session);
+  for (const session of registry.sessions.values()) {
+    if (session.streams === 0 && now - session.lastSeen > IDLE_MS) closeSession(session);
+  }
   const projects = projectsWatched();
   for (const projectId of registry.fingerprints.keys())
     if (!projects.has(projectId)) registry.fingerprints.delete(projectId);
@@ -96,7 +101,7 @@ export const openSession = async (ctx: TokenContext): Promise<WebStandardStreama
   const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: randomUUID,
     onsessioninitialized: (id) => {
-      registry.sessions.set(id, { id, tokenId, projectId, server, transport, lastSeen: Date.now() });
+      registry.sessions.set(id, { id, tokenId, projectId, server, transport, lastSeen: Date.now(), streams: 0 });
       startWatching();
     },
     onsessionclosed: (id) => void registry.sessions.delete(id),
@@ -111,6 +116,33 @@ export const findSession = (id: string, tokenId: string) => {
   if (!session || session.tokenId !== tokenId) return null;
   session.lastSeen = Date.now();
   return session;
+};
+
+/** The session's event stream (a GET's response), counted as open until it ends or its client goes away. */
+export const countStream = (session: Session, response: Response): Response => {
+  if (!response.body) return response;
+  const reader = response.body.getReader();
+  let open = true;
+  const finish = () => {
+    if (!open) return;
+    open = false;
+    session.streams -= 1;
+    session.lastSeen = Date.now();
+  };
+  session.streams += 1;
+  const body = new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      const chunk = await reader.read();
+      if (!chunk.done) return controller.enqueue(chunk.value);
+      finish();
+      controller.close();
+    },
+    cancel: (reason) => {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 };
 
 /** A one-off server for a request without a session: it answers and is gone. */
