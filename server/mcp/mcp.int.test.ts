@@ -222,13 +222,32 @@ it("answers a stateless POST without a session", async () => {
   const body = (await res.json()) as { id: number; result: CallToolResult };
   expect(body.id).toBe(7);
   expect(JSON.parse(text(body.result))[0]).toMatchObject({ file_id: fileId });
+  // No event stream without a session, and a session this process does not know is 404 (the client initializes).
+  const auth = { Authorization: `Bearer ${quarry.token}`, Accept: "text/event-stream" };
+  const get = await fetch(`${quarry.url}/api/mcp`, { headers: auth });
+  expect([get.status, await get.json()]).toEqual([405, { detail: "Method Not Allowed" }]);
+  const forgotten = await fetch(`${quarry.url}/api/mcp`, { headers: { ...auth, "Mcp-Session-Id": "gone" } });
+  expect([forgotten.status, await forgotten.json()]).toEqual([404, { detail: "Session not found" }]);
 });
 
 it("shows another project's token neither the sources nor the flows", async () => {
   quarryCli(quarry, "flow", "import", "--project", "default", "--file", path.join(ROOT, `examples/flows/${FLOW}.json`));
   await deploy({});
   expect(await toolNames(client)).toContain(FLOW);
-  const other = await connect(createToken(quarry, "mcp-other"));
+  const otherToken = createToken(quarry, "mcp-other");
+  // A's session is not B's to use, even with its id.
+  const stolen = await fetch(`${quarry.url}/api/mcp`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${otherToken}`,
+      "Mcp-Session-Id": (client.transport as StreamableHTTPClientTransport).sessionId!,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+  });
+  expect(stolen.status).toBe(404);
+  const other = await connect(otherToken);
   expect(await toolNames(other)).toEqual(SOURCE_TOOLS);
   expect(json(await other.callTool({ name: "list_sources", arguments: {} }))).toEqual([]);
   const build = json(await other.callTool({ name: "get_build_status", arguments: { build_id: buildId } }));
