@@ -1,8 +1,9 @@
 import "server-only";
 import { after } from "next/server";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { touchApiToken } from "../auth/api-tokens";
 import { AppError } from "../errors";
+import { refuseNul } from "../input-guard";
 import { createTokenContext } from "../trpc/context";
 import { DETAIL, detailResponse, errorResponse } from "../public-api/errors";
 import { readBodyText, takeRequestSlot } from "../public-api/limits";
@@ -11,14 +12,40 @@ import { countStream, findSession, openSession, statelessTransport } from "./ses
 
 export const SESSION_NOT_FOUND = "Session not found";
 
-/** A JSON-RPC message (or batch), within the public API's JSON body limit (413 beyond). */
+export const INVALID_MESSAGE = "Invalid MCP message: expected a JSON-RPC 2.0 request, notification or response";
+
+const isMessage = (value: unknown) =>
+  Array.isArray(value)
+    ? value.length > 0 && value.every((m) => JSONRPCMessageSchema.safeParse(m).success)
+    : JSONRPCMessageSchema.safeParse(value).success;
+
+/**
+ * A JSON-RPC message (or batch) within the public API's JSON body limit (413 beyond), checked by the SDK's own
+ * schema and refused with 400 `{detail}` here, like any other malformed body, when it is not one or holds U+0000.
+ */
 const readMessage = async (req: Request): Promise<unknown> => {
+  let parsed: unknown;
   try {
-    return JSON.parse(await readBodyText(req));
+    parsed = JSON.parse(await readBodyText(req));
   } catch (error) {
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", DETAIL.invalidJson);
   }
+  refuseNul(parsed);
+  if (!isMessage(parsed)) throw new AppError("BAD_REQUEST", INVALID_MESSAGE);
+  return parsed;
+};
+
+/**
+ * The transport's own refusals (a wrong Accept or Content-Type, an unsupported protocol version) carry a JSON-RPC
+ * error; they are given the public API's `{detail}` shape with the same status and text. SDK clients read only the
+ * status and the text of a refused request.
+ */
+const withDetail = async (response: Response): Promise<Response> => {
+  if (response.ok || !response.headers.get("content-type")?.includes("json")) return response;
+  const body = (await response.json().catch(() => null)) as { error?: { message?: unknown } } | null;
+  const message = body?.error?.message;
+  return detailResponse(response.status, typeof message === "string" ? message : "Refused by the MCP transport");
 };
 
 const route = async (req: Request, ctx: TokenContext): Promise<Response> => {
@@ -54,7 +81,7 @@ export const handleMcp = async (req: Request): Promise<Response> => {
   const tokenId = ctx.auth.tokenId;
   try {
     takeRequestSlot(tokenId);
-    const response = await route(req, ctx as TokenContext);
+    const response = await withDetail(await route(req, ctx as TokenContext));
     after(() => touchApiToken(tokenId));
     return response;
   } catch (error) {

@@ -228,6 +228,23 @@ it("answers a stateless POST without a session", async () => {
   expect([get.status, await get.json()]).toEqual([405, { detail: "Method Not Allowed" }]);
   const forgotten = await fetch(`${quarry.url}/api/mcp`, { headers: { ...auth, "Mcp-Session-Id": "gone" } });
   expect([forgotten.status, await forgotten.json()]).toEqual([404, { detail: "Session not found" }]);
+  // What is not a JSON-RPC message, or holds U+0000, or asks without the protocol's headers: 4xx {detail}.
+  const post = (body: string, accept = "application/json, text/event-stream") =>
+    fetch(`${quarry.url}/api/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json", Accept: accept },
+      body,
+    });
+  const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+  for (const [res, status, detail] of [
+    [await post('{"query": "granite"}'), 400, /^Invalid MCP message/],
+    [await post('{"jsonrpc": "2.0", "id": 1, "method": "tools/\\u0000list"}'), 400, /NUL/],
+    [await post("{"), 400, /^Invalid JSON body$/],
+    [await post(list, "text/html"), 406, /Accept/],
+  ] as const) {
+    expect(res.status).toBe(status);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(detail);
+  }
 });
 
 it("shows another project's token neither the sources nor the flows", async () => {

@@ -1,4 +1,5 @@
 import { handleMcp } from "@/server/mcp/handle";
+import { notAllowed } from "@/server/public-api/public-route";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,4 @@ export const dynamic = "force-dynamic";
 export const POST = handleMcp;
 export const GET = handleMcp;
 export const DELETE = handleMcp;
+export const { PUT, PATCH } = notAllowed;
