@@ -41,7 +41,8 @@ const readMessage = async (req: Request): Promise<unknown> => {
  * error; they are given the public API's `{detail}` shape with the same status and text. SDK clients read only the
  * status and the text of a refused request.
  */
-const withDetail = async (response: Response): Promise<Response> => {
+const withDetail = async (answer: Promise<Response>): Promise<Response> => {
+  const response = await answer;
   if (response.ok || !response.headers.get("content-type")?.includes("json")) return response;
   const body = (await response.json().catch(() => null)) as { error?: { message?: unknown } } | null;
   const message = body?.error?.message;
@@ -54,17 +55,17 @@ const route = async (req: Request, ctx: TokenContext): Promise<Response> => {
     const session = findSession(sessionId, ctx.auth.tokenId);
     // 404 tells an MCP client to initialize a new session (the protocol's rule for a session the server forgot).
     if (!session) return detailResponse(404, SESSION_NOT_FOUND);
-    if (req.method === "GET") return countStream(session, await session.transport.handleRequest(req));
+    if (req.method === "GET") return countStream(session, await withDetail(session.transport.handleRequest(req)));
     const parsedBody = req.method === "POST" ? await readMessage(req) : undefined;
-    return session.transport.handleRequest(req, { parsedBody });
+    return withDetail(session.transport.handleRequest(req, { parsedBody }));
   }
   // Without a session there is no event stream to open and nothing to end.
   if (req.method !== "POST") return detailResponse(405, DETAIL.methodNotAllowed, { Allow: "POST" });
   const parsedBody = await readMessage(req);
-  if (isInitializeRequest(parsedBody)) return (await openSession(ctx)).handleRequest(req, { parsedBody });
+  if (isInitializeRequest(parsedBody)) return withDetail((await openSession(ctx)).handleRequest(req, { parsedBody }));
   const { transport, close } = await statelessTransport(ctx);
   try {
-    return await transport.handleRequest(req, { parsedBody });
+    return await withDetail(transport.handleRequest(req, { parsedBody }));
   } finally {
     close();
   }
@@ -81,7 +82,7 @@ export const handleMcp = async (req: Request): Promise<Response> => {
   const tokenId = ctx.auth.tokenId;
   try {
     takeRequestSlot(tokenId);
-    const response = await withDetail(await route(req, ctx as TokenContext));
+    const response = await route(req, ctx as TokenContext);
     after(() => touchApiToken(tokenId));
     return response;
   } catch (error) {
