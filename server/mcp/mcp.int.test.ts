@@ -273,3 +273,23 @@ it("shows another project's token neither the sources nor the flows", async () =
   expect((await other.listResources()).resources).toEqual([]);
   await other.close();
 }, 60_000);
+
+it("ingests text with ingest_file and deletes the source with delete_source", async () => {
+  const started = json(
+    await client.callTool({
+      name: "ingest_file",
+      arguments: { file_content: "# Blasting log\n\nThe north bench was blasted on Monday.", file_name: "log.md" },
+    }),
+  );
+  expect(started).toMatchObject({ success: true });
+  let status = { status: "Pending", file_id: "" };
+  for (let i = 0; i < 200 && ["Pending", "Processing", "not_found"].includes(status.status); i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    status = json(await client.callTool({ name: "get_build_status", arguments: { build_id: started.build_id } }));
+  }
+  expect(status.status).toBe("Completed");
+  const elements = json(await client.callTool({ name: "get_elements", arguments: { file_id: status.file_id } }));
+  expect(elements.items.map((e: { text: string }) => e.text).join("\n")).toContain("north bench");
+  const deleted = json(await client.callTool({ name: "delete_source", arguments: { file_id: status.file_id } }));
+  expect(deleted).toMatchObject({ status: "success", file_id: status.file_id, file_name: "log.md" });
+}, 120_000);

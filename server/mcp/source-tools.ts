@@ -38,12 +38,18 @@ const tool = <T extends z.ZodRawShape>(
   },
 ): SourceTool => ({ ...def, args: z.object(def.args), call: def.call as SourceTool["call"] });
 
-/** An upload from text: the same multipart path as POST /sources/ingest-file, built in memory. */
-const textUpload = (fileName: string, content: string, fields: Record<string, string>) => {
+/**
+ * An upload from text: the same multipart path as POST /sources/ingest-file, built in memory with the
+ * Content-Length that path requires (its size check reads it before the body).
+ */
+const textUpload = async (fileName: string, content: string, fields: Record<string, string>) => {
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.set(key, value);
   form.set("file", new Blob([content]), fileName);
-  return uploadRequest(new Request("http://mcp.local/ingest-file", { method: "POST", body: form }));
+  const encoded = new Response(form);
+  const body = new Uint8Array(await encoded.arrayBuffer());
+  const headers = { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.length) };
+  return uploadRequest(new Request("http://mcp.local/ingest-file", { method: "POST", body, headers }));
 };
 
 const ingestTools: SourceTool[] = [
@@ -69,7 +75,7 @@ const ingestTools: SourceTool[] = [
             : "Send file_content and file_name",
         );
       }
-      return api.sources.ingestFile({ upload: textUpload(file_name, file_content, m ? { method: m } : {}) });
+      return api.sources.ingestFile({ upload: await textUpload(file_name, file_content, m ? { method: m } : {}) });
     },
   }),
   tool({
