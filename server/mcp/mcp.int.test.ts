@@ -12,8 +12,8 @@ import { startWebSite, type WebSite } from "../testing/web-site-server";
 /**
  * The MCP endpoint over real HTTP with the official SDK's client: the original server's tools with a full and a
  * read-only token, an ingest from a local web site polled to its end, ask and retrieve_chunks with a stand-in chat
- * model, a deployed flow as a tool, tools/list_changed after a deploy, a redeploy and a delete, and another
- * project's token seeing none of it.
+ * model, a deployed flow as a tool, tools/list_changed after a deploy, a redeploy, a rollback and a delete, and
+ * another project's token seeing none of it.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -190,12 +190,17 @@ describe("deployed flows", () => {
     expect(text(run)).toMatch(/Citations:\n\[1\]/);
   }, 120_000);
 
-  it("tells connected clients again after a redeploy with a tool description and after a delete", async () => {
+  it("tells connected clients again after a redeploy with a tool description, a rollback and a delete", async () => {
     let seen = changes;
     await deploy({ tool_description: "Answers questions about the field handbook." });
     await changeAfter(seen);
     const tool = (await client.listTools()).tools.find((t) => t.name === FLOW);
     expect(tool?.description).toBe("Answers questions about the field handbook.");
+    // A rollback serves the first revision again, which had no tool description.
+    seen = changes;
+    quarryCli(quarry, "flow", "rollback", FLOW, "--project", "default");
+    await changeAfter(seen);
+    expect((await client.listTools()).tools.find((t) => t.name === FLOW)?.description).toMatch(/Retrieval/);
     seen = changes;
     quarryCli(quarry, "flow", "delete", FLOW, "--project", "default");
     await changeAfter(seen);
