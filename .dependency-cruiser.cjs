@@ -1,14 +1,14 @@
 /**
  * The layer rules of ARCHITECTURE.md, checked on every `npm run lint` (and so in CI).
  *
- *   app/ (routes, pages) → server/trpc, server/public-api, inngest/ (transport)
+ *   app/ (routes, pages) → server/trpc, server/public-api, server/mcp, inngest/ (transport)
  *     → server/<domain> → platform (the Prisma client in server/db.ts, server/postgres, server/jobs,
  *       server/providers, server/storage, server/startup, server/concurrency)
  *
  * Arrows point down only. A rule that fails names the two files; read ARCHITECTURE.md for where the code belongs.
  */
 const TESTS = "(\\.test\\.tsx?$|^e2e/|^bench/|^server/testing/)";
-const TRANSPORT = "^(app|inngest|server/trpc|server/public-api)/";
+const TRANSPORT = "^(app|inngest|server/trpc|server/public-api|server/mcp)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {

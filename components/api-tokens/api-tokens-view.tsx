@@ -9,6 +9,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { useProject } from "@/components/sources/use-project";
 import { CreateToken } from "./create-token";
+import { McpEndpoint } from "./mcp-endpoint";
 import { TokensTable } from "./tokens-table";
 import { useRevokeToken } from "./use-api-tokens";
 
@@ -47,6 +48,8 @@ export const ApiTokensView = ({ projectId }: { projectId: string }) => {
         {tokens.data?.length === 0 && <EmptyState title="No tokens yet" />}
         {tokens.data && tokens.data.length > 0 && <TokensTable tokens={tokens.data} onRevoke={setRevoking} />}
       </Card>
+
+      <McpEndpoint projectName={project.data.project.name} />
 
       <ConfirmDialog
         open={!!revoking}

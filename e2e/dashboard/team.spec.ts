@@ -2,7 +2,10 @@ import { expect, test, type Page } from "@playwright/test";
 
 const openDefaultProject = async (page: Page) => {
   await page.goto("/");
-  await page.getByRole("region", { name: "Team Default team" }).getByRole("link", { name: /^default/ }).click();
+  await page
+    .getByRole("region", { name: "Team Default team" })
+    .getByRole("link", { name: /^default/ })
+    .click();
   await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
   return page.url().split("/").at(-2)!;
 };
@@ -23,7 +26,9 @@ test("an admin creates an API token, shown once with a curl line, and revokes it
   const auth = { Authorization: `Bearer ${token}` };
   expect((await request.get("/api/public/v1/sources", { headers: auth })).status()).toBe(200);
   // Only the permissions it was given.
-  expect((await request.post("/api/public/v1/sources/prebuilt-rag", { headers: auth, data: { query: "x" } })).status()).toBe(403);
+  expect(
+    (await request.post("/api/public/v1/sources/prebuilt-rag", { headers: auth, data: { query: "x" } })).status(),
+  ).toBe(403);
 
   const tokens = page.getByRole("table", { name: "API tokens" });
   const row = tokens.getByRole("row", { name: /nightly import/ });
@@ -35,9 +40,43 @@ test("an admin creates an API token, shown once with a curl line, and revokes it
   await expect(tokens.getByRole("row", { name: /nightly import/ })).not.toContainText("never"); // last used
 
   await tokens.getByRole("button", { name: "Revoke nightly import" }).click();
-  await page.getByRole("dialog", { name: "Revoke nightly import?" }).getByRole("button", { name: "Revoke token" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke nightly import?" })
+    .getByRole("button", { name: "Revoke token" })
+    .click();
   await expect(tokens.getByRole("row", { name: /nightly import/ })).toContainText("revoked");
   expect((await request.get("/api/public/v1/sources", { headers: auth })).status()).toBe(401);
+});
+
+test("the API tokens page shows the MCP endpoint and a client configuration that works with a token", async ({
+  page,
+  request,
+}) => {
+  await openDefaultProject(page);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "API tokens" }).click();
+  const mcp = page.getByRole("region", { name: "MCP server" });
+  await expect(mcp.getByLabel("MCP endpoint")).toHaveText(/^http:\/\/[^ ]+\/api\/mcp$/);
+  const config = JSON.parse((await mcp.getByLabel("MCP client configuration").textContent())!);
+  const server = config.mcpServers["quarry-default"];
+  expect(server).toMatchObject({ type: "http", url: await mcp.getByLabel("MCP endpoint").textContent() });
+
+  const form = page.getByRole("form", { name: "Create token" });
+  await form.getByLabel("Name").fill("mcp reader");
+  for (const p of ["write", "delete", "deploy"])
+    await form.getByRole("checkbox", { name: new RegExp(`^${p}`) }).uncheck();
+  await form.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByLabel("New token").textContent())!.trim();
+  // The configuration's header with the new token in it: a read-only token is shown the read tools only.
+  const listed = await request.post(server.url, {
+    headers: {
+      Authorization: server.headers.Authorization.replace(/<[^>]+>/, token),
+      Accept: "application/json, text/event-stream",
+    },
+    data: { jsonrpc: "2.0", id: 1, method: "tools/list" },
+  });
+  expect(listed.status()).toBe(200);
+  const names = ((await listed.json()) as { result: { tools: { name: string }[] } }).result.tools.map((t) => t.name);
+  expect(names.sort()).toEqual(["get_build_status", "get_elements", "list_sources"]);
 });
 
 test("a viewer joins by invitation link, reads, and can neither create tokens nor delete sources", async ({
@@ -48,13 +87,18 @@ test("a viewer joins by invitation link, reads, and can neither create tokens no
   // A source in the default project, through the API token of the first start.
   const upload = await request.post("/api/public/v1/sources/ingest-file", {
     headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
-    multipart: { file: { name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from("# Granite\n\nHard rock.\n") } },
+    multipart: {
+      file: { name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from("# Granite\n\nHard rock.\n") },
+    },
   });
   expect(upload.status()).toBe(200);
 
   // The owner makes a viewer invitation link.
   await page.goto("/");
-  await page.getByRole("region", { name: "Team Default team" }).getByRole("link", { name: "Members and invitations" }).click();
+  await page
+    .getByRole("region", { name: "Team Default team" })
+    .getByRole("link", { name: "Members and invitations" })
+    .click();
   const invite = page.getByRole("form", { name: "Create invitation" });
   await invite.getByLabel("Role").selectOption("viewer");
   await invite.getByRole("button", { name: "Create invitation link" }).click();
@@ -80,7 +124,9 @@ test("a viewer joins by invitation link, reads, and can neither create tokens no
   await expect(viewer.getByRole("table", { name: "Sources" }).getByRole("link", { name: "granite.md" })).toBeVisible();
   await expect(viewer.getByRole("region", { name: "Add sources" })).toHaveCount(0);
   await expect(viewer.getByRole("button", { name: /^Delete / })).toHaveCount(0);
-  await expect(viewer.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "API tokens" })).toHaveCount(0);
+  await expect(
+    viewer.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "API tokens" }),
+  ).toHaveCount(0);
   await viewer.goto(`/${projectId}/settings/api-tokens`);
   await expect(viewer.getByText(/API tokens are managed by the team's admins/)).toBeVisible();
 
@@ -120,7 +166,9 @@ test("a viewer joins by invitation link, reads, and can neither create tokens no
 
   // The owner sees the new member.
   await page.reload();
-  await expect(page.getByRole("table", { name: "Members" }).getByRole("row", { name: /viewer@e2e\.test/ })).toContainText("viewer");
+  await expect(
+    page.getByRole("table", { name: "Members" }).getByRole("row", { name: /viewer@e2e\.test/ }),
+  ).toContainText("viewer");
 });
 
 test("unknown addresses get a styled 404", async ({ page }) => {

@@ -1,5 +1,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pdfDoc } from "../testing/fixtures";
@@ -164,7 +167,15 @@ beforeAll(async () => {
   expect(hook.status).toBe(200);
   const endpointId = ((await hook.json()) as { id: string }).id;
   a = { projectId, fileIds, fileNames: ["a-notes.txt", "a-report.pdf"], buildIds: builds, elementIds, endpointId };
-  quarryCli(quarry, "flow", "import", "--project", "default", "--file", path.join(ROOT, "examples/flows/plain-rag.json"));
+  quarryCli(
+    quarry,
+    "flow",
+    "import",
+    "--project",
+    "default",
+    "--file",
+    path.join(ROOT, "examples/flows/plain-rag.json"),
+  );
   const patched = await fetch(`${quarry.url}/api/public/v1/flows/${A_FLOW.name}/datasets/${A_FLOW.datasetNodeId}`, {
     method: "PATCH",
     headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" },
@@ -291,5 +302,51 @@ it("answers project B's token exactly as if project A's ids did not exist, on ev
     }
   }
   expect(problems, summary.join("\n")).toEqual([]);
+  expect(await snapshot()).toEqual(before);
+}, 600_000);
+
+/** The MCP endpoint (server/mcp/): every tool B's token is shown, called with A's ids in every slot. */
+it("answers project B's token on the MCP endpoint as if A's sources and flows did not exist", async () => {
+  const deployed = await fetch(`${quarry.url}/api/public/v1/flows/${A_FLOW.name}/deploy`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${quarry.token}`, "Content-Type": "application/json" },
+    body: "{}",
+  });
+  expect(deployed.status, await deployed.text()).toBe(200);
+  const before = await snapshot();
+  const client = new Client({ name: "isolation-b", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${quarry.url}/api/mcp`), {
+      requestInit: { headers: { Authorization: `Bearer ${createToken(quarry, "isolation-b")}` } },
+    }),
+  );
+  const leaks = [a.projectId, ...a.fileIds, ...a.buildIds, ...a.elementIds, SECRET, "a-notes", "a-report"];
+  const args = { ...BASE, user_instruction: SECRET, output_schema: { type: "object" } };
+  const problems: string[] = [];
+  const tools = (await client.listTools()).tools.map((t) => t.name);
+  if (tools.includes(A_FLOW.name)) problems.push(`B is shown A's flow ${A_FLOW.name} as a tool`);
+  for (const name of [...tools, A_FLOW.name]) {
+    for (const slots of slotVariants()) {
+      const result = (await client.callTool({ name, arguments: { ...args, ...slots } })) as CallToolResult;
+      const raw = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      let judged = raw;
+      try {
+        judged = JSON.stringify(JSON.parse(raw)); // the REST form, so the same echoes are recognised
+      } catch {
+        // an error's sentence: judged as it is
+      }
+      judged = judged.replace(new RegExp(`"(query|question)":"${SECRET}"`, "g"), "");
+      judged = judged.replace(/"status":"not_found"/, "").replace(/"(build_id|file_id)":"[^"]*"/g, "");
+      const leaked = leaks.filter((l) => judged.includes(l));
+      if (leaked.length) problems.push(`${name} ${JSON.stringify(slots)}: answer holds A's ${leaked.join(", ")}`);
+      const status = (result.structuredContent as { status?: number } | undefined)?.status;
+      if (result.isError && status !== undefined && status >= 500) problems.push(`${name}: ${status} ${raw}`);
+    }
+  }
+  const resources = JSON.stringify(await client.listResources());
+  if (leaks.some((l) => resources.includes(l))) problems.push(`B's resources list holds A's sources: ${resources}`);
+  await expect(client.readResource({ uri: `quarry://sources/${a.fileIds[0]}/elements` })).rejects.toThrow();
+  await client.close();
+  expect(problems).toEqual([]);
   expect(await snapshot()).toEqual(before);
 }, 600_000);
