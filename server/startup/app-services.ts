@@ -9,6 +9,7 @@ import { logger } from "../logger";
 import { missingToolsLine, unavailableFeatures } from "../parsing/tool-features";
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
 import { closeSearchPool } from "../retrieval/search-pool";
+import { resumePendingDeliveries } from "../webhooks/emit";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
 import {
   launchContext,
@@ -63,6 +64,7 @@ const startAppServices = async (launch: LaunchContext, functions: JobFunctions):
   const owner = await bootstrapOwner();
   markJobRunnerReady(true);
   await resumeUnfinishedBuilds();
+  await resumePendingDeliveries();
   await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
 
   const { url } = launch;

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
+import { jobRunner } from "../env";
+import { hasRunForEventData } from "../jobs/run-store";
 import { sendJobEvent } from "../jobs/send";
 import { webhookDeliveryRequested } from "../jobs/events";
 import { logger } from "../logger";
@@ -80,4 +82,27 @@ export const sendTestEvent = async (projectId: string, endpointId: string) => {
     where: { projectId, endpointId, eventId },
     omit: { payload: true, projectId: true },
   });
+};
+
+/**
+ * Deliveries a crash left behind between their row and their job (the row is written first): sent again at start.
+ * In local mode the executor resumes the runs it has from Postgres, so only deliveries without a run are sent; an
+ * Inngest server dedupes by the job event's id, so there every pending delivery is sent again.
+ */
+export const resumePendingDeliveries = async () => {
+  const pending = await db.webhookDelivery.findMany({
+    where: { status: "pending" },
+    select: { id: true, projectId: true },
+    orderBy: { createdAt: "asc" },
+  });
+  let resumed = 0;
+  for (const { id, projectId } of pending) {
+    if (jobRunner() === "local" && (await hasRunForEventData(db, "deliveryId", id))) continue;
+    await enqueue(projectId, [id]).catch((err: unknown) =>
+      logger.error({ err, deliveryId: id }, "could not re-send a pending webhook delivery"),
+    );
+    resumed += 1;
+  }
+  if (pending.length > 0) logger.info({ pending: pending.length, resumed }, "resumed pending webhook deliveries");
+  return resumed;
 };

@@ -212,6 +212,30 @@ describe("deliveries", () => {
     await hooks.remove({ projectId: ids.projectA, endpointId: endpoint.id });
   }, 60_000);
 
+  it("sends at start a delivery whose job a crash never started, once", async () => {
+    const { endpoint } = await addEndpoint(receiver, ids.projectA);
+    const before = receiver.received.length;
+    // What a crash between a delivery's row and its job leaves behind (emit.ts writes the row first).
+    const body = { type: "build.completed", timestamp: new Date().toISOString(), data: { project_id: ids.projectA } };
+    await testDb.db.webhookDelivery.create({
+      data: {
+        projectId: ids.projectA,
+        endpointId: endpoint.id,
+        eventId: "msg_2mR4crashLeftThisBehind",
+        eventType: body.type,
+        payload: JSON.stringify(body),
+      },
+    });
+    const { resumePendingDeliveries } = await import("./emit");
+    expect(await resumePendingDeliveries()).toBe(1);
+    const [delivery] = await settled(ids.projectA, endpoint.id);
+    expect(delivery).toMatchObject({ status: "succeeded", attempts: 1, eventId: "msg_2mR4crashLeftThisBehind" });
+    expect(receiver.received.slice(before).map((r) => r.id)).toEqual(["msg_2mR4crashLeftThisBehind"]);
+    // A second start finds nothing left to send.
+    expect(await resumePendingDeliveries()).toBe(0);
+    await (await callerFor(ids.admin)).remove({ projectId: ids.projectA, endpointId: endpoint.id });
+  }, 60_000);
+
   it("disables an endpoint after the documented number of failed deliveries, and says why", async () => {
     const { endpoint } = await addEndpoint(receiver, ids.projectA);
     const hooks = await callerFor(ids.admin);
