@@ -126,6 +126,12 @@ const scenario = async (name: string, fields: Record<string, string>) => {
         .filter((line) => line.includes("database memory grew"));
       process.stderr.write(`${name}: the database's memory grew ${grew.length} times\n${grew.join("\n")}\n`);
     }
+    // Why a build ended "Completed with errors": the batches its embed step could not embed.
+    const failed = quarry
+      .output()
+      .split("\n")
+      .filter((line) => line.includes("batch failed"));
+    if (failed.length > 0) process.stderr.write(`${name}: ${failed.length} failed batches\n${failed.join("\n")}\n`);
     await quarry.dispose();
   }
 };
@@ -167,7 +173,9 @@ export const benchBusy = async () => {
         r.status,
       ]),
     );
-    notes.push(`${name}: at the peak, MB by process: ${r.composition.atPeak}; peak MB by step: ${r.composition.bySteps}`);
+    notes.push(
+      `${name}: at the peak, MB by process: ${r.composition.atPeak}; peak MB by step: ${r.composition.bySteps}`,
+    );
   }
   return [
     `Busy: health (3 s timeout), the source list and prebuilt-rag of another small source, each every 0.5 s, while ` +

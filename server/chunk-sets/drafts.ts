@@ -31,20 +31,19 @@ export const draftTexts = async (ids: string[]): Promise<DraftToEmbed[]> => {
 };
 
 /**
- * Moves drafts into `chunks` in one transaction, with their vectors of the embedding index `indexId` (`vectors[i]`
- * for `ids[i]`; none for a batch the embedder refused: such a chunk is found by keyword only, and a retried embed
- * step embeds it). A retried move skips what an earlier one moved: the delete commits with the insert.
+ * Moves drafts into `chunks`, with their vectors of the embedding index `indexId` (`vectors[i]` for `ids[i]`; none
+ * for a batch the embedder refused: such a chunk is found by keyword only, and a retried embed step embeds it). One
+ * statement, so atomic without a transaction: a draft is deleted and inserted together, and a retried move finds
+ * nothing left to move.
  */
 export const moveDrafts = ({ indexId, ids, vectors }: { indexId: string; ids: string[]; vectors?: number[][] }) => {
   const literals = ids.map((_, i) => (vectors?.[i] ? toVectorLiteral(vectors[i]) : null));
-  return db.$transaction([
-    db.$executeRaw`
-      INSERT INTO chunks (id, project_id, source_id, chunk_set_id, build_id, position, text, title, heading,
-        page_number, element_ids, metadata, embedding_index_id, embedding)
-      SELECT d.id, d.project_id, d.source_id, d.chunk_set_id, d.build_id, d.position, d.text, d.title, d.heading,
-        d.page_number, d.element_ids, d.metadata, CASE WHEN v.vec IS NULL THEN NULL ELSE ${indexId}::uuid END,
-        v.vec::vector
-      FROM chunk_drafts d JOIN (SELECT unnest(${ids}::uuid[]) AS id, unnest(${literals}::text[]) AS vec) v ON v.id = d.id`,
-    db.chunkDraft.deleteMany({ where: { id: { in: ids } } }),
-  ]);
+  return db.$executeRaw`
+    WITH moved AS (DELETE FROM chunk_drafts WHERE id = ANY(${ids}::uuid[]) RETURNING *)
+    INSERT INTO chunks (id, project_id, source_id, chunk_set_id, build_id, position, text, title, heading,
+      page_number, element_ids, metadata, embedding_index_id, embedding)
+    SELECT d.id, d.project_id, d.source_id, d.chunk_set_id, d.build_id, d.position, d.text, d.title, d.heading,
+      d.page_number, d.element_ids, d.metadata, CASE WHEN v.vec IS NULL THEN NULL ELSE ${indexId}::uuid END,
+      v.vec::vector
+    FROM moved d JOIN (SELECT unnest(${ids}::uuid[]) AS id, unnest(${literals}::text[]) AS vec) v ON v.id = d.id`;
 };
