@@ -3,7 +3,7 @@ import { db } from "../db";
 import { CHAT_MODEL_IDS } from "../providers/chat/catalog";
 import { AppError, errorMessage } from "../errors";
 import { MODEL_ROLES, ROLE_LABELS, type ModelRole, type SetProjectModelsInput } from "./project-models.schema";
-import { projectModelsOf, resolvedRoles, servedForRole } from "./resolve";
+import { environmentDefault, projectModelsOf, resolvedRoles, servedForRole } from "./resolve";
 
 /**
  * A project's default model per role: read by anyone in the project (the flow editor's pickers say what "Default"
@@ -32,7 +32,15 @@ const servedByRole = async (teamId: string) => {
 
 export const getProjectModels = async (projectId: string) => {
   const { teamId, defaults } = await projectModelsOf(projectId);
-  return { defaults, resolved: await resolvedRoles(projectId), served: await servedByRole(teamId) };
+  return {
+    teamId,
+    defaults,
+    /** What answers each role now. */
+    resolved: await resolvedRoles(projectId),
+    /** What would answer with the role unset: the install's default, else the local method. */
+    fallback: MODEL_ROLES.map(environmentDefault),
+    served: await servedByRole(teamId),
+  };
 };
 
 const assertServed = async (teamId: string, role: ModelRole, model: string) => {

@@ -139,7 +139,7 @@ export const resolveReranker = async (projectId: string): Promise<Reranker> => {
 };
 
 /** What answers a role when the environment alone decides (no project default, or one nothing serves). */
-const environmentDefault = (role: ModelRole): ResolvedRole => {
+export const environmentDefault = (role: ModelRole): ResolvedRole => {
   const local = (model: string): ResolvedRole => ({ role, model, providerName: null, source: "local" });
   const configured = environmentProviders().find((p) => p.id === `env:${role}`);
   if (role === "chat") {
