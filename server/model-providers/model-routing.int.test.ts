@@ -128,7 +128,9 @@ describe("a team provider's model on a flow node", () => {
 
     const unserved = await flow("PATCH", `/llm/${RESPONSE_NODE}`, { config: { model: "nothing-serves-this" } });
     expect(unserved.status).toBe(400);
-    expect(unserved.json().detail).toMatch(/^Invalid model 'nothing-serves-this'\. Valid values: team-llm-1, /);
+    expect(unserved.json().detail).toMatch(
+      /^Invalid model 'nothing-serves-this'\. Valid values: team-embed-1, team-llm-1, gpt-4o, gpt-4o-mini, /,
+    );
     const chosen = await flow("PATCH", `/llm/${RESPONSE_NODE}`, { config: { model: "team-llm-1" } });
     expect(chosen.status, chosen.text).toBe(200);
     expect((await flow("POST", "/deploy", {})).status).toBe(200);
@@ -166,7 +168,7 @@ describe("a project's default models", () => {
 
     const wrong = await client.call(owner, "dashboard.projectModels.set", { projectId, chat: "gpt-9" }, "mutation");
     expect(wrong.status).toBe(400);
-    expect(wrong.message).toMatch(/^No provider serves the chat model 'gpt-9'\. Served: team-llm-1/);
+    expect(wrong.message).toMatch(/^No provider serves the chat model 'gpt-9'\. Served: team-embed-1, team-llm-1$/);
 
     const set = await client.ok<ProjectModelsView>(
       owner,

@@ -36,7 +36,13 @@ import type { ServedModel } from "./types";
 /** A dashboard provider's address for one model, with its key opened for this call only. */
 type TeamEndpoint = { model: string; providerName: string; baseUrl: string; apiKey?: string; native: boolean };
 
-export const projectModelsOf = async (projectId: string): Promise<{ teamId: string; defaults: ProjectModels }> => {
+const NO_DEFAULTS: ProjectModels = { chat: null, embedding: null, rerank: null, vision: null, speech: null };
+
+/**
+ * The project's team and default models; for an id that names no project (a search scoped to nothing, say), none:
+ * the environment's models answer, as they did before projects had defaults.
+ */
+const projectDefaults = async (projectId: string): Promise<{ teamId: string | null; defaults: ProjectModels }> => {
   const row = await db.project.findUnique({
     where: { id: projectId },
     select: {
@@ -48,7 +54,7 @@ export const projectModelsOf = async (projectId: string): Promise<{ teamId: stri
       defaultSpeechModel: true,
     },
   });
-  if (!row) throw new AppError("NOT_FOUND", "Project not found");
+  if (!row) return { teamId: null, defaults: NO_DEFAULTS };
   return {
     teamId: row.teamId,
     defaults: {
@@ -59,6 +65,13 @@ export const projectModelsOf = async (projectId: string): Promise<{ teamId: stri
       speech: row.defaultSpeechModel,
     },
   };
+};
+
+/** The same for a project that must exist (the settings page's procedures). */
+export const projectModelsOf = async (projectId: string): Promise<{ teamId: string; defaults: ProjectModels }> => {
+  const { teamId, defaults } = await projectDefaults(projectId);
+  if (!teamId) throw new AppError("NOT_FOUND", "Project not found");
+  return { teamId, defaults };
 };
 
 /** Whether a served model can fill the role: a team provider by its kind; the environment by the setting it is. */
@@ -104,9 +117,9 @@ export const resolveChatModel = async (
   modelId?: string | null,
 ): Promise<ChatModel | null> => {
   if (!projectId) return getChatModel(modelId);
-  const { teamId, defaults } = await projectModelsOf(projectId);
+  const { teamId, defaults } = await projectDefaults(projectId);
   for (const model of candidates(modelId, defaults.chat)) {
-    const team = await teamEndpoint(teamId, "chat", model);
+    const team = teamId ? await teamEndpoint(teamId, "chat", model) : null;
     if (team) return endpointChatModel(team);
     const fromEnvironment = environmentChatModel(model);
     if (fromEnvironment) return fromEnvironment;
@@ -118,8 +131,8 @@ const embedders = new Map<string, Embedder>();
 
 /** The embedder of a project: its default embedding model where a provider serves it, else the environment's. */
 export const resolveEmbedder = async (projectId: string): Promise<Embedder> => {
-  const { teamId, defaults } = await projectModelsOf(projectId);
-  const team = defaults.embedding ? await teamEndpoint(teamId, "embedding", defaults.embedding) : null;
+  const { teamId, defaults } = await projectDefaults(projectId);
+  const team = teamId && defaults.embedding ? await teamEndpoint(teamId, "embedding", defaults.embedding) : null;
   if (!team) return getEmbedder();
   const key = JSON.stringify(team);
   let embedder = embedders.get(key);
@@ -133,8 +146,8 @@ export const resolveEmbedder = async (projectId: string): Promise<Embedder> => {
 
 /** The reranker of a project: its default rerank model where a team provider serves it, else the environment's. */
 export const resolveReranker = async (projectId: string): Promise<Reranker> => {
-  const { teamId, defaults } = await projectModelsOf(projectId);
-  const team = defaults.rerank ? await teamEndpoint(teamId, "rerank", defaults.rerank) : null;
+  const { teamId, defaults } = await projectDefaults(projectId);
+  const team = teamId && defaults.rerank ? await teamEndpoint(teamId, "rerank", defaults.rerank) : null;
   return team ? createHttpReranker(team) : getReranker();
 };
 
