@@ -133,7 +133,12 @@ describe("a team provider's model on a flow node", () => {
     );
     const chosen = await flow("PATCH", `/llm/${RESPONSE_NODE}`, { config: { model: "team-llm-1" } });
     expect(chosen.status, chosen.text).toBe(200);
-    expect((await flow("POST", "/deploy", {})).status).toBe(200);
+    const files = await flow("PATCH", "/datasets/dataset-1764000000001", {
+      config: { files: ["granite.txt", "basalt.txt"] },
+    });
+    expect(files.status, files.text).toBe(200);
+    const deployed = await flow("POST", "/deploy", {});
+    expect(deployed.status, deployed.text).toBe(200);
 
     const before = stand.requests.length;
     const run = await flow("POST", "", { query: "How heavy are the granite blocks?" });
