@@ -1,7 +1,9 @@
 "use client";
 
 import { Handle, Position, type NodeProps } from "@xyflow/react";
+import { useParams } from "next/navigation";
 import { memo } from "react";
+import { answeringModel, useProjectModels } from "@/components/models/use-project-models";
 import { cn } from "@/components/ui/cn";
 import { isNodeKind } from "@/server/flows/graph.schema";
 import { NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
@@ -11,8 +13,11 @@ import { labelOf } from "./graph-rules";
 import { CATEGORY_TONE, NODE_UI } from "./node-registry";
 import { useEditor } from "./store";
 
-/** One line about the node's configuration, so the canvas reads without opening every node. */
-export const configSummary = (kind: string, config: Record<string, unknown>): string => {
+/**
+ * One line about the node's configuration, so the canvas reads without opening every node. `answering`: the model
+ * that will answer an llm or response node (never a stored name nothing serves), once the project's models loaded.
+ */
+export const configSummary = (kind: string, config: Record<string, unknown>, answering?: string): string => {
   switch (kind) {
     case "dataset": {
       const files = (config.files as string[] | undefined) ?? [];
@@ -24,7 +29,7 @@ export const configSummary = (kind: string, config: Record<string, unknown>): st
       return `${String(config.searchType)} · top ${String(config.topK)}`;
     case "llm":
     case "response":
-      return `${String(config.model)} · t=${String(config.temperature)}`;
+      return `${answering ?? "…"} · t=${String(config.temperature)}`;
     default:
       return config.topK === null || config.topK === undefined ? "keeps all" : `top ${String(config.topK)}`;
   }
@@ -108,6 +113,9 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
   const quality =
     (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.counters[k] === "number");
   const flag = resultFlag(result);
+  const { projectId } = useParams<{ projectId?: string }>();
+  const models = useProjectModels(projectId);
+  const answering = models.data ? answeringModel(models.data, "chat", data.config.model).label : undefined;
   return (
     <div
       data-run-state={light ?? "idle"}
@@ -140,7 +148,7 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
         <div className="min-w-0 flex-1">
           <p className="truncate text-sm font-semibold">{data.name || labelOf(data.kind)}</p>
           <p className="truncate text-xs text-muted-foreground">
-            {labelOf(data.kind)} · {configSummary(data.kind, data.config)}
+            {labelOf(data.kind)} · {configSummary(data.kind, data.config, answering)}
           </p>
         </div>
         {!!issues?.length && (

@@ -43,7 +43,7 @@ export const NODE_UI: Record<NodeKind, NodeUi> = {
     category: "Data",
     icon: "CH",
     description: "Its own chunks of the dataset",
-    ConfigForm: ({ nodeId }) => <ChunkingForm nodeId={nodeId} />,
+    ConfigForm: ({ nodeId, projectId }) => <ChunkingForm nodeId={nodeId} projectId={projectId} />,
   },
   retrieval: {
     category: "Retrieve",
@@ -55,7 +55,7 @@ export const NODE_UI: Record<NodeKind, NodeUi> = {
     category: "Retrieve",
     icon: "RR",
     description: "Reorders passages, keeps the best",
-    ConfigForm: ({ nodeId }) => <TopKForm nodeId={nodeId} kind="reranking" />,
+    ConfigForm: ({ nodeId, projectId }) => <TopKForm nodeId={nodeId} kind="reranking" projectId={projectId} />,
   },
   "smart-rag": {
     category: "Retrieve",

@@ -131,15 +131,18 @@ describe("ask-sources without a model", () => {
     const schema = { type: "object", properties: { rock: { type: "string" } } };
     const asked = await ask({ question: "What is granite?", output_schema: schema });
     expect(asked.status).toBe(400);
-    expect(asked.body.detail).toMatch(/LLM_PROVIDER=openai/);
+    expect(asked.body.detail).toMatch(
+      /^output_schema needs a chat model; add a provider at \/teams\/.+\/providers or configure LLM_PROVIDER=openai/,
+    );
     const res = await api.post("/run-extraction", {
       file_ids: [ids["granite.md"]],
       user_instruction: "Describe",
       output_schema: schema,
     });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { detail: string }).detail).toBe(
-      "Extraction needs a chat model; configure LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL",
+    // The dashboard page where an admin adds one, then the install-wide settings.
+    expect(((await res.json()) as { detail: string }).detail).toMatch(
+      /^Extraction needs a chat model; add a provider at \/teams\/[0-9a-f-]{36}\/providers or configure LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL$/,
     );
   });
 });

@@ -1,6 +1,6 @@
-import { AppError } from "../errors";
 import { logger } from "../logger";
-import { addUsage, CHAT_SETTING_HINT, getChatModel } from "../providers/chat";
+import { requireChatModel, resolveChatModel } from "../model-providers/resolve";
+import { addUsage } from "../providers/chat";
 import { withModelUsage } from "../providers/usage";
 import { resolveSourceScope } from "../retrieval/service";
 import { pageScreenshot } from "../sources/screenshot";
@@ -62,10 +62,10 @@ const citationImage = async (projectId: string, citation: Citation) => {
 export const prepareAsk = async (input: AskInput) => {
   const started = performance.now();
   const schema = input.outputSchema == null ? null : checkOutputSchema(input.outputSchema);
-  const model = getChatModel();
-  if (schema && !model) {
-    throw new AppError("BAD_REQUEST", `output_schema needs a chat model; configure ${CHAT_SETTING_HINT}`);
-  }
+  // Only a structured answer needs a model; a plain one has the local answerer.
+  const model = schema
+    ? await requireChatModel(input.projectId, "output_schema")
+    : await resolveChatModel(input.projectId);
   const sourceIds = await resolveSourceScope({
     projectId: input.projectId,
     fileIds: input.fileIds,

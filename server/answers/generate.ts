@@ -1,4 +1,5 @@
-import { getChatModel, ZERO_USAGE, type ChatUsage, type FinishReason } from "../providers/chat";
+import { resolveChatModel } from "../model-providers/resolve";
+import { ZERO_USAGE, type ChatUsage, type FinishReason } from "../providers/chat";
 import type { RetrievedChunk } from "../retrieval/types";
 import { MarkerFilter, resolveCitations } from "./citations";
 import type { Citation } from "./events.schema";
@@ -7,7 +8,7 @@ import { answerMessages, fitContext, type HistoryTurn } from "./prompt";
 import { loadSourceElements } from "./source-elements";
 
 /**
- * One answer from retrieved chunks: by the chat model (the configured one, or `modelId`) when there is one, else by
+ * One answer from retrieved chunks: by the chat model that serves `modelId` (else the project's default, else the configured one; model-providers/resolve.ts) when there is one, else by
  * the local extractive answerer. Streams through `onToken` when given (markers that point at nothing are held back
  * and dropped, so the streamed text equals the final answer) and reports each citation once through `onCitation`.
  * Used by the ask endpoint and the flow's llm/response nodes; it knows nothing about HTTP.
@@ -61,7 +62,7 @@ const streamed = (input: GenerateAnswerInput, chunks: RetrievedChunk[]) => {
 };
 
 export const generateAnswer = async (input: GenerateAnswerInput): Promise<GeneratedAnswer> => {
-  const model = getChatModel(input.modelId);
+  const model = await resolveChatModel(input.projectId, input.modelId);
   if (!model) {
     const read = input.chunks.slice(0, EXTRACTIVE_CHUNKS);
     const elements = input.projectId ? await loadSourceElements(input.projectId, read) : undefined;

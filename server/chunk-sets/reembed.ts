@@ -1,6 +1,6 @@
 import { withModelUsage } from "../providers/usage";
 import { db } from "../db";
-import { getEmbedder } from "../providers/embedding";
+import { resolveEmbedder } from "../model-providers/resolve";
 import { errorMessage } from "../errors";
 import { chunkSetsReembedRequested } from "../jobs/events";
 import { sendJobEvent } from "../jobs/send";
@@ -10,7 +10,8 @@ import { embeddingInput } from "./service";
 import { writeChunkVectors } from "./vectors";
 
 /**
- * Re-embedding after the embedding model changed (EMBEDDING_* settings, read at start). Every ready chunk set of a
+ * Re-embedding after a project's embedding model changed (its default model in the dashboard, or the EMBEDDING_*
+ * settings read at start). Every ready chunk set of a
  * project whose vectors come from another model is embedded again with the current one, by the durable job
  * `reembed-chunk-sets` (one per project). Until a set is done, searches that reach it run by keyword only and say so;
  * vectors of two models are never compared.
@@ -33,43 +34,46 @@ const staleSetsWhere = (indexId: string, projectId?: string) => ({
 });
 
 /**
- * At start: a re-embedding job (and its event) for every project holding chunk sets of another model. A job of an
- * earlier model change that has not finished is superseded; a running job for the current model is re-sent.
+ * A re-embedding job for one project when it holds chunk sets of another model than its embedder's (the project's
+ * default embedding model, else the environment's), and its event. A running job of an earlier model is superseded;
+ * a running job for the current model is re-sent. Returns whether the project needed one.
  */
-export const startReembedding = async (): Promise<number> => {
-  const index = await ensureEmbeddingIndex(getEmbedder());
-  const stale = await db.chunkSet.groupBy({
-    by: ["projectId"],
-    where: staleSetsWhere(index.id),
-    _sum: { chunkCount: true },
-  });
+export const requestReembedding = async (projectId: string): Promise<boolean> => {
+  const embedder = await resolveEmbedder(projectId);
+  const index = await ensureEmbeddingIndex(embedder);
   await db.reembeddingJob.updateMany({
-    where: { status: "running", embeddingIndexId: { not: index.id } },
+    where: { projectId, status: "running", embeddingIndexId: { not: index.id } },
     data: { status: "failed", error: "Superseded by another embedding model", finishedAt: new Date() },
   });
-  for (const { projectId, _sum } of stale) {
-    const job =
-      (await db.reembeddingJob.findFirst({ where: { projectId, embeddingIndexId: index.id, status: "running" } })) ??
-      (await db.reembeddingJob.create({
-        data: { projectId, embeddingIndexId: index.id, totalChunks: _sum.chunkCount ?? 0 },
-      }));
-    const data = { jobId: job.id, projectId };
-    await sendJobEvent(chunkSetsReembedRequested, data, { id: `reembed-${job.id}` }).catch((err: unknown) =>
-      logger.error({ err, jobId: job.id }, "could not start re-embedding"),
-    );
-  }
-  if (stale.length) logger.info({ projects: stale.length, model: getEmbedder().model }, "re-embedding chunk sets");
-  return stale.length;
+  const stale = await db.chunkSet.aggregate({ where: staleSetsWhere(index.id, projectId), _sum: { chunkCount: true } });
+  const total = stale._sum.chunkCount ?? 0;
+  if (!total) return false;
+  const job =
+    (await db.reembeddingJob.findFirst({ where: { projectId, embeddingIndexId: index.id, status: "running" } })) ??
+    (await db.reembeddingJob.create({ data: { projectId, embeddingIndexId: index.id, totalChunks: total } }));
+  await sendJobEvent(chunkSetsReembedRequested, { jobId: job.id, projectId }, { id: `reembed-${job.id}` }).catch(
+    (err: unknown) => logger.error({ err, jobId: job.id }, "could not start re-embedding"),
+  );
+  logger.info({ projectId, model: embedder.model }, "re-embedding chunk sets");
+  return true;
+};
+
+/** At start: a job for every project holding ready chunk sets whose vectors are not its embedder's. */
+export const startReembedding = async (): Promise<number> => {
+  const projects = await db.chunkSet.groupBy({ by: ["projectId"], where: { status: "ready", chunkCount: { gt: 0 } } });
+  let started = 0;
+  for (const { projectId } of projects) if (await requestReembedding(projectId)) started += 1;
+  return started;
 };
 
 /**
  * One step of the job: up to STEP_CHUNKS chunks of the project's stale sets embedded with the current model.
- * Returns whether the job is done (no stale set left). Fails when the job's model is no longer the configured one.
+ * Returns whether the job is done (no stale set left). Fails when the job's model is no longer the project's.
  */
 export const reembedStep = async (jobId: string): Promise<{ done: boolean; embedded: number }> => {
   const job = await db.reembeddingJob.findUnique({ where: { id: jobId } });
   if (!job || job.status !== "running") return { done: true, embedded: 0 };
-  const embedder = getEmbedder();
+  const embedder = await resolveEmbedder(job.projectId);
   const index = await ensureEmbeddingIndex(embedder);
   if (index.id !== job.embeddingIndexId) throw new Error("The embedding model changed again; a new job takes over");
   let embedded = 0;

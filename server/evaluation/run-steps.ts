@@ -8,7 +8,7 @@ import { RevisionSnapshot } from "../flows/deploy";
 import type { ChunkingConfig } from "../flows/node-kinds";
 import { METRIC_KEYS } from "../flows/node-kinds/generation";
 import { runGraph } from "../flows/run-graph";
-import { getChatModel } from "../providers/chat";
+import { resolveChatModel } from "../model-providers/resolve";
 import { getEmbedder } from "../providers/embedding";
 import { isGeneratorKind, nodeFingerprint } from "../flows/fingerprint";
 import { meanOf, ndcgAt10, unavailable, type MetricResult } from "./metrics";
@@ -47,7 +47,7 @@ export const planRun = async (runId: string) => {
   }
   await db.evaluationRun.update({
     where: { id: runId },
-    data: { status: "running", startedAt: run.startedAt ?? new Date(), judgeModel: getChatModel()?.id ?? null },
+    data: { status: "running", startedAt: run.startedAt ?? new Date(), judgeModel: (await resolveChatModel(run.projectId))?.id ?? null },
   });
   return { batches: Math.ceil(run.totalCases / CASE_BATCH) };
 };
@@ -93,7 +93,7 @@ const evaluateCases = async (run: NonNullable<Awaited<ReturnType<typeof loadRun>
     where: { projectId, testSetId: run.testSetId, position: { gte: batch * CASE_BATCH, lt: (batch + 1) * CASE_BATCH } },
     orderBy: { position: "asc" },
   });
-  const judge = getChatModel();
+  const judge = await resolveChatModel(projectId);
   const embedder = getEmbedder();
   const rows: Prisma.EvaluationCaseCreateManyInput[] = [];
   for (const testCase of cases) {

@@ -1,8 +1,8 @@
 import { contextBlock, fitContext } from "../answers/prompt";
 import { retrieveForLevel, type ThinkingLevel } from "../answers/retrieval-plan";
 import { db } from "../db";
-import { AppError } from "../errors";
-import { CHAT_SETTING_HINT, getChatModel, type ChatModel } from "../providers/chat";
+import { requireChatModel } from "../model-providers/resolve";
+import type { ChatModel } from "../providers/chat";
 import { withModelUsage } from "../providers/usage";
 import type { RetrievedChunk } from "../retrieval/types";
 import { resolveSourceScope } from "../retrieval/service";
@@ -21,7 +21,6 @@ const SYSTEM =
   "the numbered document passages say. Where they say nothing for a field, use null if the field allows it, " +
   "otherwise an empty value of its type.";
 
-export const EXTRACTION_NEEDS_MODEL = `Extraction needs a chat model; configure ${CHAT_SETTING_HINT}`;
 /** Chunks read whole before falling back to retrieval (more than any listed model's window holds anyway). */
 const MAX_WHOLE_CHUNKS = 400;
 
@@ -108,8 +107,7 @@ const extract = async (input: {
   signal?: AbortSignal;
 }) => {
   const schema = checkOutputSchema(input.outputSchema);
-  const model = getChatModel();
-  if (!model) throw new AppError("BAD_REQUEST", EXTRACTION_NEEDS_MODEL);
+  const model = await requireChatModel(input.projectId, "Extraction");
   const sourceIds = (await resolveSourceScope(input))!;
   const sources = await db.source.findMany({
     where: { projectId: input.projectId, id: { in: sourceIds } },

@@ -4,7 +4,7 @@ import { latestSuccessfulBuild } from "../ingestion/builds";
 import { embeddingInput } from "../chunk-sets/service";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { db } from "../db";
-import { getEmbedder } from "../providers/embedding";
+import { resolveEmbedder } from "../model-providers/resolve";
 import { AppError } from "../errors";
 import { CHUNK_INSERT_BATCH } from "../chunk-sets/insert";
 import { chunkRows } from "../chunk-sets/rows";
@@ -54,7 +54,7 @@ const buildFlowChunkSet = async ({
   const source = await db.source.findFirst({ where: { id: sourceId, projectId }, select: { fileName: true } });
   const build = source ? await latestSuccessfulBuild({ projectId, sourceId }) : null;
   if (!source || !build) throw new AppError("BAD_REQUEST", `Source ${sourceId} has no completed build to chunk`);
-  const embedder = getEmbedder();
+  const embedder = await resolveEmbedder(projectId);
   const index = await ensureEmbeddingIndex(embedder);
   const options = splitterOptions(config);
   const key = createHash("sha256")

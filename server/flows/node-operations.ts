@@ -130,7 +130,7 @@ export const OPERATIONS: Record<NodeKind, Operation> = {
   reranking: async ({ config, inputs, ctx }) => {
     const items = mergedItems(inputs);
     const topK = (config.topK as number | null) ?? items.length;
-    const { items: ranked } = await rerankItems(ctx.query, items);
+    const { items: ranked } = await rerankItems(ctx.projectId, ctx.query, items);
     return { items: ranked.slice(0, topK) };
   },
   "smart-rag": async ({ config, inputs, ctx }) => {

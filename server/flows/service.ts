@@ -1,5 +1,6 @@
 import { db } from "../db";
 import { AppError } from "../errors";
+import { assertNodeModel } from "../model-providers/project-models";
 import type { Prisma } from "../generated/prisma/client";
 import type { FlowStatus } from "../generated/prisma/enums";
 import { releaseUnusedFlowChunkSets } from "./chunk-sets";
@@ -212,6 +213,7 @@ export const updateNodeConfig = async ({
   if (Object.keys(known).length === 0) throw new AppError("BAD_REQUEST", "Invalid input: config is required");
   let patch = def.fields.partial().parse(known) as Record<string, unknown>;
   if (resolve) patch = await resolve(nodeKind, patch);
+  if (typeof patch.model === "string") await assertNodeModel(projectId, patch.model);
   def.config.parse({ ...def.defaults, ...node.data.config, ...patch });
 
   await mutateDraft(flow.id, (current) => {

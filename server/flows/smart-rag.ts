@@ -1,5 +1,5 @@
 import { STOPWORDS } from "../enrichment/stopwords";
-import { getReranker } from "../providers/rerank";
+import { resolveReranker } from "../model-providers/resolve";
 import { retrieve } from "../retrieval/retrieve";
 import type { RetrievedChunk } from "../retrieval/types";
 
@@ -42,9 +42,9 @@ export const fuseRankings = (lists: RetrievedChunk[][]): RetrievedChunk[] => {
   return [...fused.values()].sort((a, b) => b.score - a.score).map((e) => e.chunk);
 };
 
-/** Items reordered by the configured reranker against the query (scores become the reranker's, in [0, 1]). */
-export const rerankItems = async (query: string, items: RetrievedChunk[]) => {
-  const reranker = getReranker();
+/** Items reordered by the project's reranker against the query (scores become the reranker's, in [0, 1]). */
+export const rerankItems = async (projectId: string, query: string, items: RetrievedChunk[]) => {
+  const reranker = await resolveReranker(projectId);
   if (items.length === 0) return { items, reranker: reranker.model };
   const scores = await reranker.rerank(
     query,
@@ -87,6 +87,6 @@ export const smartRag = async ({
   );
   const fused = fuseRankings(lists);
   const candidates = topK === null ? fused : fused.slice(0, 3 * topK);
-  const { items: ranked, reranker } = await rerankItems(query, candidates);
+  const { items: ranked, reranker } = await rerankItems(projectId, query, candidates);
   return { chunks: topK === null ? ranked : ranked.slice(0, topK), rewrites, reranker };
 };

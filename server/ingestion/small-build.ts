@@ -52,7 +52,7 @@ export type ParsedSmallBuild = Awaited<ReturnType<typeof parseSmallBuild>>;
 const chunkAndEmbed = async (build: BuildWithSource, rows: ElementRow[]) => {
   const chunkSetId = randomUUID();
   const { data: chunks } = await chunkWindowRows(build, chunkSetId, rows, { last: true });
-  const { embedder, index } = await embeddingTarget();
+  const { embedder, index } = await embeddingTarget(build.projectId);
   const vectors = new Map<string, number[]>();
   const failedBatches = await embedInBatches({
     buildId: build.id,

@@ -33,7 +33,13 @@ export type PostOptions = {
    * The model call this request is, for usage (./usage.ts): one record per request, its retries included, with the
    * provider's reported tokens, else `inputChars` / 4 tokens in (estimated).
    */
-  record?: { capability: "embedding" | "rerank" | "speech"; model: string; inputChars: number };
+  record?: {
+    capability: "embedding" | "rerank" | "speech";
+    model: string;
+    inputChars: number;
+    /** The usage record's provider: a dashboard provider's name; else the address's host. */
+    provider?: string;
+  };
 };
 
 export type PostReply = { text: string; contentType: string | null };
@@ -52,7 +58,7 @@ export const postForText = async (options: PostOptions): Promise<PostReply> => {
   const { record } = options;
   if (!record) return postWithRetries(options);
   const started = performance.now();
-  const base = { capability: record.capability, provider: hostOf(options.url), model: record.model };
+  const base = { capability: record.capability, provider: record.provider ?? hostOf(options.url), model: record.model };
   const latencyMs = () => Math.round(performance.now() - started);
   try {
     const reply = await postWithRetries(options);

@@ -1,6 +1,5 @@
 import { reembeddingProgress } from "./reembedding";
-import { getEmbedder } from "../providers/embedding";
-import { getReranker } from "../providers/rerank";
+import { resolveEmbedder, resolveReranker } from "../model-providers/resolve";
 import { keywordEngine } from "./keyword-engine";
 import { SEARCH_TYPES } from "./search-type.schema";
 
@@ -9,8 +8,8 @@ import { SEARCH_TYPES } from "./search-type.schema";
  * after a model change while one runs.
  */
 export const retrievalConfig = async (projectId: string) => {
-  const embedder = getEmbedder();
-  const reranker = getReranker();
+  const embedder = await resolveEmbedder(projectId);
+  const reranker = await resolveReranker(projectId);
   const reembedding = await reembeddingProgress(projectId);
   return {
     search_types: [...SEARCH_TYPES],

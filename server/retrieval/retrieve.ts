@@ -1,8 +1,7 @@
-import { getEmbedder } from "../providers/embedding";
+import { resolveEmbedder, resolveReranker } from "../model-providers/resolve";
 import { errorMessage } from "../errors";
 import { isUuid } from "../ids";
 import { logger } from "../logger";
-import { getReranker } from "../providers/rerank";
 import { chunkFromRow } from "./chunk-row";
 import { ensureEmbeddingIndex, toVectorLiteral } from "./embedding-index";
 import { keywordEngine, type KeywordEngine } from "./keyword-engine";
@@ -121,7 +120,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
   let mode: SearchPlan["mode"] =
     searchType === "similarity" ? "vector" : searchType === "keyword" ? "keyword" : "hybrid";
   let vector: SearchPlan["vector"] = null;
-  const embedder = getEmbedder();
+  const embedder = await resolveEmbedder(input.projectId);
   if (mode !== "keyword") {
     try {
       const index = await ensureEmbeddingIndex(embedder);
@@ -164,7 +163,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
 
   let reranker: string | null = null;
   if (semantic && chunks.length > 0) {
-    const provider = getReranker();
+    const provider = await resolveReranker(input.projectId);
     try {
       const passages = chunks.map((c) => ({
         text: [c.title, c.heading, c.text].filter(Boolean).join("\n"),

@@ -23,6 +23,10 @@ export type RerankRequestBody = { model: string; query: string; documents: strin
 export type FakeChatServer = {
   baseUrl: string;
   requests: ChatRequestBody[];
+  /** The Authorization header of each POST, in order (chat, embeddings and rerank alike; null when none came). */
+  authorizations: (string | null)[];
+  /** Inputs of its OpenAI-style `POST /v1/embeddings` (vectors of 16 numbers from the input's words). */
+  embeddings: { model: string; input: string[] }[];
   /** Requests to its Cohere-style `POST /v1/rerank` (scores by query-word overlap). */
   reranks: RerankRequestBody[];
   /** Answer with this HTTP status (and an OpenAI-style error) while it returns a number. */
@@ -305,10 +309,43 @@ const serveModelList = (req: IncomingMessage, res: ServerResponse, models: strin
   else res.end(JSON.stringify({ object: "list", data: models.map((id) => ({ id, object: "model" })) }));
 };
 
+/** A deterministic vector per text: word hashes counted into 16 buckets (a stand-in embedding model). */
+const standInVector = (text: string) => {
+  const vector = new Array<number>(16).fill(0);
+  for (const word of text.toLowerCase().match(/\p{L}+/gu) ?? []) {
+    let h = 0;
+    for (const c of word) h = (h * 31 + c.charCodeAt(0)) % 16;
+    vector[h] = (vector[h] ?? 0) + 1;
+  }
+  vector[0] = (vector[0] ?? 0) + 0.01; // never the zero vector, which has no direction
+  return vector;
+};
+
+const serveEmbeddings = async (
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: { model: string; input: string[] }[],
+) => {
+  const body = JSON.parse(await readBody(req)) as { model: string; input: string | string[] };
+  const input = Array.isArray(body.input) ? body.input : [body.input];
+  log.push({ model: body.model, input });
+  res.setHeader("content-type", "application/json");
+  res.end(
+    JSON.stringify({
+      object: "list",
+      model: body.model,
+      data: input.map((text, index) => ({ object: "embedding", index, embedding: standInVector(text) })),
+      usage: { prompt_tokens: input.join(" ").length, total_tokens: input.join(" ").length },
+    }),
+  );
+};
+
 /** `port`: a fixed one (the browser suite allows exactly its stand-ins' ports); any free one by default. */
 export const startFakeChatServer = async ({ port: listenPort = 0 } = {}): Promise<FakeChatServer> => {
   const requests: ChatRequestBody[] = [];
   const reranks: RerankRequestBody[] = [];
+  const authorizations: (string | null)[] = [];
+  const embeddings: { model: string; input: string[] }[] = [];
   let fail: ((body: ChatRequestBody) => number | null) | null = null;
   let reply: ((body: ChatRequestBody) => ScriptedReply | null) | null = null;
   let delays = { first: 0, between: 0 };
@@ -317,6 +354,8 @@ export const startFakeChatServer = async ({ port: listenPort = 0 } = {}): Promis
   let key: string | null = null;
   const server: Server = createServer(async (req, res) => {
     if (req.method === "GET") return serveModelList(req, res, models, key);
+    authorizations.push(req.headers.authorization ?? null);
+    if (req.url === "/v1/embeddings") return serveEmbeddings(req, res, embeddings);
     if (req.url === "/v1/rerank") return serveRerank(req, res, reranks);
     const body = JSON.parse(await readBody(req)) as ChatRequestBody;
     requests.push(body);
@@ -389,6 +428,8 @@ export const startFakeChatServer = async ({ port: listenPort = 0 } = {}): Promis
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    authorizations,
+    embeddings,
     reranks,
     failWith: (fn) => (fail = fn),
     replyWith: (fn) => (reply = fn),

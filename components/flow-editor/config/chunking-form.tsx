@@ -1,12 +1,13 @@
 "use client";
 
+import { ProjectModelNote } from "@/components/models/model-picker";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import type { ChunkingConfig } from "@/server/flows/node-kinds.schema";
 import { ConfigFieldset, errorOf, formLevelError } from "./fields";
 import { enumOptions, numberValue, useKindForm } from "./use-kind-form";
 
-export const ChunkingForm = ({ nodeId }: { nodeId: string }) => {
+export const ChunkingForm = ({ nodeId, projectId }: { nodeId: string; projectId: string }) => {
   const { form, readOnly } = useKindForm<ChunkingConfig>(nodeId, "chunking");
   const { register, formState } = form;
   const e = formState.errors;
@@ -45,15 +46,8 @@ export const ChunkingForm = ({ nodeId }: { nodeId: string }) => {
           )}
         </Field>
       </div>
-      <Field label="Embedding model" error={errorOf(e, "embeddingModel")}>
-        {(p) => (
-          <Select {...p} {...register("embeddingModel")}>
-            {enumOptions("chunking", "embeddingModel").map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-          </Select>
-        )}
-      </Field>
+      {/* The chunks are embedded, and searched, with the project's embedder: one model per project's vectors. */}
+      <ProjectModelNote projectId={projectId} role="embedding" label="Embedding model" />
       <details className="rounded-md border border-border px-3 py-2 text-sm">
         <summary className="cursor-pointer font-medium">Element types to leave out</summary>
         <div className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1">

@@ -1,12 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { ModelPicker } from "@/components/models/model-picker";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import type { LlmConfig } from "@/server/flows/node-kinds.schema";
 import { ConfigFieldset, errorOf } from "./fields";
-import { enumOptions, numberValue, useKindForm } from "./use-kind-form";
+import { numberValue, useKindForm } from "./use-kind-form";
 
 /** LLM and Response nodes: model, prompt and temperature. */
 export const GenerationForm = ({
@@ -27,19 +28,14 @@ export const GenerationForm = ({
   const prompt = prompts.data?.find((p) => p.id === promptId);
   return (
     <ConfigFieldset label={`${def.label} settings`} readOnly={readOnly}>
-      <Field
+      <ModelPicker
+        projectId={projectId}
+        role="chat"
         label="Model"
+        value={watch("model")}
         error={errorOf(e, "model")}
-        hint="Without a key for it, the local extractive answerer writes the answer"
-      >
-        {(p) => (
-          <Select {...p} {...register("model")}>
-            {enumOptions(kind, "model").map((v) => (
-              <option key={v}>{v}</option>
-            ))}
-          </Select>
-        )}
-      </Field>
+        onChange={(model) => form.setValue("model", model, { shouldDirty: true, shouldValidate: true })}
+      />
       <Field label="Prompt" error={errorOf(e, "promptId")}>
         {(p) => (
           <Select {...p} {...register("promptId")}>

@@ -1,13 +1,18 @@
 import { z } from "zod";
 import { defineKind, RETRIEVERS } from "./define";
-import { enumField, rangeField } from "./fields";
-import { CHAT_MODEL_IDS } from "../../providers/chat/catalog";
-
-/** LLM model values of the contract (§2.10), from the chat provider catalog that serves them. */
-const MODEL_IDS = CHAT_MODEL_IDS as [string, ...string[]];
+import { rangeField } from "./fields";
 
 const fields = {
-  model: enumField("model", MODEL_IDS),
+  /**
+   * A model id: the contract's named models (§2.10) or any model a provider of the team serves, which only the
+   * server knows (flows/service.ts checks it on PATCH). Null: the project's default chat model.
+   */
+  model: z
+    .string({ error: "model must be a string" })
+    .trim()
+    .min(1, { error: "model cannot be empty" })
+    .max(200)
+    .nullable(),
   promptId: z.string({ error: "promptId must be a string" }).min(1).max(100),
   temperature: rangeField("temperature must be between 0.0 and 2.0", { min: 0, max: 2 }),
 };

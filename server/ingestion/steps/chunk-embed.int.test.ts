@@ -77,7 +77,7 @@ describe("chunk and embed steps", () => {
     const { buildId } = await storeParsedDocument(projectId, { ...document, fileName: "strata-2.txt" });
     const n = (await chunkBuild(buildId))!.chunks;
     // An earlier attempt moved a batch the provider refused (no vectors), then stopped.
-    const { index } = await embeddingTarget();
+    const { index } = await embeddingTarget(projectId);
     const refused = (await draftIdsOfBuild(buildId)).slice(0, 16);
     await moveDrafts({ indexId: index.id, ids: refused });
     expect(await counts(buildId)).toEqual({ drafts: n - 16, chunks: 16, vectors: 0, positions: 16 });
@@ -92,7 +92,7 @@ describe("chunk and embed steps", () => {
     const { storeParsedDocument, chunkBuild, draftIdsOfBuild, moveDrafts, embeddingTarget } = await load();
     const { buildId } = await storeParsedDocument(projectId, { ...document, fileName: "strata-3.txt" });
     const n = (await chunkBuild(buildId))!.chunks;
-    const { index } = await embeddingTarget();
+    const { index } = await embeddingTarget(projectId);
     await moveDrafts({ indexId: index.id, ids: (await draftIdsOfBuild(buildId)).slice(0, 5) });
     expect((await chunkBuild(buildId))!.chunks).toBe(n);
     expect(await counts(buildId)).toEqual({ drafts: n, chunks: 0, vectors: 0, positions: 0 });

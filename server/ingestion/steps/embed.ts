@@ -5,7 +5,8 @@ import { draftIdsOfBuild, draftTexts, moveDrafts } from "../../chunk-sets/drafts
 import { db } from "../../db";
 import { errorMessage } from "../../errors";
 import { logger } from "../../logger";
-import { getEmbedder, type Embedder } from "../../providers/embedding";
+import { resolveEmbedder } from "../../model-providers/resolve";
+import type { Embedder } from "../../providers/embedding";
 import { embedTexts } from "../../providers/embedding/embed-texts";
 import { ensureEmbeddingIndex } from "../../retrieval/embedding-index";
 import { yieldToEventLoop } from "../../concurrency/cpu-thread";
@@ -23,9 +24,9 @@ const chunkTexts = async (ids: string[]) => {
   return ids.map((id) => byId.get(id)).filter((c): c is ChunkToEmbed => c !== undefined);
 };
 
-/** The embedder this deployment configures and its embedding index (created on first use). */
-export const embeddingTarget = async () => {
-  const embedder = getEmbedder();
+/** The project's embedder (its default model, else the environment's) and its embedding index (made on first use). */
+export const embeddingTarget = async (projectId: string) => {
+  const embedder = await resolveEmbedder(projectId);
   return { embedder, index: await ensureEmbeddingIndex(embedder) };
 };
 
@@ -132,7 +133,7 @@ export const embedBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
   if (!build) return null;
   await enterStep(buildId, "embed");
-  const { embedder, index } = await embeddingTarget();
+  const { embedder, index } = await embeddingTarget(build.projectId);
   // Ids only (a few MB for a 100 MB document); the texts are read batch by batch.
   const pending = await db.$queryRaw<{ id: string }[]>`
     SELECT c.id::text FROM chunks c JOIN chunk_sets cs ON cs.id = c.chunk_set_id

@@ -75,6 +75,40 @@ const modelFor = (endpoint: Endpoint): ChatModel => {
   return model;
 };
 
+/**
+ * The environment's chat model for exactly this id (the configured model, or a named model whose provider has a
+ * key), or null when the environment does not serve it: no fallback, for the resolver that tries a project's
+ * default next (server/model-providers/resolve.ts).
+ */
+export const environmentChatModel = (modelId: string): ChatModel | null => {
+  const configured = configuredEndpoint();
+  if (configured?.id === modelId) return modelFor(configured);
+  const named = catalogEndpoint(modelId);
+  return named ? modelFor(named) : null;
+};
+
+/** A chat model at a dashboard provider's address (the resolver hands its decrypted key here, never stored). */
+export const endpointChatModel = (target: {
+  model: string;
+  providerName: string;
+  baseUrl: string;
+  apiKey?: string;
+  native: boolean;
+}): ChatModel => {
+  const catalog = catalogModel(target.model);
+  const mode = env.LLM_STRUCTURED_OUTPUT;
+  return modelFor({
+    id: target.model,
+    provider: target.providerName,
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    nativeJsonSchema:
+      mode === "json_schema" || (mode === "auto" && target.native && (catalog?.nativeJsonSchema ?? true)),
+    contextTokens: catalog?.contextTokens ?? null,
+    timeoutMs: env.LLM_TIMEOUT_S * 1000,
+  });
+};
+
 export const getChatModel = (modelId?: string | null): ChatModel | null => {
   const configured = configuredEndpoint();
   if (modelId && modelId !== configured?.id) {

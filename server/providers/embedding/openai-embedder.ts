@@ -30,6 +30,8 @@ export type OpenAIEmbedderOptions = {
   fetch?: typeof fetch;
   /** Base delay of the exponential backoff; tests shorten it. */
   retryDelayMs?: number;
+  /** A dashboard provider's name: its embedding index and usage records are its own. */
+  providerName?: string;
 };
 
 type EmbeddingsResponse = { data?: { embedding?: unknown; index?: number }[] };
@@ -67,7 +69,12 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
       timeoutMs: REQUEST_TIMEOUT_MS,
       retryDelayMs: options.retryDelayMs,
       what: "Embedding request",
-      record: { capability: "embedding", model: options.model, inputChars: input.reduce((n, t) => n + t.length, 0) },
+      record: {
+        capability: "embedding",
+        model: options.model,
+        provider: options.providerName,
+        inputChars: input.reduce((n, t) => n + t.length, 0),
+      },
     });
     return parse(json, input.length);
   };
@@ -95,7 +102,7 @@ export const createOpenAIEmbedder = (options: OpenAIEmbedderOptions): Embedder =
   };
 
   return {
-    provider: "openai",
+    provider: options.providerName ?? "openai",
     model: options.model,
     get dimension() {
       return dimension;

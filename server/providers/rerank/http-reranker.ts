@@ -21,6 +21,8 @@ export type HttpRerankerOptions = {
   apiKey?: string;
   fetch?: typeof fetch;
   retryDelayMs?: number;
+  /** A dashboard provider's name, for the usage records. */
+  providerName?: string;
 };
 
 type Result = { index?: unknown; relevance_score?: unknown; score?: unknown };
@@ -68,6 +70,7 @@ export const createHttpReranker = (options: HttpRerankerOptions): Reranker => {
       record: {
         capability: "rerank",
         model: options.model,
+        provider: options.providerName,
         inputChars: documents.reduce((n, d) => n + d.length + query.length, 0),
       },
     });

@@ -5,6 +5,7 @@ import { connectorsRouter } from "./connectors";
 import { evaluationRouter } from "./evaluation";
 import { flowsRouter } from "./flows";
 import { modelProvidersRouter } from "./model-providers";
+import { projectModelsRouter } from "./project-models";
 import { projectsRouter } from "./projects";
 import { searchRouter } from "./search";
 import { sourcesRouter } from "./sources";
@@ -29,6 +30,7 @@ export const dashboardRouter = router({
   flows: flowsRouter,
   evaluation: evaluationRouter,
   modelProviders: modelProvidersRouter,
+  projectModels: projectModelsRouter,
   usage: usageRouter,
   webhooks: webhooksRouter,
 });

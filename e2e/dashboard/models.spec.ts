@@ -1,0 +1,121 @@
+import { expect, test, type Page } from "@playwright/test";
+import { startFakeChatServer, type FakeChatServer } from "../../server/testing/fake-chat-server";
+
+// A wide window: the editor and its side panel side by side.
+test.use({ viewport: { width: 1600, height: 1000 } });
+
+/**
+ * Models in the dashboard: with no model configured, a flow's Response node shows the local extractive answerer
+ * (not a model nothing serves); once an admin adds a stand-in provider, the node's picker lists its model with
+ * "Default (…)" first, and the project's Models page sets the default the node then shows.
+ */
+
+// The app may reach this port (playwright.config.ts allows the stand-in ports).
+const STANDIN_PORT = Number(process.env.E2E_PORT ?? 3107) + 1003;
+const KEY = "sk-e2e-models-key-0123456789";
+
+let standIn: FakeChatServer;
+
+test.beforeAll(async () => {
+  standIn = await startFakeChatServer({ port: STANDIN_PORT });
+  standIn.setModels(["picker-chat"]);
+  standIn.requireKey(KEY);
+});
+
+test.afterAll(async () => standIn?.close());
+
+/** A dashboard tRPC call from the signed-in page (setup only: what the test is about goes through the UI). */
+const trpc = async (page: Page, path: string, input: unknown) => {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { Origin: origin } });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return ((await res.json()) as { result: { data: { json: unknown } } }).result.data.json;
+};
+
+const GRAPH = {
+  nodes: [
+    {
+      id: "dataset-1764000000001",
+      type: "dataset",
+      position: { x: 0, y: 100 },
+      style: { height: 80, width: 240 },
+      data: { name: "Documents", config: { fileIds: [] } },
+    },
+    {
+      id: "retrieval-1764000000002",
+      type: "retrieval",
+      position: { x: 300, y: 100 },
+      style: { height: 80, width: 240 },
+      data: { name: "Search", config: { searchType: "hybrid", topK: 4, scoreThreshold: 0, retrievalQuery: null } },
+    },
+    {
+      id: "response-1764000000003",
+      type: "response",
+      position: { x: 600, y: 100 },
+      style: { height: 80, width: 240 },
+      data: { name: "Answer", config: { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } },
+    },
+  ],
+  edges: [
+    { source: "dataset-1764000000001", target: "retrieval-1764000000002" },
+    { source: "retrieval-1764000000002", target: "response-1764000000003" },
+  ],
+};
+
+test("a node shows the model that answers; the picker lists served models; the project's default applies", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await page.goto("/");
+  const team = page.getByRole("region", { name: "Team Default team" });
+  await team.getByLabel("Project name").fill(`models-${Date.now()}`);
+  await team.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+  const projectId = page.url().split("/").at(-2)!;
+  await trpc(page, "dashboard.flows.create", { projectId, name: "model-check" });
+  await trpc(page, "dashboard.flows.saveDraft", { projectId, name: "model-check", graph: GRAPH, expectedVersion: 0 });
+
+  // 1. Nothing serves gpt-4o-mini here: the node says who answers instead.
+  await page.goto(`/${projectId}/flows/model-check`);
+  const node = page.locator('.react-flow__node[data-id="response-1764000000003"]');
+  await expect(node).toContainText("local extractive answerer · t=0");
+  await expect(node).not.toContainText("gpt-4o-mini");
+
+  // 2. An admin adds the stand-in as a provider and tests it, which lists its model.
+  await page.goto("/");
+  await team.getByRole("link", { name: "Model providers" }).click();
+  const add = page.getByRole("form", { name: "Add provider" });
+  await add.getByLabel("Kind").selectOption("openai_compatible");
+  await add.getByLabel("Name").fill("Picker box");
+  await add.getByLabel("Base URL").fill(`http://127.0.0.1:${STANDIN_PORT}/v1`);
+  await add.getByLabel("API key").fill(KEY);
+  await add.getByRole("button", { name: "Add provider" }).click();
+  const row = page.getByRole("table", { name: "Team providers" }).getByRole("row", { name: /Picker box/ });
+  await row.getByRole("button", { name: "Test connection of Picker box" }).click();
+  await expect(row.getByLabel("Models of Picker box")).toContainText("picker-chat");
+
+  // 3. The node's picker: Default first, then what is served.
+  await page.goto(`/${projectId}/flows/model-check`);
+  await node.click();
+  const picker = page.getByRole("form", { name: "Response settings" }).getByLabel("Model");
+  await expect(picker.locator("option")).toHaveText([
+    "Default (local extractive answerer)",
+    "picker-chat (Picker box)",
+  ]);
+  await picker.selectOption("picker-chat");
+  await expect(node).toContainText("picker-chat (Picker box) · t=0");
+  await picker.selectOption("");
+  await expect(node).toContainText("local extractive answerer · t=0");
+
+  // 4. The project's Models page: the chat default becomes the stand-in's model, which the node's Default names.
+  await page.goto(`/${projectId}/settings/models`);
+  const form = page.getByRole("form", { name: "Default models" });
+  await expect(form.getByLabel("Chat")).toHaveValue("");
+  await form.getByLabel("Chat").selectOption("picker-chat");
+  await form.getByRole("button", { name: "Save" }).click();
+  await expect(form.getByText("Answered now by picker-chat (Picker box)")).toBeVisible();
+  await page.goto(`/${projectId}/flows/model-check`);
+  await expect(node).toContainText("picker-chat (Picker box) · t=0");
+  await node.click();
+  await expect(picker.locator("option").first()).toHaveText("Default (picker-chat (Picker box))");
+});
