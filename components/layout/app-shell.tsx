@@ -57,6 +57,7 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
     { href: `/${projectId}/chat`, label: "Chat" },
     { href: `/${projectId}/flows`, label: "Flows" },
     ...(isMember ? [{ href: `/${projectId}/usage`, label: "Usage" }] : []),
+    { href: `/${projectId}/settings/models`, label: "Models" },
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
     ...(isAdmin ? [{ href: `/${projectId}/settings/webhooks`, label: "Webhooks" }] : []),
   ];

@@ -108,7 +108,8 @@ test("a node shows the model that answers; the picker lists served models; the p
   await expect(node).toContainText("local extractive answerer · t=0");
 
   // 4. The project's Models page: the chat default becomes the stand-in's model, which the node's Default names.
-  await page.goto(`/${projectId}/settings/models`);
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Models" }).click();
+  await expect(page).toHaveURL(new RegExp(`/${projectId}/settings/models$`));
   const form = page.getByRole("form", { name: "Default models" });
   await expect(form.getByLabel("Chat")).toHaveValue("");
   await form.getByLabel("Chat").selectOption("picker-chat");
