@@ -59,3 +59,10 @@ export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
 export const isFinalFailure = (e: unknown): boolean => e instanceof AppError && e.code !== "INTERNAL" && !e.retryable;
 
 export const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Text a person can read and Postgres can store: control characters out (line breaks and tabs stay). A damaged
+ * file's part name carried U+0000 into a parse error; a text column refuses it, so the build could not be marked
+ * failed and never ended (BENCH_ONLY=hostile, 3 of 2,000 variants).
+ */
+export const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");

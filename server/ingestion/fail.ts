@@ -1,10 +1,13 @@
 import { db } from "../db";
-import { errorMessage } from "../errors";
+import { errorMessage, printable } from "../errors";
 import { emitBuildEnded } from "../webhooks/events";
 
-/** Marks the build failed with a message a person can act on, and the source with it. */
+/**
+ * Marks the build failed with a message a person can act on, and the source with it. Whatever the error holds, it
+ * is stored (printable): a build that cannot be marked failed would never end.
+ */
 export const failBuild = async (buildId: string, error: unknown) => {
-  const message = errorMessage(error) || "Processing failed";
+  const message = printable(errorMessage(error)) || "Processing failed";
   const build = await db.build.findUnique({ where: { id: buildId }, select: { sourceId: true } });
   if (!build) return null;
   await db.$transaction([

@@ -1,7 +1,7 @@
 import { isManifestKey, snapshotBundleInput } from "../../connectors/snapshot";
 import { modelCallRecorder } from "../../providers/usage";
 import { db } from "../../db";
-import { AppError } from "../../errors";
+import { AppError, printable } from "../../errors";
 import type { InternalMethod } from "../../parsing/methods.schema";
 import type { ParsedElement } from "../../parsing/types";
 import { partitionIsolatedInBatches } from "../../parsing/isolated";
@@ -65,7 +65,7 @@ type PartitionMeta = Awaited<ReturnType<typeof partitionIsolatedInBatches>>;
 export const partitionedBuild = (meta: PartitionMeta) => ({
   totalPartitions: meta.elementCount,
   totalPages: meta.totalPages,
-  warnings: meta.warnings,
+  warnings: meta.warnings.map(printable),
   pageMethods: meta.pageMethods ?? undefined,
 });
 

@@ -1,5 +1,5 @@
 import yauzl from "yauzl";
-import { AppError, errorMessage, isAppError } from "@/server/errors";
+import { AppError, errorMessage, isAppError, printable } from "@/server/errors";
 import { duringStep } from "../parse-step";
 
 /**
@@ -149,7 +149,7 @@ const checkZip = async (bytes: Uint8Array, ext: string, limits: ZipLimits): Prom
       if (entry.uncompressedSize > limits.ratioMinBytes && ratio > limits.maxRatio) {
         throw new AppError(
           "UNPROCESSABLE",
-          `The .${ext} file looks like a ZIP bomb: its part "${entry.fileName.slice(0, 200)}" expands ${Math.round(ratio)} times to ${mb(entry.uncompressedSize)}; it was not opened`,
+          `The .${ext} file looks like a ZIP bomb: its part "${printable(entry.fileName.slice(0, 200))}" expands ${Math.round(ratio)} times to ${mb(entry.uncompressedSize)}; it was not opened`,
         );
       }
     });
@@ -158,7 +158,7 @@ const checkZip = async (bytes: Uint8Array, ext: string, limits: ZipLimits): Prom
       try {
         await drain(zipfile, entry);
       } catch (error) {
-        throw invalid(ext, `its part "${entry.fileName.slice(0, 200)}" is damaged: ${errorMessage(error)}`);
+        throw invalid(ext, `its part "${printable(entry.fileName.slice(0, 200))}" is damaged: ${errorMessage(error)}`);
       }
     }
     return entries.map((e) => ({ name: e.fileName, size: e.uncompressedSize, compressedSize: e.compressedSize }));

@@ -1,5 +1,6 @@
 import * as cheerio from "cheerio";
 import { z } from "zod";
+import { printable } from "@/server/errors";
 import type { DomNode } from "../html-dom";
 import { tableToElementParts } from "../html-tables";
 import { rowsToHtml, rowsToText } from "../table-html";
@@ -92,9 +93,7 @@ const tableFromText = (text: string): string | null => {
 };
 
 const cleanText = (text: string) =>
-  text
-    .slice(0, MAX_TEXT)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "")
+  printable(text.slice(0, MAX_TEXT))
     .replace(/[ \t]+\n/g, "\n")
     .trim();
 
