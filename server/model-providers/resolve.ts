@@ -4,8 +4,11 @@ import {
   CHAT_SETTING_HINT,
   endpointChatModel,
   environmentChatModel,
+  environmentChatTarget,
   getChatModel,
+  getChatTarget,
   type ChatModel,
+  type ChatTarget,
 } from "../providers/chat";
 import { getEmbedder, LOCAL_EMBEDDING_MODEL, type Embedder } from "../providers/embedding";
 import { createOpenAIEmbedder } from "../providers/embedding/openai-embedder";
@@ -125,6 +128,22 @@ export const resolveChatModel = async (
     if (fromEnvironment) return fromEnvironment;
   }
   return getChatModel();
+};
+
+/**
+ * The project's chat model as plain data, for build-time calls (enrichment): its default chat model at the team
+ * provider that serves it (with that provider's key, and its name for the usage record), else where the environment
+ * serves it, else the environment's configured model; null when none is, and enrichment runs locally.
+ */
+export const resolveChatTarget = async (projectId: string): Promise<ChatTarget | null> => {
+  const { teamId, defaults } = await projectDefaults(projectId);
+  if (defaults.chat) {
+    const team = teamId ? await teamEndpoint(teamId, "chat", defaults.chat) : null;
+    if (team) return { baseUrl: team.baseUrl, apiKey: team.apiKey, model: team.model, provider: team.providerName };
+    const fromEnvironment = environmentChatTarget(defaults.chat);
+    if (fromEnvironment) return fromEnvironment;
+  }
+  return getChatTarget();
 };
 
 const embedders = new Map<string, Embedder>();
