@@ -93,7 +93,12 @@ const annotateRows = (fileName: string, rows: RowToAnnotate[], llm: ChatTarget |
   annotateDocument(
     {
       fileName,
-      elements: rows.map((r) => ({ position: r.position, type: r.elementType, text: r.text, pageNumber: r.pageNumber })),
+      elements: rows.map((r) => ({
+        position: r.position,
+        type: r.elementType,
+        text: r.text,
+        pageNumber: r.pageNumber,
+      })),
     },
     llm,
   );
