@@ -112,9 +112,7 @@ describe("enrichment", () => {
     expect(build.enrichmentModel).toBe("environment-llm");
     expect(environment.requests.length).toBeGreaterThan(0);
     expect(new Set(environment.authorizations)).toEqual(new Set(["Bearer sk-environment"]));
-    expect(new Set((await callsOf(ids.withoutDefault)).map((c) => c.provider))).toEqual(
-      new Set(["openai-compatible"]),
-    );
+    expect(new Set((await callsOf(ids.withoutDefault)).map((c) => c.provider))).toEqual(new Set(["openai-compatible"]));
 
     environmentModel(false);
     const environmentCalls = environment.requests.length;
@@ -130,7 +128,12 @@ describe("enrichment", () => {
 const graphOf = (sourceIds: string[]): Graph =>
   ({
     nodes: [
-      { id: "dataset-1764000000001", type: "dataset", position: { x: 0, y: 0 }, data: { config: { fileIds: sourceIds } } },
+      {
+        id: "dataset-1764000000001",
+        type: "dataset",
+        position: { x: 0, y: 0 },
+        data: { config: { fileIds: sourceIds } },
+      },
       { id: "graph-rag-1764000000002", type: "graph-rag", position: { x: 300, y: 0 }, data: { config: { topK: 5 } } },
     ],
     edges: [{ source: "dataset-1764000000001", target: "graph-rag-1764000000002" }],
@@ -167,5 +170,48 @@ describe("graph index builds", () => {
     const builds = (await callsOf(ids.withDefault)).filter((c) => c.cause === "graph_build");
     expect(builds.length).toBeGreaterThan(0);
     expect(new Set(builds.map((c) => c.provider))).toEqual(new Set(["Stand-in box"]));
+  });
+});
+
+describe("vision and speech models of a build", () => {
+  it("are the project's defaults where a team provider serves them, else the environment's", async () => {
+    environmentModel(false);
+    const { createProvider, testProvider } = await import("./service");
+    const { setProjectModels } = await import("./project-models");
+    const { resolveSpeechModel, resolveVisionModel } = await import("./resolve");
+    const { withModelUsage } = await import("../providers/usage");
+    // A speech endpoint at the same stand-in (it lists its models, so one can be chosen).
+    const speech = await createProvider(
+      ids.team,
+      { kind: "speech", name: "Stand-in speech", baseUrl: team.baseUrl, apiKey: KEY },
+      null,
+    );
+    await testProvider(ids.team, speech.id);
+    await setProjectModels(ids.withDefault, { vision: "team-llm-1", speech: "team-llm-1" });
+
+    expect(await resolveVisionModel(ids.withoutDefault)).toBeNull();
+    expect(await resolveSpeechModel(ids.withoutDefault)).toBeNull();
+    expect((await resolveSpeechModel(ids.withDefault))?.config).toEqual({
+      baseUrl: team.baseUrl,
+      apiKey: KEY,
+      model: "team-llm-1",
+    });
+
+    // The page reader's call goes to the team provider with its key, recorded under its name.
+    const vision = await resolveVisionModel(ids.withDefault);
+    expect(vision?.id).toBe("team-llm-1");
+    const before = team.authorizations.length;
+    await withModelUsage({ projectId: ids.withDefault, cause: "ingestion" }, () =>
+      vision!.completeJson({ messages: [{ role: "user", content: 'Read this page.\n"""\nGranite blocks.\n"""' }] }),
+    );
+    expect(team.authorizations.slice(before)).toEqual([`Bearer ${KEY}`]);
+    const { db } = await import("../db");
+    await callsOf(ids.withDefault);
+    expect(
+      await db.modelCall.findFirst({
+        where: { projectId: ids.withDefault, capability: "vision" },
+        select: { provider: true, model: true, cause: true },
+      }),
+    ).toEqual({ provider: "Stand-in box", model: "team-llm-1", cause: "ingestion" });
   });
 });
