@@ -4,13 +4,18 @@ import {
   CHAT_SETTING_HINT,
   endpointChatModel,
   environmentChatModel,
+  environmentChatTarget,
   getChatModel,
+  getChatTarget,
   type ChatModel,
+  type ChatTarget,
 } from "../providers/chat";
 import { getEmbedder, LOCAL_EMBEDDING_MODEL, type Embedder } from "../providers/embedding";
 import { createOpenAIEmbedder } from "../providers/embedding/openai-embedder";
 import { getReranker, type Reranker } from "../providers/rerank";
 import { createHttpReranker } from "../providers/rerank/http-reranker";
+import { createSpeechModel, getSpeechModel, type SpeechModel } from "../providers/speech";
+import { createVisionModel, getVisionModel, type VisionModel } from "../providers/vision";
 import { environmentProviders } from "./env-providers";
 import { openKey } from "./key-crypto";
 import {
@@ -127,6 +132,22 @@ export const resolveChatModel = async (
   return getChatModel();
 };
 
+/**
+ * The project's chat model as plain data, for build-time calls (enrichment): its default chat model at the team
+ * provider that serves it (with that provider's key, and its name for the usage record), else where the environment
+ * serves it, else the environment's configured model; null when none is, and enrichment runs locally.
+ */
+export const resolveChatTarget = async (projectId: string): Promise<ChatTarget | null> => {
+  const { teamId, defaults } = await projectDefaults(projectId);
+  if (defaults.chat) {
+    const team = teamId ? await teamEndpoint(teamId, "chat", defaults.chat) : null;
+    if (team) return { baseUrl: team.baseUrl, apiKey: team.apiKey, model: team.model, provider: team.providerName };
+    const fromEnvironment = environmentChatTarget(defaults.chat);
+    if (fromEnvironment) return fromEnvironment;
+  }
+  return getChatTarget();
+};
+
 const embedders = new Map<string, Embedder>();
 
 /** The embedder of a project: its default embedding model where a provider serves it, else the environment's. */
@@ -149,6 +170,37 @@ export const resolveReranker = async (projectId: string): Promise<Reranker> => {
   const { teamId, defaults } = await projectDefaults(projectId);
   const team = teamId && defaults.rerank ? await teamEndpoint(teamId, "rerank", defaults.rerank) : null;
   return team ? createHttpReranker(team) : getReranker();
+};
+
+/** The team provider serving the project's default model for a role, or null (no default, or nothing serves it). */
+const defaultEndpoint = async (projectId: string, role: ModelRole): Promise<TeamEndpoint | null> => {
+  const { teamId, defaults } = await projectDefaults(projectId);
+  const model = defaults[role];
+  return teamId && model ? teamEndpoint(teamId, role, model) : null;
+};
+
+/**
+ * The vision model that reads a project's pages (`agentic`, and `auto` for scans): its default vision model where a
+ * team provider serves it (its calls recorded under the provider's name), else the environment's, else none.
+ */
+export const resolveVisionModel = async (projectId: string): Promise<VisionModel | null> => {
+  const team = await defaultEndpoint(projectId, "vision");
+  if (!team) return getVisionModel();
+  return createVisionModel({
+    baseUrl: team.baseUrl,
+    apiKey: team.apiKey,
+    model: team.model,
+    provider: team.providerName,
+  });
+};
+
+/**
+ * The speech model that transcribes a project's media: its default speech model where a team provider serves it,
+ * else the environment's, else none (videos' captions).
+ */
+export const resolveSpeechModel = async (projectId: string): Promise<SpeechModel | null> => {
+  const team = await defaultEndpoint(projectId, "speech");
+  return team ? createSpeechModel({ baseUrl: team.baseUrl, apiKey: team.apiKey, model: team.model }) : getSpeechModel();
 };
 
 /** What answers a role when the environment alone decides (no project default, or one nothing serves). */

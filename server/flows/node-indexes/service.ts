@@ -3,7 +3,7 @@ import { sourceChunkSets } from "../../chunk-sets/service";
 import { db } from "../../db";
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import { getChatModel } from "../../providers/chat";
+import { resolveChatModel } from "../../model-providers/resolve";
 import { flushModelCalls, withModelUsage, type ChatSpend } from "../../providers/usage";
 import { recordedChatSpend } from "../../usage/service";
 import type { Graph } from "../graph.schema";
@@ -50,9 +50,15 @@ const textChars = async (projectId: string, sourceIds: string[]): Promise<number
 
 export type NodeEstimate = Estimate & { nodeId: string; kind: IndexKind };
 
+/**
+ * The chat model that builds a project's indexes: its default chat model where something serves it, else the
+ * environment's (server/model-providers/resolve.ts); null builds without one (the builders' local methods).
+ */
+const indexModelId = async (projectId: string) => (await resolveChatModel(projectId))?.id ?? null;
+
 /** What building each graph-rag / raptor-rag node of the graph will spend, from the size of its documents. */
 export const estimateIndexes = async (projectId: string, graph: Graph): Promise<NodeEstimate[]> => {
-  const model = getChatModel()?.id ?? null;
+  const model = await indexModelId(projectId);
   const out: NodeEstimate[] = [];
   for (const node of graph.nodes) {
     if (!isIndexKind(node.type) || !NODE_INDEX_BUILDERS[node.type]) continue;
@@ -112,7 +118,7 @@ export const ensureIndex = async (
   chunkSetIds: string[],
 ) => {
   const settings = builderOf(kind).settings(config);
-  const model = getChatModel()?.id ?? null;
+  const model = await indexModelId(projectId);
   const key = indexKey(kind, chunkSetIds, settings, model);
   return db.flowNodeIndex.upsert({
     where: { projectId_key: { projectId, key } },
@@ -130,7 +136,7 @@ export const readyIndexFor = async (
   chunkSetIds: string[],
 ) => {
   const settings = builderOf(kind).settings(config);
-  const key = indexKey(kind, chunkSetIds, settings, getChatModel()?.id ?? null);
+  const key = indexKey(kind, chunkSetIds, settings, await indexModelId(projectId));
   const index = await db.flowNodeIndex.findUnique({ where: { projectId_key: { projectId, key } } });
   if (index?.status === "ready") return index.id;
   const label = kind === "graph-rag" ? "Graph RAG" : "RAPTOR RAG";
@@ -151,7 +157,7 @@ export const advanceIndex = async (indexId: string, budget: number) => {
   const index = await db.flowNodeIndex.findUniqueOrThrow({ where: { id: indexId } });
   if (index.status === "ready") return { done: true, progress: 100, step: "ready" };
   const builder = builderOf(index.kind as IndexKind);
-  const chat = index.model ? getChatModel() : null;
+  const chat = index.model ? await resolveChatModel(index.projectId) : null;
   if (index.model && chat?.id !== index.model) {
     throw new AppError("CONFLICT", `The chat model changed from ${index.model} while its index was being built; deploy again`);
   }

@@ -1,7 +1,8 @@
 import { db } from "../../db";
 import { withModelUsage } from "../../providers/usage";
 import { errorMessage } from "../../errors";
-import { getChatTarget } from "../../providers/chat";
+import type { ChatTarget } from "../../providers/chat";
+import { resolveChatTarget } from "../../model-providers/resolve";
 import { enterStep, stepDone } from "../step-progress";
 import { logger } from "../../logger";
 import type { ElementRow } from "../element-rows";
@@ -75,9 +76,11 @@ const writePages = async (buildId: string, pages: EnrichedPage[]) => {
 
 type DocumentToAnnotate = { fileName: string; elements: EnrichmentInputElement[] };
 
-/** Page annotations, keywords, topics and the document summary, by the chat model when one is configured. */
-export const annotateDocument = (input: DocumentToAnnotate) => {
-  const llm = getChatTarget();
+/**
+ * Page annotations, keywords, topics and the document summary, by the project's chat model (`llm`, from
+ * resolveChatTarget) when one answers, else locally.
+ */
+export const annotateDocument = (input: DocumentToAnnotate, llm: ChatTarget | null) => {
   // Without a chat model it is all local CPU work (TF-IDF, RAKE, TextRank): off the thread that serves requests.
   return llm
     ? enrichDocument({ ...input, llm })
@@ -86,11 +89,19 @@ export const annotateDocument = (input: DocumentToAnnotate) => {
 
 type RowToAnnotate = { position: number; elementType: string; text: string; pageNumber: number | null };
 
-const annotateRows = (fileName: string, rows: RowToAnnotate[]) =>
-  annotateDocument({
-    fileName,
-    elements: rows.map((r) => ({ position: r.position, type: r.elementType, text: r.text, pageNumber: r.pageNumber })),
-  });
+const annotateRows = (fileName: string, rows: RowToAnnotate[], llm: ChatTarget | null) =>
+  annotateDocument(
+    {
+      fileName,
+      elements: rows.map((r) => ({
+        position: r.position,
+        type: r.elementType,
+        text: r.text,
+        pageNumber: r.pageNumber,
+      })),
+    },
+    llm,
+  );
 
 /** The warning a failed enrichment leaves on its build (enrichment never fails a build). */
 const failureWarning = (buildId: string, error: unknown) => {
@@ -99,8 +110,13 @@ const failureWarning = (buildId: string, error: unknown) => {
 };
 
 /** With a chat model: the whole document at once (the model annotates at most MAX_LLM_PAGES pages of it). */
-const enrichWhole = async (buildId: string, fileName: string, write: (pages: EnrichedPage[]) => Promise<void>) => {
-  const result = await annotateRows(fileName, await readBuildElements(buildId));
+const enrichWhole = async (
+  buildId: string,
+  fileName: string,
+  llm: ChatTarget,
+  write: (pages: EnrichedPage[]) => Promise<void>,
+) => {
+  const result = await annotateRows(fileName, await readBuildElements(buildId), llm);
   await write(result.pages);
   return { ...result, pages: result.pages.length };
 };
@@ -117,7 +133,7 @@ const applyPages = (rows: ElementRow[], pages: EnrichedPage[]) => {
   }
 };
 
-type EnrichingBuild = { id: string; enrichment: string; source: { fileName: string } };
+type EnrichingBuild = { id: string; projectId: string; enrichment: string; source: { fileName: string } };
 
 /**
  * The enrich step over a small build's rows in memory (the whole document at once, with or without a chat model):
@@ -127,7 +143,7 @@ type EnrichingBuild = { id: string; enrichment: string; source: { fileName: stri
 export const enrichRows = async (build: EnrichingBuild, rows: ElementRow[]) => {
   if (build.enrichment !== "full") return { warnings: [] };
   try {
-    const result = await annotateRows(build.source.fileName, rows);
+    const result = await annotateRows(build.source.fileName, rows, await resolveChatTarget(build.projectId));
     applyPages(rows, result.pages);
     return {
       enrichmentModel: modelNames(new Set(result.pages.map((p) => p.model))),
@@ -156,9 +172,10 @@ export const enrichBuild = async (buildId: string) => {
       for (const page of pages) written.add(page.model);
       await writePages(buildId, pages);
     };
-    const result = getChatTarget()
+    const llm = await resolveChatTarget(build.projectId);
+    const result = llm
       ? await withModelUsage({ projectId: build.projectId, cause: "enrichment" }, () =>
-          enrichWhole(buildId, build.source.fileName, write),
+          enrichWhole(buildId, build.source.fileName, llm, write),
         )
       : await enrichBuildLocally(buildId, write);
     await db.build.update({

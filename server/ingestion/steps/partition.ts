@@ -5,8 +5,7 @@ import { AppError, printable } from "../../errors";
 import type { InternalMethod } from "../../parsing/methods.schema";
 import type { ParsedElement } from "../../parsing/types";
 import { partitionIsolatedInBatches } from "../../parsing/isolated";
-import { getSpeechModel } from "../../providers/speech";
-import { getVisionModel } from "../../providers/vision";
+import { resolveSpeechModel, resolveVisionModel } from "../../model-providers/resolve";
 import { yieldToEventLoop } from "../../concurrency/cpu-thread";
 import { fileStore } from "../../storage";
 import { activeBuild } from "../build-context";
@@ -50,10 +49,11 @@ export const parseDocument = async (
   const input = isManifestKey(source.storageKey)
     ? await snapshotBundleInput({ manifestKey: source.storageKey, method })
     : uploadParseInput(source, method);
-  // Parsing reads no settings: the models this deployment configures are handed to it here.
+  // Parsing reads no settings: the project's models (its defaults, else the deployment's) are handed to it here.
+  const providers = { vision: await resolveVisionModel(projectId), speech: await resolveSpeechModel(projectId) };
   return partitionIsolatedInBatches(input, PARSE_LIMITS, sink.store, {
     onRestart: sink.clear,
-    providers: { vision: getVisionModel(), speech: getSpeechModel() },
+    providers,
     // The worker's vision and speech calls are recorded as this project's ingestion usage.
     onModelCall: modelCallRecorder({ projectId, cause: "ingestion" }),
   });

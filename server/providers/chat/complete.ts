@@ -9,8 +9,11 @@ import type { ChatMessage } from "./types";
  * status and message, and keeps the ProviderError (with `retryable`) as its cause. The API key never appears in it.
  */
 
-/** An OpenAI-compatible chat completions endpoint (OpenAI, Groq, Ollama, vLLM …), as plain data. */
-export type ChatTarget = { baseUrl: string; apiKey?: string; model: string };
+/**
+ * An OpenAI-compatible chat completions endpoint (OpenAI, Groq, Ollama, vLLM …), as plain data. `provider` is the
+ * name its calls are recorded under in usage (a team provider's own name); "openai-compatible" when not given.
+ */
+export type ChatTarget = { baseUrl: string; apiKey?: string; model: string; provider?: string };
 
 export type ChatResult = { text: string; model: string };
 
@@ -35,7 +38,7 @@ export const chatComplete = async (
 ): Promise<ChatResult> => {
   const model = openAiCompatibleModel({
     id: target.model,
-    provider: "openai-compatible",
+    provider: target.provider ?? "openai-compatible",
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
     nativeJsonSchema: false,

@@ -122,6 +122,18 @@ export const getChatModel = (modelId?: string | null): ChatModel | null => {
 export const CHAT_SETTING_HINT = "LLM_PROVIDER=openai with LLM_BASE_URL, LLM_API_KEY and LLM_MODEL";
 
 /**
+ * The environment's chat target for exactly this id (the configured model, or a named model whose provider has a
+ * key), as plain data, or null: environmentChatModel's counterpart for build-time calls.
+ */
+export const environmentChatTarget = (modelId: string): ChatTarget | null => {
+  const configured = configuredEndpoint();
+  const endpoint = configured?.id === modelId ? configured : catalogEndpoint(modelId);
+  return endpoint
+    ? { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, model: endpoint.id, provider: endpoint.provider }
+    : null;
+};
+
+/**
  * The configured chat model as plain data, for build-time calls (enrichment's annotations through chatComplete), or
  * null when Quarry runs with its local model-free methods.
  */

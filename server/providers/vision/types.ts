@@ -5,8 +5,11 @@ import type { ChatMessage } from "../chat/types";
  * data, so it can travel to a parse worker process and be made into a model there (client.ts).
  */
 
-/** An OpenAI-compatible chat completions endpoint whose model reads images. */
-export type VisionModelConfig = { baseUrl: string; apiKey?: string; model: string };
+/**
+ * An OpenAI-compatible chat completions endpoint whose model reads images; `provider`: the name its calls are
+ * recorded under (a team provider's), "openai-compatible" when not given.
+ */
+export type VisionModelConfig = { baseUrl: string; apiKey?: string; model: string; provider?: string };
 
 export type VisionReply = { text: string; model: string };
 
