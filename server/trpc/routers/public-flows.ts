@@ -57,8 +57,11 @@ export const publicFlowsRouter = router({
     .input(Named.extend({ origin: z.string() }))
     .output(checked(GetFlowResponse))
     .query(async ({ ctx, input }) => {
-      const flow = await requireFlow(ctx.projectId, input.flowName);
-      return toFlowDetail(flow, await latestRevision(flow.id), input.origin);
+      const { id } = await requireFlow(ctx.projectId, input.flowName);
+      // The revision first, then the flow: a deploy marks both in one transaction, so a ready revision is never
+      // shown beside the flow's status from before it (read the other way round, under load it was).
+      const latest = await latestRevision(id);
+      return toFlowDetail(await requireFlow(ctx.projectId, input.flowName), latest, input.origin);
     }),
 
   run: apiProcedure("write")
