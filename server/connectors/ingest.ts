@@ -3,7 +3,7 @@ import type { Prisma } from "../generated/prisma/client";
 import { requestBuild } from "../ingestion/schedule";
 import { db } from "../db";
 import { AppError } from "../errors";
-import type { BuildOptions } from "../ingestion/build-options";
+import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-options";
 import { fetcher as defaultFetcher, tooLarge, DEFAULT_MAX_BYTES, type Fetcher } from "./fetch";
 import { parseGithubUrl } from "./github";
 import { CRAWL_DEFAULTS, type Origin } from "./origin";
@@ -75,6 +75,7 @@ const createConnectorSource = async ({
   origin: Origin;
   options: BuildOptions;
 }) => {
+  await assertMethodAvailable(projectId, options.method);
   const sourceId = randomUUID();
   const buildId = randomUUID();
   await db.source.create({

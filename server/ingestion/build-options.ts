@@ -1,7 +1,8 @@
 import { env } from "../env";
 import { AppError } from "../errors";
-import { getVisionModel } from "../providers/vision";
-import { v2ToInternal, type InternalMethod, type V2Method } from "../parsing/methods.schema";
+import { projectModelsPagePath, providersPagePath } from "../model-providers/project-models.schema";
+import { projectModelsOf, resolveVisionModel } from "../model-providers/resolve";
+import { v2ToInternal, type V2Method } from "../parsing/methods.schema";
 import type { Enrichment, Indexing } from "../sources/sources.schema";
 
 export type BuildOptions = { method: string; enrichment: Enrichment; indexing: Indexing };
@@ -14,14 +15,19 @@ export const indexingOptions = (): Indexing[] =>
     ? ["full", "none"]
     : ["full"];
 
-/** Methods that need a model this deployment may not have. Checked when a build is requested, never faked later. */
-export const assertMethodAvailable = (method: InternalMethod) => {
-  if (method === "graphorlm" && !getVisionModel()) {
-    throw new AppError(
-      "BAD_REQUEST",
-      "Method 'agentic' needs a vision model: set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an OpenAI-compatible vision model",
-    );
-  }
+/**
+ * Methods that need a model this project may not have (its default vision model, else the environment's). Checked
+ * when a build is requested, before anything is stored, never faked later.
+ */
+export const assertMethodAvailable = async (projectId: string, method: string) => {
+  if (method !== "graphorlm" || (await resolveVisionModel(projectId))) return;
+  const { teamId } = await projectModelsOf(projectId);
+  throw new AppError(
+    "BAD_REQUEST",
+    `Method 'agentic' needs a vision model: choose one at ${projectModelsPagePath(projectId)} (providers are added at ` +
+      `${providersPagePath(teamId)}), or set VISION_MODEL (and VISION_BASE_URL / VISION_API_KEY) to an ` +
+      "OpenAI-compatible vision model",
+  );
 };
 
 /**
@@ -42,7 +48,5 @@ export const resolveBuildOptions = ({
   if (indexing === "none" && !indexingOptions().includes("none")) {
     throw new AppError("BAD_REQUEST", "Indexing 'none' is not enabled. Valid values: full");
   }
-  const internal = v2ToInternal[method ?? defaultMethod];
-  assertMethodAvailable(internal);
-  return { method: internal, enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
+  return { method: v2ToInternal[method ?? defaultMethod], enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
 };

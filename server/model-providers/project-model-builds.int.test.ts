@@ -191,6 +191,13 @@ describe("vision and speech models of a build", () => {
 
     expect(await resolveVisionModel(ids.withoutDefault)).toBeNull();
     expect(await resolveSpeechModel(ids.withoutDefault)).toBeNull();
+    // `agentic` is offered where the project's vision default is served, and refused with the pages to fix it.
+    const { assertMethodAvailable } = await import("../ingestion/build-options");
+    await expect(assertMethodAvailable(ids.withDefault, "graphorlm")).resolves.toBeUndefined();
+    await expect(assertMethodAvailable(ids.withoutDefault, "graphorlm")).rejects.toThrow(
+      `choose one at /${ids.withoutDefault}/settings/models (providers are added at /teams/${ids.team}/providers)`,
+    );
+    await expect(assertMethodAvailable(ids.withoutDefault, "hi_res")).resolves.toBeUndefined();
     expect((await resolveSpeechModel(ids.withDefault))?.config).toEqual({
       baseUrl: team.baseUrl,
       apiKey: KEY,

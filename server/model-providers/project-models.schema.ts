@@ -57,3 +57,6 @@ export type ResolvedRole = {
 
 /** The dashboard page where an admin adds a provider (named by errors that need a model). */
 export const providersPagePath = (teamId: string) => `/teams/${teamId}/providers`;
+
+/** The project's Models page, where its default model per role is chosen. */
+export const projectModelsPagePath = (projectId: string) => `/${projectId}/settings/models`;

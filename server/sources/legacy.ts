@@ -4,7 +4,7 @@ import { db } from "../db";
 import { AppError } from "../errors";
 import type { BuildStatus } from "../generated/prisma/enums";
 import type { InternalMethod } from "../parsing/methods.schema";
-import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-options";
+import type { BuildOptions } from "../ingestion/build-options";
 import { listElements, type ElementFilters, type Pagination } from "../ingestion/elements";
 import { findSource, findSourceByName, reprocessSource, type StoredUpload } from "./service";
 import { ingestStoredUpload } from "./upload";
@@ -23,11 +23,11 @@ import { ingestStoredUpload } from "./upload";
 export const buildMethodFor = (method: InternalMethod | undefined): InternalMethod => method ?? "basic"; // the legacy default (contract §3)
 
 /** Legacy calls run the legacy default method (`basic`) unless they name one (contract §3). */
-export const legacyBuildOptions = (method?: InternalMethod): BuildOptions => {
-  const runAs = buildMethodFor(method);
-  assertMethodAvailable(runAs);
-  return { method: runAs, enrichment: "full", indexing: "full" };
-};
+export const legacyBuildOptions = (method?: InternalMethod): BuildOptions => ({
+  method: buildMethodFor(method),
+  enrichment: "full",
+  indexing: "full",
+});
 
 /** Legacy calls wait this long for their build (contract §11.18); the build itself carries on afterwards. */
 export const LEGACY_WAIT_MS = 10 * 60 * 1000;

@@ -8,7 +8,7 @@ import { requestBuild } from "../ingestion/schedule";
 import { isSmallUpload } from "../ingestion/limits";
 import { logger } from "../logger";
 import { fileStore, originalFileKey, sourceFolder } from "../storage";
-import type { BuildOptions } from "../ingestion/build-options";
+import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-options";
 import { extensionOf, isAllowedExtension } from "./sources.schema";
 import { forgetSourceInFlows } from "../flows/datasets";
 import { emitSourceDeleted } from "../webhooks/events";
@@ -97,6 +97,7 @@ export const createSourceFromUpload = async ({
   upload: StoredUpload;
   options: BuildOptions;
 }) => {
+  await assertMethodAvailable(projectId, options.method);
   const buildId = randomUUID();
   await db.$executeRaw`
     WITH source AS (
@@ -135,6 +136,7 @@ export const reprocessSource = async ({
 }) => {
   const source = await findSource({ projectId, fileId });
   if (!source) throw new AppError("NOT_FOUND", "Source node not found");
+  await assertMethodAvailable(projectId, options.method);
   if (refresh && !source.origin) {
     throw new AppError("BAD_REQUEST", "Only url, github and youtube sources can be fetched again (refresh)");
   }
