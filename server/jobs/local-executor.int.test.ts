@@ -334,6 +334,22 @@ describe("local executor", () => {
     expect(count(k, "first")).toBe(1);
   });
 
+  it("never drives a run twice at once when its lease ran out while it was driving it", async () => {
+    holdResume();
+    const k = key();
+    const executor = await start({ concurrency: 2 });
+    const [runId] = await executor.ingestEvent({ name: "test/resume", data: { key: k } });
+    await waitFor(() => count(k, "second") === 1);
+    // As when a renewal comes late behind a long statement: the lease is past while step 2 is still running.
+    await testDb.db.$executeRaw`UPDATE job_runs SET locked_until = now() - interval '1 second' WHERE id = ${runId}::uuid`;
+    await new Promise((r) => setTimeout(r, 600)); // six polls
+    expect(count(k, "second")).toBe(1);
+    resumeGate.release();
+    await executor.drain();
+    expect((await runOf(runId!)).status).toBe("completed");
+    expect(count(k, "second")).toBe(1);
+  });
+
   it("resumes after a graceful stop in the same way", async () => {
     holdResume();
     const k = key();

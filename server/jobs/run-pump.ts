@@ -44,7 +44,8 @@ export const createRunPump = ({ db, me, log, functionIds, concurrency, leaseMs, 
       pumpAgain = false;
       const free = concurrency - active.size;
       if (free <= 0 || stopped) return;
-      const rows = await claimRuns(db, { me, limit: free, leaseMs, functionIds });
+      // A run whose lease renewal was late (a busy database) must not be driven twice at once by this executor.
+      const rows = await claimRuns(db, { me, limit: free, leaseMs, functionIds, driving: [...active.keys()] });
       if (stopped) {
         if (!abandoned) await Promise.all(rows.map((r) => releaseRun(db, { runId: r.id, me })));
         return;

@@ -40,7 +40,20 @@ export type ClaimedRun = Pick<
  */
 export const claimRuns = async (
   db: JobsDb,
-  { me, limit, leaseMs, functionIds }: { me: string; limit: number; leaseMs: number; functionIds: string[] },
+  {
+    me,
+    limit,
+    leaseMs,
+    functionIds,
+    driving = [],
+  }: {
+    me: string;
+    limit: number;
+    leaseMs: number;
+    functionIds: string[];
+    /** Runs this executor is driving now: never claimed again, even when their lease ran out (a missed renewal). */
+    driving?: string[];
+  },
 ) => {
   if (limit <= 0 || !functionIds.length) return [];
   // A CTE, materialized: as `WHERE id IN (SELECT … LIMIT n)` Postgres may re-run the subquery and claim more than n.
@@ -50,6 +63,7 @@ export const claimRuns = async (
       SELECT id FROM job_runs
        WHERE status IN ('queued', 'running') AND run_after <= now()
          AND (locked_until IS NULL OR locked_until < now()) AND function_id = ANY(${functionIds}::text[])
+         AND NOT (id = ANY(${driving}::uuid[]))
        ORDER BY run_after, created_at
        LIMIT ${limit}::int
        FOR UPDATE SKIP LOCKED)
