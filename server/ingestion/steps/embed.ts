@@ -127,7 +127,7 @@ const embedDrafts = async ({ buildId, embedder, indexId }: Omit<Parameters<typeo
  * Embeds the build's chunks: its drafts (the chunk step's output), and any chunk already in `chunks` without a vector
  * of this model (a batch an earlier attempt could not embed, or a build resumed after the model changed). A batch the
  * provider keeps refusing is counted, not fatal: the build ends "Completed with errors". A retried step resumes where
- * it stopped: a batch is moved with its vectors in one transaction.
+ * it stopped: a batch is moved with its vectors in one statement.
  */
 export const embedBuild = async (buildId: string) => {
   const build = await db.build.findUnique({ where: { id: buildId } });
