@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { startFakeChatServer, type FakeChatServer } from "../../server/testing/fake-chat-server";
 
@@ -62,9 +63,9 @@ const GRAPH = {
   ],
 };
 
-test("a node shows the model that answers; the picker lists served models; the project's default applies", async ({
+test("a node shows the model that answers; the picker lists served models; the project's default applies; usage shows its calls", async ({
   page,
-}) => {
+}, testInfo) => {
   test.setTimeout(180_000);
   await page.goto("/");
   const team = page.getByRole("region", { name: "Team Default team" });
@@ -119,4 +120,28 @@ test("a node shows the model that answers; the picker lists served models; the p
   await expect(node).toContainText("picker-chat (Picker box) · t=0");
   await node.click();
   await expect(picker.locator("option").first()).toHaveText("Default (picker-chat (Picker box))");
+
+  // 5. The chat page is answered by the default model, and usage shows its calls by model and cause.
+  const notes = testInfo.outputPath("granite.md");
+  await writeFile(notes, "# Granite\n\nGranite blocks are cut with wire saws at the north face of the quarry.\n");
+  await page.goto(`/${projectId}/sources`);
+  await page.getByLabel("Files", { exact: true }).setInputFiles(notes);
+  const source = page.getByRole("table", { name: "Sources" }).getByRole("row", { name: /granite\.md/ });
+  await expect(source.getByText("Completed", { exact: true })).toBeVisible({ timeout: 90_000 });
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Chat" }).click();
+  await page.getByLabel("Question", { exact: true }).fill("How are granite blocks cut?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await expect(page.getByRole("list", { name: "Conversation" }).getByText("picker-chat")).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.goto(`/${projectId}/usage`);
+  const byModel = page.getByRole("table", { name: "Usage by model" });
+  await expect(async () => {
+    await page.reload();
+    await expect(byModel).toContainText("picker-chat", { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
+  const byCause = page.getByRole("table", { name: "Usage by cause" });
+  await expect(byCause.getByRole("row", { name: /Ask \(chat, ask-sources\)/ })).toBeVisible();
+  await expect(byCause.getByRole("row", { name: /Enrichment/ })).toBeVisible();
+  await expect(page.getByLabel("Totals").getByRole("definition").first()).not.toHaveText("0");
 });
