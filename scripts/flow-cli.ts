@@ -33,7 +33,6 @@ const projectId = async (name: string | undefined) => {
 
 export const runFlowCommand = async (action: string | undefined, arg: string | undefined, values: Values) => {
   const service = await import("../server/flows/service");
-  const { FlowFile, FLOW_FILE_FORMAT } = await import("../server/flows/flow-file");
   const { FlowName } = await import("../server/flows/graph.schema");
   const project = await projectId(values.project);
   const named = () => {
@@ -54,36 +53,17 @@ export const runFlowCommand = async (action: string | undefined, arg: string | u
     }
     case "import": {
       if (!values.file) throw new Error(`--file is required\n${FLOW_USAGE}`);
-      const file = FlowFile.parse({
-        ...JSON.parse(readFileSync(values.file, "utf8")),
-        ...(values.name ? { name: values.name } : {}),
-      });
-      // Datasets that name files without ids (hand-written files) are resolved against the project's sources.
-      const { resolveDatasetFiles } = await import("../server/flows/datasets");
-      for (const node of file.nodes) {
-        const config = node.data.config;
-        if (
-          node.type === "dataset" &&
-          Array.isArray(config.files) &&
-          config.files.length &&
-          !(config.fileIds as [])?.length
-        )
-          node.data.config = await resolveDatasetFiles(project, { ...config, fileIds: undefined });
-      }
-      await service.saveFlow({
-        projectId: project,
-        name: file.name,
-        description: file.description,
-        graph: { nodes: file.nodes, edges: file.edges },
-        prompts: file.prompts,
+      const { importFlowFile } = await import("../server/flows/flow-transfer");
+      const file = await importFlowFile(project, JSON.parse(readFileSync(values.file, "utf8")), {
+        name: values.name,
         replace: values.replace ?? false,
       });
       process.stderr.write(`Flow ${file.name} imported\n`);
       return;
     }
     case "export": {
-      const flow = await service.exportFlow(project, named());
-      const text = `${JSON.stringify({ format: FLOW_FILE_FORMAT, ...flow }, null, 2)}\n`;
+      const { exportFlowFile } = await import("../server/flows/flow-transfer");
+      const text = `${JSON.stringify(await exportFlowFile(project, named()), null, 2)}\n`;
       if (values.file) writeFileSync(values.file, text);
       else process.stdout.write(text);
       return;

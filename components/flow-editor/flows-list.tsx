@@ -8,16 +8,22 @@ import { Card } from "@/components/ui/card";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { CreateFlow } from "./create-flow";
+import { FlowTemplates } from "./flow-templates";
 import { FlowsTable } from "./flows-table";
+import { useFlowFiles } from "./use-flow-files";
 import { useDeleteFlow } from "./use-flows-list";
 
-/** The project's flows: create one (then edit it on the canvas), open, delete; status and serving revision. */
+/**
+ * The project's flows: create one (empty, from a template or from a file; then edit it on the canvas), open, export,
+ * duplicate, delete; status and serving revision.
+ */
 export const FlowsList = ({ projectId }: { projectId: string }) => {
   const trpc = useTRPC();
   const project = useProject(projectId);
   const canEdit = project.can("member");
   const flows = useQuery(trpc.dashboard.flows.list.queryOptions({ projectId }));
   const { deleting, setDeleting, remove } = useDeleteFlow(projectId);
+  const files = useFlowFiles(projectId);
 
   if (project.isPending) return <Loading>Loading the project…</Loading>;
   if (project.isError) return <ErrorAlert>{project.error.message}</ErrorAlert>;
@@ -31,6 +37,7 @@ export const FlowsList = ({ projectId }: { projectId: string }) => {
         </p>
       </div>
       {canEdit && <CreateFlow projectId={projectId} />}
+      {canEdit && <FlowTemplates projectId={projectId} files={files} />}
       <Card label="All flows">
         {flows.isPending ? (
           <Loading>Loading flows…</Loading>
@@ -43,8 +50,16 @@ export const FlowsList = ({ projectId }: { projectId: string }) => {
             {canEdit ? "Create one above, then build it on the canvas." : "Members of the team create flows."}
           </EmptyState>
         ) : (
-          <FlowsTable projectId={projectId} flows={flows.data} canEdit={canEdit} onDelete={setDeleting} />
+          <FlowsTable
+            projectId={projectId}
+            flows={flows.data}
+            canEdit={canEdit}
+            onExport={(name) => void files.download(name)}
+            onDuplicate={(name) => files.duplicate.mutate({ projectId, name })}
+            onDelete={setDeleting}
+          />
         )}
+        {files.duplicate.isError && <ErrorAlert className="m-5">{files.duplicate.error.message}</ErrorAlert>}
       </Card>
       <ConfirmDialog
         open={!!deleting}

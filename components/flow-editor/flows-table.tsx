@@ -8,16 +8,20 @@ import { FlowStatusBadge } from "./flow-status";
 
 type FlowRow = inferRouterOutputs<AppRouter>["dashboard"]["flows"]["list"][number];
 
-/** The project's flows with status and serving revision; members also get a delete button per flow. */
+/** The project's flows with status and serving revision; each can be exported, and members duplicate and delete. */
 export const FlowsTable = ({
   projectId,
   flows,
   canEdit,
+  onExport,
+  onDuplicate,
   onDelete,
 }: {
   projectId: string;
   flows: FlowRow[];
   canEdit: boolean;
+  onExport: (name: string) => void;
+  onDuplicate: (name: string) => void;
   onDelete: (name: string) => void;
 }) => (
   <div className="overflow-x-auto">
@@ -39,11 +43,9 @@ export const FlowsTable = ({
           <th scope="col" className="px-3 py-2">
             Edited
           </th>
-          {canEdit && (
-            <th scope="col" className="px-5 py-2">
-              <span className="sr-only">Actions</span>
-            </th>
-          )}
+          <th scope="col" className="px-5 py-2">
+            <span className="sr-only">Actions</span>
+          </th>
         </tr>
       </thead>
       <tbody className="divide-y divide-border">
@@ -63,13 +65,26 @@ export const FlowsTable = ({
             </td>
             <td className="px-3 py-2 tabular-nums">{f.nodes}</td>
             <td className="px-3 py-2 whitespace-nowrap">{new Date(f.updatedAt).toLocaleString()}</td>
-            {canEdit && (
-              <td className="px-5 py-2 text-right">
-                <Button variant="ghost" size="sm" aria-label={`Delete ${f.name}`} onClick={() => onDelete(f.name)}>
-                  Delete
-                </Button>
-              </td>
-            )}
+            <td className="px-5 py-2 text-right whitespace-nowrap">
+              <Button variant="ghost" size="sm" aria-label={`Export ${f.name}`} onClick={() => onExport(f.name)}>
+                Export
+              </Button>
+              {canEdit && (
+                <>
+                  <Button
+                    variant="ghost"
+                    size="sm"
+                    aria-label={`Duplicate ${f.name}`}
+                    onClick={() => onDuplicate(f.name)}
+                  >
+                    Duplicate
+                  </Button>
+                  <Button variant="ghost" size="sm" aria-label={`Delete ${f.name}`} onClick={() => onDelete(f.name)}>
+                    Delete
+                  </Button>
+                </>
+              )}
+            </td>
           </tr>
         ))}
       </tbody>

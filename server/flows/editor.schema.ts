@@ -41,3 +41,12 @@ export type EditorRunInput = z.infer<typeof EditorRunInput>;
 /** The message of the 409 a stale save gets; the editor recognises it and offers to reload. */
 export const DRAFT_CONFLICT =
   "Someone else changed this draft since you loaded it. Reload to see their version; your unsaved edits will be lost.";
+
+/** A flow file (./flow-file.ts) sent from the browser, checked by the import itself; optionally under another name. */
+export const ImportFlowInput = z.object({
+  projectId: z.uuid(),
+  file: z.unknown(),
+  name: FlowName.optional(),
+});
+
+export const TemplateInput = z.object({ projectId: z.uuid(), template: z.string().min(1).max(100) });

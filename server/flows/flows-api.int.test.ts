@@ -447,5 +447,14 @@ describe("the editor's draft (dashboard procedures)", () => {
     expect(restored.status).toBe(200);
     const after = await dash.ok<{ activeRevision: { number: number } }>(owner, "dashboard.flows.get", ref, "query");
     expect(after.activeRevision.number).toBe(2);
+
+    // One click back: the earlier revision serves at once, without a rebuild.
+    const back = { ...ref, revisionId: revisions[1]!.id };
+    expect(await dash.ok(owner, "dashboard.flowFiles.rollback", back, "mutation")).toEqual({
+      revisionId: revisions[1]!.id,
+      number: 1,
+    });
+    const rolled = await dash.ok<{ activeRevision: { number: number } }>(owner, "dashboard.flows.get", ref, "query");
+    expect(rolled.activeRevision.number).toBe(1);
   });
 });

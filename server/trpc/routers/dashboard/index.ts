@@ -3,6 +3,7 @@ import { accountRouter } from "./account";
 import { answersRouter } from "./answers";
 import { connectorsRouter } from "./connectors";
 import { evaluationRouter } from "./evaluation";
+import { flowFilesRouter } from "./flow-files";
 import { flowsRouter } from "./flows";
 import { modelProvidersRouter } from "./model-providers";
 import { projectModelsRouter } from "./project-models";
@@ -28,6 +29,7 @@ export const dashboardRouter = router({
   tokens: tokensRouter,
   connectors: connectorsRouter,
   flows: flowsRouter,
+  flowFiles: flowFilesRouter,
   evaluation: evaluationRouter,
   modelProviders: modelProvidersRouter,
   projectModels: projectModelsRouter,
