@@ -20,13 +20,15 @@ export const bootstrap = async (): Promise<BootstrapResult> => {
     if (!/^qry_[0-9A-Za-z]{20,}$/.test(initToken)) {
       throw new Error("QUARRY_INIT_TOKEN must look like qry_ followed by at least 20 letters or digits");
     }
+    // Once made, the token keeps its project, also after an admin renamed it (it is not made again by name).
+    const existing = await db.apiToken.findUnique({
+      where: { hashedToken: hashToken(initToken) },
+      include: { project: true },
+    });
+    if (existing) return { kind: "init-token", projectName: existing.project.name, created: false };
     const project = await ensureProject(env.QUARRY_INIT_PROJECT);
-    const existing = await db.apiToken.findUnique({ where: { hashedToken: hashToken(initToken) } });
-    if (existing && existing.projectId !== project.id) {
-      throw new Error("QUARRY_INIT_TOKEN already belongs to another project");
-    }
-    if (!existing) await createApiToken({ projectId: project.id, name: "init token", token: initToken });
-    return { kind: "init-token", projectName: project.name, created: !existing };
+    await createApiToken({ projectId: project.id, name: "init token", token: initToken });
+    return { kind: "init-token", projectName: project.name, created: true };
   }
   if ((await listProjects()).length > 0) return { kind: "existing" };
   const project = await ensureProject(env.QUARRY_INIT_PROJECT);

@@ -39,3 +39,7 @@ export const signInWithProvider = async (provider: string, callbackURL: string, 
   const { url } = await post<{ url: string }>("/sign-in/social", { provider, callbackURL, errorCallbackURL });
   window.location.assign(url);
 };
+
+/** A new password for the signed-in user; every other session of theirs is signed out. */
+export const changePassword = (input: { currentPassword: string; newPassword: string }) =>
+  post("/change-password", { ...input, revokeOtherSessions: true });

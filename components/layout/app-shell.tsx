@@ -60,6 +60,7 @@ const ProjectNav = ({ projectId, pathname }: { projectId: string; pathname: stri
     { href: `/${projectId}/settings/models`, label: "Models" },
     ...(isAdmin ? [{ href: `/${projectId}/settings/api-tokens`, label: "API tokens" }] : []),
     ...(isAdmin ? [{ href: `/${projectId}/settings/webhooks`, label: "Webhooks" }] : []),
+    ...(isAdmin ? [{ href: `/${projectId}/settings/general`, label: "Settings" }] : []),
   ];
   return (
     <nav aria-label="Project" className="border-b border-border bg-card">
@@ -109,9 +110,16 @@ export const AppShell = ({ email, children }: { email: string; children: ReactNo
           <ProjectSwitcher projectId={projectId} />
           <div className="ml-auto flex items-center gap-3">
             <ThemeToggle />
-            <span className="hidden text-sm text-muted-foreground sm:inline" aria-label="Signed in as">
+            <Link
+              href="/account"
+              className="hidden text-sm text-muted-foreground hover:text-link hover:underline sm:inline"
+              aria-label={`Account of ${email}`}
+            >
               {email}
-            </span>
+            </Link>
+            <Link href="/account" className="text-sm text-muted-foreground hover:text-link sm:hidden">
+              Account
+            </Link>
             <Button
               variant="ghost"
               size="sm"

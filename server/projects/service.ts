@@ -41,4 +41,14 @@ export const createProject = async ({ teamId, name }: { teamId: string; name: st
   return db.project.create({ data: { teamId, name } });
 };
 
+/** A new name for a project; a name the team already uses is a conflict. */
+export const renameProject = async ({ projectId, name }: { projectId: string; name: string }) => {
+  assertProjectName(name);
+  const project = await getProject(projectId);
+  if (project.name === name) return project;
+  const taken = await db.project.findUnique({ where: { teamId_name: { teamId: project.teamId, name } } });
+  if (taken) throw new AppError("CONFLICT", `This team already has a project named '${name}'`);
+  return db.project.update({ where: { id: projectId }, data: { name } });
+};
+
 export const listProjects = () => db.project.findMany({ orderBy: { createdAt: "asc" } });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createProject } from "@/server/projects/service";
+import { createProject, renameProject } from "@/server/projects/service";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
 import { ProjectName } from "@/server/projects/projects.schema";
 import { indexingOptions } from "@/server/ingestion/build-options";
@@ -10,6 +10,14 @@ export const projectsRouter = router({
   create: teamProcedure("admin")
     .input(z.object({ teamId: z.uuid(), name: ProjectName }))
     .mutation(({ input }) => createProject({ teamId: input.teamId, name: input.name })),
+
+  /** Admins rename a project (API tokens and flows keep working: they hold its id, not its name). */
+  rename: projectProcedure("admin")
+    .input(z.object({ projectId: z.uuid(), name: ProjectName }))
+    .mutation(async ({ ctx, input }) => {
+      const project = await renameProject({ projectId: ctx.projectId, name: input.name });
+      return { id: project.id, name: project.name };
+    }),
 
   /** The project, the caller's role in it (the UI hides what the role cannot do), and this deployment's options. */
   get: projectProcedure("viewer")
