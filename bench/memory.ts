@@ -156,7 +156,7 @@ const callApiMeanwhile = (quarry: QuarryProcess) => {
   };
 };
 
-const measure = async (quarry: QuarryProcess, format: string) => {
+export const measure = async (quarry: QuarryProcess, format: string) => {
   const root = quarry.pid();
   if (!root) throw new Error("the app's pid is unknown");
   const bytes = GENERATORS[format]!(BIG_MB);

@@ -5,6 +5,8 @@
  * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores).
  * The memory run starts a Quarry per format (text, Markdown, CSV; BENCH_BIG_MB, default 100) and prints the peak of the
  * whole process tree and of its largest process next to the file size.
+ * The s3 run (bench/s3.ts) ingests the same large file with the local store and with STORAGE_DRIVER=s3 (s3rver) and
+ * prints the peak memory of each side by side.
  * The busy run (bench/busy.ts) uploads a 100 MiB .txt with the defaults and with indexing=none on a fresh Quarry
  * each and prints health, list and prebuilt-rag latency meanwhile next to the same probes with no build.
  * The hardening runs start their own Quarry each (its embedded database inside, as `npm start` runs): hostile files
@@ -18,7 +20,7 @@
  * co-relevance; bench/raptor.ts), in this process.
  * Evaluation: SciFact train as a test set with gold documents through a plain, a graph-rag and a raptor-rag flow
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
- * BENCH_ONLY=ingest,methods,quality,raptor,memory,busy,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
+ * BENCH_ONLY=ingest,methods,quality,raptor,memory,s3,busy,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
  * crash,responsiveness
  * picks parts.
  */
@@ -29,7 +31,7 @@ import path from "node:path";
 process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
-const HARDENING = ["memory", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
+const HARDENING = ["memory", "s3", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that run in this process without a Quarry server. */
 const STANDALONE = ["quality", "raptor"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -52,6 +54,11 @@ const runHardening = async (wanted: (name: string) => boolean) => {
     // One Quarry per format (bench/memory.ts starts them): the database's high-water mark must not carry over.
     const { benchMemory } = await import("./memory");
     process.stdout.write(`${await benchMemory()}\n\n`);
+  }
+  if (wanted("s3")) {
+    // The same large file with the local store and with S3 (bench/s3.ts starts a Quarry and s3rver for each).
+    const { benchS3 } = await import("./s3");
+    process.stdout.write(`${await benchS3()}\n\n`);
   }
   if (wanted("busy")) {
     // A Quarry per scenario (bench/busy.ts starts them), for the same reason.

@@ -5,6 +5,7 @@
  *   token revoke <token>
  *   flow create|import|export|delete|rollback ... (scripts/flow-cli.ts)
  *   testset import|list|delete ... (scripts/testset-cli.ts)
+ *   storage migrate (scripts/storage-cli.ts): the local file store copied to S3 and verified; no database needed
  * Works whether or not Quarry is running: it reaches the running embedded database through its lock file, or opens
  * the data directory itself when nothing runs (or uses DATABASE_URL).
  */
@@ -12,6 +13,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { FLOW_USAGE, runFlowCommand } from "./flow-cli";
+import { runStorageCommand, STORAGE_USAGE } from "./storage-cli";
 import { runTestSetCommand, TESTSET_USAGE } from "./testset-cli";
 
 process.chdir(path.resolve(import.meta.dirname, ".."));
@@ -22,7 +24,8 @@ const USAGE = `Usage:
   npm run quarry -- token create --project <name> [--name <label>] [--permissions read,write,delete,deploy]
   npm run quarry -- token revoke <token>
 ${FLOW_USAGE}
-${TESTSET_USAGE}`;
+${TESTSET_USAGE}
+${STORAGE_USAGE}`;
 
 const fail = (message: string): never => {
   process.stderr.write(`${message}\n`);
@@ -46,7 +49,11 @@ const main = async () => {
   });
   const [area, action, arg] = positionals;
   const isToken = area === "token" && (action === "create" || action === "revoke");
-  if (!isToken && area !== "flow" && area !== "testset") fail(USAGE);
+  if (!isToken && area !== "flow" && area !== "testset" && area !== "storage") fail(USAGE);
+  if (area === "storage") {
+    process.exitCode = await runStorageCommand(action);
+    return;
+  }
 
   const { env, setRuntimeEnv } = await import("../server/env");
   const { keepFilesPrivate } = await import("../server/startup/private-files");

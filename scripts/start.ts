@@ -83,6 +83,9 @@ const main = async () => {
   // The port first: a busy one ends the start here, before a first-start token is made that nobody would see.
   await listenOrFail(server, port, env.HOST);
 
+  // Before the database: a bucket that cannot be used (STORAGE_DRIVER=s3) ends the start here, with the reason.
+  await (await import("../server/storage")).checkFileStore();
+
   database = await connectDatabase();
   setRuntimeEnv("DATABASE_URL", database.url);
   const applied = await applyMigrations({ url: database.url });

@@ -189,11 +189,18 @@ const schema = z.object({
 
   /** File storage: "local" (under QUARRY_DATA_DIR/files) or "s3" (any S3-compatible store). */
   STORAGE_DRIVER: z.preprocess(emptyAsUndefined, z.enum(["local", "s3"]).default("local")),
-  S3_ENDPOINT: optionalString,
+  /** An S3-compatible server (MinIO, R2, Garage); unset: AWS S3 of S3_REGION. */
+  S3_ENDPOINT: z.preprocess(emptyAsUndefined, z.string().url().optional()),
   S3_REGION: z.preprocess(emptyAsUndefined, z.string().default("us-east-1")),
   S3_BUCKET: optionalString,
+  /** Both or neither: unset, the AWS SDK's default chain (AWS_* variables, profiles, instance roles) is used. */
   S3_ACCESS_KEY_ID: optionalString,
   S3_SECRET_ACCESS_KEY: optionalString,
+  /**
+   * Bucket in the path (`endpoint/bucket/key`) instead of the host name. Unset: on when S3_ENDPOINT is set, since
+   * MinIO, Garage and most self-hosted stores serve no per-bucket host names.
+   */
+  S3_FORCE_PATH_STYLE: z.preprocess(emptyAsUndefined, z.enum(["true", "false"]).optional()),
 });
 
 export type Env = z.infer<typeof schema>;
