@@ -8,6 +8,19 @@ import type { ThinkingLevel } from "@/server/answers/thinking.schema";
 import { useAskStream, type Exchange } from "./use-ask-stream";
 
 /**
+ * A v4 UUID. crypto.randomUUID exists in secure contexts only; a deployment served over plain http on a LAN
+ * address has getRandomValues alone.
+ */
+const newConversationId = (): string => {
+  if (typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+};
+
+/**
  * The conversation the URL names (`?c=`), so Back, a reload or a shared link returns to it: its stored turns are
  * loaded once when it is opened; a conversation started here is only given its id in the URL, not reloaded.
  */
@@ -48,7 +61,7 @@ const useConversationInUrl = (projectId: string, stream: ReturnType<typeof useAs
   /** The id the next question goes under: the open conversation's, or a new one written into the URL. */
   const conversationForQuestion = () => {
     if (conversationId) return conversationId;
-    const id = crypto.randomUUID();
+    const id = newConversationId();
     setStartedHere(id);
     router.replace(`${pathname}?c=${id}`, { scroll: false });
     return id;

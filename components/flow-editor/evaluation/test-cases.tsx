@@ -152,7 +152,7 @@ export const NewTestSet = ({ projectId, onCreated }: { projectId: string; onCrea
   );
   return (
     <form
-      aria-label="New test set"
+      aria-label="Create a test set"
       className="flex items-end gap-2"
       onSubmit={(e) => {
         e.preventDefault();
