@@ -78,7 +78,7 @@ export const AskForm = ({ state, canAsk }: { state: ChatPlaygroundState; canAsk:
         <Button type="submit" disabled={!canAsk || busy || !question.trim()}>
           {busy ? "Answering…" : "Ask"}
         </Button>
-        <Button type="button" variant="secondary" onClick={startOver} disabled={!exchanges.length}>
+        <Button type="button" variant="secondary" onClick={startOver} disabled={!exchanges.length && !state.conversationId}>
           New conversation
         </Button>
       </div>

@@ -16,7 +16,7 @@ const viewerHref = (projectId: string, c: Citation) => {
   return `/${projectId}/sources/${c.fileId}?${target}`;
 };
 
-/** The answer text with each `[N]` turned into a link to its citation's page in the element viewer. */
+/** The answer text with each `[N]` a link to its citation's page in the element viewer, opened in a new tab. */
 const AnswerText = ({ projectId, exchange }: { projectId: string; exchange: Exchange }) => {
   const parts: ReactNode[] = exchange.text.split(/(\[\d+\])/).map((part, i) => {
     const n = /^\[(\d+)\]$/.exec(part)?.[1];
@@ -26,6 +26,8 @@ const AnswerText = ({ projectId, exchange }: { projectId: string; exchange: Exch
       <Link
         key={i}
         href={viewerHref(projectId, citation)}
+        target="_blank"
+        rel="noopener"
         className="font-medium text-link hover:underline"
         title={`${citation.fileName}${citation.pageNumber !== null ? `, page ${citation.pageNumber}` : ""}`}
       >
@@ -45,7 +47,7 @@ export const ExchangeCard = ({ projectId, exchange }: { projectId: string; excha
       <ol aria-label="Citations" className="space-y-1 border-t border-border pt-2 text-xs">
         {exchange.citations.map((c) => (
           <li key={c.index}>
-            <Link href={viewerHref(projectId, c)} className="text-link hover:underline">
+            <Link href={viewerHref(projectId, c)} target="_blank" rel="noopener" className="text-link hover:underline">
               [{c.index}] {c.fileName}
               {c.pageNumber !== null && `, page ${c.pageNumber}`}
             </Link>{" "}

@@ -69,5 +69,12 @@ export const useAskStream = (projectId: string) => {
     setBusy(false);
   }, []);
 
-  return { exchanges, busy, ask, clear };
+  /** Shows a stored conversation's turns (a conversation opened from the list, or again after Back). */
+  const load = useCallback((stored: Exchange[]) => {
+    abort.current?.abort();
+    setExchanges(stored);
+    setBusy(false);
+  }, []);
+
+  return { exchanges, busy, ask, clear, load };
 };

@@ -1,5 +1,6 @@
 "use client";
 
+import { Button } from "@/components/ui/button";
 import "@xyflow/react/dist/style.css";
 import { useQuery } from "@tanstack/react-query";
 import { ReactFlowProvider } from "@xyflow/react";
@@ -78,7 +79,14 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
       )}
       {actions.deploy.isError && <ErrorAlert>{actions.deploy.error.message}</ErrorAlert>}
       {actions.restore.isError && <ErrorAlert>{actions.restore.error.message}</ErrorAlert>}
-      {actions.notice && <Notice>{actions.notice}</Notice>}
+      {actions.notice && (
+        <Notice className="flex items-center justify-between gap-3">
+          <span>{actions.notice}</span>
+          <Button size="sm" variant="ghost" onClick={actions.dismissNotice}>
+            Dismiss
+          </Button>
+        </Notice>
+      )}
       {viewing && (
         <RevisionNotice
           viewing={viewing}

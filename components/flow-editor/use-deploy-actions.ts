@@ -1,8 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import type { Graph } from "@/server/flows/graph.schema";
 import type { useAutosave } from "./use-autosave";
+
+/** How long a deploy or restore outcome stays on screen. */
+const NOTICE_MS = 8000;
 
 type Autosave = ReturnType<typeof useAutosave>;
 type Revision = { id: string; number: number };
@@ -38,6 +41,13 @@ export const useDeployActions = ({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [notice, setNotice] = useState<string | null>(null);
+  // An outcome ("deployed successfully") is news for a moment: it goes after a few seconds, or on Dismiss, instead
+  // of staying above the canvas for the rest of the session.
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), NOTICE_MS);
+    return () => clearTimeout(timer);
+  }, [notice]);
   const deploy = useMutation(trpc.dashboard.flows.deploy.mutationOptions());
   const restore = useMutation(trpc.dashboard.flows.restore.mutationOptions());
   const cancelDeploy = useMutation(trpc.dashboard.flows.cancelDeploy.mutationOptions());
@@ -84,5 +94,7 @@ export const useDeployActions = ({
     autosave.adopt(fresh.graph, fresh.draftVersion);
   };
 
-  return { deploy, restore, cancelDeploy, notice, deployDraft, restoreRevision, reload };
+  const dismissNotice = () => setNotice(null);
+
+  return { deploy, restore, cancelDeploy, notice, dismissNotice, deployDraft, restoreRevision, reload };
 };

@@ -31,7 +31,13 @@ export const SearchResults = ({ projectId, data }: { projectId: string; data: Se
     {data.message && <Notice>{data.message}</Notice>}
     {data.hits.length === 0 ? (
       <Card>
-        <EmptyState title="Nothing found">Try other words, or check that the sources are indexed.</EmptyState>
+        {data.scoreThreshold > 0 ? (
+          <EmptyState title={`No results above the score threshold (${data.scoreThreshold})`}>
+            Nothing scored high enough: try other words, or lower the threshold to see weaker matches.
+          </EmptyState>
+        ) : (
+          <EmptyState title="Nothing found">Try other words, or check that the sources are indexed.</EmptyState>
+        )}
       </Card>
     ) : (
       <ol aria-label="Search results" className="space-y-3">

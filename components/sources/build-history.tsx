@@ -1,5 +1,6 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
@@ -68,8 +69,8 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
                       <span className="text-destructive">{b.error}</span>
                     ) : (
                       [
-                        b.totalPartitions !== null && `${b.totalPartitions} elements`,
-                        b.totalPages !== null && `${b.totalPages} pages`,
+                        b.totalPartitions !== null && count(b.totalPartitions, "element"),
+                        b.totalPages !== null && count(b.totalPages, "page"),
                         ...b.warnings,
                       ]
                         .filter(Boolean)

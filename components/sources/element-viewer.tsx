@@ -15,7 +15,7 @@ type ElementsData = NonNullable<SourceViewState["elements"]["data"]>;
 
 /** The type filter and, for a source with pages, the page picker. */
 const ElementFilters = ({ view }: { view: SourceViewState }) => {
-  const { overview, pages, paged, pageNumber, type, setParams } = view;
+  const { overview, pages, paged, typed, pageNumber, type, setParams } = view;
   const pageIndex = pages.findIndex((p) => p.pageNumber === pageNumber);
   const goToPage = (n: number) => setParams({ page: n, element: null });
   return (
@@ -33,7 +33,7 @@ const ElementFilters = ({ view }: { view: SourceViewState }) => {
           </option>
         ))}
       </Select>
-      {paged && (
+      {paged && !typed && (
         <nav aria-label="Pages" className="flex items-center gap-1">
           <Button
             variant="secondary"
@@ -73,10 +73,13 @@ const ElementList = ({
   items,
   selected,
   setParams,
+  showPage,
 }: {
   items: ElementsData["items"];
   selected: string | null;
   setParams: SetViewParams;
+  /** A type filter lists elements of several pages: each says its page. */
+  showPage: boolean;
 }) => (
   <ol
     aria-label="Elements"
@@ -95,6 +98,9 @@ const ElementList = ({
         >
           <Badge tone={item.type === "Title" ? "info" : "neutral"}>{item.type}</Badge>
           <span className="line-clamp-2 min-w-0 flex-1">{item.preview || "(no text)"}</span>
+          {showPage && item.pageNumber !== null && (
+            <span className="shrink-0 text-xs text-muted-foreground">Page {item.pageNumber}</span>
+          )}
         </button>
       </li>
     ))}
@@ -133,17 +139,22 @@ const ElementsGrid = ({
   projectId: string;
   sourceId: string;
 }) => {
-  const { paged, pageNumber, selected, listPage, setParams } = view;
+  const { paged, typed, pageNumber, selected, listPage, setParams } = view;
+  // Filtered by type, the list spans pages: the image shows the selected element's page (else the first hit's).
+  const imagePage = typed
+    ? (data.items.find((i) => i.elementId === selected)?.pageNumber ?? data.items[0]?.pageNumber ?? undefined)
+    : pageNumber;
+  const onImage = typed ? data.items.filter((i) => i.pageNumber === imagePage) : data.items;
   return (
     <div
       className={cn("grid gap-5 p-5", paged && data.hasPageImages ? "lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : "")}
     >
-      {paged && data.hasPageImages && pageNumber !== undefined && (
+      {paged && data.hasPageImages && imagePage !== undefined && (
         <PageCanvas
-          src={`/api/projects/${projectId}/sources/${sourceId}/pages/${pageNumber}/image?width=1000`}
-          items={data.items}
+          src={`/api/projects/${projectId}/sources/${sourceId}/pages/${imagePage}/image?width=1000`}
+          items={onImage}
           selected={selected}
-          pageNumber={pageNumber}
+          pageNumber={imagePage}
           onSelect={(id) => setParams({ element: id })}
         />
       )}
@@ -156,9 +167,9 @@ const ElementsGrid = ({
         {data.items.length === 0 ? (
           <EmptyState title="No elements match" />
         ) : (
-          <ElementList items={data.items} selected={selected} setParams={setParams} />
+          <ElementList items={data.items} selected={selected} setParams={setParams} showPage={paged && typed} />
         )}
-        {!paged && data.total > LIST_PAGE_SIZE && (
+        {(!paged || typed) && data.total > LIST_PAGE_SIZE && (
           <ListPager total={data.total} listPage={listPage} setParams={setParams} />
         )}
       </div>
@@ -176,7 +187,7 @@ export const ElementViewer = ({
   projectId: string;
   sourceId: string;
 }) => {
-  const { source, overview, elements, paged, pageNumber } = view;
+  const { source, overview, elements, paged, typed, pageNumber } = view;
   const data = elements.data;
   return (
     <Card label="Element viewer">
@@ -184,7 +195,7 @@ export const ElementViewer = ({
         title="Elements"
         description={
           data
-            ? `${data.total} element${data.total === 1 ? "" : "s"}${paged ? ` on page ${pageNumber}` : ""}`
+            ? `${data.total} element${data.total === 1 ? "" : "s"}${paged ? (typed ? " on all pages" : ` on page ${pageNumber}`) : ""}`
             : undefined
         }
         actions={<ElementFilters view={view} />}

@@ -20,7 +20,7 @@ export const FileUpload = ({
 }) => {
   const input = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const { options, setOptions, items, busy, add: queue } = useFileUpload(projectId);
+  const { options, setOptions, items, busy, add: queue, clearFinished } = useFileUpload(projectId);
 
   const add = (files: FileList | null) => {
     if (!files?.length) return;
@@ -67,7 +67,7 @@ export const FileUpload = ({
           Choose files
         </Button>
       </div>
-      {items.length > 0 && <UploadList items={items} />}
+      {items.length > 0 && <UploadList items={items} onClear={clearFinished} />}
     </div>
   );
 };

@@ -1,5 +1,6 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { createColumnHelper } from "@tanstack/react-table";
 import Link from "next/link";
 import { ProgressBar } from "@/components/ui/progress-bar";
@@ -29,8 +30,8 @@ const BuildCell = ({ row }: { row: SourceRow }) => {
   return (
     <p className="text-xs text-muted-foreground">
       {build.status === "Completed" ? "Done" : build.status}
-      {build.totalPartitions !== null && ` · ${build.totalPartitions} elements`}
-      {build.totalPages !== null && ` · ${build.totalPages} pages`}
+      {build.totalPartitions !== null && ` · ${count(build.totalPartitions, "element")}`}
+      {build.totalPages !== null && ` · ${count(build.totalPages, "page")}`}
       {build.warnings.length > 0 && ` · ${build.warnings.length} warning${build.warnings.length > 1 ? "s" : ""}`}
     </p>
   );

@@ -71,5 +71,8 @@ export const useFileUpload = (projectId: string) => {
     void run([...added], options);
   };
 
-  return { options, setOptions, items, busy, add };
+  /** Drops finished uploads (done or failed) from the list; running ones stay. */
+  const clearFinished = () => setItems((all) => all.filter((i) => i.state === "queued" || i.state === "uploading"));
+
+  return { options, setOptions, items, busy, add, clearFinished };
 };

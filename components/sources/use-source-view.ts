@@ -77,21 +77,25 @@ export const useSourceView = (projectId: string, sourceId: string) => {
       ? pageParam
       : pages[0]!.pageNumber
     : undefined;
+  // A type filter spans the whole source ("Table (9)" lists the 9 tables, on whichever pages they are), a list page
+  // at a time; without one, a source with pages shows the elements of the current page.
+  const typed = type !== "";
+  const onePage = paged && !typed;
   const elements = useQuery(
     trpc.dashboard.sources.elements.queryOptions(
       {
         projectId,
         sourceId,
-        pageNumber,
+        pageNumber: onePage ? pageNumber : undefined,
         type: type || undefined,
-        page: paged ? 1 : listPage,
+        page: onePage ? 1 : listPage,
         pageSize: LIST_PAGE_SIZE,
       },
       { enabled: overview.isSuccess, placeholderData: keepPreviousData },
     ),
   );
 
-  return { source, overview, elements, pages, paged, pageNumber, type, selected, listPage, setParams };
+  return { source, overview, elements, pages, paged, typed, pageNumber, type, selected, listPage, setParams };
 };
 
 export type SourceViewState = ReturnType<typeof useSourceView>;

@@ -54,7 +54,12 @@ test("the chat playground: pick a source, ask, follow a citation to its page, co
   await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
   await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
   await page.getByRole("button", { name: "Ask" }).click();
-  await conversation.getByRole("link", { name: "[1]" }).first().click();
-  await expect(page).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
-  await expect(page.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
+  // It opens beside the chat (issue 30: following it in the same tab lost the conversation).
+  const [viewer] = await Promise.all([
+    page.context().waitForEvent("page"),
+    conversation.getByRole("link", { name: "[1]" }).first().click(),
+  ]);
+  await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
+  await expect(viewer.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
+  await expect(conversation).toContainText("test each block for strength");
 });

@@ -128,7 +128,11 @@ test("a flow built on an empty canvas: configured, checked, deployed, run, edite
   const dialog = page.getByRole("dialog", { name: "Deploy granite-answers" });
   await dialog.getByLabel("Description").fill("first answers");
   await dialog.getByRole("button", { name: "Deploy now" }).click();
-  await expect(page.getByText("Flow 'granite-answers' deployed successfully")).toBeVisible({ timeout: 30_000 });
+  const deployed = page.getByText("Flow 'granite-answers' deployed successfully");
+  await expect(deployed).toBeVisible({ timeout: 30_000 });
+  // The outcome does not stay above the canvas: Dismiss (or a few seconds) removes it.
+  await page.getByRole("button", { name: "Dismiss" }).click();
+  await expect(deployed).toHaveCount(0);
   await expect(page.getByText("revision 1 serving")).toBeVisible();
 
   // Run the deployed revision: the answer streams in, every node lights up, passages are listed.

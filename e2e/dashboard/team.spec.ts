@@ -84,6 +84,8 @@ test("a viewer joins by invitation link, reads, and can neither create tokens no
   browser,
   request,
 }) => {
+  // Two browsers, a sign-up, a sign-in and two role changes: more than the default 30 s on 2 shared cores.
+  test.setTimeout(90_000);
   // A source in the default project, through the API token of the first start.
   const upload = await request.post("/api/public/v1/sources/ingest-file", {
     headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
@@ -166,9 +168,15 @@ test("a viewer joins by invitation link, reads, and can neither create tokens no
 
   // The owner sees the new member.
   await page.reload();
-  await expect(
-    page.getByRole("table", { name: "Members" }).getByRole("row", { name: /viewer@e2e\.test/ }),
-  ).toContainText("viewer");
+  const members = page.getByRole("table", { name: "Members" });
+  await expect(members.getByRole("row", { name: /viewer@e2e\.test/ })).toContainText("viewer");
+
+  // A role change confirms itself (issue 30: it changed in silence), and changes back the same way.
+  const toasts = page.getByRole("status", { name: "Notifications" });
+  await members.getByLabel("Role of viewer@e2e.test").selectOption("member");
+  await expect(toasts).toContainText("viewer@e2e.test is now member");
+  await members.getByLabel("Role of viewer@e2e.test").selectOption("viewer");
+  await expect(toasts).toContainText("viewer@e2e.test is now viewer");
 });
 
 test("unknown addresses get a styled 404", async ({ page }) => {

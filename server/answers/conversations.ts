@@ -98,3 +98,39 @@ export const listTurns = async ({ projectId, conversationId }: { projectId: stri
     orderBy: { createdAt: "asc" },
   });
 };
+
+/** A project's conversations for the dashboard's list, newest first, titled by a rename or else the first question. */
+export const listConversations = async ({ projectId, limit }: { projectId: string; limit: number }) => {
+  const rows = await db.conversation.findMany({
+    where: { projectId, updatedAt: { gte: cutoff() }, turns: { some: {} } },
+    orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+    take: limit,
+    include: {
+      turns: { orderBy: { createdAt: "asc" }, take: 1, select: { question: true } },
+      _count: { select: { turns: true } },
+    },
+  });
+  return rows.map((c) => ({
+    conversationId: c.externalId,
+    title: c.title ?? c.turns[0]?.question ?? "Untitled conversation",
+    turnCount: c._count.turns,
+    updatedAt: c.updatedAt,
+  }));
+};
+
+/** Renames a conversation of the project; false when the project has no conversation by that id. */
+export const renameConversation = async (input: { projectId: string; conversationId: string; title: string }) => {
+  const row = await db.conversation.findUnique({
+    where: { projectId_externalId: { projectId: input.projectId, externalId: input.conversationId } },
+  });
+  if (!row) return false;
+  // The title is display-only: a rename keeps updatedAt, so it does not move the conversation to the top of the list.
+  await db.conversation.update({ where: { id: row.id }, data: { title: input.title, updatedAt: row.updatedAt } });
+  return true;
+};
+
+/** Deletes a conversation and its turns (cascade); false when the project has no conversation by that id. */
+export const deleteConversation = async ({ projectId, conversationId }: { projectId: string; conversationId: string }) => {
+  const { count } = await db.conversation.deleteMany({ where: { projectId, externalId: conversationId } });
+  return count > 0;
+};

@@ -14,3 +14,12 @@ export const PlaygroundAskInput = z.object({
 export type PlaygroundAskInput = z.input<typeof PlaygroundAskInput>;
 
 export const ConversationInput = z.object({ projectId: z.uuid(), conversationId: z.string().trim().min(1).max(200) });
+
+export const ListConversationsInput = z.object({
+  projectId: z.uuid(),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
+export const RenameConversationInput = ConversationInput.extend({
+  title: z.string().trim().min(1, { error: "Give the conversation a name" }).max(120),
+});

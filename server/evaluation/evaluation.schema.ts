@@ -15,6 +15,16 @@ export const ImportTestSetInput = ProjectRef.extend({
 
 export const TestSetRef = ProjectRef.extend({ testSet: z.string().min(1).max(100) });
 
+export const CreateTestSetInput = ProjectRef.extend({ name: z.string().trim().min(1, { error: "Name the test set" }).max(100) });
+
+/** A case written in the dashboard: the question, and what a good answer says (optional, as in an import). */
+const TestCaseFields = z.object({
+  question: z.string().trim().min(1, { error: "Write the question" }).max(4000),
+  expectedAnswer: z.string().trim().max(20_000).default(""),
+});
+export const AddTestCaseInput = TestSetRef.extend(TestCaseFields.shape);
+export const UpdateTestCaseInput = ProjectRef.extend({ caseId: z.uuid(), ...TestCaseFields.shape });
+
 export const TestCasesInput = TestSetRef.extend({
   page: z.number().int().min(1).default(1),
   pageSize: z.number().int().min(1).max(100).default(20),

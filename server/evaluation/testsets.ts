@@ -98,3 +98,40 @@ export const deleteTestSet = async (projectId: string, ref: string) => {
   await db.testSet.delete({ where: { id: set.id } });
   return { id: set.id, name: set.name };
 };
+
+/** An empty test set, filled case by case in the dashboard. */
+export const createTestSet = async ({ projectId, name }: { projectId: string; name: string }) => {
+  const trimmed = name.trim();
+  if (await db.testSet.findFirst({ where: { projectId, name: trimmed } }))
+    throw new AppError("CONFLICT", `A test set named ${trimmed} already exists`);
+  return db.testSet.create({ data: { projectId, name: trimmed } });
+};
+
+type CaseFields = { question: string; expectedAnswer: string };
+
+/** Appends a case to a test set, after its last one. */
+export const addTestCase = async ({ projectId, testSet, ...fields }: { projectId: string; testSet: string } & CaseFields) => {
+  const set = await requireTestSet(projectId, testSet);
+  return db.$transaction(async (tx) => {
+    const last = await tx.testCase.findFirst({
+      where: { projectId, testSetId: set.id },
+      orderBy: { position: "desc" },
+      select: { position: true },
+    });
+    const row = await tx.testCase.create({
+      data: { testSetId: set.id, projectId, position: (last?.position ?? -1) + 1, ...fields },
+    });
+    await tx.testSet.update({ where: { id: set.id }, data: { caseCount: { increment: 1 } } });
+    return row;
+  });
+};
+
+/**
+ * Changes a case's question and expected answer (its gold files and passages stay). Runs already made keep the
+ * scores they had: they are a record of what was asked then.
+ */
+export const updateTestCase = async ({ projectId, caseId, ...fields }: { projectId: string; caseId: string } & CaseFields) => {
+  const { count } = await db.testCase.updateMany({ where: { id: caseId, projectId }, data: fields });
+  if (count === 0) throw new AppError("NOT_FOUND", "Test case not found");
+  return db.testCase.findFirstOrThrow({ where: { id: caseId, projectId } });
+};

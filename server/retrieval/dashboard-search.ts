@@ -8,17 +8,22 @@ export const searchProject = async ({
   query,
   searchType,
   topK,
+  scoreThreshold,
+  sourceIds,
 }: {
   projectId: string;
   query: string;
   searchType: SearchType;
   topK: number;
+  scoreThreshold: number;
+  sourceIds?: string[];
 }) => {
   const result = await withModelUsage({ projectId, cause: "search" }, () =>
-    retrieve({ projectId, query, searchType, topK }),
+    retrieve({ projectId, query, searchType, topK, scoreThreshold, sourceIds }),
   );
   return {
     requested: searchType,
+    scoreThreshold,
     ranAs: result.effectiveSearchType,
     message: result.message ?? null,
     hits: result.chunks.map((chunk) => ({

@@ -14,6 +14,8 @@ export const ListSourcesPageInput = z.object({
   sort: z.enum(SOURCE_SORTS).default("createdAt"),
   direction: z.enum(["asc", "desc"]).default("desc"),
   status: z.enum(SOURCE_STATUSES).optional(),
+  /** Only sources with a completed build (elements to show, chunks to search), whatever their newest build does. */
+  built: z.boolean().optional(),
   fileType: z.string().trim().max(10).optional(),
   query: z.string().trim().max(200).optional(),
 });

@@ -1,4 +1,4 @@
-import { publicBuildStatus } from "../ingestion/builds";
+import { publicBuildStatus, SUCCESSFUL_BUILD_STATUSES } from "../ingestion/builds";
 import { db } from "../db";
 import type { Prisma } from "../generated/prisma/client";
 import type { Build, Source } from "../generated/prisma/client";
@@ -41,6 +41,7 @@ export const listSourcesPage = async (input: ListSourcesPageInput) => {
   const where: Prisma.SourceWhereInput = {
     projectId: input.projectId,
     ...(input.status ? { status: input.status } : {}),
+    ...(input.built ? { builds: { some: { projectId: input.projectId, status: { in: SUCCESSFUL_BUILD_STATUSES } } } } : {}),
     ...(input.fileType ? { fileType: input.fileType.toLowerCase() } : {}),
     ...(input.query ? { fileName: { contains: input.query, mode: "insensitive" } } : {}),
   };

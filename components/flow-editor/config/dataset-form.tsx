@@ -19,6 +19,8 @@ export const DatasetForm = ({ nodeId, projectId }: { nodeId: string; projectId: 
   const sources = useQuery({
     ...trpc.dashboard.sources.list.queryOptions({
       projectId,
+      // A dataset answers from built sources only: a failed upload has nothing to search.
+      built: true,
       pageSize: 100,
       sort: "fileName",
       direction: "asc",
@@ -67,7 +69,7 @@ export const DatasetForm = ({ nodeId, projectId }: { nodeId: string; projectId: 
         <ErrorAlert>{sources.error.message}</ErrorAlert>
       ) : sources.data.items.length === 0 && !query ? (
         <p className="rounded-md border border-dashed border-border px-3 py-4 text-center text-sm text-muted-foreground">
-          This project has no sources.{" "}
+          This project has no processed sources yet.{" "}
           <Link className="text-link underline" href={`/${projectId}/sources`}>
             Add some
           </Link>{" "}

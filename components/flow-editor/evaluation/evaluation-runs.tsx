@@ -1,5 +1,6 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -17,7 +18,7 @@ const RunProgress = ({ run, label }: { run: EvaluationRun; label: string }) => (
   <div className="mt-1.5 space-y-1">
     <ProgressBar label={`Run ${label}`} value={(100 * run.doneCases) / Math.max(1, run.totalCases)} />
     <p className="text-xs text-muted-foreground">
-      {run.doneCases} of {run.totalCases} cases
+      {run.doneCases} of {count(run.totalCases, "case")}
       {run.cancelRequested ? " · stopping…" : ""}
     </p>
   </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
@@ -27,7 +28,7 @@ export const NodeAggregates = ({ run }: { run: RunPage["run"] }) => {
           <p className="text-sm font-semibold">
             {run.nodeNames[nodeId] ?? nodeId}{" "}
             <span className="font-normal text-muted-foreground">
-              · {agg.cases} cases{agg.errors ? ` · ${agg.errors} failed` : ""}
+              · {count(agg.cases, "case")}{agg.errors ? ` · ${agg.errors} failed` : ""}
             </span>
           </p>
           <dl className="mt-2 grid grid-cols-5 gap-2">
@@ -170,7 +171,7 @@ export const RunResults = ({
         </h2>
         <Badge tone={STATUS_TONE[run.status] ?? "neutral"}>{run.status}</Badge>
         <span className="text-xs text-muted-foreground">
-          {run.testSetName} · {run.doneCases}/{run.totalCases} cases ·{" "}
+          {run.testSetName} · {run.doneCases}/{count(run.totalCases, "case")} ·{" "}
           {run.judgeModel ? `judged by ${run.judgeModel}` : "no chat model configured to judge"}
         </span>
         <Button size="sm" variant="ghost" className="ml-auto" onClick={onClose}>

@@ -1,14 +1,17 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 import { Select } from "@/components/ui/input";
 import { Loading, Spinner } from "@/components/ui/states";
+import { useState } from "react";
+import { NewTestSet, TestCases } from "./test-cases";
 import { TestSetImport } from "./test-set-import";
 import type { EvaluationState } from "./use-evaluation";
 
-/** The project's test sets, each deletable by an editor, and the import form. */
+/** The project's test sets, each with its cases to read and (editors) edit or delete; a new set, or an import. */
 export const TestSets = ({
   projectId,
   canEdit,
@@ -19,6 +22,7 @@ export const TestSets = ({
   state: EvaluationState;
 }) => {
   const { testSets, remove, onDelete } = state;
+  const [open, setOpen] = useState<string | null>(null);
   return (
     <section aria-label="Test sets" className="space-y-3">
       <h3 className="text-sm font-semibold">Test sets</h3>
@@ -27,29 +31,42 @@ export const TestSets = ({
       ) : testSets.isError ? (
         <ErrorAlert>{testSets.error.message}</ErrorAlert>
       ) : testSets.data.length === 0 ? (
-        <p className="text-xs text-muted-foreground">No test sets yet: import one below.</p>
+        <p className="text-xs text-muted-foreground">No test sets yet: create or import one below.</p>
       ) : (
         <ul className="divide-y divide-border rounded-md border border-border text-sm">
           {testSets.data.map((t) => (
-            <li key={t.id} aria-label={`Test set ${t.name}`} className="flex items-center gap-2 px-3 py-1.5">
-              <span className="min-w-0 flex-1 truncate font-medium">{t.name}</span>
-              <span className="text-xs text-muted-foreground">{t.caseCount} cases</span>
-              {canEdit && (
+            <li key={t.id} aria-label={`Test set ${t.name}`}>
+              <div className="flex items-center gap-2 px-3 py-1.5">
+                <span className="min-w-0 flex-1 truncate font-medium">{t.name}</span>
+                <span className="text-xs text-muted-foreground">{count(t.caseCount, "case")}</span>
                 <Button
                   size="sm"
                   variant="ghost"
-                  aria-label={`Delete test set ${t.name}`}
-                  disabled={remove.isPending}
-                  onClick={() => onDelete(t)}
+                  aria-expanded={open === t.id}
+                  aria-label={`Cases of test set ${t.name}`}
+                  onClick={() => setOpen(open === t.id ? null : t.id)}
                 >
-                  ✕
+                  Cases
                 </Button>
-              )}
+                {canEdit && (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Delete test set ${t.name}`}
+                    disabled={remove.isPending}
+                    onClick={() => onDelete(t)}
+                  >
+                    ✕
+                  </Button>
+                )}
+              </div>
+              {open === t.id && <TestCases projectId={projectId} testSet={t.id} canEdit={canEdit} />}
             </li>
           ))}
         </ul>
       )}
       {remove.isError && <ErrorAlert>{remove.error.message}</ErrorAlert>}
+      {canEdit && <NewTestSet projectId={projectId} onCreated={setOpen} />}
       {canEdit && <TestSetImport projectId={projectId} />}
     </section>
   );

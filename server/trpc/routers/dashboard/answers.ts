@@ -1,10 +1,26 @@
 import { prepareAsk, runAsk } from "@/server/answers/ask";
-import { listTurns } from "@/server/answers/conversations";
-import { ConversationInput, PlaygroundAskInput } from "@/server/answers/playground.schema";
+import {
+  deleteConversation,
+  listConversations,
+  listTurns,
+  renameConversation,
+} from "@/server/answers/conversations";
+import {
+  ConversationInput,
+  ListConversationsInput,
+  PlaygroundAskInput,
+  RenameConversationInput,
+} from "@/server/answers/playground.schema";
+import { AppError } from "@/server/errors";
 import { AnswerStream } from "@/server/http/answer-stream";
 import { projectProcedure, router } from "../../init";
 
-/** The chat playground: members ask (it spends model tokens); viewers read a conversation's turns. */
+const NOT_FOUND = "Conversation not found";
+
+/**
+ * The chat playground: members ask (it spends model tokens), rename and delete conversations; viewers list the
+ * project's conversations and read their turns.
+ */
 export const answersRouter = router({
   /** Answered as a text/event-stream by app/api/projects/[projectId]/ask (the procedure checks session and role). */
   ask: projectProcedure("member")
@@ -33,4 +49,22 @@ export const answersRouter = router({
         createdAt: t.createdAt,
       })),
     ),
+
+  conversations: projectProcedure("viewer")
+    .input(ListConversationsInput)
+    .query(({ ctx, input }) => listConversations({ projectId: ctx.projectId, limit: input.limit })),
+
+  renameConversation: projectProcedure("member")
+    .input(RenameConversationInput)
+    .mutation(async ({ ctx, input }) => {
+      if (!(await renameConversation({ ...input, projectId: ctx.projectId }))) throw new AppError("NOT_FOUND", NOT_FOUND);
+      return { conversationId: input.conversationId, title: input.title };
+    }),
+
+  deleteConversation: projectProcedure("member")
+    .input(ConversationInput)
+    .mutation(async ({ ctx, input }) => {
+      if (!(await deleteConversation({ ...input, projectId: ctx.projectId }))) throw new AppError("NOT_FOUND", NOT_FOUND);
+      return { conversationId: input.conversationId };
+    }),
 });

@@ -1,5 +1,7 @@
 import {
+  AddTestCaseInput,
   CompareEvaluationRunsInput,
+  CreateTestSetInput,
   EvaluationRunRef,
   GetEvaluationRunInput,
   ImportTestSetInput,
@@ -7,6 +9,7 @@ import {
   StartEvaluationInput,
   TestCasesInput,
   TestSetRef,
+  UpdateTestCaseInput,
 } from "@/server/evaluation/evaluation.schema";
 import {
   cancelEvaluationRun,
@@ -16,13 +19,21 @@ import {
   listEvaluationRuns,
   startEvaluation,
 } from "@/server/evaluation/runs";
-import { deleteTestSet, importTestSet, listTestCases, listTestSets } from "@/server/evaluation/testsets";
+import {
+  addTestCase,
+  createTestSet,
+  deleteTestSet,
+  importTestSet,
+  listTestCases,
+  listTestSets,
+  updateTestCase,
+} from "@/server/evaluation/testsets";
 import { z } from "zod";
 import { projectProcedure, router } from "../../init";
 
 /**
- * Flow evaluation: test sets and evaluation runs of a project. Viewers read; members import, delete, start and
- * cancel (a run spends model tokens, as a flow run does).
+ * Flow evaluation: test sets and evaluation runs of a project. Viewers read; members import, write cases, delete,
+ * start and cancel (a run spends model tokens, as a flow run does).
  */
 export const evaluationRouter = router({
   testSets: projectProcedure("viewer")
@@ -39,6 +50,21 @@ export const evaluationRouter = router({
       const set = await importTestSet({ ...input, projectId: ctx.projectId });
       return { id: set.id, name: set.name, caseCount: set.caseCount };
     }),
+
+  createTestSet: projectProcedure("member")
+    .input(CreateTestSetInput)
+    .mutation(async ({ ctx, input }) => {
+      const set = await createTestSet({ projectId: ctx.projectId, name: input.name });
+      return { id: set.id, name: set.name, caseCount: set.caseCount };
+    }),
+
+  addTestCase: projectProcedure("member")
+    .input(AddTestCaseInput)
+    .mutation(({ ctx, input }) => addTestCase({ ...input, projectId: ctx.projectId })),
+
+  updateTestCase: projectProcedure("member")
+    .input(UpdateTestCaseInput)
+    .mutation(({ ctx, input }) => updateTestCase({ ...input, projectId: ctx.projectId })),
 
   deleteTestSet: projectProcedure("member")
     .input(TestSetRef)

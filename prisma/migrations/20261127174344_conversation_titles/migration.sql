@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "conversations" ADD COLUMN     "title" TEXT;
