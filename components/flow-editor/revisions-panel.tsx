@@ -6,6 +6,7 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState, Loading } from "@/components/ui/states";
+import { count } from "@/components/lib/count";
 import { useRefreshFlow } from "./use-deploy-actions";
 
 /**
@@ -63,7 +64,7 @@ export const RevisionsPanel = ({
               ) : null}
             </div>
             <p className="mt-0.5 text-xs text-muted-foreground">
-              {r.deployedBy ?? "unknown"} · {new Date(r.createdAt).toLocaleString()} · {r.nodes} nodes
+              {r.deployedBy ?? "unknown"} · {new Date(r.createdAt).toLocaleString()} · {count(r.nodes, "node")}
             </p>
             {r.description && <p className="mt-1 text-xs">{r.description}</p>}
             {r.error && <p className="mt-1 text-xs text-destructive">{r.error}</p>}
