@@ -20,8 +20,10 @@
  * co-relevance; bench/raptor.ts), in this process.
  * Evaluation: SciFact train as a test set with gold documents through a plain, a graph-rag and a raptor-rag flow
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
- * BENCH_ONLY=ingest,methods,quality,raptor,memory,s3,busy,retrieval,answers,flows,evaluation,scale,smalldocs,hostile,load,
- * crash,responsiveness
+ * Query cost: prebuilt-rag on SciFact with 1 and 20 clients next to its SQL alone, with database and app CPU per query,
+ * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
+ * BENCH_ONLY=ingest,methods,quality,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,smalldocs,
+ * hostile,load,crash,responsiveness
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -32,8 +34,8 @@ process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["memory", "s3", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
-/** Parts that run in this process without a Quarry server. */
-const STANDALONE = ["quality", "raptor"];
+/** Parts that need no database of this process (querycost starts Quarries of its own). */
+const STANDALONE = ["quality", "raptor", "querycost"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -117,6 +119,11 @@ const main = async () => {
   if (wanted("raptor")) {
     const { benchRaptor } = await import("./raptor");
     process.stdout.write(`${await benchRaptor()}\n\n`);
+  }
+  if (wanted("querycost")) {
+    // Quarries of its own (the embedded database inside, as `npm start` runs it; a real Postgres when given).
+    const { benchQueryCost } = await import("./querycost");
+    process.stdout.write(`${await benchQueryCost()}\n\n`);
   }
   if (only && only.every((name) => HARDENING.includes(name) || STANDALONE.includes(name))) {
     return runHardening(wanted);

@@ -1,0 +1,146 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fmt, percentile, table, time } from "./stats";
+
+/**
+ * The load side of the query-cost bench (bench/querycost.ts): one client, then 20 at once, through prebuilt-rag and
+ * through the same SQL alone, with the CPU the database and the app spent per query, read from /proc.
+ */
+
+export const CLIENTS = 20;
+/** Requests per concurrent run: enough for a p95 that does not hang on one slow request. */
+const CONCURRENT_REQUESTS = 400;
+const SEQUENTIAL_REQUESTS = 200;
+const WARMUP = 40;
+/** Linux's clock tick for /proc CPU times; getconf CLK_TCK is 100 on every kernel Quarry runs on. */
+const TICK_MS = 10;
+
+/** user + system CPU of a process or thread (a /proc/…/stat file), in ms; null when unreadable (not Linux, not ours). */
+const cpuOf = (statFile: string): number | null => {
+  try {
+    const stat = readFileSync(statFile, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return null;
+  }
+};
+
+const parentOf = (pid: number): number | null => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return null;
+  }
+};
+
+/** CPU per thread of a process, keyed by thread id. */
+export const threadCpu = (pid: number): Map<string, number> => {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) out.set(tid, cpuOf(`/proc/${pid}/task/${tid}/stat`) ?? 0);
+  } catch {
+    // gone, or not Linux
+  }
+  return out;
+};
+
+/**
+ * CPU of a real Postgres on this machine, per process: every child of the postmaster (backends, checkpointer, WAL
+ * writer, autovacuum), found from one backend's pid. A process that started since a snapshot counts from zero; one
+ * that ended takes its time with it (the bench keeps its connections open, and so does the app's pool while busy).
+ * Null when the server is not local.
+ */
+export const postgresCpu = (backendPid: number): (() => Map<number, number> | null) => {
+  const postmaster = parentOf(backendPid);
+  return () => {
+    if (!postmaster || cpuOf(`/proc/${postmaster}/stat`) === null) return null;
+    const out = new Map<number, number>();
+    for (const entry of readdirSync("/proc")) {
+      if (/^\d+$/.test(entry) && parentOf(Number(entry)) === postmaster)
+        out.set(Number(entry), cpuOf(`/proc/${entry}/stat`) ?? 0);
+    }
+    return out;
+  };
+};
+
+/** CPU spent between two per-process (or per-thread) snapshots, new ones counted from zero. */
+export const cpuSince = <K>(was: Map<K, number>, now: Map<K, number>) =>
+  [...now].reduce((sum, [key, ms]) => sum + ms - (was.get(key) ?? 0), 0);
+
+export type Meter = {
+  /** Snapshot of what the meters read; `spent` gives database and app CPU since a snapshot, in ms. */
+  snapshot: () => unknown;
+  spent: (since: unknown) => { db: number | null; app: number | null };
+};
+
+export type LoadRow = {
+  path: string;
+  clients: number;
+  ms: number[];
+  seconds: number;
+  db: number | null;
+  app: number | null;
+};
+
+const runLoad = async (
+  call: (query: string) => Promise<unknown>,
+  queries: string[],
+  clients: number,
+  total: number,
+  meter: Meter,
+) => {
+  const ms: number[] = [];
+  let next = 0;
+  const before = meter.snapshot();
+  const [, took] = await time(() =>
+    Promise.all(
+      Array.from({ length: clients }, async () => {
+        for (let i = next++; i < total; i = next++) ms.push((await time(() => call(queries[i % queries.length]!)))[1]);
+      }),
+    ),
+  );
+  const spent = meter.spent(before);
+  return { ms, seconds: took / 1000, ...spent };
+};
+
+/** One client, then CLIENTS at once, through the API and through the SQL alone. */
+export const measure = async ({
+  api,
+  sql,
+  queries,
+  meter,
+}: {
+  api: (query: string) => Promise<unknown>;
+  sql: (query: string) => Promise<unknown>;
+  queries: string[];
+  meter: Meter;
+}): Promise<LoadRow[]> => {
+  // Warm both paths (plans, caches, the pools' connections) at full concurrency.
+  await runLoad(api, queries, CLIENTS, WARMUP, meter);
+  await runLoad(sql, queries, CLIENTS, WARMUP, meter);
+  const rows: LoadRow[] = [];
+  for (const clients of [1, CLIENTS]) {
+    const total = clients === 1 ? SEQUENTIAL_REQUESTS : CONCURRENT_REQUESTS;
+    rows.push({ path: "prebuilt-rag (HTTP)", clients, ...(await runLoad(api, queries, clients, total, meter)) });
+    rows.push({ path: "same SQL alone", clients, ...(await runLoad(sql, queries, clients, total, meter)) });
+  }
+  return rows;
+};
+
+export const formatLoad = (database: string, rows: LoadRow[]) => {
+  const perQuery = (cpu: number | null, row: LoadRow) => (cpu === null ? "n/a" : fmt(cpu / row.ms.length));
+  return table([
+    ["database", "path", "clients", "p50 ms", "p95 ms", "q/s", "DB CPU ms/q", "app CPU ms/q"],
+    ...rows.map((r) => [
+      database,
+      r.path,
+      r.clients,
+      fmt(percentile(r.ms, 50)),
+      fmt(percentile(r.ms, 95)),
+      fmt(r.ms.length / r.seconds, 0),
+      perQuery(r.db, r),
+      r.path.startsWith("same SQL") ? "" : perQuery(r.app, r),
+    ]),
+  ]);
+};
