@@ -1,7 +1,8 @@
 import { describeFailure } from "../failure";
 import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
-import { classifyBlock, findRepeatedMargins, type PageBlocks } from "./classify";
+import { classifyBlock } from "./classify";
+import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { openPdf, readPage, type PdfDocument } from "./load";
 import { figuresOf, graphicsReader, type GraphicsReader } from "./figures";

@@ -1,0 +1,44 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from ".";
+import { BODY, PAGE } from "./test-fixtures";
+
+/**
+ * Element types of the text layer on small PDFs made here: running heads with changing page numbers, footnote
+ * markers, wrapped list items, captions across lines and code listings.
+ */
+
+const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
+  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+
+const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
+  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 14, 11, font);
+};
+
+describe("element types of the text layer", () => {
+  it("types running heads and feet whose page number changes as Header and Footer, chapters and roman pages too", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const roman = ["i", "ii", "iii"];
+    const chapters = ["Introduction", "Methods", "Results"];
+    for (let n = 1; n <= 9; n++) {
+      const page = doc.addPage([PAGE.width, PAGE.height]);
+      if (n <= 3) {
+        put(page, "© Copyright 2026 Quarry Labs", 72, 750, 9, font);
+        put(page, roman[n - 1] ?? "", 530, 750, 9, font);
+      } else {
+        const chapter = Math.floor((n - 4) / 2);
+        put(page, `Chapter ${chapter + 1} ${chapters[chapter]}`, 72, 40, 9, font);
+        put(page, String(n - 3), 530, 40, 9, font);
+      }
+      body(page, font, 120, n);
+    }
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const margins = elements.filter((e) => /Copyright|Chapter/.test(e.text));
+    expect(margins).toHaveLength(9);
+    expect(margins.filter((e) => e.type === "Footer").map((e) => e.pageNumber)).toEqual([1, 2, 3]);
+    expect(margins.filter((e) => e.type === "Header").map((e) => e.pageNumber)).toEqual([4, 5, 6, 7, 8, 9]);
+    // The body is untouched.
+    expect(elements.filter((e) => e.type === "NarrativeText")).toHaveLength(9);
+  });
+});
