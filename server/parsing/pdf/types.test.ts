@@ -42,3 +42,31 @@ describe("element types of the text layer", () => {
     expect(elements.filter((e) => e.type === "NarrativeText")).toHaveLength(9);
   });
 });
+
+describe("footnote marks", () => {
+  it("splits a raised, smaller mark from the word it touches, and from its footnote's first word", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const line = "Questions go to the Resource Center";
+    put(page, line, 72, 100, 11, font);
+    const after = 72 + font.widthOfTextAtSize(line, 11);
+    page.drawText("1", { x: after, y: PAGE.height - 100 - 11 + 4, size: 7, font });
+    put(page, " of the library, open all week.", after + font.widthOfTextAtSize("1", 7), 100, 11, font);
+    // An exponent after a single letter stays with it.
+    put(page, "The area grows with x", 72, 130, 11, font);
+    page.drawText("2", {
+      x: 72 + font.widthOfTextAtSize("The area grows with x", 11),
+      y: PAGE.height - 141 + 4,
+      size: 7,
+      font,
+    });
+    page.drawText("1", { x: 72, y: PAGE.height - 700 - 9 + 3, size: 6, font });
+    put(page, "The center opens at nine on weekdays.", 72 + font.widthOfTextAtSize("1", 6), 700, 9, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const text = elements.map((e) => e.text).join("\n");
+    expect(text).toContain("Questions go to the Resource Center 1 of the library, open all week.");
+    expect(text).toContain("The area grows with x2");
+    expect(text).toContain("1 The center opens at nine on weekdays.");
+  });
+});
