@@ -22,6 +22,17 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   );
 };
 
+/**
+ * Where the text of a list item's first line starts, after its bullet or number: the second run when the marker is a
+ * run of its own, else a few ems right of the line's start (the widest hanging indent that is usual).
+ */
+const itemTextLeft = (line: Line): number => {
+  const runs = line.segments.flatMap((s) => s.runs);
+  const [marker, text] = runs;
+  if (marker && text && isBulleted(`${marker.text.trim()} x`)) return text.left;
+  return line.left + 3 * line.fontSize;
+};
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -35,6 +46,17 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (isHeadingLine(prev, stats) !== isHeadingLine(next, stats)) return true;
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
+  // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short
+  // the line above (a ragged right edge is no paragraph end inside an item).
+  const first = block[0];
+  if (
+    first &&
+    isBulleted(first.text) &&
+    next.left > box.left + 0.3 * em &&
+    next.left <= itemTextLeft(first) + 0.5 * em
+  ) {
+    return false;
+  }
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.

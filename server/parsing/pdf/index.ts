@@ -1,6 +1,7 @@
 import { describeFailure } from "../failure";
 import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
+import { joinCaptions } from "./captions";
 import { classifyBlock } from "./classify";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
@@ -264,7 +265,7 @@ const parseOpenPdf = async (
   }
   const repeated = findRepeatedMargins(paged);
 
-  const elements = flowElements(paged, stats, repeated);
+  const elements = joinCaptions(flowElements(paged, stats, repeated));
   const tables = gridElements(grids, pages);
   return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts, graphicsOf };
 };

@@ -70,3 +70,47 @@ describe("footnote marks", () => {
     expect(text).toContain("1 The center opens at nine on weekdays.");
   });
 });
+
+describe("list items and captions", () => {
+  it("keeps a list item's wrapped lines in the item, however ragged, and a caption's lines in one caption", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    let page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "The parser reads these inputs for every build of a source.", 60, 60, 10, font);
+    const item = ["Spreadsheets, whose sheets become tables with a header row", "and body rows", "as the sheet holds."];
+    put(page, "•", 72, 84, 10, font);
+    item.forEach((text, i) => put(page, text, 84, 84 + i * 12, 10, font));
+    put(page, "•", 72, 124, 10, font);
+    put(page, "Office files, converted first.", 84, 124, 10, font);
+    // Next page: two columns, with a caption across them whose short last line fits in the left one.
+    page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 12; i++) {
+      put(page, BODY.slice(i % 5, 50 + (i % 5)), 60, 160 + i * 12, 10, font);
+      put(page, BODY.slice(10 + (i % 5), 60 + (i % 5)), 322, 160 + i * 12, 10, font);
+    }
+    put(page, "Figure 3: Recall at ten of the four embedding models, with and without the two Ef-", 60, 320, 9, font);
+    put(
+      page,
+      "fects of re-ranking on the held-out queries of the test set are shown on the right side.",
+      60,
+      331,
+      9,
+      font,
+    );
+    put(page, "Both axes are logarithmic.", 60, 342, 9, font);
+    for (let i = 0; i < 12; i++) {
+      put(page, BODY.slice(i % 5, 50 + (i % 5)), 60, 370 + i * 12, 10, font);
+      put(page, BODY.slice(10 + (i % 5), 60 + (i % 5)), 322, 370 + i * 12, 10, font);
+    }
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "Spreadsheets, whose sheets become tables with a header row and body rows as the sheet holds.",
+      "Office files, converted first.",
+    ]);
+    expect(elements.filter((e) => e.type === "FigureCaption").map((e) => e.text)).toEqual([
+      "Figure 3: Recall at ten of the four embedding models, with and without the two Effects of re-ranking on the " +
+        "held-out queries of the test set are shown on the right side. Both axes are logarithmic.",
+    ]);
+    expect(elements.some((e) => e.text === "Both axes are logarithmic.")).toBe(false);
+  });
+});
