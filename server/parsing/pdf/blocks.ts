@@ -33,6 +33,8 @@ const itemTextLeft = (line: Line): number => {
   return line.left + 3 * line.fontSize;
 };
 
+const isCode = (line: Line) => monoShare([line]) >= 0.5;
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -40,6 +42,10 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   const size = Math.max(prev.fontSize, next.fontSize);
   if (Math.abs(prev.fontSize - next.fontSize) > 0.12 * size) return true;
   const pitch = next.baseline - prev.baseline;
+  if (isCode(prev) && isCode(next)) {
+    // A listing's lines go on through its indentation, short lines and single blank lines; a wider gap ends it.
+    return pitch <= 0 || pitch > 2.5 * stats.pitch(prev.fontSize) + 1 || next.right < box.left;
+  }
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (isBulleted(next.text)) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;

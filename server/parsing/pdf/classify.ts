@@ -11,12 +11,28 @@ import type { ElementType } from "../types";
 import { isHeadingLine, joinLines } from "./blocks";
 import { marginKeys } from "./margins";
 import { monoShare, type DocStats } from "./stats";
-import { maxOf, type Block, type PageText } from "./types";
+import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
 /** Page margins where page numbers sit, as shares of the page height. */
 const HEADER_BAND = 0.14;
 const FOOTER_BAND = 0.88;
 const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
+
+/**
+ * A listing's lines with their indentation: in a fixed-pitch font, the distance from the listing's left edge in
+ * character widths is the number of leading spaces the author typed.
+ */
+const listingText = (lines: Line[]): string => {
+  const runs = lines
+    .flatMap((l) => l.segments.flatMap((s) => s.runs))
+    .filter((r) => r.mono && r.text.trim().length >= 4);
+  const charWidth = median(runs.map((r) => (r.right - r.left) / r.text.trim().length));
+  const left = minOf(lines.map((l) => l.left));
+  const offsets = lines.map((l) => (charWidth > 0 ? (l.left - left) / charWidth : 0));
+  // Typed indentation falls on whole characters; lines centred in a fixed-pitch font (an author block) do not.
+  const typed = offsets.every((o) => Math.abs(o - Math.round(o)) <= 0.2);
+  return lines.map((l, i) => (typed ? " ".repeat(Math.min(40, Math.round(offsets[i] ?? 0))) : "") + l.text).join("\n");
+};
 
 export type Classified = { type: ElementType; text: string; html?: string };
 
@@ -51,7 +67,7 @@ export const classifyBlock = ({
   }
   // Listings keep their line breaks: indentation and line order are the content.
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
-    return { type: "CodeSnippet", text: block.lines.map((l) => l.text).join("\n") };
+    return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (bulletPrefixLength(text) > 0) return { type: "ListItem", text: listItemText(text) };
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };

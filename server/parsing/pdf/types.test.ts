@@ -114,3 +114,48 @@ describe("list items and captions", () => {
     expect(elements.some((e) => e.text === "Both axes are logarithmic.")).toBe(false);
   });
 });
+
+describe("code listings", () => {
+  it("reads a fixed-pitch listing as one CodeSnippet with its indentation, through a blank line", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "The query lists the sources of a project with their latest build, newest first.", 60, 60, 10, font);
+    const sql = [
+      "SELECT s.id, s.name, b.status",
+      "FROM sources s",
+      "  JOIN builds b ON b.source_id = s.id",
+      "",
+      "ORDER BY b.created_at DESC;",
+    ];
+    sql.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+    put(page, "It runs in under a millisecond for a project of ten thousand sources and more.", 60, 170, 10, font);
+    const py = [
+      "def chunk(text, size):",
+      "    out = []",
+      "    for i in range(0, len(text), size):",
+      "        out.append(text[i:i + size])",
+      "    return out",
+    ];
+    py.forEach((l, i) => put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 200 + i * 12, 10, mono));
+    put(
+      page,
+      "The function is what the character splitter does, without the overlap between chunks.",
+      60,
+      270,
+      10,
+      font,
+    );
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.map((e) => e.type)).toEqual([
+      "NarrativeText",
+      "CodeSnippet",
+      "NarrativeText",
+      "CodeSnippet",
+      "NarrativeText",
+    ]);
+    const code = elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text);
+    expect(code).toEqual([sql.filter(Boolean).join("\n"), py.join("\n")]);
+  });
+});
