@@ -1,4 +1,4 @@
-import { hasTerminalPunctuation, isBulleted } from "../classify-text";
+import { bulletPrefixLength, hasLetters, hasTerminalPunctuation, isBulleted } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
 import { union, type Block, type Line, type Segment } from "./types";
 
@@ -24,16 +24,16 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
 
 /**
  * Where the text of a list item's first line starts, after its bullet or number: the second run when the marker is a
- * run of its own, else a few ems right of the line's start (the widest hanging indent that is usual).
+ * run of its own, else the marker's characters at about half an em each.
  */
 const itemTextLeft = (line: Line): number => {
   const runs = line.segments.flatMap((s) => s.runs);
   const [marker, text] = runs;
   if (marker && text && isBulleted(`${marker.text.trim()} x`)) return text.left;
-  return line.left + 3 * line.fontSize;
+  return line.left + 0.5 * line.fontSize * bulletPrefixLength(line.text);
 };
 
-const isCode = (line: Line) => monoShare([line]) >= 0.5;
+const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
 
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
@@ -54,13 +54,10 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short
   // the line above (a ragged right edge is no paragraph end inside an item).
+  // After a finished sentence, a line there may as well be a new paragraph's indented first line.
   const first = block[0];
-  if (
-    first &&
-    isBulleted(first.text) &&
-    next.left > box.left + 0.3 * em &&
-    next.left <= itemTextLeft(first) + 0.5 * em
-  ) {
+  const open = !hasTerminalPunctuation(prev.text) && !prev.text.endsWith(":");
+  if (first && open && isBulleted(first.text) && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
   const indent = next.left - box.left;

@@ -11,10 +11,18 @@ const CONTINUING: ReadonlySet<string> = new Set(["NarrativeText", "Uncategorized
 
 const fontSize = (e: ParsedElement) => Number(e.metadata?.font_size ?? 0);
 
+/** A row of figures (a table's row read as text) under a table's caption is not the caption's. */
+const isFigures = (text: string) => {
+  const words = text.split(/\s+/);
+  const numbers = words.filter((w) => /^[-+(]?\d[\d.,%)]*$/.test(w)).length;
+  return numbers >= 3 && numbers >= 0.3 * words.length;
+};
+
 const continues = (caption: ParsedElement, next: ParsedElement): boolean => {
   const a = caption.boundingBox;
   const b = next.boundingBox;
   if (!a || !b || caption.pageNumber !== next.pageNumber || !CONTINUING.has(next.type)) return false;
+  if (isFigures(next.text)) return false;
   const size = fontSize(caption);
   if (size <= 0 || Math.abs(fontSize(next) - size) > 0.25) return false;
   // Right under it: the gap is a line's leading, not a paragraph's space; and it starts within the caption's width.

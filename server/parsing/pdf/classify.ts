@@ -29,8 +29,9 @@ const listingText = (lines: Line[]): string => {
   const charWidth = median(runs.map((r) => (r.right - r.left) / r.text.trim().length));
   const left = minOf(lines.map((l) => l.left));
   const offsets = lines.map((l) => (charWidth > 0 ? (l.left - left) / charWidth : 0));
-  // Typed indentation falls on whole characters; lines centred in a fixed-pitch font (an author block) do not.
-  const typed = offsets.every((o) => Math.abs(o - Math.round(o)) <= 0.2);
+  // Typed indentation falls on whole characters, in steps of two or more; lines centred in a fixed-pitch font (an
+  // author block) need not.
+  const typed = offsets.every((o) => Math.abs(o - Math.round(o)) <= 0.2 && Math.round(o) % 2 === 0);
   return lines.map((l, i) => (typed ? " ".repeat(Math.min(40, Math.round(offsets[i] ?? 0))) : "") + l.text).join("\n");
 };
 

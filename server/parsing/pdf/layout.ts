@@ -85,11 +85,11 @@ const isRaisedMark = (mark: Run, beside: Run) =>
 
 /**
  * A footnote mark touching a word is a token of its own: "Resource Center1" reads "Resource Center 1", so the word
- * is found by search, and so is the mark's footnote ("1 The center opens …"). Only after a word of two letters or
- * more: after a variable or a number a raised digit is an exponent ("x2", "10-3").
+ * is found by search, and so is the mark's footnote ("1 The center opens …"). Only after a word of three letters or
+ * more: after a variable, a unit or a number a raised digit is an exponent ("x2", "cm2", "10-3").
  */
 const separatesMark = (prev: Run, run: Run) =>
-  (isRaisedMark(run, prev) && /\p{L}{2}[.,;:)]?$/u.test(prev.text.trimEnd())) ||
+  (isRaisedMark(run, prev) && /\p{L}{3}[.,;:)]?$/u.test(prev.text.trimEnd())) ||
   (isRaisedMark(prev, run) && /^\p{L}/u.test(run.text));
 
 /** Concatenate runs of one line, adding a space where the gap is wider than a thin space. */
