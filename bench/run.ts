@@ -14,6 +14,8 @@
  * (kill -9 during BENCH_CRASH_INGESTS 50 ingests, BENCH_CRASH_ROUNDS 3 times) and responsiveness (health latency
  * while a BENCH_STALL_MB 20 MB text ingests).
  * The quality run scores every method on public documents with reference outputs (bench/quality/manifest.ts).
+ * Autospeed: auto's parse time next to fast's and pdftotext's on whole born-digital PDFs, and whether its output is
+ * fast's (bench/autospeed.ts).
  * Answers: citation precision of the local answerer on SciFact train, and streaming times with a stand-in model.
  * Flows: run latency of the example flows (bench/flows.ts) next to a direct prebuilt-rag with the same retrieval.
  * RAPTOR: the two clustering methods of server/raptor/cluster.ts on SciFact train documents (time, silhouette,
@@ -22,8 +24,8 @@
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
  * Query cost: prebuilt-rag on SciFact with 1 and 20 clients next to its SQL alone, with database and app CPU per query,
  * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
- * BENCH_ONLY=ingest,methods,quality,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,smalldocs,
- * hostile,load,crash,responsiveness
+ * BENCH_ONLY=ingest,methods,quality,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,
+ * smalldocs,hostile,load,crash,responsiveness
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,7 +37,7 @@ process.env.LOG_LEVEL ??= "warn";
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["memory", "s3", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that need no database of this process (querycost starts Quarries of its own). */
-const STANDALONE = ["quality", "raptor", "querycost"];
+const STANDALONE = ["quality", "autospeed", "raptor", "querycost"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -115,6 +117,10 @@ const main = async () => {
   if (wanted("quality")) {
     const { benchQuality } = await import("./quality/run");
     process.stdout.write(`${await benchQuality()}\n\n`);
+  }
+  if (wanted("autospeed")) {
+    const { benchAutoSpeed } = await import("./autospeed");
+    process.stdout.write(`${await benchAutoSpeed()}\n\n`);
   }
   if (wanted("raptor")) {
     const { benchRaptor } = await import("./raptor");

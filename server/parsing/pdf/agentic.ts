@@ -7,9 +7,10 @@ import { readPageWithVision, VISION_PAGE_TIMEOUT_MS, type VisionPage } from "../
 import { openPdf } from "./load";
 import { renderPage } from "./render";
 import { DEFAULT_PARSE_TIME_BUDGET_MS } from "../time-budget";
+import { MAX_AGENTIC_PAGES, pageList } from "./page-list";
 
-/** A vision model reads a page in seconds to a minute: more pages than this would outlast any build. */
-export const MAX_AGENTIC_PAGES = 300;
+export { MAX_AGENTIC_PAGES, pageList };
+
 /** 150 dpi keeps small print legible; vision APIs downscale larger images anyway. */
 const RENDER_DPI = 150;
 /** Model calls in flight at once (rendering stays one page at a time). */
@@ -110,18 +111,6 @@ const failure = (run: VisionRun): AppError | null => {
   return new AppError("UNPROCESSABLE", `Page ${first.pageNumber} could not be read (${describeFailure(first.error)})`, {
     cause: first.error,
   });
-};
-
-/** "3", "3–7" or "3, 5, 9–12": page lists in warnings stay short. */
-export const pageList = (pages: readonly number[]): string => {
-  const ranges: string[] = [];
-  for (let i = 0; i < pages.length;) {
-    let j = i;
-    while (j + 1 < pages.length && (pages[j + 1] as number) === (pages[j] as number) + 1) j++;
-    ranges.push(i === j ? `${pages[i]}` : `${pages[i]}–${pages[j]}`);
-    i = j + 1;
-  }
-  return ranges.join(", ");
 };
 
 const timeLimitWarning = (skipped: readonly number[]) =>

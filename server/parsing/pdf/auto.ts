@@ -2,9 +2,10 @@ import { describeFailure } from "../failure";
 import { AppError } from "@/server/errors";
 import type { VisionModel } from "@/server/providers/vision/types";
 import type { ParsedElement, PartitionResult } from "../types";
-import { MAX_AGENTIC_PAGES, pageList, readPdfWithVision, type AgenticOptions } from "./agentic";
+import type { AgenticOptions } from "./agentic";
 import { parseTextLayer, type TextLayerParse } from "./index";
-import { elementsOfPages, pagesNeedingOcr } from "./text-first";
+import { MAX_AGENTIC_PAGES, pageList } from "./page-list";
+import { elementsOfPages } from "./text-first";
 
 /**
  * The `auto` method for PDFs: each page goes to the method that suits it. A page with a sound text layer is read
@@ -30,8 +31,9 @@ export type PdfPlan = { totalPages: number; routes: PageRoute[]; warnings: strin
  * Table elements which pages hold tables.
  */
 export const planPdfPages = async (bytes: Uint8Array, { vision }: { vision: boolean }): Promise<PdfPlan> => {
-  const fast = await parseTextLayer({ bytes, warnTextless: false, figures: true });
-  const scans = new Set(await pagesNeedingOcr(bytes, fast.verdicts));
+  // The scan check rides on the same open document and page drawings as the parse: a text page costs what fast costs.
+  const fast = await parseTextLayer({ bytes, warnTextless: false, figures: true, findScans: true });
+  const scans = new Set(fast.scans);
   const tables = new Map<number, string>();
   for (const e of fast.elements) {
     if (e.type === "Table" && e.pageNumber !== null) {
@@ -92,6 +94,8 @@ const runStage = async (
 ): Promise<StageOutcome> => {
   if (method === "agentic") {
     if (!model) return { elements: [], warnings: [], read: [], failed: [{ pages, error: "no vision model" }] };
+    // Loaded here: the vision path brings the canvas module, and most PDFs have no scan.
+    const { readPdfWithVision } = await import("./agentic");
     const run = await readPdfWithVision(bytes, pages, model, { onFailure: "continue", timeBudgetMs });
     const failed = run.failed.map((f) => ({ pages: [f.pageNumber], error: f.error }));
     if (run.skipped.length > 0) {

@@ -1,4 +1,4 @@
-import { hasTerminalPunctuation, isBulleted } from "../classify-text";
+import { bulletPrefixLength, hasLetters, hasTerminalPunctuation, isBulleted } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
 import { union, type Block, type Line, type Segment } from "./types";
 
@@ -22,6 +22,19 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   );
 };
 
+/**
+ * Where the text of a list item's first line starts, after its bullet or number: the second run when the marker is a
+ * run of its own, else the marker's characters at about half an em each.
+ */
+const itemTextLeft = (line: Line): number => {
+  const runs = line.segments.flatMap((s) => s.runs);
+  const [marker, text] = runs;
+  if (marker && text && isBulleted(`${marker.text.trim()} x`)) return text.left;
+  return line.left + 0.5 * line.fontSize * bulletPrefixLength(line.text);
+};
+
+const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -29,12 +42,24 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   const size = Math.max(prev.fontSize, next.fontSize);
   if (Math.abs(prev.fontSize - next.fontSize) > 0.12 * size) return true;
   const pitch = next.baseline - prev.baseline;
+  if (isCode(prev) && isCode(next)) {
+    // A listing's lines go on through its indentation, short lines and single blank lines; a wider gap ends it.
+    return pitch <= 0 || pitch > 2.5 * stats.pitch(prev.fontSize) + 1 || next.right < box.left;
+  }
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (isBulleted(next.text)) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   if (isHeadingLine(prev, stats) !== isHeadingLine(next, stats)) return true;
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
+  // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short
+  // the line above (a ragged right edge is no paragraph end inside an item).
+  // After a finished sentence, a line there may as well be a new paragraph's indented first line.
+  const first = block[0];
+  const open = !hasTerminalPunctuation(prev.text) && !prev.text.endsWith(":");
+  if (first && open && isBulleted(first.text) && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
+    return false;
+  }
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.

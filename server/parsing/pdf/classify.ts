@@ -9,41 +9,31 @@ import {
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { isHeadingLine, joinLines } from "./blocks";
+import { marginKeys } from "./margins";
 import { monoShare, type DocStats } from "./stats";
-import { maxOf, type Block, type PageText } from "./types";
+import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
 /** Page margins where page numbers sit, as shares of the page height. */
 const HEADER_BAND = 0.14;
 const FOOTER_BAND = 0.88;
-/** Wider bands for text that repeats across pages: a repeated line this close to the edge is a running head. */
-const REPEAT_BAND = 0.2;
-
-export type PageBlocks = { page: PageText; blocks: Block[] };
-
-const repeatKey = (band: "top" | "bottom", text: string) =>
-  `${band}:${text.toLowerCase().replace(/\d+/g, "#").replace(/\s+/g, " ").trim()}`;
-
-const marginKey = (block: Block, page: PageText): string | null => {
-  if (block.kind !== "text" || block.lines.length > 2) return null;
-  const text = joinLines(block.lines);
-  if (text.length > 150) return null;
-  if (block.bottom <= page.height * REPEAT_BAND) return repeatKey("top", text);
-  if (block.top >= page.height * (1 - REPEAT_BAND)) return repeatKey("bottom", text);
-  return null;
-};
-
-/** Margin texts found on enough pages to be running headers or footers (page numbers folded to '#'). */
-export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
-  const counts = new Map<string, number>();
-  for (const { page, blocks } of pages) {
-    const keys = new Set(blocks.map((b) => marginKey(b, page)).filter((k): k is string => k !== null));
-    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  const needed = pages.length <= 2 ? 2 : Math.max(3, Math.ceil(pages.length * 0.3));
-  return new Set([...counts].filter(([, n]) => n >= needed).map(([key]) => key));
-};
-
 const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
+
+/**
+ * A listing's lines with their indentation: in a fixed-pitch font, the distance from the listing's left edge in
+ * character widths is the number of leading spaces the author typed.
+ */
+const listingText = (lines: Line[]): string => {
+  const runs = lines
+    .flatMap((l) => l.segments.flatMap((s) => s.runs))
+    .filter((r) => r.mono && r.text.trim().length >= 4);
+  const charWidth = median(runs.map((r) => (r.right - r.left) / r.text.trim().length));
+  const left = minOf(lines.map((l) => l.left));
+  const offsets = lines.map((l) => (charWidth > 0 ? (l.left - left) / charWidth : 0));
+  // Typed indentation falls on whole characters, in steps of two or more; lines centred in a fixed-pitch font (an
+  // author block) need not.
+  const typed = offsets.every((o) => Math.abs(o - Math.round(o)) <= 0.2 && Math.round(o) % 2 === 0);
+  return lines.map((l, i) => (typed ? " ".repeat(Math.min(40, Math.round(offsets[i] ?? 0))) : "") + l.text).join("\n");
+};
 
 export type Classified = { type: ElementType; text: string; html?: string };
 
@@ -66,19 +56,19 @@ export const classifyBlock = ({
   if (!text) return null;
   const inTop = block.bottom <= page.height * HEADER_BAND;
   const inBottom = block.top >= page.height * FOOTER_BAND;
-  const key = marginKey(block, page);
+  const keys = marginKeys(block, page).filter((k) => repeated.has(k));
   const fontSize = maxOf(block.lines.map((l) => l.fontSize));
 
   if ((inTop || inBottom) && isPageNumberText(text)) return { type: "PageNumber", text };
   // Running heads and feet are only what repeats across pages in the margins, and never a line set larger than
   // the body (a title on the first page, a chapter heading): text typed Header or Footer is left out of the index,
   // and a line seen once, at the top of one page, is as likely the document's title or first line.
-  if (key && repeated.has(key) && fontSize <= stats.bodySize * 1.15) {
-    return { type: key.startsWith("top:") ? "Header" : "Footer", text };
+  if (keys.length > 0 && fontSize <= stats.bodySize * 1.15) {
+    return { type: keys.some((k) => k.split(":")[1] === "top") ? "Header" : "Footer", text };
   }
   // Listings keep their line breaks: indentation and line order are the content.
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
-    return { type: "CodeSnippet", text: block.lines.map((l) => l.text).join("\n") };
+    return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (bulletPrefixLength(text) > 0) return { type: "ListItem", text: listItemText(text) };
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };

@@ -1,10 +1,13 @@
 import { describeFailure } from "../failure";
 import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
-import { classifyBlock, findRepeatedMargins, type PageBlocks } from "./classify";
+import { joinCaptions } from "./captions";
+import { classifyBlock } from "./classify";
+import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { openPdf, readPage, type PdfDocument } from "./load";
 import { figuresOf, graphicsReader, type GraphicsReader } from "./figures";
+import { pagesNeedingOcr } from "./scan-pages";
 import { judgeTextLayer, type TextLayerVerdict } from "./soundness";
 import { hasImageObjects, mergeFigures } from "../place";
 import { rowsToText } from "../table-html";
@@ -81,8 +84,11 @@ const readPages = async (doc: PdfDocument, only?: ReadonlySet<number>) => {
   return { pages, warnings, total };
 };
 
-/** The text-layer parse, with each page's verdict on its text layer (soundness.ts) for the methods that OCR. */
-export type TextLayerParse = PartitionResult & { verdicts: Map<number, TextLayerVerdict> };
+/**
+ * The text-layer parse, with each page's verdict on its text layer (soundness.ts) and, when asked for, the pages
+ * that must be OCR'd (scan-pages.ts), for the methods that OCR.
+ */
+export type TextLayerParse = PartitionResult & { verdicts: Map<number, TextLayerVerdict>; scans?: number[] };
 
 /**
  * The text layer of a PDF as elements. `pages` (1-based) limits the parse to some pages; repeated headers and
@@ -95,6 +101,7 @@ export const parseTextLayer = async ({
   warnTextless = true,
   rulings = "table-pages",
   figures = false,
+  findScans = false,
 }: {
   bytes: Uint8Array;
   pages?: readonly number[];
@@ -106,18 +113,23 @@ export const parseTextLayer = async ({
   rulings?: "table-pages" | "all-pages" | "none";
   /** Cut the pictures of the pages out as Image elements, in reading order (when the file has any). */
   figures?: boolean;
+  /** Name the pages that need OCR in `scans` (after the figures: their page drawings are read once for both). */
+  findScans?: boolean;
 }): Promise<TextLayerParse> => {
-  // One open document for the text, the drawings and the figures.
+  // One open document for the text, the drawings, the figures and the scan check.
   const doc = await openPdf(bytes);
   try {
     const { graphicsOf, ...parsed } = await parseOpenPdf(doc, { only, warnTextless, rulings });
-    if (!figures || !hasImageObjects(bytes)) return parsed;
-    const pictures = await figuresOf(doc, {
-      pages: [...parsed.verdicts.keys()],
-      warnings: parsed.warnings,
-      graphicsOf,
-    });
-    return { ...parsed, elements: mergeFigures(parsed.elements, pictures) };
+    let result: TextLayerParse = parsed;
+    if (figures && hasImageObjects(bytes)) {
+      const pictures = await figuresOf(doc, {
+        pages: [...parsed.verdicts.keys()],
+        warnings: parsed.warnings,
+        graphicsOf,
+      });
+      result = { ...parsed, elements: mergeFigures(parsed.elements, pictures) };
+    }
+    return findScans ? { ...result, scans: await pagesNeedingOcr(parsed.verdicts, graphicsOf) } : result;
   } finally {
     doc.close();
   }
@@ -253,7 +265,7 @@ const parseOpenPdf = async (
   }
   const repeated = findRepeatedMargins(paged);
 
-  const elements = flowElements(paged, stats, repeated);
+  const elements = joinCaptions(flowElements(paged, stats, repeated));
   const tables = gridElements(grids, pages);
   return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts, graphicsOf };
 };

@@ -74,6 +74,24 @@ const dominant = (runs: Run[]): Run | undefined => {
   return best;
 };
 
+/** What a footnote mark is made of: digits ("1", "2,3") or the reference symbols. */
+const FOOTNOTE_MARK_RE = /^[\d,*∗†‡§¶]{1,6}$/;
+
+/** A footnote mark set as a superscript next to a run: raised by a fifth of its size and smaller. */
+const isRaisedMark = (mark: Run, beside: Run) =>
+  FOOTNOTE_MARK_RE.test(mark.text.trim()) &&
+  beside.baseline - mark.baseline >= 0.2 * beside.fontSize &&
+  mark.fontSize <= 0.85 * beside.fontSize;
+
+/**
+ * A footnote mark touching a word is a token of its own: "Resource Center1" reads "Resource Center 1", so the word
+ * is found by search, and so is the mark's footnote ("1 The center opens …"). Only after a word of three letters or
+ * more: after a variable, a unit or a number a raised digit is an exponent ("x2", "cm2", "10-3").
+ */
+const separatesMark = (prev: Run, run: Run) =>
+  (isRaisedMark(run, prev) && /\p{L}{3}[.,;:)]?$/u.test(prev.text.trimEnd())) ||
+  (isRaisedMark(prev, run) && /^\p{L}/u.test(run.text));
+
 /** Concatenate runs of one line, adding a space where the gap is wider than a thin space. */
 export const joinRuns = (runs: Run[]): string => {
   let text = "";
@@ -82,7 +100,9 @@ export const joinRuns = (runs: Run[]): string => {
     if (prev) {
       const gap = run.left - prev.right;
       const needsSpace =
-        gap > 0.15 * Math.min(run.fontSize, prev.fontSize) && !text.endsWith(" ") && !run.text.startsWith(" ");
+        (gap > 0.15 * Math.min(run.fontSize, prev.fontSize) || separatesMark(prev, run)) &&
+        !text.endsWith(" ") &&
+        !run.text.startsWith(" ");
       if (needsSpace) text += " ";
     }
     text += run.text;

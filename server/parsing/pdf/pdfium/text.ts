@@ -11,7 +11,9 @@ import { toRuns, type PageChar } from "./runs";
 
 /** Flags of a font descriptor (PDF 32000 §9.8.2): fixed pitch. */
 const FIXED_PITCH = 1;
-const MONOSPACE_NAME = /courier|mono|consol|menlo|typewriter|nimbusmon|cmtt|fixedsys/i;
+/** Fixed-pitch families by name, for fonts whose descriptor does not set the flag (TeX's typewriter fonts among them). */
+const MONOSPACE_NAME =
+  /courier|mono|consol|menlo|typewriter|nimbusmon|cmtt|fixedsys|inconsolata|monaco|sourcecode|firacode|cascadia|sftt|txtt|pcrr|andale|lettergothic|cousine/i;
 /** A horizontal line's box, in font sizes above and below the baseline. */
 const ASCENT = 0.75;
 const DESCENT = 0.25;

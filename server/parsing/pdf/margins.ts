@@ -1,0 +1,53 @@
+import { maskPageNumbers, pageNumberValue } from "../furniture";
+import { joinLines } from "./blocks";
+import type { Block, PageText } from "./types";
+
+/**
+ * Running heads and feet of a text layer: short text in the top or bottom fifth of pages that repeats across them.
+ * Two kinds of repetition count. The text with its numbers masked ("Page 3 of 9", "© ACME iii") is the same on
+ * enough pages; or the line carries a page number at its start or end that keeps in step with the page ("Chapter 3
+ * Results 27", "Chapter 4 Methods 41", "iii" … "v" in front matter): the same number − page offset on three pages
+ * (two in a two-page document), whatever the words around it, so a short chapter's own running head counts too.
+ */
+
+/** Wider bands for text that repeats across pages: a repeated line this close to the edge is a running head. */
+const REPEAT_BAND = 0.2;
+
+export type PageBlocks = { page: PageText; blocks: Block[] };
+
+/** The keys a margin block is known by (text with numbers masked, and its page-number offset), or none. */
+export const marginKeys = (block: Block, page: PageText): string[] => {
+  if (block.kind !== "text" || block.lines.length > 2) return [];
+  const text = joinLines(block.lines);
+  if (text.length > 150) return [];
+  const band =
+    block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
+  if (!band) return [];
+  const keys = [`text:${band}:${maskPageNumbers(text)}`];
+  const words = text.split(/\s+/);
+  // A number at both ends ("3 Methods 27") is read from the end, where page numbers usually sit. At the start only a
+  // bare number counts: "2." or "2.1" there numbers a section.
+  const last = words.length > 1 ? words[words.length - 1] : undefined;
+  const first = words[0] ?? "";
+  const value =
+    (last !== undefined ? pageNumberValue(last) : null) ??
+    (/^[\divxlcdm]+$/i.test(first) ? pageNumberValue(first) : null);
+  if (value) keys.push(`step:${band}:${value.kind}:${value.value - page.pageNumber}`);
+  return keys;
+};
+
+/** Margin keys found on enough pages to be running heads or feet. */
+export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
+  const counts = new Map<string, number>();
+  for (const { page, blocks } of pages) {
+    const keys = new Set(blocks.flatMap((b) => marginKeys(b, page)));
+    for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const needed = pages.length <= 2 ? 2 : Math.max(3, Math.ceil(pages.length * 0.3));
+  // A number in step with the page on three pages is no coincidence, whatever the words; the same words on three
+  // pages of many can be.
+  const inStep = Math.min(3, Math.max(2, pages.length));
+  return new Set(
+    [...counts].filter(([key, n]) => n >= (key.startsWith("step:") ? inStep : needed)).map(([key]) => key),
+  );
+};
