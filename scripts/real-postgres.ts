@@ -41,7 +41,8 @@ const installPackages = (log: Log): Prepared => {
   const missing = !existsSync(`${BIN}/postgres`) || !existsSync(PG_CONFIG) || !existsSync("/usr/bin/make");
   if (!missing) return { ok: true };
   if (!isRoot()) return { ok: false, skipped: `${APT_PACKAGES.join(" ")} are not installed and this is not root` };
-  if (!existsSync("/usr/bin/apt-get")) return { ok: false, skipped: `${APT_PACKAGES.join(" ")} missing and no apt-get` };
+  if (!existsSync("/usr/bin/apt-get"))
+    return { ok: false, skipped: `${APT_PACKAGES.join(" ")} missing and no apt-get` };
   log(`installing ${APT_PACKAGES.join(" ")} (apt-get)`);
   run("apt-get", ["update", "-qq"]);
   run("apt-get", ["install", "-y", "-qq", "--no-install-recommends", ...APT_PACKAGES]);

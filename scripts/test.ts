@@ -1,11 +1,15 @@
 /**
  * `npm test`: lint, then every suite (unit, integration, browser), after making sure what they need is here: the Prisma
  * client, a production build of the app (integration and browser tests run the real server), and a Chromium
- * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root).
+ * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root). Then the
+ * integration suites that touch SQL once more on a throwaway real Postgres 15 (scripts/real-postgres.ts), unless a
+ * database URL is set or that server cannot be had here (it says why).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { preparePostgres, startRealPostgres } from "./real-postgres";
+import { REAL_POSTGRES_SUITES, realPostgresSkipped } from "./real-postgres-suites";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -56,7 +60,57 @@ const ensureChromium = async (): Promise<string> => {
 };
 
 const VITEST_REPORT = ".test-reports/vitest.json";
+const REAL_POSTGRES_REPORT = ".test-reports/vitest-real-postgres.json";
 const PLAYWRIGHT_REPORT = ".test-reports/playwright.json";
+
+/** Whether the second vitest run on a real Postgres ran (a skipped one adds nothing to the counts). */
+let realPostgresRan = false;
+
+/**
+ * The SQL suites again on Debian's Postgres 15 with pgvector: each suite gets a database of its own on one throwaway
+ * server (QUARRY_TEST_POSTGRES_URL), so real concurrency, real planner choices and the ts_rank keyword fallback are
+ * exercised. Skipped, with the reason, when a database URL is set already or the server cannot be installed here.
+ */
+const realPostgresRun = async (): Promise<boolean> => {
+  const label = "vitest (real Postgres 15)";
+  if (process.env.DATABASE_URL || process.env.QUARRY_TEST_POSTGRES_URL) {
+    process.stdout.write(`\n== ${label}: skipped, DATABASE_URL or QUARRY_TEST_POSTGRES_URL is set ==\n`);
+    return true;
+  }
+  process.stdout.write(`\n== ${label}: preparing ==\n`);
+  const started = Date.now();
+  const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
+  if (!prepared.ok) {
+    process.stdout.write(`== ${label}: skipped, ${prepared.skipped} ==\n`);
+    return true;
+  }
+  const server = await startRealPostgres();
+  process.stdout.write(`Postgres ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`suites run: ${REAL_POSTGRES_SUITES.join(" ")}\n`);
+  process.stdout.write(
+    `suites not run: ${realPostgresSkipped()
+      .map(({ suite, why }) => `${suite} (${why})`)
+      .join("; ")}\n`,
+  );
+  realPostgresRan = true;
+  try {
+    return run(
+      label,
+      process.execPath,
+      [
+        "node_modules/vitest/vitest.mjs",
+        "run",
+        ...REAL_POSTGRES_SUITES,
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${REAL_POSTGRES_REPORT}`,
+      ],
+      { QUARRY_TEST_POSTGRES_URL: server.adminUrl },
+    );
+  } finally {
+    server.stop();
+  }
+};
 
 /** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
 type VitestReport = { numPassedTests: number; numFailedTests: number; numFailedTestSuites?: number };
@@ -65,20 +119,26 @@ type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: 
 const readReport = <T>(file: string): T | null =>
   existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 
+const vitestCounts = (file: string) => {
+  const report = readReport<VitestReport>(file);
+  return report
+    ? { passed: report.numPassedTests, failed: report.numFailedTests + (report.numFailedTestSuites ?? 0) }
+    : { passed: 0, failed: 1 };
+};
+
 const counts = () => {
-  const vitest = readReport<VitestReport>(VITEST_REPORT);
+  const vitest = vitestCounts(VITEST_REPORT);
+  const real = realPostgresRan ? vitestCounts(REAL_POSTGRES_REPORT) : { passed: 0, failed: 0 };
   const playwright = readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.stats;
-  const passed = (vitest?.numPassedTests ?? 0) + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
-  const failed =
-    (vitest ? vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0) : 1) + (playwright ? playwright.unexpected : 1);
+  const passed = vitest.passed + real.passed + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
+  const failed = vitest.failed + real.failed + (playwright ? playwright.unexpected : 1);
   return { passed, failed };
 };
 
 const main = async () => {
-  rmSync(VITEST_REPORT, { force: true });
-  rmSync(PLAYWRIGHT_REPORT, { force: true });
+  for (const report of [VITEST_REPORT, REAL_POSTGRES_REPORT, PLAYWRIGHT_REPORT]) rmSync(report, { force: true });
   const chromium = await ensureChromium();
-  const steps: [string, () => boolean][] = [
+  const steps: [string, () => boolean | Promise<boolean>][] = [
     ["prisma generate", () => run("prisma generate", process.execPath, ["scripts/prisma-generate.mjs"])],
     [
       "build",
@@ -88,7 +148,10 @@ const main = async () => {
           "scripts/build.ts",
         ]),
     ],
-    ["typecheck", () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])],
+    [
+      "typecheck",
+      () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]),
+    ],
     ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
     ["layers", () => run("dependency-cruiser", process.execPath, ["scripts/check-layers.mjs"])],
     [
@@ -110,10 +173,11 @@ const main = async () => {
           PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
         }),
     ],
+    ["integration on a real Postgres (vitest)", realPostgresRun],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {
-    if (!step()) {
+    if (!(await step())) {
       failed.push(name);
       if (name === "prisma generate" || name === "build") break; // nothing after these can pass
     }

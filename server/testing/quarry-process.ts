@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -132,6 +132,17 @@ export const startQuarry = async ({
   };
 };
 
+/**
+ * A URL of the app's own database for a test to read it as an outside client: its DATABASE_URL on an outside
+ * Postgres, else the embedded server found through the data dir's lock and password.
+ */
+export const appDatabaseUrl = (quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">) => {
+  if (quarry.databaseUrl) return quarry.databaseUrl;
+  const { port } = JSON.parse(readFileSync(path.join(quarry.dataDir, "pgdata.lock"), "utf8")) as { port: number };
+  const password = readFileSync(path.join(quarry.dataDir, "db-password"), "utf8").trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
+};
+
 /** fetch against the app with the test token. */
 export const apiClient = (quarry: Pick<QuarryProcess, "url" | "token">, token: string = quarry.token) => {
   const base = `${quarry.url}/api/public/v1/sources`;
@@ -192,5 +203,8 @@ export const quarryCli = (quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">
   }).trim();
 
 /** A new API token of `project` (created when new), with all permissions unless told otherwise. */
-export const createToken = (quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">, project: string, permissions?: string) =>
-  quarryCli(quarry, "token", "create", "--project", project, ...(permissions ? ["--permissions", permissions] : []));
+export const createToken = (
+  quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">,
+  project: string,
+  permissions?: string,
+) => quarryCli(quarry, "token", "create", "--project", project, ...(permissions ? ["--permissions", permissions] : []));
