@@ -38,8 +38,9 @@ const run = (command: string, args: string[], cwd?: string) =>
   execFileSync(command, args, { cwd, stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
 
 const installPackages = (log: Log): Prepared => {
-  const missing = !existsSync(`${BIN}/postgres`) || !existsSync(PG_CONFIG) || !existsSync("/usr/bin/make");
-  if (!missing) return { ok: true };
+  // The build tools matter only while pgvector is still to be built.
+  const buildTools = existsSync(VECTOR_CONTROL) || (existsSync(PG_CONFIG) && existsSync("/usr/bin/make"));
+  if (existsSync(`${BIN}/postgres`) && buildTools) return { ok: true };
   if (!isRoot()) return { ok: false, skipped: `${APT_PACKAGES.join(" ")} are not installed and this is not root` };
   if (!existsSync("/usr/bin/apt-get"))
     return { ok: false, skipped: `${APT_PACKAGES.join(" ")} missing and no apt-get` };
@@ -69,6 +70,9 @@ const buildPgvector = (log: Log): Prepared => {
   return existsSync(VECTOR_CONTROL) ? { ok: true } : { ok: false, skipped: `make install left no ${VECTOR_CONTROL}` };
 };
 
+/** Whether Postgres 15 and pgvector are installed already (nothing to install before a start). */
+export const postgresInstalled = () => existsSync(`${BIN}/postgres`) && existsSync(VECTOR_CONTROL);
+
 /** Postgres 15 and pgvector ready to run, installing them when root with apt and ../shared are there. */
 export const preparePostgres = (log: Log = () => undefined): Prepared => {
   if (process.platform !== "linux") return { ok: false, skipped: "the real Postgres run needs Debian's packages" };
@@ -76,7 +80,8 @@ export const preparePostgres = (log: Log = () => undefined): Prepared => {
   return packages.ok ? buildPgvector(log) : packages;
 };
 
-export type RealPostgres = { adminUrl: string; stop: () => void };
+/** `dir` holds the cluster, its socket and log; `stop` removes it. */
+export type RealPostgres = { adminUrl: string; dir: string; stop: () => void };
 
 const quote = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
@@ -135,6 +140,7 @@ export const startRealPostgres = async (): Promise<RealPostgres> => {
   asOwner([`${BIN}/pg_ctl`, "-D", data, "-l", path.join(dir, "server.log"), "-o", options, "-w", "start"]);
   return {
     adminUrl: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres`,
+    dir,
     stop: () => {
       try {
         asOwner([`${BIN}/pg_ctl`, "-D", data, "-m", "immediate", "-w", "stop"]);
