@@ -16,6 +16,7 @@ describe.skipIf(!postgresInstalled())("the throwaway real Postgres", () => {
       expect(admin.hostname).toBe("127.0.0.1");
       const scratch = await createScratchDatabase(server.adminUrl);
       const client = new pg.Client({ connectionString: scratch.url });
+      client.on("error", () => undefined); // the drop below ends this session on purpose
       await client.connect();
       const { rows } = await client.query<{ version: string; extversion: string }>(
         "SELECT current_setting('server_version_num') AS version, extversion FROM pg_extension WHERE extname = 'vector'",
