@@ -27,7 +27,7 @@ export const REAL_POSTGRES_SUITES = [
   "server/model-providers/project-model-builds.int.test.ts",
 ];
 
-/** Suites that test the embedded Postgres itself (or start one of their own): nothing to learn from a real server. */
+/** Suites that test a server itself or start their own: running them "on" the real server changes nothing. */
 const EMBEDDED_ONLY: Record<string, string> = {
   "server/postgres/embedded-postgres.int.test.ts": "tests the embedded server itself",
   "server/postgres/outside-clients.int.test.ts": "tests outside clients of the embedded server",
@@ -40,6 +40,7 @@ const EMBEDDED_ONLY: Record<string, string> = {
   "server/ingestion/busy-build.int.test.ts": "tests the embedded server's one shared session",
   "scripts/start.int.test.ts": "tests the first start on an embedded data dir",
   "scripts/migrate-diff.int.test.ts": "starts embedded servers of its own",
+  "scripts/real-postgres.int.test.ts": "starts a throwaway real server of its own",
 };
 
 /** Every integration suite not in the list, with why it is not run on the real Postgres. */

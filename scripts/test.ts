@@ -8,7 +8,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { preparePostgres, startRealPostgres } from "./real-postgres";
+import { preparePostgres, startRealPostgres, type RealPostgres } from "./real-postgres";
 import { REAL_POSTGRES_SUITES, realPostgresSkipped } from "./real-postgres-suites";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -79,19 +79,26 @@ const realPostgresRun = async (): Promise<boolean> => {
   }
   process.stdout.write(`\n== ${label}: preparing ==\n`);
   const started = Date.now();
-  const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
-  if (!prepared.ok) {
-    process.stdout.write(`== ${label}: skipped, ${prepared.skipped} ==\n`);
-    return true;
+  let server: RealPostgres;
+  try {
+    const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
+    if (!prepared.ok) {
+      process.stdout.write(`== ${label}: skipped, ${prepared.skipped} ==\n`);
+      return true;
+    }
+    server = await startRealPostgres();
+  } catch (error) {
+    // It could be had here (root, apt, the source) and was not: a failure, counted as one by its missing report.
+    process.stderr.write(
+      `== ${label}: FAILED to start: ${error instanceof Error ? error.message : String(error)} ==\n`,
+    );
+    realPostgresRan = true;
+    return false;
   }
-  const server = await startRealPostgres();
   process.stdout.write(`Postgres ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  process.stdout.write(`suites run: ${REAL_POSTGRES_SUITES.join(" ")}\n`);
-  process.stdout.write(
-    `suites not run: ${realPostgresSkipped()
-      .map(({ suite, why }) => `${suite} (${why})`)
-      .join("; ")}\n`,
-  );
+  process.stdout.write(`suites run:\n${REAL_POSTGRES_SUITES.map((suite) => `  ${suite}\n`).join("")}`);
+  const skipped = realPostgresSkipped().map(({ suite, why }) => `  ${suite} (${why})\n`);
+  process.stdout.write(`suites not run (they ran on the embedded Postgres above):\n${skipped.join("")}`);
   realPostgresRan = true;
   try {
     return run(
