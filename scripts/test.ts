@@ -65,30 +65,53 @@ const PLAYWRIGHT_REPORT = ".test-reports/playwright.json";
 
 /** Whether the second vitest run on a real Postgres ran (a skipped one adds nothing to the counts). */
 let realPostgresRan = false;
+const REAL_LABEL = "vitest (real Postgres 15)";
+let realPostgres: { state: "ready" } | { state: "skipped" | "failed"; why: string } = {
+  state: "skipped",
+  why: "not prepared",
+};
+
+/**
+ * Postgres 15 and pgvector installed (as root, with apt and ../shared) before the first vitest run, so that the test of
+ * the throwaway server itself runs there too. Skipped, with the reason, when a database URL is set already or the
+ * server cannot be installed here; a failed install fails the step.
+ */
+const prepareRealPostgres = (): boolean => {
+  process.stdout.write("\n== Postgres 15 + pgvector for the real-Postgres run ==\n");
+  const started = Date.now();
+  if (process.env.DATABASE_URL || process.env.QUARRY_TEST_POSTGRES_URL) {
+    realPostgres = { state: "skipped", why: "DATABASE_URL or QUARRY_TEST_POSTGRES_URL is set" };
+  } else {
+    try {
+      const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
+      realPostgres = prepared.ok ? { state: "ready" } : { state: "skipped", why: prepared.skipped };
+    } catch (error) {
+      realPostgres = { state: "failed", why: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  const outcome = realPostgres.state === "ready" ? "ready" : `${realPostgres.state}, ${realPostgres.why}`;
+  process.stdout.write(`== Postgres 15 + pgvector: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s ==\n`);
+  return realPostgres.state !== "failed";
+};
 
 /**
  * The SQL suites again on Debian's Postgres 15 with pgvector: each suite gets a database of its own on one throwaway
  * server (QUARRY_TEST_POSTGRES_URL), so real concurrency, real planner choices and the ts_rank keyword fallback are
- * exercised. Skipped, with the reason, when a database URL is set already or the server cannot be installed here.
+ * exercised. A server that could be had and did not start counts as one failure (its report is missing).
  */
 const realPostgresRun = async (): Promise<boolean> => {
-  const label = "vitest (real Postgres 15)";
-  if (process.env.DATABASE_URL || process.env.QUARRY_TEST_POSTGRES_URL) {
-    process.stdout.write(`\n== ${label}: skipped, DATABASE_URL or QUARRY_TEST_POSTGRES_URL is set ==\n`);
+  const label = REAL_LABEL;
+  if (realPostgres.state !== "ready") {
+    process.stdout.write(`\n== ${label}: not run, ${realPostgres.state}: ${realPostgres.why} ==\n`);
+    // A failed install failed its own step already; here it counts as one failed test (no report).
+    realPostgresRan = realPostgres.state === "failed";
     return true;
   }
-  process.stdout.write(`\n== ${label}: preparing ==\n`);
   const started = Date.now();
   let server: RealPostgres;
   try {
-    const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
-    if (!prepared.ok) {
-      process.stdout.write(`== ${label}: skipped, ${prepared.skipped} ==\n`);
-      return true;
-    }
     server = await startRealPostgres();
   } catch (error) {
-    // It could be had here (root, apt, the source) and was not: a failure, counted as one by its missing report.
     process.stderr.write(
       `== ${label}: FAILED to start: ${error instanceof Error ? error.message : String(error)} ==\n`,
     );
@@ -161,6 +184,7 @@ const main = async () => {
     ],
     ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
     ["layers", () => run("dependency-cruiser", process.execPath, ["scripts/check-layers.mjs"])],
+    ["real Postgres (install)", prepareRealPostgres],
     [
       "unit + integration (vitest)",
       () =>
