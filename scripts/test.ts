@@ -1,11 +1,15 @@
 /**
  * `npm test`: lint, then every suite (unit, integration, browser), after making sure what they need is here: the Prisma
  * client, a production build of the app (integration and browser tests run the real server), and a Chromium
- * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root).
+ * (Playwright's own if installed, else the system's, else Debian's `chromium` via apt when running as root). Then the
+ * integration suites that touch SQL once more on a throwaway real Postgres 15 (scripts/real-postgres.ts), unless a
+ * database URL is set or that server cannot be had here (it says why).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { preparePostgres, startRealPostgres, type RealPostgres } from "./real-postgres";
+import { REAL_POSTGRES_SUITES, realPostgresSkipped } from "./real-postgres-suites";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -56,7 +60,87 @@ const ensureChromium = async (): Promise<string> => {
 };
 
 const VITEST_REPORT = ".test-reports/vitest.json";
+const REAL_POSTGRES_REPORT = ".test-reports/vitest-real-postgres.json";
 const PLAYWRIGHT_REPORT = ".test-reports/playwright.json";
+
+/** Whether the second vitest run on a real Postgres ran (a skipped one adds nothing to the counts). */
+let realPostgresRan = false;
+const REAL_LABEL = "vitest (real Postgres 15)";
+let realPostgres: { state: "ready" } | { state: "skipped" | "failed"; why: string } = {
+  state: "skipped",
+  why: "not prepared",
+};
+
+/**
+ * Postgres 15 and pgvector installed (as root, with apt and ../shared) before the first vitest run, so that the test of
+ * the throwaway server itself runs there too. Skipped, with the reason, when a database URL is set already or the
+ * server cannot be installed here; a failed install fails the step.
+ */
+const prepareRealPostgres = (): boolean => {
+  process.stdout.write("\n== Postgres 15 + pgvector for the real-Postgres run ==\n");
+  const started = Date.now();
+  if (process.env.DATABASE_URL || process.env.QUARRY_TEST_POSTGRES_URL) {
+    realPostgres = { state: "skipped", why: "DATABASE_URL or QUARRY_TEST_POSTGRES_URL is set" };
+  } else {
+    try {
+      const prepared = preparePostgres((line) => process.stdout.write(`${line}\n`));
+      realPostgres = prepared.ok ? { state: "ready" } : { state: "skipped", why: prepared.skipped };
+    } catch (error) {
+      realPostgres = { state: "failed", why: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  const outcome = realPostgres.state === "ready" ? "ready" : `${realPostgres.state}, ${realPostgres.why}`;
+  process.stdout.write(`== Postgres 15 + pgvector: ${outcome} in ${((Date.now() - started) / 1000).toFixed(1)} s ==\n`);
+  return realPostgres.state !== "failed";
+};
+
+/**
+ * The SQL suites again on Debian's Postgres 15 with pgvector: each suite gets a database of its own on one throwaway
+ * server (QUARRY_TEST_POSTGRES_URL), so real concurrency, real planner choices and the ts_rank keyword fallback are
+ * exercised. A server that could be had and did not start counts as one failure (its report is missing).
+ */
+const realPostgresRun = async (): Promise<boolean> => {
+  const label = REAL_LABEL;
+  if (realPostgres.state !== "ready") {
+    process.stdout.write(`\n== ${label}: not run, ${realPostgres.state}: ${realPostgres.why} ==\n`);
+    // A failed install failed its own step already; here it counts as one failed test (no report).
+    realPostgresRan = realPostgres.state === "failed";
+    return true;
+  }
+  const started = Date.now();
+  let server: RealPostgres;
+  try {
+    server = await startRealPostgres();
+  } catch (error) {
+    process.stderr.write(
+      `== ${label}: FAILED to start: ${error instanceof Error ? error.message : String(error)} ==\n`,
+    );
+    realPostgresRan = true;
+    return false;
+  }
+  process.stdout.write(`Postgres ready in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`suites run:\n${REAL_POSTGRES_SUITES.map((suite) => `  ${suite}\n`).join("")}`);
+  const skipped = realPostgresSkipped().map(({ suite, why }) => `  ${suite} (${why})\n`);
+  process.stdout.write(`suites not run (they ran on the embedded Postgres above):\n${skipped.join("")}`);
+  realPostgresRan = true;
+  try {
+    return run(
+      label,
+      process.execPath,
+      [
+        "node_modules/vitest/vitest.mjs",
+        "run",
+        ...REAL_POSTGRES_SUITES,
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile.json=${REAL_POSTGRES_REPORT}`,
+      ],
+      { QUARRY_TEST_POSTGRES_URL: server.adminUrl },
+    );
+  } finally {
+    server.stop();
+  }
+};
 
 /** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
 type VitestReport = { numPassedTests: number; numFailedTests: number; numFailedTestSuites?: number };
@@ -65,20 +149,26 @@ type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: 
 const readReport = <T>(file: string): T | null =>
   existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 
+const vitestCounts = (file: string) => {
+  const report = readReport<VitestReport>(file);
+  return report
+    ? { passed: report.numPassedTests, failed: report.numFailedTests + (report.numFailedTestSuites ?? 0) }
+    : { passed: 0, failed: 1 };
+};
+
 const counts = () => {
-  const vitest = readReport<VitestReport>(VITEST_REPORT);
+  const vitest = vitestCounts(VITEST_REPORT);
+  const real = realPostgresRan ? vitestCounts(REAL_POSTGRES_REPORT) : { passed: 0, failed: 0 };
   const playwright = readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.stats;
-  const passed = (vitest?.numPassedTests ?? 0) + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
-  const failed =
-    (vitest ? vitest.numFailedTests + (vitest.numFailedTestSuites ?? 0) : 1) + (playwright ? playwright.unexpected : 1);
+  const passed = vitest.passed + real.passed + (playwright?.expected ?? 0) + (playwright?.flaky ?? 0);
+  const failed = vitest.failed + real.failed + (playwright ? playwright.unexpected : 1);
   return { passed, failed };
 };
 
 const main = async () => {
-  rmSync(VITEST_REPORT, { force: true });
-  rmSync(PLAYWRIGHT_REPORT, { force: true });
+  for (const report of [VITEST_REPORT, REAL_POSTGRES_REPORT, PLAYWRIGHT_REPORT]) rmSync(report, { force: true });
   const chromium = await ensureChromium();
-  const steps: [string, () => boolean][] = [
+  const steps: [string, () => boolean | Promise<boolean>][] = [
     ["prisma generate", () => run("prisma generate", process.execPath, ["scripts/prisma-generate.mjs"])],
     [
       "build",
@@ -88,9 +178,13 @@ const main = async () => {
           "scripts/build.ts",
         ]),
     ],
-    ["typecheck", () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."])],
+    [
+      "typecheck",
+      () => run("tsc --noEmit", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]),
+    ],
     ["lint", () => run("eslint", process.execPath, ["node_modules/eslint/bin/eslint.js", "."])],
     ["layers", () => run("dependency-cruiser", process.execPath, ["scripts/check-layers.mjs"])],
+    ["real Postgres (install)", prepareRealPostgres],
     [
       "unit + integration (vitest)",
       () =>
@@ -110,10 +204,11 @@ const main = async () => {
           PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
         }),
     ],
+    ["integration on a real Postgres (vitest)", realPostgresRun],
   ];
   const failed: string[] = [];
   for (const [name, step] of steps) {
-    if (!step()) {
+    if (!(await step())) {
       failed.push(name);
       if (name === "prisma generate" || name === "build") break; // nothing after these can pass
     }

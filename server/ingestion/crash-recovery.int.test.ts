@@ -72,7 +72,13 @@ it("creates and revokes tokens from the CLI while Quarry is stopped", { timeout:
   await quarry.kill("SIGTERM");
   const cli = (...args: string[]) =>
     execFileSync(process.execPath, [path.resolve("node_modules/tsx/dist/cli.mjs"), "scripts/quarry.ts", ...args], {
-      env: { ...process.env, QUARRY_DATA_DIR: quarry!.dataDir, LOG_LEVEL: "warn" },
+      env: {
+        ...process.env,
+        QUARRY_DATA_DIR: quarry!.dataDir,
+        LOG_LEVEL: "warn",
+        // The app's own database when it runs on an outside Postgres (the real-Postgres run).
+        ...(quarry!.databaseUrl ? { DATABASE_URL: quarry!.databaseUrl } : {}),
+      },
       encoding: "utf8",
     }).trim();
   const kept = cli("token", "create", "--project", "offline");

@@ -1,11 +1,10 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardClient, type Session } from "../testing/dashboard-client";
 import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-server";
 import { flowCall } from "../testing/flow-client";
-import { apiClient, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { apiClient, appDatabaseUrl, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 import type { getProjectModels } from "./project-models";
 
 /**
@@ -40,11 +39,7 @@ const flow = (method: string, suffix: string, body?: unknown) =>
 
 /** The app's own database, as an outside client reads it (the usage records' provider column). */
 const query = async <T>(sql: string): Promise<T[]> => {
-  const { port } = JSON.parse(readFileSync(path.join(quarry.dataDir, "pgdata.lock"), "utf8")) as { port: number };
-  const password = readFileSync(path.join(quarry.dataDir, "db-password"), "utf8").trim();
-  const db = new pg.Client({
-    connectionString: `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
-  });
+  const db = new pg.Client({ connectionString: appDatabaseUrl(quarry) });
   db.on("error", () => undefined);
   await db.connect();
   try {

@@ -6,7 +6,14 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { pdfDoc } from "../testing/fixtures";
-import { apiClient, createToken, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import {
+  apiClient,
+  appDatabaseUrl,
+  createToken,
+  quarryCli,
+  startQuarry,
+  type QuarryProcess,
+} from "../testing/quarry-process";
 
 /**
  * The tenant-isolation matrix, generated from the route files: every public route × every method it implements is
@@ -152,9 +159,7 @@ beforeAll(async () => {
     };
     elementIds.push(...els.items.map((e) => e.element_id));
   }
-  const port = (JSON.parse(readFileSync(path.join(quarry.dataDir, "pgdata.lock"), "utf8")) as { port: number }).port;
-  const password = readFileSync(path.join(quarry.dataDir, "db-password"), "utf8").trim();
-  db = new pg.Client({ connectionString: `postgresql://postgres:${password}@127.0.0.1:${port}/postgres` });
+  db = new pg.Client({ connectionString: appDatabaseUrl(quarry) });
   await db.connect();
   const projectId = (
     await db.query<{ project_id: string }>("SELECT project_id FROM public.sources WHERE id = $1", [fileIds[0]])

@@ -2,6 +2,7 @@ import { db } from "../db";
 import type { NodeIndexBuilder } from "../index-builders/types";
 import { getEmbedder } from "../providers/embedding";
 import { ensureEmbeddingIndex } from "../retrieval/embedding-index";
+import { keywordEngine } from "../retrieval/keyword-engine";
 import { retrieve } from "../retrieval/retrieve";
 import { runOffThread } from "../concurrency/cpu-thread";
 import { MAX_CLUSTER_SIZE, type clusterLevel } from "./cluster";
@@ -160,10 +161,14 @@ export const raptorBuilder: NodeIndexBuilder = {
   retrieve: async ({ projectId, indexId, query, topK }) => {
     const index = await db.flowNodeIndex.findFirst({ where: { id: indexId, projectId, kind: "raptor-rag" } });
     if (!index) return [];
+    // Summaries have no full-text vector (the fallback's statistics count documents only), so on a Postgres without
+    // BM25 a hybrid search ranked every summary below the leaves and the tree answered like a plain search (seen on
+    // Postgres 15 in CI). There the tree is searched by cosine similarity alone, RAPTOR's own collapsed-tree search.
+    const searchType = (await keywordEngine()) === "bm25" ? "hybrid" : "similarity";
     const result = await retrieve({
       projectId,
       query,
-      searchType: "hybrid",
+      searchType,
       topK: topK ?? DEFAULT_TOP_K,
       chunkSetIds: index.chunkSetIds,
       nodeIndexId: index.id,

@@ -4,13 +4,17 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { markdownDoc, textDoc } from "../testing/fixtures";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import { expectedKeywordEngine } from "../testing/scratch-database";
 
 /**
  * Retrieval through the real app and HTTP: prebuilt-rag with each search_type, GET /config and /api/health naming the
  * keyword engine, a `/rerank` API as the semantic reranker, and a change of embedding model: searches stay keyword
  * only (and say so) until the re-embedding job has finished, and a kill -9 in the middle of that job is survived.
  * Remote models are stand-ins on loopback speaking the real protocols; the real client code is on the path.
+ * The keyword engine is BM25 on the embedded Postgres and the full-text fallback on the real Postgres 15 run.
  */
+
+const engine = expectedKeywordEngine();
 
 type Rag = {
   chunks: { text: string; file_name: string; score: number; metadata: Record<string, unknown> }[];
@@ -109,7 +113,7 @@ it("answers prebuilt-rag with each search_type, and names the engines in /config
       query: "wire saws with diamond beads",
       ...(searchType ? { search_type: searchType } : {}),
     });
-    expect(result).toMatchObject({ search_type: searchType ?? "hybrid", keyword_engine: "bm25" });
+    expect(result).toMatchObject({ search_type: searchType ?? "hybrid", keyword_engine: engine });
     expect(result.total).toBe(result.chunks.length);
     expect(result.total).toBeGreaterThan(0);
     expect(result.total).toBeLessThanOrEqual(10);
@@ -134,13 +138,13 @@ it("answers prebuilt-rag with each search_type, and names the engines in /config
   const config = await (await api.get("/config")).json();
   expect(config).toMatchObject({ embedding_model: semantic.embedding_model, reranker: semantic.reranker });
   expect(config).toMatchObject({
-    keyword_engine: "bm25",
+    keyword_engine: engine,
     search_types: ["similarity", "keyword", "hybrid", "semantic"],
     embedding_model: "quarry-hash-256-v1",
     reranker: "quarry-term-coverage-v1",
     reembedding: null,
   });
-  expect(await (await fetch(`${quarry.url}/api/health`)).json()).toEqual({ status: "ok", keyword_engine: "bm25" });
+  expect(await (await fetch(`${quarry.url}/api/health`)).json()).toEqual({ status: "ok", keyword_engine: engine });
 });
 
 it("reranks semantic searches with a /rerank API when one is configured, and says when it failed", async () => {

@@ -6,14 +6,21 @@ import type { Db } from "@/server/db";
 import { startEmbeddedPostgres } from "@/server/postgres/embedded-postgres";
 import { applyMigrations } from "@/server/postgres/migrate";
 import { setRuntimeEnv } from "@/server/env";
+import { createScratchDatabase, realPostgresUrl } from "./scratch-database";
 
 /** Integration-test plumbing for the job executor: a migrated in-memory Postgres and real HTTP servers on port 0. */
 
 export type TestDb = { url: string; db: Db; stop: () => Promise<void> };
 
-/** The app's own Prisma singleton, pointed (before its first import) at a fresh in-memory database. */
+/**
+ * The app's own Prisma singleton, pointed (before its first import) at a fresh in-memory database, or at a fresh
+ * database on the real server of QUARRY_TEST_POSTGRES_URL (scratch-database.ts).
+ */
 export const startTestDb = async (): Promise<TestDb> => {
-  const postgres = await startEmbeddedPostgres({ port: 0 });
+  const real = realPostgresUrl();
+  const postgres = real
+    ? await createScratchDatabase(real).then((scratch) => ({ url: scratch.url, stop: scratch.drop }))
+    : await startEmbeddedPostgres({ port: 0 });
   await applyMigrations({ url: postgres.url });
   setRuntimeEnv("DATABASE_URL", postgres.url);
   const { db, disconnectDb } = await import("@/server/db");

@@ -1,14 +1,17 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ensureNextBuild } from "../startup/next-build";
+import { createScratchDatabase, realPostgresUrl, type ScratchDatabase } from "./scratch-database";
 
 /**
  * Runs the real app (`npm start`: embedded Postgres, migrations, Next, the in-process job runner) as a child
- * process on a fresh data directory and a free port, for integration tests over real HTTP.
+ * process on a fresh data directory and a free port, for integration tests over real HTTP. With
+ * QUARRY_TEST_POSTGRES_URL set (and no DATABASE_URL of the test's own), the app gets a fresh database on that real
+ * server instead of its embedded one, migrated by the app's own start and dropped at `dispose`.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -32,6 +35,8 @@ export type QuarryProcess = {
   url: string;
   token: string;
   dataDir: string;
+  /** The app's DATABASE_URL when it runs on an outside Postgres (the real-Postgres mode); unset when embedded. */
+  databaseUrl?: string;
   output: () => string;
   /** Process id of the running app (its parse workers and tools are its descendants). */
   pid: () => number | undefined;
@@ -54,7 +59,9 @@ export const startQuarry = async ({
   let child: ChildProcess | null = null;
   let log = "";
 
-  let launchEnv = env;
+  const real = realPostgresUrl();
+  const scratch: ScratchDatabase | null = real && !env.DATABASE_URL ? await createScratchDatabase(real) : null;
+  let launchEnv = scratch ? { DATABASE_URL: scratch.url, ...env } : env;
   const launch = async (overrides: Record<string, string> = {}) => {
     launchEnv = { ...launchEnv, ...overrides };
     log += `\n--- start ---\n`;
@@ -104,11 +111,15 @@ export const startQuarry = async ({
     await exited;
   };
 
-  await launch();
+  await launch().catch(async (error: unknown) => {
+    await scratch?.drop();
+    throw error;
+  });
   return {
     url,
     token,
     dataDir,
+    databaseUrl: launchEnv.DATABASE_URL,
     output: () => log,
     pid: () => child?.pid,
     restart: launch,
@@ -116,8 +127,20 @@ export const startQuarry = async ({
     dispose: async () => {
       await kill("SIGTERM");
       rmSync(dataDir, { recursive: true, force: true });
+      await scratch?.drop();
     },
   };
+};
+
+/**
+ * A URL of the app's own database for a test to read it as an outside client: its DATABASE_URL on an outside
+ * Postgres, else the embedded server found through the data dir's lock and password.
+ */
+export const appDatabaseUrl = (quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">) => {
+  if (quarry.databaseUrl) return quarry.databaseUrl;
+  const { port } = JSON.parse(readFileSync(path.join(quarry.dataDir, "pgdata.lock"), "utf8")) as { port: number };
+  const password = readFileSync(path.join(quarry.dataDir, "db-password"), "utf8").trim();
+  return `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
 };
 
 /** fetch against the app with the test token. */
@@ -163,14 +186,25 @@ export const apiClient = (quarry: Pick<QuarryProcess, "url" | "token">, token: s
   };
 };
 
-/** The admin CLI (`npm run quarry -- ...`) against a running app's data dir; it finds the app's database itself. */
-export const quarryCli = (quarry: Pick<QuarryProcess, "dataDir">, ...args: string[]) =>
+/**
+ * The admin CLI (`npm run quarry -- ...`) against a running app's data dir; it finds the app's embedded database
+ * itself, and is handed the app's DATABASE_URL when it has one.
+ */
+export const quarryCli = (quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">, ...args: string[]) =>
   execFileSync(process.execPath, [path.resolve(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/quarry.ts", ...args], {
     cwd: ROOT,
-    env: { ...process.env, QUARRY_DATA_DIR: quarry.dataDir, LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      QUARRY_DATA_DIR: quarry.dataDir,
+      LOG_LEVEL: "warn",
+      ...(quarry.databaseUrl ? { DATABASE_URL: quarry.databaseUrl } : {}),
+    },
     encoding: "utf8",
   }).trim();
 
 /** A new API token of `project` (created when new), with all permissions unless told otherwise. */
-export const createToken = (quarry: Pick<QuarryProcess, "dataDir">, project: string, permissions?: string) =>
-  quarryCli(quarry, "token", "create", "--project", project, ...(permissions ? ["--permissions", permissions] : []));
+export const createToken = (
+  quarry: Pick<QuarryProcess, "dataDir" | "databaseUrl">,
+  project: string,
+  permissions?: string,
+) => quarryCli(quarry, "token", "create", "--project", project, ...(permissions ? ["--permissions", permissions] : []));

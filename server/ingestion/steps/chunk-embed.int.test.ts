@@ -43,9 +43,16 @@ const counts = async (buildId: string) => {
   return row!;
 };
 
-/** How many documents the BM25 index holds (pg_textsearch counts every entry it was given). */
+/**
+ * How many documents the BM25 index holds (pg_textsearch counts every entry it was given). A Postgres without
+ * pg_textsearch (the real Postgres 15 run) searches full text instead: there, the chunks with a tsvector.
+ */
 const bm25Documents = async () => {
-  const { db, BM25_INDEX } = await load();
+  const { db, BM25_INDEX, keywordEngine } = await load();
+  if ((await keywordEngine()) === "fulltext") {
+    const [counted] = await db.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM chunks WHERE tsv IS NOT NULL`;
+    return counted!.n;
+  }
   const [row] = await db.$queryRawUnsafe<{ summary: string }[]>(
     `SELECT bm25_summarize_index('${BM25_INDEX}')::text AS summary`,
   );
