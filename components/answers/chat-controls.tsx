@@ -78,7 +78,12 @@ export const AskForm = ({ state, canAsk }: { state: ChatPlaygroundState; canAsk:
         <Button type="submit" disabled={!canAsk || busy || !question.trim()}>
           {busy ? "Answering…" : "Ask"}
         </Button>
-        <Button type="button" variant="secondary" onClick={startOver} disabled={!exchanges.length && !state.conversationId}>
+        <Button
+          type="button"
+          variant="secondary"
+          onClick={startOver}
+          disabled={!exchanges.length && !state.conversationId}
+        >
           New conversation
         </Button>
       </div>

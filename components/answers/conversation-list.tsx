@@ -117,10 +117,20 @@ export const ConversationList = ({
                 </button>
                 {canEdit && (
                   <>
-                    <Button variant="ghost" size="sm" aria-label={`Rename ${row.title}`} onClick={() => setEditing(row.conversationId)}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Rename ${row.title}`}
+                      onClick={() => setEditing(row.conversationId)}
+                    >
                       Rename
                     </Button>
-                    <Button variant="ghost" size="sm" aria-label={`Delete ${row.title}`} onClick={() => setDeleting(row)}>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      aria-label={`Delete ${row.title}`}
+                      onClick={() => setDeleting(row)}
+                    >
                       Delete
                     </Button>
                   </>

@@ -52,9 +52,13 @@ const useConversationInUrl = (projectId: string, stream: ReturnType<typeof useAs
   useEffect(() => {
     if (!opened || !turns.data) return;
     load(
-      turns.data.map(
-        (t): Exchange => ({ question: t.question, text: t.answer, citations: [], response: null, error: null }),
-      ),
+      turns.data.map((t): Exchange => ({
+        question: t.question,
+        text: t.answer,
+        citations: [],
+        response: null,
+        error: null,
+      })),
     );
   }, [opened, turns.data, load]);
 

@@ -29,7 +29,8 @@ const useSearchInUrl = (): SearchDraft & { query: string } => {
     query: params.get("q") ?? "",
     searchType: (SEARCH_TYPES as readonly string[]).includes(type) ? (type as SearchType) : "hybrid",
     topK: (SEARCH_TOP_K_CHOICES as readonly number[]).includes(k) ? k : 10,
-    scoreThreshold: Number.isFinite(threshold) && threshold >= 0 && threshold <= 1 ? threshold : DEFAULT_SCORE_THRESHOLD,
+    scoreThreshold:
+      Number.isFinite(threshold) && threshold >= 0 && threshold <= 1 ? threshold : DEFAULT_SCORE_THRESHOLD,
     sourceId: params.get("source") ?? "",
   };
 };

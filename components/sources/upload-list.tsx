@@ -15,7 +15,11 @@ export const UploadList = ({ items, onClear }: { items: UploadItem[]; onClear: (
     <ul aria-label="Uploads" className="space-y-2">
       {done.length > 0 && (
         <li className="flex items-center justify-between gap-3 rounded-md border border-border px-3 py-2">
-          <p role="status" className="min-w-0 truncate text-sm text-muted-foreground" title={done.map((i) => i.file.name).join(", ")}>
+          <p
+            role="status"
+            className="min-w-0 truncate text-sm text-muted-foreground"
+            title={done.map((i) => i.file.name).join(", ")}
+          >
             {done.length === 1 ? `${done[0]!.file.name} uploaded` : `${done.length} files uploaded`}; processing has
             started.
           </p>

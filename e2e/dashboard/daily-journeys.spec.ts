@@ -115,7 +115,10 @@ test("conversations: listed, renamed, reopened after Back, citations in a new ta
 
   // Delete the other one after confirming.
   await list.getByRole("button", { name: "Delete How are granite blocks cut?" }).click();
-  await page.getByRole("dialog", { name: "Delete conversation" }).getByRole("button", { name: "Delete conversation" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete conversation" })
+    .getByRole("button", { name: "Delete conversation" })
+    .click();
   await expect(page.getByRole("status", { name: "Notifications" })).toContainText("Conversation deleted");
   await expect(list.getByRole("button", { name: "How are granite blocks cut?", exact: true })).toHaveCount(0);
   await expect(list.getByRole("button", { name: "Basalt cooling", exact: true })).toBeVisible();

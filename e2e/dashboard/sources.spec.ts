@@ -4,7 +4,9 @@ import { pdfDoc } from "../../server/testing/fixtures";
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-test("a project from upload to live status, element boxes on the page, search, and delete", async ({ page }, testInfo) => {
+test("a project from upload to live status, element boxes on the page, search, and delete", async ({
+  page,
+}, testInfo) => {
   // One journey through the whole page: processing three files and drawing two page images takes a while on 2 cores.
   test.setTimeout(180_000);
   const streams: string[] = [];
@@ -30,7 +32,9 @@ test("a project from upload to live status, element boxes on the page, search, a
   await page.getByLabel("Files", { exact: true }).setInputFiles([pdfPath, notesPath]);
   const dropped = await page.evaluateHandle(() => {
     const transfer = new DataTransfer();
-    transfer.items.add(new File(["# Dropped\n\nBasalt columns cool into hexagons.\n"], "dropped.md", { type: "text/markdown" }));
+    transfer.items.add(
+      new File(["# Dropped\n\nBasalt columns cool into hexagons.\n"], "dropped.md", { type: "text/markdown" }),
+    );
     return transfer;
   });
   await page.getByRole("group", { name: "Drop files here" }).dispatchEvent("drop", { dataTransfer: dropped });

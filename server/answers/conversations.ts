@@ -130,7 +130,13 @@ export const renameConversation = async (input: { projectId: string; conversatio
 };
 
 /** Deletes a conversation and its turns (cascade); false when the project has no conversation by that id. */
-export const deleteConversation = async ({ projectId, conversationId }: { projectId: string; conversationId: string }) => {
+export const deleteConversation = async ({
+  projectId,
+  conversationId,
+}: {
+  projectId: string;
+  conversationId: string;
+}) => {
   const { count } = await db.conversation.deleteMany({ where: { projectId, externalId: conversationId } });
   return count > 0;
 };

@@ -15,7 +15,9 @@ export const ImportTestSetInput = ProjectRef.extend({
 
 export const TestSetRef = ProjectRef.extend({ testSet: z.string().min(1).max(100) });
 
-export const CreateTestSetInput = ProjectRef.extend({ name: z.string().trim().min(1, { error: "Name the test set" }).max(100) });
+export const CreateTestSetInput = ProjectRef.extend({
+  name: z.string().trim().min(1, { error: "Name the test set" }).max(100),
+});
 
 /** A case written in the dashboard: the question, and what a good answer says (optional, as in an import). */
 const TestCaseFields = z.object({

@@ -20,13 +20,11 @@ let otherProjectId: string;
 const mutate = <T>(path: string, input: Record<string, unknown>) =>
   client.ok<T>(owner, `dashboard.evaluation.${path}`, { projectId, ...input }, "mutation");
 const cases = async () =>
-  (
-    await client.ok<{ total: number; cases: Case[] }>(
-      owner,
-      "dashboard.evaluation.testCases",
-      { projectId, testSet: "handmade" },
-      "query",
-    )
+  await client.ok<{ total: number; cases: Case[] }>(
+    owner,
+    "dashboard.evaluation.testCases",
+    { projectId, testSet: "handmade" },
+    "query",
   );
 
 beforeAll(async () => {
@@ -41,7 +39,12 @@ beforeAll(async () => {
   );
   projectId = me.teams[0]!.projects[0]!.id;
   otherProjectId = (
-    await client.ok<{ id: string }>(owner, "dashboard.projects.create", { teamId: me.teams[0]!.id, name: "o" }, "mutation")
+    await client.ok<{ id: string }>(
+      owner,
+      "dashboard.projects.create",
+      { teamId: me.teams[0]!.id, name: "o" },
+      "mutation",
+    )
   ).id;
 }, 600_000);
 
@@ -51,13 +54,22 @@ afterAll(async () => {
 
 it("makes an empty set, appends cases in order and edits them", async () => {
   expect(await mutate("createTestSet", { name: " handmade " })).toMatchObject({ name: "handmade", caseCount: 0 });
-  const dup = await client.call(owner, "dashboard.evaluation.createTestSet", { projectId, name: "handmade" }, "mutation");
+  const dup = await client.call(
+    owner,
+    "dashboard.evaluation.createTestSet",
+    { projectId, name: "handmade" },
+    "mutation",
+  );
   expect(dup).toMatchObject({ status: 409, message: "A test set named handmade already exists" });
 
   const first = await mutate<Case>("addTestCase", { testSet: "handmade", question: "How is granite cut?" });
   await mutate("addTestCase", { testSet: "handmade", question: "Why polish marble?", expectedAnswer: "To shine." });
   expect(first).toMatchObject({ position: 0, expectedAnswer: "" });
-  await mutate("updateTestCase", { caseId: first.id, question: "How are granite blocks cut?", expectedAnswer: "Wire saws." });
+  await mutate("updateTestCase", {
+    caseId: first.id,
+    question: "How are granite blocks cut?",
+    expectedAnswer: "Wire saws.",
+  });
 
   const listed = await cases();
   expect(listed.total).toBe(2);

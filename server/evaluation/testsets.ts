@@ -110,7 +110,11 @@ export const createTestSet = async ({ projectId, name }: { projectId: string; na
 type CaseFields = { question: string; expectedAnswer: string };
 
 /** Appends a case to a test set, after its last one. */
-export const addTestCase = async ({ projectId, testSet, ...fields }: { projectId: string; testSet: string } & CaseFields) => {
+export const addTestCase = async ({
+  projectId,
+  testSet,
+  ...fields
+}: { projectId: string; testSet: string } & CaseFields) => {
   const set = await requireTestSet(projectId, testSet);
   return db.$transaction(async (tx) => {
     const last = await tx.testCase.findFirst({
@@ -130,7 +134,11 @@ export const addTestCase = async ({ projectId, testSet, ...fields }: { projectId
  * Changes a case's question and expected answer (its gold files and passages stay). Runs already made keep the
  * scores they had: they are a record of what was asked then.
  */
-export const updateTestCase = async ({ projectId, caseId, ...fields }: { projectId: string; caseId: string } & CaseFields) => {
+export const updateTestCase = async ({
+  projectId,
+  caseId,
+  ...fields
+}: { projectId: string; caseId: string } & CaseFields) => {
   const { count } = await db.testCase.updateMany({ where: { id: caseId, projectId }, data: fields });
   if (count === 0) throw new AppError("NOT_FOUND", "Test case not found");
   return db.testCase.findFirstOrThrow({ where: { id: caseId, projectId } });

@@ -48,5 +48,9 @@ export const resolveBuildOptions = ({
   if (indexing === "none" && !indexingOptions().includes("none")) {
     throw new AppError("BAD_REQUEST", "Indexing 'none' is not enabled. Valid values: full");
   }
-  return { method: v2ToInternal[method ?? defaultMethod], enrichment: enrichment ?? "full", indexing: indexing ?? "full" };
+  return {
+    method: v2ToInternal[method ?? defaultMethod],
+    enrichment: enrichment ?? "full",
+    indexing: indexing ?? "full",
+  };
 };

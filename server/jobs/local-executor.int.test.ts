@@ -341,7 +341,8 @@ describe("local executor", () => {
     const [runId] = await executor.ingestEvent({ name: "test/resume", data: { key: k } });
     await waitFor(() => count(k, "second") === 1);
     // As when a renewal comes late behind a long statement: the lease is past while step 2 is still running.
-    await testDb.db.$executeRaw`UPDATE job_runs SET locked_until = now() - interval '1 second' WHERE id = ${runId}::uuid`;
+    await testDb.db
+      .$executeRaw`UPDATE job_runs SET locked_until = now() - interval '1 second' WHERE id = ${runId}::uuid`;
     await new Promise((r) => setTimeout(r, 600)); // six polls
     expect(count(k, "second")).toBe(1);
     resumeGate.release();

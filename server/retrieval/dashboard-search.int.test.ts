@@ -41,14 +41,19 @@ beforeAll(async () => {
   );
   projectId = me.teams[0]!.projects[0]!.id;
   otherProjectId = (
-    await client.ok<{ id: string }>(owner, "dashboard.projects.create", { teamId: me.teams[0]!.id, name: "o" }, "mutation")
+    await client.ok<{ id: string }>(
+      owner,
+      "dashboard.projects.create",
+      { teamId: me.teams[0]!.id, name: "o" },
+      "mutation",
+    )
   ).id;
-  expect(await ingest("granite.md", "# Granite\n\nGranite is an igneous rock made of quartz and feldspar.\n")).toMatchObject(
-    { status: "Completed" },
-  );
-  expect(await ingest("basalt.md", "# Basalt\n\nBasalt is a volcanic rock that cools into hexagonal columns.\n")).toMatchObject(
-    { status: "Completed" },
-  );
+  expect(
+    await ingest("granite.md", "# Granite\n\nGranite is an igneous rock made of quartz and feldspar.\n"),
+  ).toMatchObject({ status: "Completed" });
+  expect(
+    await ingest("basalt.md", "# Basalt\n\nBasalt is a volcanic rock that cools into hexagonal columns.\n"),
+  ).toMatchObject({ status: "Completed" });
   expect(await ingest("broken.pdf", "this is not a PDF at all")).toMatchObject({ status: "Processing failed" });
   const listed = await client.ok<{ items: { id: string; fileName: string }[] }>(
     owner,
@@ -104,7 +109,12 @@ describe("dashboard search controls", () => {
       "query",
     );
     expect(elsewhere.hits).toEqual([]);
-    const bad = await client.call(owner, "dashboard.search.query", { projectId, query: "rock", scoreThreshold: 2 }, "query");
+    const bad = await client.call(
+      owner,
+      "dashboard.search.query",
+      { projectId, query: "rock", scoreThreshold: 2 },
+      "query",
+    );
     expect(bad.status).toBe(400);
   });
 });

@@ -41,7 +41,9 @@ export const listSourcesPage = async (input: ListSourcesPageInput) => {
   const where: Prisma.SourceWhereInput = {
     projectId: input.projectId,
     ...(input.status ? { status: input.status } : {}),
-    ...(input.built ? { builds: { some: { projectId: input.projectId, status: { in: SUCCESSFUL_BUILD_STATUSES } } } } : {}),
+    ...(input.built
+      ? { builds: { some: { projectId: input.projectId, status: { in: SUCCESSFUL_BUILD_STATUSES } } } }
+      : {}),
     ...(input.fileType ? { fileType: input.fileType.toLowerCase() } : {}),
     ...(input.query ? { fileName: { contains: input.query, mode: "insensitive" } } : {}),
   };

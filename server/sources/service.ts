@@ -13,7 +13,6 @@ import { extensionOf, isAllowedExtension } from "./sources.schema";
 import { forgetSourceInFlows } from "../flows/datasets";
 import { emitSourceDeleted } from "../webhooks/events";
 
-
 export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds?: string[] }) =>
   db.source.findMany({
     where: { projectId, ...(fileIds ? { id: { in: fileIds.filter(isUuid) } } : {}) },

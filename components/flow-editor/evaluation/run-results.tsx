@@ -28,7 +28,8 @@ export const NodeAggregates = ({ run }: { run: RunPage["run"] }) => {
           <p className="text-sm font-semibold">
             {run.nodeNames[nodeId] ?? nodeId}{" "}
             <span className="font-normal text-muted-foreground">
-              · {count(agg.cases, "case")}{agg.errors ? ` · ${agg.errors} failed` : ""}
+              · {count(agg.cases, "case")}
+              {agg.errors ? ` · ${agg.errors} failed` : ""}
             </span>
           </p>
           <dl className="mt-2 grid grid-cols-5 gap-2">

@@ -50,7 +50,9 @@ const CaseForm = ({
   return (
     <form aria-label={label} onSubmit={submit} className="space-y-2 rounded-md border border-border p-2">
       <Field label="Question">
-        {(p) => <Input {...p} value={fields.question} onChange={(e) => setFields({ ...fields, question: e.target.value })} />}
+        {(p) => (
+          <Input {...p} value={fields.question} onChange={(e) => setFields({ ...fields, question: e.target.value })} />
+        )}
       </Field>
       <Field label="Expected answer" hint="Optional: metrics that compare with it need it">
         {(p) => (
@@ -77,11 +79,21 @@ const CaseForm = ({
 };
 
 /** A test set's cases, each editable, and a form to add one (editors only). */
-export const TestCases = ({ projectId, testSet, canEdit }: { projectId: string; testSet: string; canEdit: boolean }) => {
+export const TestCases = ({
+  projectId,
+  testSet,
+  canEdit,
+}: {
+  projectId: string;
+  testSet: string;
+  canEdit: boolean;
+}) => {
   const trpc = useTRPC();
   const refresh = useRefresh(projectId);
   const list = useQuery(trpc.dashboard.evaluation.testCases.queryOptions({ projectId, testSet, pageSize: 100 }));
-  const add = useMutation(trpc.dashboard.evaluation.addTestCase.mutationOptions({ onSuccess: () => refresh("Test case added") }));
+  const add = useMutation(
+    trpc.dashboard.evaluation.addTestCase.mutationOptions({ onSuccess: () => refresh("Test case added") }),
+  );
   const update = useMutation(
     trpc.dashboard.evaluation.updateTestCase.mutationOptions({ onSuccess: () => refresh("Test case saved") }),
   );
@@ -112,7 +124,12 @@ export const TestCases = ({ projectId, testSet, canEdit }: { projectId: string; 
                 {c.expectedAnswer && <p className="break-words text-muted-foreground">{c.expectedAnswer}</p>}
               </div>
               {canEdit && (
-                <Button size="sm" variant="ghost" aria-label={`Edit case ${c.position + 1}`} onClick={() => setEditing(c.id)}>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Edit case ${c.position + 1}`}
+                  onClick={() => setEditing(c.id)}
+                >
                   Edit
                 </Button>
               )}
@@ -121,7 +138,9 @@ export const TestCases = ({ projectId, testSet, canEdit }: { projectId: string; 
         )}
       </ol>
       {list.data.total > list.data.cases.length && (
-        <p className="text-xs text-muted-foreground">The first {list.data.cases.length} of {list.data.total} cases.</p>
+        <p className="text-xs text-muted-foreground">
+          The first {list.data.cases.length} of {list.data.total} cases.
+        </p>
       )}
       {(add.error ?? update.error) && <ErrorAlert>{(add.error ?? update.error)!.message}</ErrorAlert>}
       {canEdit && (

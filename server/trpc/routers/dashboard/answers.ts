@@ -1,10 +1,5 @@
 import { prepareAsk, runAsk } from "@/server/answers/ask";
-import {
-  deleteConversation,
-  listConversations,
-  listTurns,
-  renameConversation,
-} from "@/server/answers/conversations";
+import { deleteConversation, listConversations, listTurns, renameConversation } from "@/server/answers/conversations";
 import {
   ConversationInput,
   ListConversationsInput,
@@ -57,14 +52,16 @@ export const answersRouter = router({
   renameConversation: projectProcedure("member")
     .input(RenameConversationInput)
     .mutation(async ({ ctx, input }) => {
-      if (!(await renameConversation({ ...input, projectId: ctx.projectId }))) throw new AppError("NOT_FOUND", NOT_FOUND);
+      if (!(await renameConversation({ ...input, projectId: ctx.projectId })))
+        throw new AppError("NOT_FOUND", NOT_FOUND);
       return { conversationId: input.conversationId, title: input.title };
     }),
 
   deleteConversation: projectProcedure("member")
     .input(ConversationInput)
     .mutation(async ({ ctx, input }) => {
-      if (!(await deleteConversation({ ...input, projectId: ctx.projectId }))) throw new AppError("NOT_FOUND", NOT_FOUND);
+      if (!(await deleteConversation({ ...input, projectId: ctx.projectId })))
+        throw new AppError("NOT_FOUND", NOT_FOUND);
       return { conversationId: input.conversationId };
     }),
 });
