@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardClient, type Session } from "../testing/dashboard-client";
-import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import type { dashboardClient, Session } from "../testing/dashboard-client";
+import { startOwnerQuarry } from "../testing/owner-quarry";
+import { apiClient, type QuarryProcess } from "../testing/quarry-process";
 
 /**
  * The chat's conversation list over real HTTP: conversations asked through the public API show up in the dashboard
@@ -26,23 +27,7 @@ const list = (project = projectId) =>
   client.ok<Listed[]>(owner, "dashboard.answers.conversations", { projectId: project }, "query");
 
 beforeAll(async () => {
-  quarry = await startQuarry({ env: { QUARRY_ADMIN_EMAIL: OWNER.email, QUARRY_ADMIN_PASSWORD: OWNER.password } });
-  client = dashboardClient(quarry.url);
-  owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
-  projectId = me.teams[0]!.projects[0]!.id;
-  const other = await client.ok<{ id: string }>(
-    owner,
-    "dashboard.projects.create",
-    { teamId: me.teams[0]!.id, name: "other" },
-    "mutation",
-  );
-  otherProjectId = other.id;
+  ({ quarry, client, owner, projectId, otherProjectId } = await startOwnerQuarry(OWNER));
   const upload = await apiClient(quarry).upload("granite.md", "# Granite\n\nGranite is an igneous rock.\n", {
     enrichment: "none",
   });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { dashboardClient, type Session } from "../testing/dashboard-client";
-import { startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import type { dashboardClient, Session } from "../testing/dashboard-client";
+import { startOwnerQuarry } from "../testing/owner-quarry";
+import type { QuarryProcess } from "../testing/quarry-process";
 
 /**
  * Test cases written in the dashboard, over real HTTP: an empty set is made, cases are appended in order and
@@ -28,24 +29,7 @@ const cases = async () =>
   );
 
 beforeAll(async () => {
-  quarry = await startQuarry({ env: { QUARRY_ADMIN_EMAIL: OWNER.email, QUARRY_ADMIN_PASSWORD: OWNER.password } });
-  client = dashboardClient(quarry.url);
-  owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
-  projectId = me.teams[0]!.projects[0]!.id;
-  otherProjectId = (
-    await client.ok<{ id: string }>(
-      owner,
-      "dashboard.projects.create",
-      { teamId: me.teams[0]!.id, name: "o" },
-      "mutation",
-    )
-  ).id;
+  ({ quarry, client, owner, projectId, otherProjectId } = await startOwnerQuarry(OWNER));
 }, 600_000);
 
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { dashboardClient, type Session } from "../testing/dashboard-client";
-import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
+import type { dashboardClient, Session } from "../testing/dashboard-client";
+import { startOwnerQuarry } from "../testing/owner-quarry";
+import { apiClient, type QuarryProcess } from "../testing/quarry-process";
 
 /**
  * The dashboard's search controls over real HTTP: a score threshold that leaves a gibberish query with nothing
@@ -30,24 +31,7 @@ const search = (input: Record<string, unknown>) =>
   client.ok<Hits>(owner, "dashboard.search.query", { projectId, ...input }, "query");
 
 beforeAll(async () => {
-  quarry = await startQuarry({ env: { QUARRY_ADMIN_EMAIL: OWNER.email, QUARRY_ADMIN_PASSWORD: OWNER.password } });
-  client = dashboardClient(quarry.url);
-  owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
-  projectId = me.teams[0]!.projects[0]!.id;
-  otherProjectId = (
-    await client.ok<{ id: string }>(
-      owner,
-      "dashboard.projects.create",
-      { teamId: me.teams[0]!.id, name: "o" },
-      "mutation",
-    )
-  ).id;
+  ({ quarry, client, owner, projectId, otherProjectId } = await startOwnerQuarry(OWNER));
   expect(
     await ingest("granite.md", "# Granite\n\nGranite is an igneous rock made of quartz and feldspar.\n"),
   ).toMatchObject({ status: "Completed" });
