@@ -5,7 +5,15 @@ export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", ".quarry/**"],
+    // *.pg.test.ts suites need a real Postgres (two app processes on one database, which the embedded one cannot
+    // serve): they run when QUARRY_TEST_POSTGRES_URL names one (scripts/real-postgres.ts, `npm test`'s second run).
+    exclude: [
+      "node_modules/**",
+      ".next/**",
+      "e2e/**",
+      ".quarry/**",
+      ...(process.env.QUARRY_TEST_POSTGRES_URL ? [] : ["**/*.pg.test.ts"]),
+    ],
     environment: "node",
     testTimeout: 60_000,
     hookTimeout: 180_000,

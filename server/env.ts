@@ -76,6 +76,11 @@ const schema = z.object({
 
   /** Builds processed at once by the in-process job runner. */
   QUARRY_JOB_CONCURRENCY: int(2).pipe(z.number().min(1).max(32)),
+  /**
+   * How long a replica's claim on a run lasts without renewal (renewed every third of it): after a replica dies, another
+   * takes its runs over once this has passed.
+   */
+  QUARRY_JOB_LEASE_MS: int(30_000).pipe(z.number().min(1000).max(600_000)),
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
   QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),

@@ -54,6 +54,7 @@ const startAppServices = async (launch: LaunchContext, functions: JobFunctions):
       serveUrl: `${launch.origin}/api/inngest`,
       functions,
       concurrency: env.QUARRY_JOB_CONCURRENCY,
+      leaseMs: env.QUARRY_JOB_LEASE_MS,
       signingKey: env.INNGEST_SIGNING_KEY,
     });
     setInProcessEvents(executor.ingestEvent);
