@@ -32,7 +32,10 @@ const SAMPLES: Record<string, string[]> = {
     "GitHub could not find acme/widgets: it does not exist or it is private (only public repositories can be ingested)",
     "GitHub's API rate limit is exhausted; it resets at 12:00",
   ],
-  password: ["The .docx file is password-protected (encrypted); remove the password in Office and upload it again"],
+  password: [
+    "The PDF is password-protected; remove the password and upload it again",
+    "The .docx file is password-protected (encrypted); remove the password in Office and upload it again",
+  ],
   "too-large": [
     "File exceeds the maximum size of 100 MB",
     "The .xlsx file holds 300 MB of cell data, more than the 200 MB Quarry reads from a workbook; split it into smaller files",
@@ -56,6 +59,7 @@ const SAMPLES: Record<string, string[]> = {
   replaced: ["The build to index no longer exists; reprocess the source"],
   schedule: ["Could not schedule the build"],
   damaged: [
+    "The file is not a readable PDF (not a PDF, or damaged beyond repair)",
     "The .pdf file could not be parsed: its content is damaged or uses a feature Quarry does not read",
     "The .docx file is not a valid Office document (it is damaged or not a ZIP package)",
     "Converting the .doc file failed: LibreOffice could not open it (the file may be damaged, password-protected or not really a .doc file)",
