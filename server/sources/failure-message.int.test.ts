@@ -25,9 +25,13 @@ const fileIds: Record<string, string> = {};
 
 const built = async (res: Response) => {
   expect(res.status).toBe(200);
-  const { build_id, file_id } = (await res.json()) as { build_id: string; file_id: string };
-  const status = (await apiClient(quarry).waitForBuild(build_id, 180_000)) as { status: string; error: string | null };
-  return { fileId: file_id, ...status };
+  const { build_id } = (await res.json()) as { build_id: string };
+  const status = (await apiClient(quarry).waitForBuild(build_id, 180_000)) as {
+    status: string;
+    error: string | null;
+    file_id: string;
+  };
+  return { ...status, fileId: status.file_id };
 };
 
 beforeAll(async () => {
