@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { missingToolMessage } from "../parsing/system-tools";
+import { acquiredForRole } from "./acquired";
 import { FAILURE_FAMILIES, failureFamily, userFailureMessage } from "./failure-message";
 
 /** Reasons as the build code stores them (copied from where each is thrown), one or more per family. */
@@ -87,5 +88,34 @@ describe("userFailureMessage", () => {
     expect(userFailureMessage("Cannot read properties of undefined (reading 'x')")).toMatch(/^Processing failed\./);
     expect(userFailureMessage(null)).toMatch(/^Processing failed\./);
     expect(userFailureMessage("")).toMatch(/^Processing failed\./);
+  });
+});
+
+describe("acquiredForRole", () => {
+  const report = {
+    robots: "none (HTTP 404)",
+    pages: [
+      {
+        url: "http://x.invalid/",
+        status: "skipped",
+        reason_code: "fetch_error",
+        reason: "Could not fetch http://x.invalid/: the host was not found (ENOTFOUND)",
+      },
+      { url: "http://x.invalid/private", status: "skipped", reason_code: "robots", reason: "disallowed by robots.txt" },
+    ],
+  };
+
+  it("puts a page that could not be fetched in the user's words for roles without details", () => {
+    const seen = acquiredForRole(report, false) as typeof report;
+    expect(seen.robots).toBe(report.robots);
+    expect(seen.pages[0]!.reason).toBe(userFailureMessage(report.pages[0]!.reason));
+    expect(seen.pages[1]!.reason).toBe("disallowed by robots.txt");
+    expect(JSON.stringify(seen)).not.toMatch(/ENOTFOUND/);
+  });
+
+  it("leaves the report as it is for admins, and anything without pages alone", () => {
+    expect(acquiredForRole(report, true)).toBe(report);
+    expect(acquiredForRole(null, false)).toBeNull();
+    expect(acquiredForRole({ repository: "a/b" }, false)).toEqual({ repository: "a/b" });
   });
 });
