@@ -103,6 +103,14 @@ for (const viewport of [
       await expect(history.getByText(FILE_SENTENCE)).toBeVisible();
       await expect(history.getByText("Details", { exact: true })).toHaveCount(0);
       await expect(viewer.locator("body")).not.toContainText(OPERATOR_TEXT);
+      // The web source's page, with what its fetch found, in the same words.
+      await viewer.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Sources" }).click();
+      await viewer
+        .getByRole("table", { name: "Sources" })
+        .getByRole("link", { name: new RegExp(host.replace(/\./g, "\\.")) })
+        .click();
+      await expect(viewer.getByRole("region", { name: "Build history" }).getByText(HOST_SENTENCE)).toBeVisible();
+      await expect(viewer.locator("body")).not.toContainText(OPERATOR_TEXT);
       await viewer.context().close();
     });
   });

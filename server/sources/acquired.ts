@@ -21,10 +21,14 @@ type PageFate = { reason_code?: unknown; reason?: unknown };
  * a bot challenge) are already written for users.
  */
 export const acquiredForRole = (acquired: unknown, details: boolean): unknown => {
-  const pages = (acquired as { pages?: unknown } | null)?.pages;
+  const { pages, robots } = (acquired as { pages?: unknown; robots?: unknown } | null) ?? {};
   if (details || !Array.isArray(pages)) return acquired;
   return {
     ...(acquired as object),
+    // "unreachable (Could not fetch …: ENOTFOUND): …" keeps its verdict, without the network's words.
+    ...(typeof robots === "string" && robots.startsWith("unreachable (")
+      ? { robots: "unreachable: the site could not be reached, so it is treated as disallowed" }
+      : {}),
     pages: pages.map((page: PageFate) =>
       page?.reason_code === "fetch_error" && typeof page.reason === "string"
         ? { ...page, reason: userFailureMessage(page.reason) }

@@ -116,6 +116,11 @@ describe("acquiredForRole", () => {
   it("leaves the report as it is for admins, and anything without pages alone", () => {
     expect(acquiredForRole(report, true)).toBe(report);
     expect(acquiredForRole(null, false)).toBeNull();
+    const unreachable = {
+      ...report,
+      robots: "unreachable (Could not fetch x: ENOTFOUND): the site is treated as disallowed",
+    };
+    expect(acquiredForRole(unreachable, false)).toMatchObject({ robots: expect.not.stringMatching(/ENOTFOUND/) });
     expect(acquiredForRole({ repository: "a/b" }, false)).toEqual({ repository: "a/b" });
   });
 });
