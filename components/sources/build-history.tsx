@@ -7,7 +7,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card, CardHeader } from "@/components/ui/card";
 import { Loading } from "@/components/ui/states";
+import { FailureReason } from "./failure-reason";
 import { formatStep } from "./format";
+import { useProject } from "./use-project";
 
 const TONE: Record<string, BadgeTone> = {
   Pending: "neutral",
@@ -21,6 +23,7 @@ const TONE: Record<string, BadgeTone> = {
 export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourceId: string }) => {
   const trpc = useTRPC();
   const builds = useQuery(trpc.dashboard.sources.builds.queryOptions({ projectId, sourceId }));
+  const showDetails = useProject(projectId).can("admin");
   return (
     <Card label="Build history">
       <CardHeader title="Build history" />
@@ -65,8 +68,8 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
                   <td className="px-5 py-2 text-muted-foreground">
                     {b.status === "Pending" || b.status === "Processing" ? (
                       `${formatStep(b.step)} · ${b.progress}%`
-                    ) : b.error ? (
-                      <span className="text-destructive">{b.error}</span>
+                    ) : b.failure ? (
+                      <FailureReason failure={b.failure} error={b.error} showDetails={showDetails} />
                     ) : (
                       [
                         b.totalPartitions !== null && count(b.totalPartitions, "element"),

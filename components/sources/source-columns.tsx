@@ -4,13 +4,14 @@ import { count } from "@/components/lib/count";
 import { createColumnHelper } from "@tanstack/react-table";
 import Link from "next/link";
 import { ProgressBar } from "@/components/ui/progress-bar";
+import { FailureReason } from "./failure-reason";
 import { formatBytes, formatStep } from "./format";
 import { SourceActions } from "./source-actions";
 import { SourceStatusBadge } from "./status-badge";
 import type { SourceRow } from "./types";
 import type { useProject } from "./use-project";
 
-const BuildCell = ({ row }: { row: SourceRow }) => {
+const BuildCell = ({ row, showDetails }: { row: SourceRow; showDetails: boolean }) => {
   const build = row.build;
   if (!build) return <span className="text-muted-foreground">—</span>;
   if (build.status === "Pending" || build.status === "Processing") {
@@ -25,7 +26,11 @@ const BuildCell = ({ row }: { row: SourceRow }) => {
     );
   }
   if (build.status === "Processing failed") {
-    return <p className="max-w-xs text-xs text-destructive">{build.error ?? "Processing failed"}</p>;
+    return (
+      <div className="max-w-xs">
+        <FailureReason failure={build.failure} error={build.error} showDetails={showDetails} />
+      </div>
+    );
   }
   return (
     <p className="text-xs text-muted-foreground">
@@ -62,7 +67,11 @@ export const sourceColumns = (projectId: string, project: ReturnType<typeof useP
   }),
   column.accessor("status", { header: "Status", cell: (info) => <SourceStatusBadge status={info.getValue()} /> }),
   column.accessor("method", { header: "Method", enableSorting: false, cell: (info) => info.getValue() ?? "—" }),
-  column.display({ id: "build", header: "Build", cell: (info) => <BuildCell row={info.row.original} /> }),
+  column.display({
+    id: "build",
+    header: "Build",
+    cell: (info) => <BuildCell row={info.row.original} showDetails={project.can("admin")} />,
+  }),
   column.accessor("createdAt", {
     header: "Uploaded",
     cell: (info) => (

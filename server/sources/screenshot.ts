@@ -125,3 +125,49 @@ export const pageScreenshot = async ({
   const pdf = kind === "office" ? await officePdf({ ...source, storageKey }) : await fileStore().read(storageKey);
   return { source, ...(await drawPage({ bytes: new Uint8Array(pdf), fileType: "pdf", pageNumber, width })) };
 };
+
+/** How the dashboard names an Office format in a sentence ("Page images of Word files …"). */
+const OFFICE_NAMES: Record<string, string> = {
+  doc: "Word",
+  docx: "Word",
+  rtf: "Word",
+  odt: "OpenDocument text",
+  ppt: "PowerPoint",
+  pptx: "PowerPoint",
+  odp: "OpenDocument presentation",
+  ods: "OpenDocument spreadsheet",
+};
+
+export type PageImageRefusal = {
+  status: number;
+  /** For everyone who may see the source. */
+  message: string;
+  /** The server's reason, for admins (null for other roles). */
+  detail: string | null;
+};
+
+/**
+ * Why a page image cannot be drawn, as the element viewer shows it in place of the image; null for errors that stay
+ * errors (a page out of range, a full queue to retry). A missing LibreOffice is the server's lack, not the file's.
+ */
+export const pageImageRefusal = (error: unknown, fileType: string, details: boolean): PageImageRefusal | null => {
+  if (!(error instanceof AppError)) return null;
+  const type = fileType.toLowerCase();
+  const detail = (text: string) => (details ? text : null);
+  if (error.code === "UNAVAILABLE") {
+    const name = OFFICE_NAMES[type] ?? `.${type}`;
+    return {
+      status: error.status,
+      message: "Page images cannot be shown for this file on this server. Its elements are listed beside.",
+      detail: detail(`Page images of ${name} files need LibreOffice on the server. ${error.message}`),
+    };
+  }
+  if (error.code === "UNPROCESSABLE" || error.code === "TIMEOUT") {
+    return {
+      status: error.status,
+      message: "This page could not be drawn as an image. Its elements are listed beside.",
+      detail: detail(error.message),
+    };
+  }
+  return null;
+};

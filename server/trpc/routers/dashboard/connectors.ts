@@ -4,7 +4,8 @@ import { ingestGithub, ingestUrl, ingestYoutube } from "@/server/connectors/inge
 import { AppError } from "@/server/errors";
 import { V2_METHODS } from "@/server/parsing/methods.schema";
 import { resolveBuildOptions } from "@/server/ingestion/build-options";
-import { latestAcquiringBuild } from "@/server/sources/acquired";
+import { acquiredForRole, latestAcquiringBuild } from "@/server/sources/acquired";
+import { seesFailureDetails } from "@/server/sources/listing";
 import { findSource } from "@/server/sources/service";
 import { projectProcedure, router } from "../../init";
 
@@ -71,7 +72,10 @@ export const connectorsRouter = router({
         fileSource: source.fileSource,
         status: source.status,
         build: build ? { id: build.id, status: build.status, createdAt: build.createdAt } : null,
-        acquired: (build?.acquired ?? null) as Record<string, unknown> | null,
+        acquired: acquiredForRole(build?.acquired ?? null, seesFailureDetails(ctx.role)) as Record<
+          string,
+          unknown
+        > | null,
       };
     }),
 });

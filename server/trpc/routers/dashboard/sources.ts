@@ -9,8 +9,8 @@ import {
   SourceInput,
   ViewerElementsInput,
 } from "@/server/sources/dashboard.schema";
-import { listBuildsOfSource, listSourcesPage } from "@/server/sources/listing";
-import { pageScreenshot } from "@/server/sources/screenshot";
+import { listBuildsOfSource, listSourcesPage, seesFailureDetails } from "@/server/sources/listing";
+import { pageImageRefusal, pageScreenshot } from "@/server/sources/screenshot";
 import { deleteSource, findSource, reprocessSource } from "@/server/sources/service";
 import { ingestMultipartUpload } from "@/server/public-api/uploads";
 import { viewerElement, viewerElements } from "@/server/sources/viewer";
@@ -22,7 +22,9 @@ const ProjectInput = z.object({ projectId: z.uuid() });
 export const sourcesRouter = router({
   list: projectProcedure("viewer")
     .input(ListSourcesPageInput)
-    .query(({ ctx, input }) => listSourcesPage({ ...input, projectId: ctx.projectId })),
+    .query(({ ctx, input }) =>
+      listSourcesPage({ ...input, projectId: ctx.projectId, details: seesFailureDetails(ctx.role) }),
+    ),
 
   get: projectProcedure("viewer")
     .input(SourceInput)
@@ -40,7 +42,9 @@ export const sourcesRouter = router({
 
   builds: projectProcedure("viewer")
     .input(SourceInput)
-    .query(({ ctx, input }) => listBuildsOfSource({ projectId: ctx.projectId, sourceId: input.sourceId })),
+    .query(({ ctx, input }) =>
+      listBuildsOfSource({ projectId: ctx.projectId, sourceId: input.sourceId, details: seesFailureDetails(ctx.role) }),
+    ),
 
   /** Browser upload (multipart, streamed); app/api/projects/[projectId]/upload hands the request over. */
   upload: projectProcedure("member")
@@ -68,22 +72,35 @@ export const sourcesRouter = router({
       return { id: source.id, fileName: source.fileName };
     }),
 
-  /** Opens the status stream (app/api/projects/[projectId]/events): only the role check happens here. */
+  /**
+   * Opens the status stream (app/api/projects/[projectId]/events): the role check happens here, and whether the rows
+   * it pushes may carry failure details.
+   */
   watch: projectProcedure("viewer")
     .input(ProjectInput)
-    .query(({ ctx }) => ({ projectId: ctx.projectId })),
+    .query(({ ctx }) => ({ projectId: ctx.projectId, details: seesFailureDetails(ctx.role) })),
 
-  /** A page image for the viewer; the route returns the PNG bytes. */
+  /**
+   * A page image for the viewer; the route returns the PNG bytes, or the refusal (why there is no image) as JSON for
+   * the viewer to show in its place.
+   */
   pageImage: projectProcedure("viewer")
     .input(SourceInput.extend({ pageNumber: z.number().int().min(1), width: z.number().int().optional() }))
     .query(async ({ ctx, input }) => {
-      const shot = await pageScreenshot({
-        projectId: ctx.projectId,
-        fileId: input.sourceId,
-        pageNumber: input.pageNumber,
-        maxWidth: input.width,
-      });
-      return { png: shot.png };
+      try {
+        const shot = await pageScreenshot({
+          projectId: ctx.projectId,
+          fileId: input.sourceId,
+          pageNumber: input.pageNumber,
+          maxWidth: input.width,
+        });
+        return { png: shot.png, refusal: null };
+      } catch (error) {
+        const source = await findSource({ projectId: ctx.projectId, fileId: input.sourceId });
+        const refusal = source && pageImageRefusal(error, source.fileType, seesFailureDetails(ctx.role));
+        if (!refusal) throw error;
+        return { png: null, refusal };
+      }
     }),
 
   elements: projectProcedure("viewer")

@@ -1,5 +1,6 @@
 import { sseEvent, sseResponse } from "@/server/http/sse";
 import { errorResponse } from "@/server/public-api/errors";
+import { withoutFailureDetails } from "@/server/sources/listing";
 import { subscribeToProject, type StatusEvent } from "@/server/sources/status-feed";
 import { createDashboardContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
@@ -9,12 +10,16 @@ export const dynamic = "force-dynamic";
 /** A status change, or the stream's own lines: how long a client waits to reconnect, and a keep-alive comment. */
 type FeedFrame = StatusEvent | "retry" | "keep-alive";
 
-const feedFrame = (frame: FeedFrame) =>
+/** A frame for one listener; rows lose their failure details unless the listener's role may see them. */
+const feedFrame = (frame: FeedFrame, details: boolean) =>
   frame === "retry"
     ? "retry: 3000\n\n"
     : frame === "keep-alive"
       ? ": keep-alive\n\n"
-      : sseEvent(frame.type, frame.type === "source" ? frame.row : frame);
+      : sseEvent(
+          frame.type,
+          frame.type === "source" ? (details ? frame.row : withoutFailureDetails(frame.row)) : frame,
+        );
 
 /** How often the stream re-checks that the viewer may still see the project, and keeps proxies from closing it. */
 const RECHECK_MS = 15_000;
@@ -28,8 +33,9 @@ export const GET = async (req: Request, { params }: { params: Promise<{ projectI
   const { projectId } = await params;
   const ctx = await createDashboardContext(req);
   const authorize = () => createCaller(ctx).dashboard.sources.watch({ projectId });
+  let details = false;
   try {
-    await authorize();
+    ({ details } = await authorize());
   } catch (error) {
     return errorResponse(error, ctx.logger);
   }
@@ -40,7 +46,10 @@ export const GET = async (req: Request, { params }: { params: Promise<{ projectI
         const unsubscribe = subscribeToProject(projectId, send);
         const recheck = setInterval(() => {
           authorize().then(
-            () => send("keep-alive"),
+            (access) => {
+              details = access.details;
+              send("keep-alive");
+            },
             () => stop(),
           );
         }, RECHECK_MS);
@@ -51,7 +60,7 @@ export const GET = async (req: Request, { params }: { params: Promise<{ projectI
         };
         signal.addEventListener("abort", stop, { once: true });
       }),
-    frame: feedFrame,
+    frame: (frame) => feedFrame(frame, details),
     headers: {
       // no-transform keeps the server's compression from buffering the stream.
       "Cache-Control": "no-cache, no-transform",

@@ -15,12 +15,17 @@ export const GET = async (req: Request, { params }: Params) => {
     const page = Number(pageNumber);
     if (!Number.isInteger(page) || page < 1) throw new AppError("NOT_FOUND", "Page not found");
     const width = Number(new URL(req.url).searchParams.get("width") ?? "") || undefined;
-    const { png } = await createCaller(ctx).dashboard.sources.pageImage({
+    const { png, refusal } = await createCaller(ctx).dashboard.sources.pageImage({
       projectId,
       sourceId,
       pageNumber: page,
       width,
     });
+    if (!png) {
+      // The viewer shows `detail` in place of the image, and `reason` (admins only) behind its Details toggle.
+      const body = { detail: refusal.message, ...(refusal.detail ? { reason: refusal.detail } : {}) };
+      return Response.json(body, { status: refusal.status, headers: { "Cache-Control": "no-store" } });
+    }
     return new Response(new Uint8Array(png), {
       headers: { "Content-Type": "image/png", "Cache-Control": "private, max-age=3600" },
     });
