@@ -93,7 +93,7 @@ const DraftTools = ({
         size="sm"
         onClick={() => layOut("vertical")}
         title="Lay out top to bottom"
-        aria-label="Auto-layout top to bottom"
+        aria-label="Lay out top to bottom"
       >
         ↓
       </Button>
