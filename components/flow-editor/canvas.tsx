@@ -134,6 +134,8 @@ export const Canvas = ({ label }: { label: string }) => {
         defaultEdgeOptions={{ animated: false, style: { strokeWidth: 2 } }}
         fitView={fitOnOpen}
         fitViewOptions={LEGIBLE_FIT}
+        // A flow wider than the canvas at a legible zoom is scrolled through; Ctrl+wheel or a pinch zooms.
+        panOnScroll
         minZoom={0.2}
         maxZoom={1.5}
         colorMode={colorMode}

@@ -92,8 +92,9 @@ test("nodes land under the pointer and never on each other; examples open legibl
     chunking.x + chunking.width <= dataset.x;
   expect(apart).toBe(true);
 
-  await drop("Retrieval", 700, 150);
-  await drop("Response", 1000, 150);
+  // The rest in the canvas's right half, clear of the side panel at this width.
+  await drop("Retrieval", Math.round(paneBox.width * 0.7), 100);
+  await drop("Response", Math.round(paneBox.width * 0.7), 380);
   await connect(page, nodeOf(page, "dataset"), nodeOf(page, "chunking"));
   await connect(page, nodeOf(page, "chunking"), nodeOf(page, "retrieval"));
   await connect(page, nodeOf(page, "retrieval"), nodeOf(page, "response"));
