@@ -9,10 +9,11 @@ import {
   type FinalConnectionState,
   type IsValidConnection,
 } from "@xyflow/react";
-import { useEffect, useMemo, useSyncExternalStore, type DragEvent } from "react";
+import { useEffect, useMemo, useState, useSyncExternalStore, type DragEvent } from "react";
 import { isNodeKind } from "@/server/flows/graph.schema";
 import { connectionProblem, labelOf } from "./graph-rules";
 import { NODE_TYPES } from "./flow-node";
+import { dropPosition, LEGIBLE_FIT } from "./placement";
 import { useEditor, useEditorStore } from "./store";
 
 export const DRAG_TYPE = "application/x-quarry-node-kind";
@@ -70,6 +71,9 @@ export const Canvas = ({ label }: { label: string }) => {
   const onEdgesChange = useEditor((s) => s.onEdgesChange);
   const onConnect = useEditor((s) => s.onConnect);
   const { screenToFlowPosition } = useReactFlow();
+  // Fitted on open only when there is something to fit: on an empty canvas React Flow would fit the first node
+  // dropped instead, moving it from under the pointer to the centre.
+  const [fitOnOpen] = useState(() => store.getState().nodes.length > 0);
   useRefusalTimeout();
   const colorMode = useSyncExternalStore(subscribeTheme, pageTheme, () => "system" as const);
 
@@ -102,7 +106,8 @@ export const Canvas = ({ label }: { label: string }) => {
     if (readOnly || !isNodeKind(kind)) return;
     event.preventDefault();
     const at = screenToFlowPosition({ x: event.clientX, y: event.clientY });
-    store.getState().addNode(kind, { x: Math.round(at.x - 120), y: Math.round(at.y - 30) });
+    // Centred under the pointer, in flow coordinates whatever the zoom and pan.
+    store.getState().addNode(kind, dropPosition(at));
   };
 
   return (
@@ -127,8 +132,10 @@ export const Canvas = ({ label }: { label: string }) => {
         edgesFocusable={!readOnly}
         deleteKeyCode={readOnly ? null : ["Backspace", "Delete"]}
         defaultEdgeOptions={{ animated: false, style: { strokeWidth: 2 } }}
-        fitView
-        fitViewOptions={{ padding: 0.25, maxZoom: 1 }}
+        fitView={fitOnOpen}
+        fitViewOptions={LEGIBLE_FIT}
+        // A flow wider than the canvas at a legible zoom is scrolled through; Ctrl+wheel or a pinch zooms.
+        panOnScroll
         minZoom={0.2}
         maxZoom={1.5}
         colorMode={colorMode}

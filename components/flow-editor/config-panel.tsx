@@ -24,7 +24,25 @@ const METRIC_LABELS: Record<string, string> = {
   contextualRecall: "Contextual recall",
   answerRelevancy: "Answer relevancy",
   faithfulness: "Faithfulness",
+  totalEntities: "Entities",
+  totalRelationships: "Relationships",
+  totalCommunities: "Communities",
+  treeLevels: "Tree levels",
+  totalClusters: "Clusters",
+  totalSummaries: "Summaries",
+  clusteringRatio: "Clusters per chunk",
+  summarizationRatio: "Summaries per cluster",
+  treeDensity: "Summaries per level",
 };
+
+/** A counter's label; a counter without one reads as words ("totalFooBar" → "Total foo bar"), never as a raw key. */
+const metricLabel = (field: string) =>
+  METRIC_LABELS[field] ??
+  field
+    .replace(/[_-]/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase()
+    .replace(/^./, (c) => c.toUpperCase());
 
 /** The selected node: its name, its kind's config form, the server's problems with it, and its counters. */
 export const ConfigPanel = ({ projectId, problemText }: { projectId: string; problemText: (m: string) => string }) => {
@@ -89,7 +107,7 @@ export const ConfigPanel = ({ projectId, problemText }: { projectId: string; pro
             <dl aria-label="Node metrics" className="mt-2 grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 text-xs">
               {metrics.map(([f, v]) => (
                 <div key={f} className="contents">
-                  <dt className="text-muted-foreground">{METRIC_LABELS[f] ?? f}</dt>
+                  <dt className="text-muted-foreground">{metricLabel(f)}</dt>
                   <dd className="text-right font-medium tabular-nums">
                     {v === null || v === undefined ? "—" : String(v)}
                   </dd>

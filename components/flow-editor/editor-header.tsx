@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/states";
 import { BuildBudget } from "./build-budget";
 import { FlowStatusBadge } from "./flow-status";
+import { LEGIBLE_FIT, type FlowDirection } from "./placement";
 import type { EditorStore } from "./store";
 import type { SaveState } from "./use-autosave";
 import type { FlowView } from "./flow-view";
@@ -38,7 +39,7 @@ const SaveIndicator = ({ state, readOnly }: { state: SaveState; readOnly: boolea
   </span>
 );
 
-const FIT = { padding: 0.25, maxZoom: 1, duration: 300 } as const;
+const FIT = { ...LEGIBLE_FIT, duration: 300 } as const;
 
 /** Undo, redo, layout, the build budget and Deploy: what an editor of the draft can do. */
 const DraftTools = ({
@@ -60,6 +61,10 @@ const DraftTools = ({
 }) => {
   const { fitView } = useReactFlow();
   const history = useStore(draft, (s) => s.history);
+  const layOut = (direction: FlowDirection) => {
+    draft.getState().autoLayout(direction);
+    requestAnimationFrame(() => void fitView(FIT));
+  };
   return (
     <div className="ml-auto flex flex-wrap items-center gap-1.5">
       <Button
@@ -80,15 +85,17 @@ const DraftTools = ({
       >
         Redo
       </Button>
+      <Button variant="secondary" size="sm" onClick={() => layOut("horizontal")} title="Lay out left to right">
+        Auto-layout
+      </Button>
       <Button
         variant="secondary"
         size="sm"
-        onClick={() => {
-          draft.getState().autoLayout();
-          requestAnimationFrame(() => void fitView(FIT));
-        }}
+        onClick={() => layOut("vertical")}
+        title="Lay out top to bottom"
+        aria-label="Lay out top to bottom"
       >
-        Auto-layout
+        ↓
       </Button>
       <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>
         Fit view

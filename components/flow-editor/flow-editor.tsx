@@ -71,9 +71,9 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
       {e.deploying && (
         <DeployProgress
           view={view}
+          draft={draft}
           canCancel={canEdit}
-          cancelling={actions.cancelDeploy.isSuccess}
-          cancelDisabled={actions.cancelDeploy.isPending || actions.cancelDeploy.isSuccess}
+          cancel={actions.cancelDeploy}
           onCancel={() => actions.cancelDeploy.mutate({ projectId, name })}
         />
       )}

@@ -11,6 +11,7 @@ import type { NodeResult } from "@/server/flows/node-results";
 import type { EditorNode } from "./graph-mapping";
 import { labelOf } from "./graph-rules";
 import { CATEGORY_TONE, NODE_UI } from "./node-registry";
+import { flowDirection, handleSides } from "./placement";
 import { useEditor } from "./store";
 
 /**
@@ -44,7 +45,23 @@ const COUNTER_LABELS: Record<string, string> = {
   totalRetrieved: "retrieved",
   totalResponses: "answers",
   avgProcessingTime: "s avg",
+  totalEntities: "entities",
+  totalRelationships: "relationships",
+  totalCommunities: "communities",
+  treeLevels: "levels",
+  totalSummaries: "summaries",
 };
+
+/** Counters that say what a node built, shown before its run counts: they are what tells a built index apart. */
+const BUILT_FIRST = ["totalEntities", "totalRelationships", "totalCommunities", "treeLevels", "totalSummaries"];
+
+/** Up to two counters for the node's footer, the built index's counts first. */
+const footerCounters = (fields: readonly string[], result: Result) =>
+  [...fields]
+    .sort((a, b) => Number(BUILT_FIRST.includes(b)) - Number(BUILT_FIRST.includes(a)))
+    .filter((f) => f in COUNTER_LABELS && typeof result?.counters[f] === "number")
+    .slice(0, 2)
+    .map((f) => `${String(result!.counters[f])} ${COUNTER_LABELS[f]}`);
 
 /** The quality metrics of llm/response nodes (their latest evaluation), abbreviated for the canvas. */
 const QUALITY = [
@@ -61,6 +78,8 @@ const LIGHT_RING = {
 } as const;
 
 type Result = NodeResult | undefined;
+
+const SIDE = { top: Position.Top, bottom: Position.Bottom, left: Position.Left, right: Position.Right } as const;
 
 /** The node's state as the server's results flag it: failed, processing, outdated or up to date. */
 const resultFlag = (result: Result) =>
@@ -104,12 +123,8 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
   const known = isNodeKind(data.kind);
   const ui = known ? NODE_UI[data.kind as keyof typeof NODE_UI] : null;
   const def = known ? NODE_KIND_DEFS[data.kind as keyof typeof NODE_KIND_DEFS] : null;
-  const counters = def
-    ? def.resultFields
-        .filter((f) => f in COUNTER_LABELS && typeof result?.counters[f] === "number")
-        .slice(0, 2)
-        .map((f) => `${String(result!.counters[f])} ${COUNTER_LABELS[f]}`)
-    : [];
+  const counters = def ? footerCounters(def.resultFields, result) : [];
+  const sides = useEditor((s) => handleSides(flowDirection(s.nodes, s.edges)));
   const quality =
     (data.kind === "llm" || data.kind === "response") && QUALITY.some(([k]) => typeof result?.counters[k] === "number");
   const flag = resultFlag(result);
@@ -130,7 +145,7 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
       {def && def.upstream.length > 0 && (
         <Handle
           type="target"
-          position={Position.Left}
+          position={SIDE[sides.target]}
           isConnectable={!readOnly}
           className="!size-3 !border-2 !border-card !bg-slate-400"
         />
@@ -175,7 +190,7 @@ const FlowNodeView = ({ id, data, selected }: NodeProps<EditorNode>) => {
       {def && def.downstream.length > 0 && (
         <Handle
           type="source"
-          position={Position.Right}
+          position={SIDE[sides.source]}
           isConnectable={!readOnly}
           className="!size-3 !border-2 !border-card !bg-slate-400"
         />

@@ -6,6 +6,7 @@ import type { NodeKind } from "@/server/flows/graph.schema";
 import { NODE_KIND_DEFS } from "@/server/flows/node-kinds.schema";
 import { DRAG_TYPE } from "./canvas";
 import { PALETTE_KINDS } from "./graph-rules";
+import { dropPosition } from "./placement";
 import { CATEGORY_TONE, NODE_UI, type Category } from "./node-registry";
 import { useEditorStore } from "./store";
 
@@ -17,13 +18,11 @@ export const Palette = () => {
   const { screenToFlowPosition } = useReactFlow();
   const addInView = (kind: NodeKind) => {
     const pane = document.querySelector(".react-flow__pane")?.getBoundingClientRect();
-    const count = store.getState().nodes.length;
     const at = pane
       ? screenToFlowPosition({ x: pane.left + pane.width / 2, y: pane.top + pane.height / 3 })
       : { x: 0, y: 0 };
-    store
-      .getState()
-      .addNode(kind, { x: Math.round(at.x - 120 + (count % 4) * 24), y: Math.round(at.y + (count % 4) * 24) });
+    // The store moves it clear of nodes already there.
+    store.getState().addNode(kind, dropPosition(at));
   };
   return (
     <nav aria-label="Node palette" className="flex h-full flex-col gap-3 overflow-y-auto p-3">
@@ -62,7 +61,7 @@ export const Palette = () => {
         </div>
       ))}
       <p className="mt-auto text-xs text-muted-foreground">
-        Connect a node’s right handle to the left handle of a node it may feed. Delete removes the selection.
+        Drag from a node’s outgoing handle to a node it may feed. Delete removes the selection.
       </p>
     </nav>
   );

@@ -3,6 +3,7 @@ import type { NodeKind } from "@/server/flows/graph.schema";
 import { edgeId, type EditorEdge, type EditorNode } from "./graph-mapping";
 import { newNodeOf } from "./graph-rules";
 import { layoutPositions } from "./layout";
+import { freeSpot, type FlowDirection } from "./placement";
 
 /**
  * The editor store's larger changes as functions from the state to the fields that change, so the store itself
@@ -41,13 +42,13 @@ export const nodesChanged = (s: GraphState, changes: NodeChange<EditorNode>[]) =
   return { next, removed: removed.length > 0, moved: allowed.some((c) => GRAPH_CHANGES.has(c.type)) };
 };
 
-/** A new node of the kind at the position, selected alone. */
+/** A new node of the kind at the position (moved clear of the nodes there), selected alone. */
 export const withNewNode = (s: GraphState, kind: NodeKind, position: XYPosition) => {
   const made = newNodeOf(kind, s.nodes);
   const node: EditorNode = {
     id: made.id,
     type: "flow",
-    position,
+    position: freeSpot(position, s.nodes),
     selected: true,
     data: { kind, name: made.name, config: made.config, style: { width: 240, height: 80 } },
   };
@@ -109,10 +110,11 @@ export const withPasted = (s: GraphState, clipboard: Snapshot): Partial<GraphSta
 };
 
 /** Every node placed by the automatic layout. */
-export const laidOut = (s: GraphState): Partial<GraphState> => {
+export const laidOut = (s: GraphState, direction: FlowDirection = "horizontal"): Partial<GraphState> => {
   const positions = layoutPositions(
     s.nodes.map((n) => ({ id: n.id, width: n.measured?.width, height: n.measured?.height })),
     s.edges,
+    direction,
   );
   return { nodes: s.nodes.map((n) => ({ ...n, position: positions[n.id] ?? n.position })) };
 };

@@ -14,6 +14,7 @@ import type { Graph, NodeKind } from "@/server/flows/graph.schema";
 import type { NodeResult } from "@/server/flows/node-results";
 import { edgeId, toEditorEdges, toEditorNodes, toGraph, type EditorEdge, type EditorNode } from "./graph-mapping";
 import { connectionProblem } from "./graph-rules";
+import type { FlowDirection } from "./placement";
 import { emptyStack, record, redo, undo, type UndoStack } from "./history";
 import {
   copyOfSelection,
@@ -58,6 +59,7 @@ export type EditorState = {
   onConnect: (connection: Connection) => void;
   /** Called as a drag starts: the positions before it become undoable. */
   checkpoint: () => void;
+  /** A new node at the position (its top-left corner), moved clear of the nodes already there. */
   addNode: (kind: NodeKind, position: XYPosition) => string;
   updateNode: (id: string, patch: { name?: string; config?: Record<string, unknown> }) => void;
   deleteNode: (id: string) => void;
@@ -73,7 +75,7 @@ export type EditorState = {
   clicked: (id: string, options?: { adding?: boolean }) => void;
   undo: () => void;
   redo: () => void;
-  autoLayout: () => void;
+  autoLayout: (direction?: FlowDirection) => void;
   setLights: (update: (lights: Record<string, RunLight>) => Record<string, RunLight>) => void;
   refuse: (message: string | null) => void;
   annotate: (next: Partial<Pick<EditorState, "issues" | "results">>) => void;
@@ -226,10 +228,10 @@ export const createEditorStore = (graph: Graph, readOnly: boolean) =>
         set((s) => ({ nodeClicks: s.nodeClicks + 1 }));
       },
 
-      autoLayout: () => {
+      autoLayout: (direction) => {
         const s = get();
         if (s.readOnly || !s.nodes.length) return;
-        edit(laidOut(s));
+        edit(laidOut(s, direction));
       },
 
       setLights: (update) => set((s) => ({ lights: update(s.lights) })),
