@@ -55,7 +55,7 @@ const useConversationInUrl = (projectId: string, stream: ReturnType<typeof useAs
       turns.data.map((t): Exchange => ({
         question: t.question,
         text: t.answer,
-        citations: [],
+        citations: t.citations,
         response: null,
         error: null,
       })),

@@ -155,6 +155,7 @@ const answerQuestion = async (
     answer: remembered,
     query: retrieved.searches.join(" | "),
     model: answeredBy,
+    citations,
   });
 
   return {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Citation } from "./events.schema";
 import type { dashboardClient, Session } from "../testing/dashboard-client";
 import { startOwnerQuarry } from "../testing/owner-quarry";
 import { apiClient, type QuarryProcess } from "../testing/quarry-process";
@@ -18,9 +19,14 @@ let owner: Session;
 let projectId: string;
 let otherProjectId: string;
 
+type Cited = { index: number; file_name: string | null; page_number: number | null };
+/** The citations of each answer the public API gave, by question. */
+const citedByApi = new Map<string, Cited[]>();
+
 const ask = async (question: string, conversationId: string) => {
   const res = await apiClient(quarry).post("/ask-sources", { question, conversation_id: conversationId });
   expect(res.status).toBe(200);
+  citedByApi.set(question, ((await res.json()) as { citations: Cited[] }).citations);
 };
 
 const list = (project = projectId) =>
@@ -49,13 +55,19 @@ describe("dashboard conversations", () => {
       ["second", "Is granite igneous?", 1],
       ["first", "What is granite?", 2],
     ]);
-    const turns = await client.ok<{ question: string }[]>(
+    const turns = await client.ok<{ question: string; citations: Omit<Citation, "imageBase64">[] }[]>(
       owner,
       "dashboard.answers.turns",
       { projectId, conversationId: "first" },
       "query",
     );
     expect(turns.map((t) => t.question)).toEqual(["What is granite?", "Where does it form?"]);
+    // A reopened conversation shows the passages each answer cited, as the API returned them.
+    expect(citedByApi.get("What is granite?")!.length).toBeGreaterThan(0);
+    for (const turn of turns)
+      expect(turn.citations.map((c) => [c.index, c.fileName, c.pageNumber])).toEqual(
+        citedByApi.get(turn.question)!.map((c) => [c.index, c.file_name, c.page_number]),
+      );
   });
 
   it("keeps another project's list, rename and delete apart", async () => {

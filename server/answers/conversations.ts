@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { db } from "../db";
+import { CitationSchema, type Citation } from "./events.schema";
 import type { HistoryTurn } from "./prompt";
 
 /**
@@ -59,6 +60,7 @@ export const recordTurn = async (turn: {
   answer: string;
   query: string;
   model: string;
+  citations: Citation[];
 }) => {
   await db.$transaction(async (tx) => {
     await tx.conversationTurn.create({
@@ -69,6 +71,8 @@ export const recordTurn = async (turn: {
         answer: turn.answer,
         query: turn.query,
         model: turn.model,
+        // Page images are left out: they are large and read again from the page when the citation is opened.
+        citations: turn.citations.map((c) => ({ ...c, imageBase64: null })),
       },
     });
     await tx.conversation.update({ where: { id: turn.conversationRowId }, data: { updatedAt: new Date() } });
@@ -87,16 +91,23 @@ export const recordTurn = async (turn: {
   });
 };
 
-/** Turns of a conversation for the dashboard playground, oldest first. */
+/** Stored citations, read back through their schema (a row written before citations were kept has none). */
+const storedCitations = (value: unknown): Citation[] => {
+  const parsed = CitationSchema.array().safeParse(value);
+  return parsed.success ? parsed.data : [];
+};
+
+/** Turns of a conversation for the dashboard playground, oldest first, with the passages each answer cited. */
 export const listTurns = async ({ projectId, conversationId }: { projectId: string; conversationId: string }) => {
   const conversation = await db.conversation.findUnique({
     where: { projectId_externalId: { projectId, externalId: conversationId } },
   });
   if (!conversation) return [];
-  return db.conversationTurn.findMany({
+  const turns = await db.conversationTurn.findMany({
     where: { conversationId: conversation.id, projectId, createdAt: { gte: cutoff() } },
     orderBy: { createdAt: "asc" },
   });
+  return turns.map((t) => ({ ...t, citations: storedCitations(t.citations) }));
 };
 
 /** A project's conversations for the dashboard's list, newest first, titled by a rename or else the first question. */

@@ -41,6 +41,7 @@ export const answersRouter = router({
         question: t.question,
         answer: t.answer,
         model: t.model,
+        citations: t.citations,
         createdAt: t.createdAt,
       })),
     ),
