@@ -79,7 +79,7 @@ const externalMeter = (appPid: number, dbCpu: () => Map<number, number> | null):
 
 const runTarget = async (target: Target, queries: string[], external: boolean) => {
   const { apiClient } = await import("@/server/testing/quarry-process");
-  const { env } = await import("@/server/env");
+  const { searchConnectionOptions } = await import("@/server/retrieval/search-pool");
   const api = apiClient(target.quarry);
   const plans = new Map<string, { text: string; values: unknown[] }>();
   const plan = await planner(target);
@@ -90,7 +90,7 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
     max: CLIENTS,
     // Kept open for the whole run: a backend that exits takes its CPU time out of the database's count.
     idleTimeoutMillis: 0,
-    options: `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=${env.QUARRY_HNSW_EF_SEARCH}`,
+    options: searchConnectionOptions(),
   });
   try {
     const sql = (q: string) => pool.query(plans.get(q)!.text, plans.get(q)!.values);
