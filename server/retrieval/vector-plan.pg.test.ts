@@ -72,6 +72,30 @@ describe("the vector side's plan on a real Postgres", () => {
     expect(text).not.toMatch(/Sort Key: \(+c(_\d+)?\.embedding\)?::vector\(\d+\) <=>/);
   });
 
+  it("ranks at most MAX_RANKED_MATCHES full-text matches, however many chunks match", async () => {
+    const { searchSql, runSearch, MAX_RANKED_MATCHES } = await load();
+    const sql = searchSql({
+      projectId,
+      mode: "keyword",
+      vector: null,
+      keyword: { engine: "fulltext", tsQuery: "'filler'" },
+      vectorWeight: 0,
+      pool: 50,
+      limit: 10,
+      distinctDocuments: false,
+    });
+    const explained = await runSearch<{ "QUERY PLAN": string }>(
+      Prisma.sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`,
+    );
+    const text = explained.map((r) => r["QUERY PLAN"]).join("\n");
+    const ranked = /Sort Key: \(?ts_rank[^\n]*\n(?:[^\n]*\n)*?[^\n]*Subquery Scan on c[^\n]*actual rows=(\d+)/.exec(text);
+    expect(ranked, text).not.toBeNull();
+    expect(Number(ranked![1])).toBe(MAX_RANKED_MATCHES);
+    const rows = await runSearch<{ id: string | null; keyword: number | null }>(sql);
+    expect(rows).toHaveLength(10);
+    expect(Number(rows[0]!.keyword)).toBe(1);
+  });
+
   it("still answers the nearest chunks through that plan", async () => {
     const { searchSql, runSearch } = await load();
     const { db } = await load();
