@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { QuarryProcess } from "@/server/testing/quarry-process";
 import { copyCorpus } from "./querycost-copy";
+import { vectorRecall } from "./querycost-recall";
 import { CLIENTS, cpuSince, formatLoad, measure, postgresCpu, threadCpu, type Meter } from "./querycost-load";
 import { distinctIds, loadSciFact, ndcgAt10, type SciFact } from "./scifact";
 import { fmt } from "./stats";
@@ -24,6 +25,7 @@ type Target = {
 };
 
 const QUERIES = 400;
+const RECALL_QUERIES = 100;
 
 /** The statement prebuilt-rag runs for a query, as the app builds it (same engine, same keyword query). */
 const planner = async (target: Target) => {
@@ -103,11 +105,26 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
       if (!res.ok) throw new Error(`prebuilt-rag answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
-    return await measure({ api: call, sql, queries, meter });
+    const rows = await measure({ api: call, sql, queries, meter });
+    return { rows, recall: await recall(target, queries.slice(0, RECALL_QUERIES)) };
   } finally {
     await pool.end();
   }
 };
+
+/** HNSW recall@10 against exact search for these queries, on the target's database with the search settings. */
+const recall = async (target: Target, queries: string[]) => {
+  const { getEmbedder } = await import("@/server/providers/embedding");
+  const { toVectorLiteral } = await import("@/server/retrieval/embedding-index");
+  const { searchConnectionOptions } = await import("@/server/retrieval/search-pool");
+  const vectors = (await getEmbedder().embed(queries)).map(toVectorLiteral);
+  const { databaseUrl, projectId, index } = target;
+  return vectorRecall({ databaseUrl, options: searchConnectionOptions(), projectId, index, vectors });
+};
+
+const recallLine = (database: string, value: number | null) =>
+  `querycost: ${database}: HNSW recall@10 against exact search ${value === null ? "n/a" : fmt(value, 3)} ` +
+  `(${RECALL_QUERIES} queries)`;
 
 /** nDCG@10 of prebuilt-rag's own answer (10 chunks, documents by their first chunk): no change allowed. */
 const quality = async (quarry: QuarryProcess, sf: SciFact) => {
@@ -131,21 +148,20 @@ export const benchQueryCost = async () => {
   const queries = sf.queries.map((q) => q.text).slice(0, QUERIES);
   const embedded = await startEmbedded(sf, say);
   const out: string[] = [];
+  const notes: string[] = [];
   try {
-    const rows = await runTarget(embedded, queries, false);
+    const { rows, recall: embeddedRecall } = await runTarget(embedded, queries, false);
     out.push(formatLoad("embedded", rows));
+    notes.push(recallLine("embedded", embeddedRecall));
     const ndcg = await quality(embedded.quarry, sf);
     say(`querycost: prebuilt-rag nDCG@10 on the embedded database ${fmt(ndcg, 4)} (${sf.queries.length} queries)`);
     const adminUrl = process.env.QUARRY_BENCH_POSTGRES_URL;
     if (adminUrl) {
       const real = await startExternal(adminUrl, embedded);
       try {
-        out.push(
-          formatLoad("postgres", await runTarget(real, queries, true))
-            .split("\n")
-            .slice(1)
-            .join("\n"),
-        );
+        const measured = await runTarget(real, queries, true);
+        out.push(formatLoad("postgres", measured.rows).split("\n").slice(1).join("\n"));
+        notes.push(recallLine("postgres", measured.recall));
       } finally {
         await real.quarry.dispose();
         await dropDatabase(adminUrl, real.databaseUrl);
@@ -160,6 +176,7 @@ export const benchQueryCost = async () => {
       `alone; CPU per query from /proc (database: the embedded database's thread, or every process of the real ` +
       `Postgres; app: the rest of the app process)`,
     out.join("\n"),
+    ...notes,
   ].join("\n");
 };
 
