@@ -23,7 +23,8 @@ const load = async () => ({
 });
 
 beforeAll(async () => {
-  if (!realPostgresUrl()) throw new Error("vector-plan.pg.test.ts runs on a real Postgres: set QUARRY_TEST_POSTGRES_URL");
+  if (!realPostgresUrl())
+    throw new Error("vector-plan.pg.test.ts runs on a real Postgres: set QUARRY_TEST_POSTGRES_URL");
   server = await startTestDatabase({ keywordEngine: true });
   const { ensureProject } = await import("../projects/service");
   const { indexDocuments } = await import("../testing/index-documents");
@@ -88,7 +89,9 @@ describe("the vector side's plan on a real Postgres", () => {
       Prisma.sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`,
     );
     const text = explained.map((r) => r["QUERY PLAN"]).join("\n");
-    const ranked = /Sort Key: \(?ts_rank[^\n]*\n(?:[^\n]*\n)*?[^\n]*Subquery Scan on c[^\n]*actual rows=(\d+)/.exec(text);
+    const ranked = /Sort Key: \(?ts_rank[^\n]*\n(?:[^\n]*\n)*?[^\n]*Subquery Scan on c[^\n]*actual rows=(\d+)/.exec(
+      text,
+    );
     expect(ranked, text).not.toBeNull();
     expect(Number(ranked![1])).toBe(MAX_RANKED_MATCHES);
     const rows = await runSearch<{ id: string | null; keyword: number | null }>(sql);
