@@ -198,9 +198,10 @@ const startEmbedded = async (sf: SciFact, say: (line: string) => void): Promise<
   if (chunks === 0) {
     const { ingestSciFact } = await import("./scifact");
     const { ms } = await ingestSciFact({ projectId: project.id, docs: sf.docs });
-    await db.$executeRawUnsafe("ANALYZE");
     say(`querycost: SciFact ingested in ${fmt(ms / 1000, 0)} s`);
   }
+  // Also for a kept data dir, whose ingest may have stopped before its statistics were taken.
+  await db.$executeRawUnsafe("ANALYZE");
   const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex } = await import("@/server/retrieval/embedding-index");
   const index = await ensureEmbeddingIndex(getEmbedder());
