@@ -22,6 +22,8 @@ type Target = {
   databaseUrl: string;
   projectId: string;
   index: { id: string; dimension: number };
+  /** Chunks of the project measured (a kept data dir may hold a partial ingest). */
+  chunks: number;
 };
 
 const QUERIES = 400;
@@ -172,7 +174,8 @@ export const benchQueryCost = async () => {
     await embedded.quarry.dispose();
   }
   return [
-    `Query cost: prebuilt-rag (hybrid, 10 chunks) on SciFact (${sf.docs.length} documents) next to the same SQL ` +
+    `Query cost: prebuilt-rag (hybrid, 10 chunks) on SciFact (${sf.docs.length} documents, ${embedded.chunks} ` +
+      `chunks measured) next to the same SQL ` +
       `alone; CPU per query from /proc (database: the embedded database's thread, or every process of the real ` +
       `Postgres; app: the rest of the app process)`,
     out.join("\n"),
@@ -202,10 +205,11 @@ const startEmbedded = async (sf: SciFact, say: (line: string) => void): Promise<
   }
   // Also for a kept data dir, whose ingest may have stopped before its statistics were taken.
   await db.$executeRawUnsafe("ANALYZE");
+  const measured = await db.chunk.count({ where: { projectId: project.id } });
   const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex } = await import("@/server/retrieval/embedding-index");
   const index = await ensureEmbeddingIndex(getEmbedder());
-  return { quarry, databaseUrl, projectId: project.id, index };
+  return { quarry, databaseUrl, projectId: project.id, index, chunks: measured };
 };
 
 /** A second Quarry on a new database of the real Postgres, with the embedded one's rows copied over. */
@@ -235,7 +239,7 @@ const startExternal = async (adminUrl: string, embedded: Target): Promise<Target
   const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
   await db.$executeRaw(hnswIndexSql(index));
   process.stdout.write(`querycost: ${copied.chunks} chunks copied to the real Postgres\n`);
-  return { quarry, databaseUrl, projectId: project.id, index };
+  return { quarry, databaseUrl, projectId: project.id, index, chunks: copied.chunks };
 };
 
 /**
