@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { QuarryProcess } from "@/server/testing/quarry-process";
 import { copyCorpus } from "./querycost-copy";
+import { vectorRecall } from "./querycost-recall";
 import { CLIENTS, cpuSince, formatLoad, measure, postgresCpu, threadCpu, type Meter } from "./querycost-load";
 import { distinctIds, loadSciFact, ndcgAt10, type SciFact } from "./scifact";
 import { fmt } from "./stats";
@@ -21,9 +22,12 @@ type Target = {
   databaseUrl: string;
   projectId: string;
   index: { id: string; dimension: number };
+  /** Chunks of the project measured (a kept data dir may hold a partial ingest). */
+  chunks: number;
 };
 
 const QUERIES = 400;
+const RECALL_QUERIES = 100;
 
 /** The statement prebuilt-rag runs for a query, as the app builds it (same engine, same keyword query). */
 const planner = async (target: Target) => {
@@ -79,7 +83,7 @@ const externalMeter = (appPid: number, dbCpu: () => Map<number, number> | null):
 
 const runTarget = async (target: Target, queries: string[], external: boolean) => {
   const { apiClient } = await import("@/server/testing/quarry-process");
-  const { env } = await import("@/server/env");
+  const { searchConnectionOptions } = await import("@/server/retrieval/search-pool");
   const api = apiClient(target.quarry);
   const plans = new Map<string, { text: string; values: unknown[] }>();
   const plan = await planner(target);
@@ -90,7 +94,7 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
     max: CLIENTS,
     // Kept open for the whole run: a backend that exits takes its CPU time out of the database's count.
     idleTimeoutMillis: 0,
-    options: `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=${env.QUARRY_HNSW_EF_SEARCH}`,
+    options: searchConnectionOptions(),
   });
   try {
     const sql = (q: string) => pool.query(plans.get(q)!.text, plans.get(q)!.values);
@@ -103,11 +107,26 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
       if (!res.ok) throw new Error(`prebuilt-rag answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
-    return await measure({ api: call, sql, queries, meter });
+    const rows = await measure({ api: call, sql, queries, meter });
+    return { rows, recall: await recall(target, queries.slice(0, RECALL_QUERIES)) };
   } finally {
     await pool.end();
   }
 };
+
+/** HNSW recall@10 against exact search for these queries, on the target's database with the search settings. */
+const recall = async (target: Target, queries: string[]) => {
+  const { getEmbedder } = await import("@/server/providers/embedding");
+  const { toVectorLiteral } = await import("@/server/retrieval/embedding-index");
+  const { searchConnectionOptions } = await import("@/server/retrieval/search-pool");
+  const vectors = (await getEmbedder().embed(queries)).map(toVectorLiteral);
+  const { databaseUrl, projectId, index } = target;
+  return vectorRecall({ databaseUrl, options: searchConnectionOptions(), projectId, index, vectors });
+};
+
+const recallLine = (database: string, value: number | null) =>
+  `querycost: ${database}: HNSW recall@10 against exact search ${value === null ? "n/a" : fmt(value, 3)} ` +
+  `(${RECALL_QUERIES} queries)`;
 
 /** nDCG@10 of prebuilt-rag's own answer (10 chunks, documents by their first chunk): no change allowed. */
 const quality = async (quarry: QuarryProcess, sf: SciFact) => {
@@ -131,21 +150,20 @@ export const benchQueryCost = async () => {
   const queries = sf.queries.map((q) => q.text).slice(0, QUERIES);
   const embedded = await startEmbedded(sf, say);
   const out: string[] = [];
+  const notes: string[] = [];
   try {
-    const rows = await runTarget(embedded, queries, false);
+    const { rows, recall: embeddedRecall } = await runTarget(embedded, queries, false);
     out.push(formatLoad("embedded", rows));
+    notes.push(recallLine("embedded", embeddedRecall));
     const ndcg = await quality(embedded.quarry, sf);
     say(`querycost: prebuilt-rag nDCG@10 on the embedded database ${fmt(ndcg, 4)} (${sf.queries.length} queries)`);
     const adminUrl = process.env.QUARRY_BENCH_POSTGRES_URL;
     if (adminUrl) {
       const real = await startExternal(adminUrl, embedded);
       try {
-        out.push(
-          formatLoad("postgres", await runTarget(real, queries, true))
-            .split("\n")
-            .slice(1)
-            .join("\n"),
-        );
+        const measured = await runTarget(real, queries, true);
+        out.push(formatLoad("postgres", measured.rows).split("\n").slice(1).join("\n"));
+        notes.push(recallLine("postgres", measured.recall));
       } finally {
         await real.quarry.dispose();
         await dropDatabase(adminUrl, real.databaseUrl);
@@ -156,10 +174,12 @@ export const benchQueryCost = async () => {
     await embedded.quarry.dispose();
   }
   return [
-    `Query cost: prebuilt-rag (hybrid, 10 chunks) on SciFact (${sf.docs.length} documents) next to the same SQL ` +
+    `Query cost: prebuilt-rag (hybrid, 10 chunks) on SciFact (${sf.docs.length} documents, ${embedded.chunks} ` +
+      `chunks measured) next to the same SQL ` +
       `alone; CPU per query from /proc (database: the embedded database's thread, or every process of the real ` +
       `Postgres; app: the rest of the app process)`,
     out.join("\n"),
+    ...notes,
   ].join("\n");
 };
 
@@ -181,13 +201,15 @@ const startEmbedded = async (sf: SciFact, say: (line: string) => void): Promise<
   if (chunks === 0) {
     const { ingestSciFact } = await import("./scifact");
     const { ms } = await ingestSciFact({ projectId: project.id, docs: sf.docs });
-    await db.$executeRawUnsafe("ANALYZE");
     say(`querycost: SciFact ingested in ${fmt(ms / 1000, 0)} s`);
   }
+  // Also for a kept data dir, whose ingest may have stopped before its statistics were taken.
+  await db.$executeRawUnsafe("ANALYZE");
+  const measured = await db.chunk.count({ where: { projectId: project.id } });
   const { getEmbedder } = await import("@/server/providers/embedding");
   const { ensureEmbeddingIndex } = await import("@/server/retrieval/embedding-index");
   const index = await ensureEmbeddingIndex(getEmbedder());
-  return { quarry, databaseUrl, projectId: project.id, index };
+  return { quarry, databaseUrl, projectId: project.id, index, chunks: measured };
 };
 
 /** A second Quarry on a new database of the real Postgres, with the embedded one's rows copied over. */
@@ -217,7 +239,7 @@ const startExternal = async (adminUrl: string, embedded: Target): Promise<Target
   const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
   await db.$executeRaw(hnswIndexSql(index));
   process.stdout.write(`querycost: ${copied.chunks} chunks copied to the real Postgres\n`);
-  return { quarry, databaseUrl, projectId: project.id, index };
+  return { quarry, databaseUrl, projectId: project.id, index, chunks: copied.chunks };
 };
 
 /**

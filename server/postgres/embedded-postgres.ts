@@ -199,6 +199,9 @@ const postgresqlConf = () => [
   "default_text_search_config = 'pg_catalog.english'",
   "hnsw.iterative_scan = relaxed_order",
   `hnsw.ef_search = ${efSearch()}`,
+  // Pages come from memory: at the default 4 the planner may cost an HNSW scan above sorting every vector (as the
+  // search pool's connections do on a real Postgres, server/retrieval/search-pool.ts).
+  "random_page_cost = 1.1",
   // The buffer cache lives in the wasm memory, which grows and never shrinks: at the default 128MB it was filled by
   // one large ingest and stayed resident for good. Pages it misses come from the OS page cache (one copy each);
   // the retrieval tests took the same CPU time with 16MB as with 128MB. Peak RSS of a 20 MB CSV ingest: -70 MB.

@@ -77,9 +77,13 @@ export const refreshChunkStatistics = async (written = ANALYZE_AFTER_CHANGES) =>
   // the smaller sample took a third to a seventh of the time. The planner needs only the filter columns' spread,
   // and keyword search the lexeme frequencies of `tsv`: the text, vector and JSON columns are left out, whose
   // copies grew the embedded database's memory (which never shrinks) by 26 MB at 20 MiB of text.
+  // chunk_sets too (a row per source): with statistics from when the project had a few sources, the planner read the
+  // scope's few stale or unfinished sets through the (project_id, owner_kind) index, filtering every set of the
+  // project on each search (13 ms of a 15 ms statement at 1,200 sources), instead of the status index's ranges.
   await db.$transaction([
     db.$executeRaw`SET LOCAL default_statistics_target = 30`,
     db.$executeRawUnsafe(`ANALYZE chunks (${ANALYZED_COLUMNS.join(", ")})`),
+    db.$executeRawUnsafe("ANALYZE chunk_sets"),
   ]);
   stats = null;
   return true;

@@ -17,8 +17,20 @@ import { logger } from "../logger";
  * HNSW candidate list per search. At 100k chunks of the scale bench, recall@10 against exact search was 0.68 at
  * ef_search 100, 0.80 at 200, 0.86 at 400 and 0.94 at 800, with p50 latency within noise of each other
  * (BENCH_ONLY=scale BENCH_SCALE_CHUNKS=100000 BENCH_SCALE_EF_SEARCH=40,100,200,400,800 npm run bench).
+ * `random_page_cost` 1.1 instead of 4 (a disk that seeks): the chunks and their HNSW graph are read from memory or an
+ * SSD. At 4, with ef_search 400, Postgres 15 costed the HNSW scan above reading and sorting every vector of the project
+ * (SciFact's 6.5k chunks) and took the sort (server/retrieval/vector-plan.pg.test.ts).
  */
-const hnswOptions = () => `-c hnsw.iterative_scan=relaxed_order -c hnsw.ef_search=${env.QUARRY_HNSW_EF_SEARCH}`;
+const searchSettings = () => ({
+  "hnsw.iterative_scan": "relaxed_order",
+  "hnsw.ef_search": String(env.QUARRY_HNSW_EF_SEARCH),
+  random_page_cost: "1.1",
+});
+/** The search connections' startup options (also the query-cost bench's raw SQL connections). */
+export const searchConnectionOptions = () =>
+  Object.entries(searchSettings())
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(" ");
 const MAX_CONNECTIONS = 8;
 
 const globalForPool = globalThis as unknown as { quarrySearchPool?: { url: string; pool: pg.Pool } };
@@ -29,7 +41,7 @@ const pool = (): pg.Pool => {
   const current = globalForPool.quarrySearchPool;
   if (current?.url === url) return current.pool;
   void current?.pool.end().catch(() => undefined);
-  const created = new pg.Pool({ connectionString: url, max: MAX_CONNECTIONS, options: hnswOptions() });
+  const created = new pg.Pool({ connectionString: url, max: MAX_CONNECTIONS, options: searchConnectionOptions() });
   created.on("error", (err) => logger.warn({ err }, "idle search connection failed"));
   globalForPool.quarrySearchPool = { url, pool: created };
   return created;

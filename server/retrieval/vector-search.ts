@@ -97,6 +97,30 @@ const keywordParts = (side: KeywordSide) => {
   };
 };
 
+/**
+ * Full-text matches ranked at most: ts_rank reads each match's tsvector, so ranking every match made a query's cost
+ * grow with the corpus. Matches past this many (in the order the GIN bitmap yields them) are not ranked.
+ */
+export const MAX_RANKED_MATCHES = 2000;
+
+/**
+ * The keyword scan. BM25's index yields its best rows first (bounded by the LIMIT); full text ranks the matches,
+ * at most MAX_RANKED_MATCHES of them.
+ */
+const keywordCte = (
+  plan: SearchPlan,
+  kw: ReturnType<typeof keywordParts>,
+  scope: Prisma.Sql,
+  useKeyword: Prisma.Sql,
+) => {
+  const filter = Prisma.sql`WHERE ${scope} AND ${useKeyword} AND ${kw.match}`;
+  const matches =
+    plan.keyword.engine === "bm25"
+      ? Prisma.sql`chunks c ${filter}`
+      : Prisma.sql`(SELECT c.id, c.tsv FROM chunks c ${filter} LIMIT ${MAX_RANKED_MATCHES}) c`;
+  return Prisma.sql`SELECT c.id, ${kw.scan} AS keyword FROM ${matches} ORDER BY ${kw.order} LIMIT ${plan.pool}`;
+};
+
 /** Which chunks a search sees: the project's searchable chunks, narrowed to the plan's chunk sets or sources. */
 const scopeParts = (plan: SearchPlan) => {
   const { projectId } = plan;
@@ -196,11 +220,7 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
     ),
     by_vector AS (${vectorCte}),
     -- Not MATERIALIZED: pg_textsearch's planner hook only reaches scans in the main plan tree, not in CTE subplans.
-    by_keyword AS (
-      SELECT c.id, ${kw.scan} AS keyword FROM chunks c
-      WHERE ${scope} AND ${useKeyword} AND ${kw.match}
-      ORDER BY ${kw.order} LIMIT ${plan.pool}
-    ),
+    by_keyword AS (${keywordCte(plan, kw, scope, useKeyword)}),
     candidates AS (
       SELECT coalesce(v.id, k.id) AS id, v.similarity, k.keyword
       FROM by_vector v FULL JOIN by_keyword k ON k.id = v.id

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Prisma } from "../generated/prisma/client";
+import { markdownDoc } from "../testing/fixtures";
+import { realPostgresUrl } from "../testing/scratch-database";
+import { startTestDatabase, type TestDatabase } from "../testing/test-database";
+
+/**
+ * The plan the real Postgres picks for a search: the vector side must walk the model's HNSW index (with pgvector's
+ * iterative scan), not read and sort every vector of the project. Real-Postgres only (`*.pg.test.ts`): the embedded
+ * server's planner costs differ, and the scope expression once hid the index from Postgres 15's planner only.
+ * A few thousand chunks with random vectors make the table big enough for the choice to matter.
+ */
+
+const FILLER_CHUNKS = 4000;
+let server: TestDatabase;
+let projectId = "";
+let index = { id: "", dimension: 0 };
+
+const load = async () => ({
+  db: (await import("../db")).db,
+  ...(await import("./vector-search")),
+  ...(await import("./search-pool")),
+});
+
+beforeAll(async () => {
+  if (!realPostgresUrl())
+    throw new Error("vector-plan.pg.test.ts runs on a real Postgres: set QUARRY_TEST_POSTGRES_URL");
+  server = await startTestDatabase({ keywordEngine: true });
+  const { ensureProject } = await import("../projects/service");
+  const { indexDocuments } = await import("../testing/index-documents");
+  const { ensureEmbeddingIndex } = await import("./embedding-index");
+  const { getEmbedder } = await import("../providers/embedding");
+  const { db } = await load();
+  projectId = (await ensureProject("plans")).id;
+  await indexDocuments({ projectId, documents: [{ fileName: "granite.md", content: markdownDoc() }] });
+  index = await ensureEmbeddingIndex(getEmbedder());
+  // Copies of the first chunk with random vectors, in the same ready chunk set.
+  await db.$executeRaw`
+    INSERT INTO chunks (id, project_id, source_id, chunk_set_id, build_id, position, text, embedding_index_id, embedding)
+    SELECT gen_random_uuid(), c.project_id, c.source_id, c.chunk_set_id, c.build_id, 1000 + g, 'filler ' || g,
+      c.embedding_index_id,
+      ARRAY(SELECT random() - 0.5 + g * 0 FROM generate_series(1, ${index.dimension}::int))::real[]::vector
+    FROM (SELECT * FROM chunks WHERE project_id = ${projectId}::uuid LIMIT 1) c, generate_series(1, ${FILLER_CHUNKS}::int) g`;
+  await db.$executeRawUnsafe("ANALYZE");
+}, 240_000);
+
+afterAll(async () => server?.stop());
+
+const plan = async (options: { sourceIds?: string[] } = {}) => {
+  const { searchSql, runSearch } = await load();
+  const vector = `[${Array.from({ length: index.dimension }, (_, i) => ((i * 7919) % 13) / 13 - 0.5).join(",")}]`;
+  const sql = searchSql({
+    projectId,
+    ...options,
+    mode: "hybrid",
+    vector: { literal: vector, index },
+    keyword: { engine: "fulltext", tsQuery: "'granit'" },
+    vectorWeight: 0.3,
+    pool: 50,
+    limit: 10,
+    distinctDocuments: false,
+  });
+  const rows = await runSearch<{ "QUERY PLAN": string }>(Prisma.sql`EXPLAIN ${sql}`);
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+};
+
+describe("the vector side's plan on a real Postgres", () => {
+  it("walks the model's HNSW index for a project-wide search instead of sorting every vector", async () => {
+    const text = await plan();
+    const hnsw = `chunks_embedding_hnsw_${index.id.replace(/-/g, "").slice(0, 16)}`;
+    expect(text).toContain(`Index Scan using ${hnsw}`);
+    // The ordering by distance is the index's, not a sort of every vector of the project.
+    expect(text).not.toMatch(/Sort Key: \(+c(_\d+)?\.embedding\)?::vector\(\d+\) <=>/);
+  });
+
+  it("ranks at most MAX_RANKED_MATCHES full-text matches, however many chunks match", async () => {
+    const { searchSql, runSearch, MAX_RANKED_MATCHES } = await load();
+    const sql = searchSql({
+      projectId,
+      mode: "keyword",
+      vector: null,
+      keyword: { engine: "fulltext", tsQuery: "'filler'" },
+      vectorWeight: 0,
+      pool: 50,
+      limit: 10,
+      distinctDocuments: false,
+    });
+    const explained = await runSearch<{ "QUERY PLAN": string }>(
+      Prisma.sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${sql}`,
+    );
+    const text = explained.map((r) => r["QUERY PLAN"]).join("\n");
+    const ranked = /Sort Key: \(?ts_rank[^\n]*\n(?:[^\n]*\n)*?[^\n]*Subquery Scan on c[^\n]*actual rows=(\d+)/.exec(
+      text,
+    );
+    expect(ranked, text).not.toBeNull();
+    expect(Number(ranked![1])).toBe(MAX_RANKED_MATCHES);
+    const rows = await runSearch<{ id: string | null; keyword: number | null }>(sql);
+    expect(rows).toHaveLength(10);
+    expect(Number(rows[0]!.keyword)).toBe(1);
+  });
+
+  it("still answers the nearest chunks through that plan", async () => {
+    const { searchSql, runSearch } = await load();
+    const { db } = await load();
+    const [probe] = await db.$queryRaw<{ id: string; v: string }[]>`
+      SELECT id, embedding::text AS v FROM chunks WHERE project_id = ${projectId}::uuid AND text = 'filler 17'`;
+    const rows = await runSearch<{ id: string | null; similarity: number | null }>(
+      searchSql({
+        projectId,
+        mode: "vector",
+        vector: { literal: probe!.v, index },
+        keyword: { engine: "fulltext", tsQuery: null },
+        vectorWeight: 1,
+        pool: 50,
+        limit: 5,
+        distinctDocuments: false,
+      }),
+    );
+    expect(rows[0]).toMatchObject({ id: probe!.id });
+    expect(Number(rows[0]!.similarity)).toBeCloseTo(1, 5);
+  });
+});
