@@ -124,8 +124,10 @@ const findAndOpen = async (page: Page) => {
   await expect(passages.getByRole("listitem").first()).toContainText("Grace Hopper");
   await expect(passages.getByRole("listitem").first()).toContainText("computing-history.txt");
   // A related entity opens in turn.
-  await details.getByRole("list", { name: "Related entities" }).getByRole("button").first().click();
-  await expect(details.getByRole("heading")).not.toHaveText("Grace Hopper");
+  const related = details.getByRole("list", { name: "Related entities" }).getByRole("button").first();
+  const next = (await related.textContent())!;
+  await related.click();
+  await expect(details.getByRole("heading", { level: 2 })).toHaveText(next);
   return { canvas, communities };
 };
 
@@ -148,6 +150,7 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   const listBox = (await desktop.communities.boundingBox())!;
   expect(listBox.x).toBeGreaterThan(canvasBox.x + canvasBox.width - 1);
   expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("knowledge-graph-1440.png") });
 
   // On a phone the canvas fits the window and the lists stack below it.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -158,6 +161,7 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   expect(phoneCanvas.width).toBeGreaterThan(300);
   expect((await phone.communities.boundingBox())!.y).toBeGreaterThan(phoneCanvas.y + phoneCanvas.height);
   expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("knowledge-graph-390.png"), fullPage: true });
 
   // A node whose flow was never deployed says so.
   await page.goto(`/${projectId}/flows/${never}/graph?node=${NODE}`);

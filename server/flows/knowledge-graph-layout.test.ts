@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { excerpt } from "./knowledge-graph-excerpt";
 import { layoutGroups } from "./knowledge-graph-layout";
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`);
@@ -30,5 +31,17 @@ describe("layoutGroups", () => {
   it("handles no entities", () => {
     expect(layoutGroups([]).size).toBe(0);
     expect(layoutGroups([[]]).size).toBe(0);
+  });
+});
+
+describe("excerpt", () => {
+  it("shows a long passage around the entity's first mention, a short one whole", () => {
+    const long = `${"a".repeat(1000)} Grace Hopper ${"b".repeat(1000)}`;
+    const cut = excerpt(long, "grace hopper");
+    expect(cut).toContain("Grace Hopper");
+    expect(cut.startsWith("…") && cut.endsWith("…")).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(602);
+    expect(excerpt(long, "Nobody").startsWith("aaa")).toBe(true);
+    expect(excerpt("short", "x")).toBe("short");
   });
 });

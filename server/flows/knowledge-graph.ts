@@ -1,6 +1,7 @@
 import { db } from "../db";
 import { AppError } from "../errors";
 import { Graph } from "./graph.schema";
+import { excerpt } from "./knowledge-graph-excerpt";
 import { layoutGroups } from "./knowledge-graph-layout";
 import { requireFlow } from "./service";
 
@@ -15,7 +16,6 @@ export const ENTITY_LIMIT = 300;
 /** Relationships drawn among the shown entities, strongest first. */
 const EDGE_LIMIT = 2_000;
 const CHUNK_LIMIT = 20;
-const EXCERPT = 600;
 
 export type KnowledgeGraphState = "ready" | "not-deployed" | "building" | "failed";
 
@@ -184,7 +184,7 @@ export const knowledgeGraphEntityChunks = async (
     index?.status === "ready"
       ? await db.graphEntity.findFirst({
           where: { id: entityId, projectId, nodeIndexId: index.id },
-          select: { id: true },
+          select: { id: true, name: true },
         })
       : null;
   if (!index || !entity) throw new AppError("NOT_FOUND", "No such entity in this graph");
@@ -199,10 +199,19 @@ export const knowledgeGraphEntityChunks = async (
     select: { id: true, position: true, text: true, source: { select: { fileName: true } } },
   });
   const byId = new Map(chunks.map((c) => [c.id, c]));
-  return mentions.flatMap((m) => {
-    const c = byId.get(m.chunkId);
-    if (!c) return [];
-    const text = c.text.length > EXCERPT ? `${c.text.slice(0, EXCERPT)}…` : c.text;
-    return [{ id: c.id, source: c.source.fileName, position: c.position, count: m.count, text }];
-  });
+  return mentions
+    .flatMap((m) => {
+      const c = byId.get(m.chunkId);
+      if (!c) return [];
+      return [
+        {
+          id: c.id,
+          source: c.source.fileName,
+          position: c.position,
+          count: m.count,
+          text: excerpt(c.text, entity.name),
+        },
+      ];
+    })
+    .sort((a, b) => b.count - a.count || a.source.localeCompare(b.source) || a.position - b.position);
 };
