@@ -7,6 +7,7 @@ import { DatasetForm } from "./config/dataset-form";
 import { GenerationForm } from "./config/generation-form";
 import { RetrievalForm } from "./config/retrieval-form";
 import { TopKForm } from "./config/top-k-form";
+import { KnowledgeGraphLink } from "./knowledge-graph/graph-link";
 
 /**
  * The editor's half of the node-kind registry (STYLE §11): how each kind looks and which form configures it. The
@@ -67,7 +68,12 @@ export const NODE_UI: Record<NodeKind, NodeUi> = {
     category: "Retrieve",
     icon: "GR",
     description: "Entities and relations",
-    ConfigForm: ({ nodeId }) => <TopKForm nodeId={nodeId} kind="graph-rag" />,
+    ConfigForm: ({ nodeId, projectId }) => (
+      <>
+        <TopKForm nodeId={nodeId} kind="graph-rag" />
+        <KnowledgeGraphLink projectId={projectId} nodeId={nodeId} />
+      </>
+    ),
   },
   "raptor-rag": {
     category: "Retrieve",

@@ -25,6 +25,7 @@ import { respondToRun } from "@/server/public-api/v1/flows/run-response";
 import { listPrompts } from "@/server/flows/prompts";
 import { deleteFlow, requireFlow, saveFlow } from "@/server/flows/service";
 import { projectProcedure, router } from "../../init";
+import { knowledgeGraphProcedures } from "./knowledge-graph";
 
 /**
  * The flow editor: viewers read flows, drafts, checks and revisions; members create, edit, deploy and run (a run
@@ -118,4 +119,6 @@ export const flowsRouter = router({
           : await simulateFlow(ctx.projectId, input.name, input.query);
       return respondToRun(run, { page: 1, pageSize: 20, stream: true });
     }),
+
+  ...knowledgeGraphProcedures,
 });

@@ -1,0 +1,22 @@
+/**
+ * A colour per community, in the order the community list shows them; entities without a community are grey.
+ * Tailwind's 600 shades: legible on the light and the dark canvas.
+ */
+const PALETTE = [
+  "#2563eb",
+  "#dc2626",
+  "#059669",
+  "#d97706",
+  "#7c3aed",
+  "#db2777",
+  "#0891b2",
+  "#65a30d",
+  "#ea580c",
+  "#4f46e5",
+  "#0d9488",
+  "#c026d3",
+];
+export const NO_COMMUNITY = "#94a3b8";
+
+export const communityColours = (communityIds: string[]) =>
+  new Map(communityIds.map((id, i) => [id, PALETTE[i % PALETTE.length]!]));

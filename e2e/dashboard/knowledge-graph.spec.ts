@@ -1,0 +1,171 @@
+import { expect, test, type Page } from "@playwright/test";
+import { graphFixture } from "../../server/graph-rag/graph-fixture";
+
+/**
+ * The knowledge-graph view of a deployed graph-rag node (issue 30): reached from the node's settings, drawn by
+ * sigma.js with the community list beside it, an entity found by search and opened, at a laptop's and a phone's size,
+ * with nothing wider than the window and no console error; a node never built says so.
+ */
+
+const NODE = "graph-rag-1764000000023";
+const DATASET = "dataset-1764000000021";
+
+/** A dashboard tRPC call from the signed-in page (setup only: what the test is about goes through the UI). */
+const trpc = async <T>(page: Page, path: string, input: unknown, type: "query" | "mutation") => {
+  const origin = new URL(page.url()).origin;
+  const res =
+    type === "query"
+      ? await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
+      : await page.request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { Origin: origin } });
+  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
+  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
+};
+
+/** A project of its own with the graph-rag template over a generated document, deployed through the public API. */
+const deployedGraphFlow = async (page: Page) => {
+  await page.goto("/");
+  const me = await trpc<{ teams: { id: string }[] }>(page, "dashboard.account.me", undefined, "query");
+  const project = await trpc<{ id: string }>(
+    page,
+    "dashboard.projects.create",
+    { teamId: me.teams[0]!.id, name: `kgraph-${Date.now()}` },
+    "mutation",
+  );
+  const { token } = await trpc<{ token: string }>(
+    page,
+    "dashboard.tokens.create",
+    { projectId: project.id, name: "kgraph", permissions: ["read", "write", "deploy"] },
+    "mutation",
+  );
+  const auth = { Authorization: `Bearer ${token}` };
+  const upload = await page.request.post("/api/public/v1/sources/ingest-file", {
+    headers: auth,
+    multipart: {
+      file: { name: "computing-history.txt", mimeType: "text/plain", buffer: Buffer.from(graphFixture(24)) },
+    },
+  });
+  expect(upload.status()).toBe(200);
+  const { build_id } = (await upload.json()) as { build_id: string };
+  await expect
+    .poll(
+      async () =>
+        (
+          (await (
+            await page.request.get(`/api/public/v1/sources/builds/${build_id}?suppress_elements=true`, {
+              headers: auth,
+            })
+          ).json()) as { status: string }
+        ).status,
+      { timeout: 90_000 },
+    )
+    .toBe("Completed");
+  const fromTemplate = async () =>
+    (
+      await trpc<{ name: string }>(
+        page,
+        "dashboard.flowFiles.fromTemplate",
+        { projectId: project.id, template: "graph-rag" },
+        "mutation",
+      )
+    ).name;
+  const deployed = await fromTemplate();
+  const never = await fromTemplate();
+  const patch = await page.request.patch(`/api/public/v1/flows/${deployed}/datasets/${DATASET}`, {
+    headers: auth,
+    data: { files: ["computing-history.txt"] },
+  });
+  expect(patch.status(), await patch.text()).toBe(200);
+  const deploy = await page.request.post(`/api/public/v1/flows/${deployed}/deploy`, {
+    headers: auth,
+    data: {},
+    timeout: 240_000,
+  });
+  expect(deploy.status(), await deploy.text()).toBe(200);
+  return { projectId: project.id, deployed, never };
+};
+
+const watchConsole = (page: Page) => {
+  const errors: string[] = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(m.text());
+  });
+  page.on("pageerror", (e) => errors.push(e.message));
+  // Navigations abort the previous page's prefetches: only real failures count.
+  page.on("requestfailed", (r) => {
+    if (r.failure()?.errorText !== "net::ERR_ABORTED") errors.push(`${r.url()}: ${r.failure()?.errorText}`);
+  });
+  return errors;
+};
+
+/** How far the page, or its widest element, is wider than the window (0 or less when everything fits). */
+const overflow = (page: Page) =>
+  page.evaluate(() =>
+    Math.max(
+      document.documentElement.scrollWidth - window.innerWidth,
+      ...[...document.querySelectorAll("body *")].map((el) => el.getBoundingClientRect().width - window.innerWidth),
+    ),
+  );
+
+const findAndOpen = async (page: Page) => {
+  const canvas = page.getByTestId("knowledge-graph-canvas");
+  await expect(canvas).toBeVisible();
+  // sigma draws into its own canvases inside the container.
+  await expect(canvas.locator("canvas").first()).toBeVisible();
+  const communities = page.getByRole("region", { name: "Communities" });
+  await expect(communities.getByRole("listitem")).not.toHaveCount(0);
+  await expect(communities).toContainText("entities");
+  await page.getByLabel("Find an entity").fill("hopp");
+  const matches = page.getByRole("list", { name: "Matching entities" });
+  await matches.getByRole("button", { name: /Grace Hopper/ }).click();
+  const details = page.getByRole("region", { name: "Selected entity" });
+  await expect(details.getByRole("heading", { name: "Grace Hopper" })).toBeVisible();
+  await expect(details).toContainText("Community");
+  const passages = details.getByRole("list", { name: "Passages it comes from" });
+  await expect(passages.getByRole("listitem").first()).toContainText("Grace Hopper");
+  await expect(passages.getByRole("listitem").first()).toContainText("computing-history.txt");
+  // A related entity opens in turn.
+  const related = details.getByRole("list", { name: "Related entities" }).getByRole("button").first();
+  const next = (await related.textContent())!;
+  await related.click();
+  await expect(details.getByRole("heading", { level: 2 })).toHaveText(next);
+  return { canvas, communities };
+};
+
+test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone", async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = watchConsole(page);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const { projectId, deployed, never } = await deployedGraphFlow(page);
+
+  // From the node's settings in the flow editor.
+  await page.goto(`/${projectId}/flows/${deployed}`);
+  await page.locator(`.react-flow__node[data-id="${NODE}"]`).click();
+  await page.getByRole("link", { name: "View the knowledge graph" }).click();
+  await expect(page).toHaveURL(new RegExp(`/flows/${deployed}/graph\\?node=${NODE}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Knowledge graph: Knowledge graph" })).toBeVisible();
+  await expect(page.getByText(/\d+ entities · \d+ relationships · \d+ communities/)).toBeVisible();
+  const desktop = await findAndOpen(page);
+  // Side by side on a laptop.
+  const canvasBox = (await desktop.canvas.boundingBox())!;
+  const listBox = (await desktop.communities.boundingBox())!;
+  expect(listBox.x).toBeGreaterThan(canvasBox.x + canvasBox.width - 1);
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("knowledge-graph-1440.png") });
+
+  // On a phone the canvas fits the window and the lists stack below it.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  const phone = await findAndOpen(page);
+  const phoneCanvas = (await phone.canvas.boundingBox())!;
+  expect(phoneCanvas.width).toBeLessThanOrEqual(390);
+  expect(phoneCanvas.width).toBeGreaterThan(300);
+  expect((await phone.communities.boundingBox())!.y).toBeGreaterThan(phoneCanvas.y + phoneCanvas.height);
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath("knowledge-graph-390.png"), fullPage: true });
+
+  // A node whose flow was never deployed says so.
+  await page.goto(`/${projectId}/flows/${never}/graph?node=${NODE}`);
+  await expect(page.getByText("This graph has not been built")).toBeVisible();
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  expect(errors).toEqual([]);
+});
