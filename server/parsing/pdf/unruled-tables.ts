@@ -66,12 +66,45 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
 
 const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
 const YEAR = /^(?:1[89]|20)\d\d$/;
-const isFigure = (text: string) => NUMERIC.test(text) && !YEAR.test(text.trim());
+/** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
+const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
+const isFigure = (text: string) => (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
+/** A header deeper than this is more likely a table of words whose first rows have no figures. */
+const MAX_HEADER_ROWS = 5;
+
+/**
+ * An atom over several columns whose words each fall inside one column, with a space in every gap between them, is
+ * several cells set close together ("Less than $10,000–  $15,000–"): the run is cut at those spaces. Word positions
+ * are estimated from character counts (the run keeps no per-character boxes).
+ */
+const splitAcross = (atom: Atom, columns: Interval[]): Atom[] => {
+  const hit = columns.filter((c) => overlaps(atom, c));
+  if (hit.length < 2 || !atom.text.includes(" ")) return [atom];
+  const perChar = (atom.right - atom.left) / atom.text.length;
+  const words = [...atom.text.matchAll(/\S+/g)].map((m) => ({
+    text: m[0],
+    left: atom.left + m.index * perChar,
+    right: atom.left + (m.index + m[0].length) * perChar,
+  }));
+  const columnOf = (w: Atom) =>
+    hit.findIndex((c) => w.left >= c.left - 2 * perChar && w.right <= c.right + 2 * perChar);
+  const placed = words.map(columnOf);
+  if (placed.some((c) => c < 0) || new Set(placed).size !== hit.length) return [atom];
+  const pieces: Atom[] = [];
+  words.forEach((w, i) => {
+    const last = pieces[pieces.length - 1];
+    if (last && placed[i] === placed[i - 1]) {
+      last.text = `${last.text} ${w.text}`;
+      last.right = w.right;
+    } else pieces.push({ ...w });
+  });
+  return pieces;
+};
 
 /** Cells of a row, one per column: an atom over several columns starts a span. */
-const placeRow = (atoms: Atom[], columns: Interval[]) => {
+const placeRow = (row: Atom[], columns: Interval[]) => {
   const cells: { col: number; colSpan: number; text: string }[] = [];
-  for (const atom of atoms) {
+  for (const atom of row.flatMap((a) => splitAcross(a, columns))) {
     const hit = columns.map((c, i) => (overlaps(atom, c) ? i : -1)).filter((i) => i >= 0);
     let first = hit[0];
     let last = hit[hit.length - 1];
@@ -98,9 +131,12 @@ type PlacedRow = ReturnType<typeof placeRow>;
  * lines); a row with a span stays a row of its own, above its sub-headings.
  */
 const headerOf = (placed: PlacedRow[]): number => {
-  const hasFigures = (row: PlacedRow) => row.some((c) => c.col > 0 && isFigure(c.text));
+  const hasFigures = (row: PlacedRow) => {
+    const values = row.filter((c) => c.col > 0 && c.text);
+    return values.length > 0 && values.filter((c) => isFigure(c.text)).length >= 0.75 * values.length;
+  };
   const firstData = placed.findIndex(hasFigures);
-  if (firstData <= 0) return 1;
+  if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
   return Math.min(firstData, placed.length - 1);
 };
 
@@ -118,6 +154,19 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
       last.sort((a, b) => a.col - b.col);
     } else header.push(row.map((c) => ({ ...c })));
   }
+  // A spanning row's single cells ("Percent" beside "Amount borrowed") are the first line of the heading below.
+  for (let i = 0; i + 1 < header.length; i++) {
+    const row = header[i] ?? [];
+    const below = header[i + 1] ?? [];
+    if (!below.every((c) => c.colSpan === 1)) continue;
+    for (const cell of row.filter((c) => c.colSpan === 1)) {
+      const same = below.find((c) => c.col === cell.col);
+      if (same) same.text = `${cell.text} ${same.text}`;
+      else below.push({ ...cell });
+    }
+    header[i] = row.filter((c) => c.colSpan > 1);
+    below.sort((a, b) => a.col - b.col);
+  }
   return { rows: [...header, ...placed.slice(headerRows)], headerRows: header.length };
 };
 
@@ -125,7 +174,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
  * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
- * two-column page whose gutter was missed), or mostly glyphs without letters or digits (icons, symbol columns).
+ * two-column page whose gutter was missed), mostly glyphs without letters or digits (icons, symbol columns), or a
+ * mostly empty grid (a chart's axis labels).
  */
 export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const atoms = lines.map(atomsOf);
@@ -142,6 +192,9 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   // Every row one cell, a column used by one row only: a list with a stray word, not a table.
   const used = columns.map((_, i) => placed.filter((r) => r.some((c) => c.col === i)).length);
   if (used.filter((n) => n >= 2).length < 2) return null;
+  // A chart's axis labels and legend line up too, but leave most of their grid empty.
+  const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
+  if (filled < 0.4 * placed.length * columns.length) return null;
   const { rows, headerRows } = joinHeader(placed, headerOf(placed));
   const cells: GridCell[] = [];
   rows.forEach((row, r) => {
