@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { XMLParser } from "fast-xml-parser";
 import type { Reference } from "@/server/parsing/quality";
+import { adjacencyRelations, type GridCell } from "@/server/parsing/table-structure";
 
 /**
  * Reference outputs the quality bench scores against, each from outside Quarry: the document's own tags (a tagged
@@ -87,23 +88,44 @@ export const pdftotextReference = (file: string, pages: number): string | null =
   return out.status === 0 ? out.stdout.toString("utf8") : null;
 };
 
-/** ICDAR 2013 table-structure ground truth (`-str.xml`): the cell texts of tables on the first `pages` pages. */
-export const icdarCells = (file: string, pages: number): string[] => {
+type IcdarCell = {
+  content?: unknown[];
+  "start-row"?: string;
+  "start-col"?: string;
+  "end-row"?: string;
+  "end-col"?: string;
+};
+type IcdarXml = { document?: { table?: { region?: { page?: string; cell?: IcdarCell[] }[] }[] }[] };
+
+/**
+ * ICDAR 2013 table-structure ground truth (`-str.xml`) of the tables on the first `pages` pages: the cell texts, and
+ * the cells' adjacency relations (table-structure.ts) for the structure score.
+ */
+export const icdarTables = (file: string, pages: number): { cells: string[]; relations: string[] } => {
   const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: () => true }).parse(
     readFileSync(file, "utf8"),
-  ) as { document?: { table?: { region?: { page?: string; cell?: { content?: unknown[] }[] }[] }[] }[] };
+  ) as IcdarXml;
   const cells: string[] = [];
+  const relations: string[] = [];
   for (const table of xml.document?.[0]?.table ?? []) {
     for (const region of table.region ?? []) {
       if (Number(region.page) > pages) continue;
+      const grid: GridCell[] = [];
       for (const cell of region.cell ?? []) {
         const content = cell.content?.[0];
         const text = typeof content === "string" ? content : typeof content === "number" ? String(content) : "";
-        if (text.trim()) cells.push(text.replace(/\s+/g, " ").trim());
+        const clean = text.replace(/\s+/g, " ").trim();
+        if (clean) cells.push(clean);
+        const row = Number(cell["start-row"] ?? 0);
+        const col = Number(cell["start-col"] ?? 0);
+        const rowSpan = Number(cell["end-row"] ?? row) - row + 1;
+        const colSpan = Number(cell["end-col"] ?? col) - col + 1;
+        grid.push({ row, col, rowSpan, colSpan, text: clean });
       }
+      relations.push(...adjacencyRelations(grid));
     }
   }
-  return cells;
+  return { cells, relations };
 };
 
 type PeerElement = { type?: string; text?: string; metadata?: { page_number?: number; text_as_html?: string } };

@@ -9,7 +9,7 @@ import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/se
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
-import { icdarCells, pdftotextReference, structTreeReference, unstructuredReference } from "./references";
+import { icdarTables, pdftotextReference, structTreeReference, unstructuredReference } from "./references";
 
 /**
  * `BENCH_ONLY=quality`: each document of the manifest (first BENCH_QUALITY_PAGES pages, default 3) through every
@@ -75,12 +75,23 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
     if (!ref.headings?.length && peer.headings?.length) ref.headings = peer.headings;
     if (!ref.listItems?.length && peer.listItems?.length) ref.listItems = peer.listItems;
   }
-  if (doc.icdar) ref.tableCells = icdarCells(path.join(dir, doc.icdar.file), pages);
+  if (doc.icdar) {
+    const tables = icdarTables(path.join(dir, doc.icdar.file), pages);
+    ref.tableCells = tables.cells;
+    ref.tableRelations = tables.relations;
+  }
   if (!ref.orderText && !tags) ref.orderText = text ?? undefined;
   return ref;
 };
 
-type Row = { doc: string; method: string; scores: Scores | null; seconds: number; error?: string };
+type Row = {
+  doc: string;
+  method: string;
+  scores: Scores | null;
+  seconds: number;
+  heldOut?: boolean;
+  error?: string;
+};
 
 const cell = (n: number | null | undefined) => (n === null || n === undefined ? "–" : fmt(n, 2));
 
@@ -118,7 +129,12 @@ export const benchQuality = async (): Promise<string> => {
         inputs.push({
           name: `${path.basename(doc.file)} (scan)`,
           bytes: await asScan(cutFile, work),
-          ref: { text: ref.text, orderText: ref.orderText, tableCells: ref.tableCells },
+          ref: {
+            text: ref.text,
+            orderText: ref.orderText,
+            tableCells: ref.tableCells,
+            tableRelations: ref.tableRelations,
+          },
         });
       }
       for (const input of inputs) {
@@ -138,6 +154,7 @@ export const benchQuality = async (): Promise<string> => {
               method: name,
               scores: scoreExtraction(extractionOf(result.elements), input.ref),
               seconds: ms / 1000,
+              heldOut: doc.heldOut,
             });
           } catch (error) {
             rows.push({
@@ -154,7 +171,7 @@ export const benchQuality = async (): Promise<string> => {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const keys = ["words", "digits", "headings", "lists", "cells", "order"] as const;
+  const keys = ["words", "digits", "headings", "lists", "cells", "structure", "order"] as const;
   const isScan = (r: Row) => r.doc.endsWith("(scan)");
   const mean = (subset: Row[], method: string, key: (typeof keys)[number]) => {
     const values = subset
@@ -190,7 +207,7 @@ export const benchQuality = async (): Promise<string> => {
       ...rows.map((r) => [
         r.doc,
         r.method,
-        ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : ["failed", "", "", "", "", ""]),
+        ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : ["failed", ...keys.slice(1).map(() => "")]),
         fmt(r.seconds, 2),
       ]),
     ]),
@@ -199,6 +216,10 @@ export const benchQuality = async (): Promise<string> => {
       rows.filter((r) => !isScan(r)),
     ),
     ...means("Means per method, the same pages as scans:", rows.filter(isScan)),
+    ...means(
+      "Means per method, born-digital documents never tuned on (held out):",
+      rows.filter((r) => !isScan(r) && r.heldOut),
+    ),
     ...rows.filter((r) => r.error).map((r) => `Failed: ${r.doc} with ${r.method}: ${r.error}`),
     ...(skipped.length ? [`Skipped: ${skipped.join(", ")}`] : []),
     "(F1 of word and digit tokens against pdftotext's text layer; headings, list items and table cells against the" +

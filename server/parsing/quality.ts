@@ -1,3 +1,4 @@
+import { adjacencyRelations, htmlGrid } from "./table-structure";
 import type { ParsedElement } from "./types";
 
 /**
@@ -127,7 +128,14 @@ export const htmlCells = (html: string): string[] =>
   );
 
 /** What a parse says, in the shape the measures take. */
-export type Extraction = { text: string; headings: string[]; listItems: string[]; tableCells: string[] };
+export type Extraction = {
+  text: string;
+  headings: string[];
+  listItems: string[];
+  tableCells: string[];
+  /** Adjacency relations of the tables' cells (table-structure.ts). */
+  tableRelations: string[];
+};
 
 export const extractionOf = (elements: readonly ParsedElement[]): Extraction => ({
   text: elements
@@ -140,6 +148,7 @@ export const extractionOf = (elements: readonly ParsedElement[]): Extraction => 
     .filter((e) => e.type === "Table")
     .flatMap((e) => htmlCells(e.html ?? ""))
     .filter(Boolean),
+  tableRelations: elements.filter((e) => e.type === "Table").flatMap((e) => adjacencyRelations(htmlGrid(e.html ?? ""))),
 });
 
 /** A reference: what a peer (or the document's own tags) says is there. Missing parts are not scored. */
@@ -150,6 +159,8 @@ export type Reference = {
   headings?: string[];
   listItems?: string[];
   tableCells?: string[];
+  /** Adjacency relations of the reference tables' cells, for the structure score. */
+  tableRelations?: string[];
 };
 
 export type Scores = {
@@ -158,6 +169,8 @@ export type Scores = {
   headings: number | null;
   lists: number | null;
   cells: number | null;
+  /** Cell adjacency F1 (ICDAR 2013 table structure). */
+  structure: number | null;
   order: number | null;
 };
 
@@ -169,6 +182,7 @@ export const scoreExtraction = (ours: Extraction, ref: Reference): Scores => {
     headings: ref.headings?.length ? stringsF1(ours.headings, ref.headings).f1 : null,
     lists: ref.listItems?.length ? stringsF1(ours.listItems, ref.listItems).f1 : null,
     cells: ref.tableCells?.length ? stringsF1(ours.tableCells, ref.tableCells, 0.67).f1 : null,
+    structure: ref.tableRelations?.length ? bagF1(ours.tableRelations, ref.tableRelations).f1 : null,
     order:
       (ref.orderText ?? ref.text) !== undefined ? orderSimilarity(ours.text, ref.orderText ?? ref.text ?? "") : null,
   };

@@ -1,6 +1,8 @@
 import { bulletPrefixLength, hasLetters, hasTerminalPunctuation, isBulleted } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
-import { union, type Block, type Line, type Segment } from "./types";
+import { union, type Block, type Line } from "./types";
+import { findContents } from "./contents";
+import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
  * Lines of one region into blocks (paragraphs, headings, list items) and, where rows of cells line up, tables.
@@ -69,67 +71,66 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   return block.length >= 2 && short && hasTerminalPunctuation(prev.text);
 };
 
-type Interval = { left: number; right: number };
-
-/**
- * Column intervals of a run of rows: the union of the cells' x-ranges in the rows with the most cells (body rows).
- * Header cells centred over several columns would otherwise merge those columns.
- */
-const columnIntervals = (lines: Line[]): Interval[] => {
-  const counts = lines.map((l) => l.segments.length).sort((a, b) => a - b);
-  const typical = counts[Math.floor(counts.length / 2)] ?? 0;
-  const spans = lines
-    .filter((l) => l.segments.length >= typical)
-    .flatMap((l) => l.segments.map((s) => ({ left: s.left, right: s.right })))
-    .sort((a, b) => a.left - b.left);
-  const merged: Interval[] = [];
-  for (const span of spans) {
-    const last = merged[merged.length - 1];
-    if (last && span.left <= last.right + 2) last.right = Math.max(last.right, span.right);
-    else merged.push({ ...span });
-  }
-  return merged;
-};
-
-/** The interval a cell belongs to: the one it overlaps most (cells of header rows may straddle two). */
-const intervalOf = (segment: Segment, intervals: Interval[]): number => {
-  let best = 0;
-  let bestOverlap = -Infinity;
-  intervals.forEach((iv, i) => {
-    const shared = Math.min(iv.right, segment.right) - Math.max(iv.left, segment.left);
-    if (shared > bestOverlap) {
-      bestOverlap = shared;
-      best = i;
-    }
-  });
-  return best;
-};
-
 const EQUATION_NUMBER = /^\(\d{1,3}[a-z]?\)$/;
+const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
+/** A note under a table: its source, a note, an abbreviation explained ("GDP: Gross domestic product."). */
+const NOTE_RE = /^(?:[Ss]ources?:?|[Nn]otes?:?|N\.B\.|\*|\(\*\)|[\p{Lu}\d-]{2,12}:)(?:\s|$)/u;
 
 const tableBlock = (lines: Line[]): Block | null => {
-  const intervals = columnIntervals(lines);
-  if (intervals.length < 2) return null;
-  const segments = lines.flatMap((l) => l.segments);
-  const meanLength = segments.reduce((n, s) => n + s.text.length, 0) / segments.length;
-  // Two wide columns of long text are prose side by side (a missed gutter), not a table.
-  if (intervals.length === 2 && meanLength > 40) return null;
   // Rows that each end in an equation number, "(3)", are numbered display equations.
   const numbered = lines.filter((l) => EQUATION_NUMBER.test(l.segments[l.segments.length - 1]?.text ?? ""));
   if (numbered.length >= lines.length - 1) return null;
-  const rows = lines.map((line) => {
-    const cells = intervals.map(() => [] as string[]);
-    for (const s of line.segments) cells[intervalOf(s, intervals)]?.push(s.text);
-    return cells.map((c) => c.join(" "));
-  });
-  return { ...union(lines), lines, kind: "table", rows };
+  const table = unruledTable(lines);
+  if (!table) return null;
+  return { ...union(lines), lines, kind: "table", rows: unruledRows(table), table };
+};
+
+/**
+ * A run's first and last lines that belong to the text around the table: a caption above or below it, a section
+ * heading after it (set larger or in the heading font, or after a wider gap than the rows' spacing).
+ */
+const trimRun = (lines: Line[], start: number, end: number, stats: DocStats): [number, number] => {
+  while (start < end && CAPTION_RE.test(lines[start]?.text ?? "")) start++;
+  const pitches: number[] = [];
+  for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
+  const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
+  const bodySize = [...lines.slice(start, end + 1).map((l) => l.fontSize)].sort((a, b) => a - b)[
+    Math.floor((end - start) / 2)
+  ];
+  const outside = (i: number) => {
+    const line = lines[i];
+    const above = lines[i - 1];
+    if (!line || !above) return false;
+    if (CAPTION_RE.test(line.text) || NOTE_RE.test(line.text)) return true;
+    if (bodySize && line.fontSize > 1.12 * bodySize) return true;
+    if (line.segments.length <= 2 && isHeadingLine(line, stats) && !isHeadingLine(above, stats)) return true;
+    return pitch > 0 && line.baseline - above.baseline > 1.8 * pitch && line.segments.length <= 2;
+  };
+  while (end > start && outside(end)) end--;
+  return [start, end];
+};
+
+/**
+ * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
+ * "P@1" and "P@5"), is the table's first header row.
+ */
+const withHeadingAbove = (lines: Line[], start: number): number => {
+  const above = lines[start - 1];
+  const first = lines[start];
+  const next = lines[start + 1];
+  if (!above || !first || !next) return start;
+  const pitch = next.baseline - first.baseline;
+  const close = first.baseline - above.baseline <= 1.3 * pitch + 1;
+  const inset = above.left > first.left + 2 * first.fontSize && above.right <= first.right + first.fontSize;
+  const short = above.segments.length <= 2 && above.text.length <= 40 && !CAPTION_RE.test(above.text);
+  return close && inset && short ? start - 1 : start;
 };
 
 /**
  * Runs of at least three consecutive rows with two or more cells each. A single-cell row between two such rows (a
  * row label, a wrapped cell) stays inside the run.
  */
-const tableRuns = (lines: Line[]): { start: number; end: number; block: Block }[] => {
+const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
   const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
   const found: { start: number; end: number; block: Block }[] = [];
   let start = 0;
@@ -141,9 +142,10 @@ const tableRuns = (lines: Line[]): { start: number; end: number; block: Block }[
     let end = start;
     while (end + 1 < lines.length && (multi(end + 1) || (multi(end + 2) && (lines[end + 1]?.text.length ?? 0) <= 40)))
       end++;
-    if (end - start + 1 >= MIN_TABLE_ROWS) {
-      const block = tableBlock(lines.slice(start, end + 1));
-      if (block) found.push({ start, end, block });
+    const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
+    if (last - first + 1 >= MIN_TABLE_ROWS) {
+      const block = tableBlock(lines.slice(first, last + 1));
+      if (block) found.push({ start: first, end: last, block });
     }
     start = end + 1;
   }
@@ -152,7 +154,12 @@ const tableRuns = (lines: Line[]): { start: number; end: number; block: Block }[
 
 export const buildBlocks = (lines: Line[], stats: DocStats): Block[] => {
   const blocks: Block[] = [];
-  const tables = tableRuns(lines);
+  const contents = findContents(lines).map(({ start, end, table }) => {
+    const block: Block = { ...union(lines.slice(start, end + 1)), lines: lines.slice(start, end + 1), kind: "table" };
+    return { start, end, block: { ...block, rows: unruledRows(table), table } };
+  });
+  const inContents = (i: number) => contents.some((c) => i >= c.start && i <= c.end);
+  const tables = [...contents, ...tableRuns(lines, stats).filter((t) => !inContents(t.start) && !inContents(t.end))];
   let current: Line[] = [];
   const flush = () => {
     if (current.length > 0) blocks.push({ ...union(current), lines: current, kind: "text" });

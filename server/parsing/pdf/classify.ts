@@ -11,6 +11,7 @@ import type { ElementType } from "../types";
 import { isHeadingLine, joinLines } from "./blocks";
 import { marginKeys } from "./margins";
 import { monoShare, type DocStats } from "./stats";
+import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
 /** Page margins where page numbers sit, as shares of the page height. */
@@ -35,7 +36,7 @@ const listingText = (lines: Line[]): string => {
   return lines.map((l, i) => (typed ? " ".repeat(Math.min(40, Math.round(offsets[i] ?? 0))) : "") + l.text).join("\n");
 };
 
-export type Classified = { type: ElementType; text: string; html?: string };
+export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
   block,
@@ -50,7 +51,12 @@ export const classifyBlock = ({
 }): Classified | null => {
   if (block.kind === "table" && block.rows) {
     const text = rowsToText(block.rows);
-    return text ? { type: "Table", text, html: rowsToHtml({ rows: block.rows, headerRows: 1 }) } : null;
+    const html = block.table ? unruledHtml(block.table) : rowsToHtml({ rows: block.rows, headerRows: 1 });
+    if (!text) return null;
+    const { table } = block;
+    if (!table) return { type: "Table", text, html };
+    const metadata = { table_rows: table.rows, table_columns: table.cols, table_source: "text-positions" };
+    return { type: "Table", text, html, metadata: table.kind ? { ...metadata, table_kind: table.kind } : metadata };
   }
   const text = joinLines(block.lines);
   if (!text) return null;

@@ -9,6 +9,8 @@ import { maxOf, median, minOf, type Segment } from "./types";
 const GUTTER_ZONE = [0.2, 0.8] as const;
 const MIN_GUTTER_WIDTH = 6;
 const MAX_COLUMN_DEPTH = 2;
+/** A table cell's figure ("44.8", "$33,200", "-0.01", "12 %"): a side made of these is a table, not a column. */
+const FIGURE_RE = /^[-+−–(]?[$€£]?\d[\d.,\s]*%?\)?[*†‡]*$/;
 
 export type Extent = { left: number; right: number };
 
@@ -73,6 +75,9 @@ const findGutter = (
       );
     }
     if (rows.size < 5) return false;
+    // A table's value columns beside its row labels: figures, or several cells a row, are no prose.
+    const figures = side.filter((seg) => FIGURE_RE.test(seg.text)).length;
+    if (figures > 0.5 * side.length || side.length >= 3 * rows.size) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
     if (span < 0.2 * pageHeight) return false;
     return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);

@@ -236,7 +236,10 @@ const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
   }
   const cells = spans.map((s, id) => ({ ...s, text: cellText(byCell.get(id) ?? []) }));
   // A grid around a single line of text, or with nearly every cell empty, is a drawing, not a table.
-  if (cells.filter((c) => c.text).length < 2) return null;
+  const filled = cells.filter((c) => c.text).length;
+  if (filled < 2) return null;
+  // A chart's gridlines: a large grid with a few labels scattered over it.
+  if (cells.length >= 20 && filled < 0.3 * cells.length) return null;
   return { ...box, rows, cols, cells, taken };
 };
 

@@ -1,6 +1,7 @@
 import { describeFailure } from "../failure";
 import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
+import { joinContinuedTables } from "./continued-tables";
 import { joinCaptions } from "./captions";
 import { classifyBlock } from "./classify";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
@@ -181,7 +182,11 @@ const flowElements = (
           pageNumber: page.pageNumber,
           boundingBox: toBoundingBox(block),
           pageLayout,
-          metadata: { font_size: round(fontSize), ...(region.column !== null ? { column: region.column } : {}) },
+          metadata: {
+            font_size: round(fontSize),
+            ...(region.column !== null ? { column: region.column } : {}),
+            ...classified.metadata,
+          },
         });
       }
     }
@@ -267,7 +272,8 @@ const parseOpenPdf = async (
 
   const elements = joinCaptions(flowElements(paged, stats, repeated));
   const tables = gridElements(grids, pages);
-  return { elements: mergeFigures(elements, tables), totalPages: total, warnings, verdicts, graphicsOf };
+  const merged = joinContinuedTables(mergeFigures(elements, tables));
+  return { elements: merged, totalPages: total, warnings, verdicts, graphicsOf };
 };
 
 /** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */

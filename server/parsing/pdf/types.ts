@@ -1,3 +1,5 @@
+import type { GridCell } from "../table-structure";
+
 /** Intermediate shapes of the PDF text-layer pipeline: runs → segments → lines → blocks. Coordinates are PDF points,
  * origin top-left of the page as displayed (rotation applied). */
 
@@ -32,11 +34,23 @@ export type Line = Box & {
   baseline: number;
 };
 
+/** A table found from text positions (unruled-tables.ts, contents.ts): cells with spans, header rows first. */
+export type UnruledTable = {
+  rows: number;
+  cols: number;
+  headerRows: number;
+  cells: GridCell[];
+  /** A table of contents (contents.ts): entry and page number. */
+  kind?: "contents";
+};
+
 export type Block = Box & {
   lines: Line[];
   kind: "text" | "table";
   /** Filled for tables: cell text per row. */
   rows?: string[][];
+  /** Filled for tables found from text positions: cells with spans and the header rows. */
+  table?: UnruledTable;
 };
 
 /** A text line printed at an angle (margin stamps like arXiv's): kept, but outside the reading flow. */

@@ -1,0 +1,174 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+
+/**
+ * PDFs with tables set without ruling lines, built in code for unruled-tables.test.ts (pdf-lib is a dev dependency;
+ * nothing in the app imports this). Positions are top-left based like the parser's output.
+ */
+
+const WIDTH = 612;
+const HEIGHT = 792;
+
+type Cell = { text: string; x: number; align?: "left" | "right" | "centre" };
+type Fonts = { regular: PDFFont; bold: PDFFont };
+
+const put = (page: PDFPage, font: PDFFont, size: number, top: number, cell: Cell) => {
+  const width = font.widthOfTextAtSize(cell.text, size);
+  const x = cell.align === "right" ? cell.x - width : cell.align === "centre" ? cell.x - width / 2 : cell.x;
+  page.drawText(cell.text, { x, y: HEIGHT - top - size, size, font });
+};
+
+const row = (page: PDFPage, font: PDFFont, size: number, top: number, cells: Cell[]) => {
+  for (const cell of cells) put(page, font, size, top, cell);
+};
+
+const start = async () => {
+  const doc = await PDFDocument.create();
+  const fonts: Fonts = {
+    regular: await doc.embedFont(StandardFonts.Helvetica),
+    bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  };
+  return { doc, fonts, page: () => doc.addPage([WIDTH, HEIGHT]) };
+};
+
+const PARAGRAPH =
+  "The results below compare the parsers on the same documents; each figure is the mean of three runs on one core.";
+
+/**
+ * A paper's results table: a header spanning two columns ("Precision" over "A" and "B"), a header cell wrapped
+ * over two lines, numeric columns set 7 points apart (narrower than a cell gap elsewhere), then a bold numbered
+ * section heading right under the table.
+ */
+export const buildResultsTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: PARAGRAPH, x: 72 }]);
+  let top = 110;
+  // Spanning header over the two precision columns (right edges at 300 and 314: 8 points between two digits).
+  row(page, bold, 10, top, [{ text: "Precision", x: 305, align: "centre" }]);
+  top += 13;
+  row(page, bold, 10, top, [
+    { text: "Parser", x: 72 },
+    { text: "Pages", x: 240, align: "right" },
+    { text: "A", x: 300, align: "right" },
+    { text: "B", x: 314, align: "right" },
+    { text: "Time", x: 400, align: "right" },
+  ]);
+  top += 13;
+  row(page, bold, 10, top, [{ text: "(s)", x: 400, align: "right" }]);
+  top += 15;
+  const body: [string, string, string, string, string][] = [
+    ["Quarry", "120", "6", "6", "1.5"],
+    ["Baseline", "120", "4", "2", "3.25"],
+    ["Other parser", "98", "5", "3", "2.0"],
+    ["Reference", "120", "7", "7", "9.75"],
+  ];
+  for (const [name, pages, p1, p5, time] of body) {
+    row(page, regular, 10, top, [
+      { text: name, x: 72 },
+      { text: pages, x: 240, align: "right" },
+      { text: p1, x: 300, align: "right" },
+      { text: p5, x: 314, align: "right" },
+      { text: time, x: 400, align: "right" },
+    ]);
+    top += 13;
+  }
+  top += 10;
+  row(page, bold, 10, top, [
+    { text: "6", x: 72 },
+    { text: "Conclusion", x: 90 },
+  ]);
+  top += 18;
+  row(page, regular, 10, top, [{ text: "Quarry reads every number of the table into its own cell.", x: 72 }]);
+  return doc.save();
+};
+
+/** A long table continued on the next page, its header repeated there. */
+export const buildContinuedTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const header: Cell[] = [
+    { text: "Region", x: 72 },
+    { text: "Sites", x: 260, align: "right" },
+    { text: "Visits", x: 360, align: "right" },
+  ];
+  let n = 0;
+  for (const [from, to] of [
+    [1, 40],
+    [41, 48],
+  ] as const) {
+    const page = newPage();
+    let top = from === 1 ? 650 : 72;
+    if (from === 1) {
+      row(page, fonts.regular, 10, 600, [{ text: PARAGRAPH, x: 72 }]);
+    }
+    row(page, fonts.bold, 10, top, header);
+    top += 14;
+    for (let i = from; i <= to && top < 740; i++, n++) {
+      row(page, fonts.regular, 10, top, [
+        { text: `Region ${i}`, x: 72 },
+        { text: String(10 + i), x: 260, align: "right" },
+        { text: String(1000 + 7 * i), x: 360, align: "right" },
+      ]);
+      top += 13;
+    }
+    if (from !== 1) row(page, fonts.regular, 10, top + 20, [{ text: "All regions reported their visits.", x: 72 }]);
+  }
+  return doc.save();
+};
+
+/** A two-column page of prose: columns of text side by side are no table. */
+export const buildTwoColumnPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
+  for (const x of [72, 320]) {
+    let top = 72;
+    let line = "";
+    for (const word of [...words, ...words]) {
+      const next = line ? `${line} ${word}` : word;
+      if (fonts.regular.widthOfTextAtSize(next, 10) > 220) {
+        row(page, fonts.regular, 10, top, [{ text: line, x }]);
+        top += 13;
+        line = word;
+      } else line = next;
+    }
+    row(page, fonts.regular, 10, top, [{ text: line, x }]);
+  }
+  return doc.save();
+};
+
+/** A table of contents with dot leaders, then a row of glyphs (icons) laid out like cells. */
+export const buildContentsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.bold, 16, 72, [{ text: "Contents", x: 72 }]);
+  const entries: [string, string][] = [
+    ["1 Introduction", "1"],
+    ["2 Installing Quarry", "4"],
+    ["3 Parsing documents", "9"],
+    ["4 Searching", "15"],
+    ["5 Troubleshooting", "22"],
+  ];
+  let top = 110;
+  for (const [title, pageNumber] of entries) {
+    const width = fonts.regular.widthOfTextAtSize(`${title} `, 11);
+    const dots = " .".repeat(Math.floor((440 - width) / fonts.regular.widthOfTextAtSize(" .", 11)));
+    row(page, fonts.regular, 11, top, [
+      { text: `${title}${dots}`, x: 72 },
+      { text: pageNumber, x: 540, align: "right" },
+    ]);
+    top += 18;
+  }
+  top += 30;
+  for (let r = 0; r < 3; r++) {
+    row(
+      page,
+      fonts.regular,
+      11,
+      top,
+      [72, 160, 250, 340].map((x) => ({ text: "•", x })),
+    );
+    top += 18;
+  }
+  return doc.save();
+};

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { partitionDocument } from "../partition";
+import { htmlGrid } from "../table-structure";
+import type { ParsedElement } from "../types";
+import { buildContentsPdf, buildContinuedTablePdf, buildResultsTablePdf, buildTwoColumnPdf } from "./unruled-fixtures";
+
+const parse = async (bytes: Uint8Array) =>
+  (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
+
+const rowsOf = (table: ParsedElement) => {
+  const cells = htmlGrid(table.html ?? "");
+  const rows: string[][] = [];
+  for (const c of cells) (rows[c.row] ??= []).push(c.colSpan > 1 ? `${c.text}{${c.colSpan}}` : c.text);
+  return rows;
+};
+
+describe("unruled tables from text positions", () => {
+  it("splits close numeric columns, keeps header and body together, joins a wrapped header, spans a heading", async () => {
+    const elements = await parse(await buildResultsTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(rowsOf(table)).toEqual([
+      ["", "", "Precision{2}", ""],
+      ["Parser", "Pages", "A", "B", "Time (s)"],
+      ["Quarry", "120", "6", "6", "1.5"],
+      ["Baseline", "120", "4", "2", "3.25"],
+      ["Other parser", "98", "5", "3", "2.0"],
+      ["Reference", "120", "7", "7", "9.75"],
+    ]);
+    expect(table.html).toContain('<th colspan="2">Precision</th>');
+    expect(table.metadata).toMatchObject({ table_rows: 6, table_columns: 5, table_source: "text-positions" });
+  });
+
+  it("leaves the section heading under the table out of it", async () => {
+    const elements = await parse(await buildResultsTablePdf());
+    const table = elements.findIndex((e) => e.type === "Table");
+    const heading = elements.findIndex((e) => e.text.includes("Conclusion"));
+    expect(heading).toBeGreaterThan(table);
+    expect(elements[heading]?.type).toBe("Title");
+    expect(elements[table]?.text).not.toContain("Conclusion");
+  });
+
+  it("reads a table continued on the next page as one table with both pages", async () => {
+    const elements = await parse(await buildContinuedTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(table.metadata?.page_numbers).toEqual([1, 2]);
+    const rows = rowsOf(table);
+    // One header, then every region once: the header repeated on page 2 is dropped.
+    expect(rows[0]).toEqual(["Region", "Sites", "Visits"]);
+    expect(rows.filter((r) => r[0] === "Region")).toHaveLength(1);
+    expect(rows.at(-1)).toEqual(["Region 48", "58", "1336"]);
+    expect(elements.some((e) => e.text === "All regions reported their visits.")).toBe(true);
+  });
+
+  it("reads a two-column page of prose as text, not a table", async () => {
+    const elements = await parse(await buildTwoColumnPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.filter((e) => e.type === "NarrativeText").length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("recognises a table of contents as a two-column Table, and no table of icons", async () => {
+    const elements = await parse(await buildContentsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const contents = tables[0] as ParsedElement;
+    expect(contents.metadata).toMatchObject({ table_kind: "contents" });
+    expect(rowsOf(contents)).toEqual([
+      ["1 Introduction", "1"],
+      ["2 Installing Quarry", "4"],
+      ["3 Parsing documents", "9"],
+      ["4 Searching", "15"],
+      ["5 Troubleshooting", "22"],
+    ]);
+  });
+});

@@ -1,0 +1,228 @@
+import { escapeHtml } from "../table-html";
+import type { GridCell } from "../table-structure";
+import type { Line, Run, UnruledTable } from "./types";
+
+/**
+ * Tables set without ruling lines, from the text's positions alone. The lines of a candidate run (blocks.ts) are cut
+ * into atoms (the layout's runs, split wherever a gap is wider than a word space), and columns are the union of the
+ * atoms' x-ranges: two values a narrow gap apart stay two cells. An atom that reaches over two cells of another row
+ * is a spanning header (colspan); the leading rows without figures are the header, their wrapped lines joined.
+ */
+
+type Atom = { left: number; right: number; text: string };
+type Interval = { left: number; right: number };
+
+/** Runs closer than this many font sizes are one cell's words (a font change inside a cell, not a new cell). */
+const WORD_GAP_EM = 0.45;
+
+const atomsOf = (line: Line): Atom[] => {
+  const runs: Run[] = line.segments.flatMap((s) => s.runs).sort((a, b) => a.left - b.left);
+  const atoms: Atom[] = [];
+  for (const run of runs) {
+    const text = run.text.trim();
+    if (!text) continue;
+    const last = atoms[atoms.length - 1];
+    if (last && run.left - last.right < WORD_GAP_EM * run.fontSize) {
+      last.text = `${last.text} ${text}`;
+      last.right = Math.max(last.right, run.right);
+    } else atoms.push({ left: run.left, right: run.right, text });
+  }
+  return atoms;
+};
+
+const overlaps = (a: Interval, b: Interval) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5;
+
+/** Reaches over two or more atoms of one other row: a heading over several columns. */
+const spans = (atom: Atom, rows: Atom[][], own: number) =>
+  rows.some((row, i) => i !== own && row.filter((other) => overlaps(atom, other)).length >= 2);
+
+const mergeIntervals = (atoms: Atom[], into: Interval[] = []): Interval[] => {
+  const all = [...into.map((iv) => ({ ...iv })), ...atoms.map((a) => ({ left: a.left, right: a.right }))];
+  all.sort((a, b) => a.left - b.left);
+  const merged: Interval[] = [];
+  for (const iv of all) {
+    const last = merged[merged.length - 1];
+    if (last && iv.left < last.right - 0.5) last.right = Math.max(last.right, iv.right);
+    else merged.push(iv);
+  }
+  return merged;
+};
+
+/**
+ * Columns: the union of the atoms of the rows with the most atoms (body rows), then the other rows' atoms that fall
+ * in one column or in none (a column empty in the body rows). Atoms over two columns are spans, not column merges.
+ */
+const columnsOf = (rows: Atom[][]): Interval[] => {
+  const counts = rows.map((r) => r.length).sort((a, b) => a - b);
+  const typical = counts[Math.floor(counts.length / 2)] ?? 0;
+  const isTypical = (r: Atom[]) => r.length >= typical;
+  const narrow = rows.map((row, i) => row.filter((a) => !spans(a, rows, i)));
+  let columns = mergeIntervals(narrow.filter((_, i) => isTypical(rows[i] ?? [])).flat());
+  const rest = narrow.filter((_, i) => !isTypical(rows[i] ?? [])).flat();
+  const fitting = rest.filter((a) => columns.filter((c) => overlaps(a, c)).length <= 1);
+  columns = mergeIntervals(fitting, columns);
+  return columns;
+};
+
+const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
+const YEAR = /^(?:1[89]|20)\d\d$/;
+/** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
+const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
+const isFigure = (text: string) => (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
+/** A header deeper than this is more likely a table of words whose first rows have no figures. */
+const MAX_HEADER_ROWS = 5;
+
+/**
+ * An atom over several columns whose words each fall inside one column, with a space in every gap between them, is
+ * several cells set close together ("Less than $10,000–  $15,000–"): the run is cut at those spaces. Word positions
+ * are estimated from character counts (the run keeps no per-character boxes).
+ */
+const splitAcross = (atom: Atom, columns: Interval[]): Atom[] => {
+  const hit = columns.filter((c) => overlaps(atom, c));
+  if (hit.length < 2 || !atom.text.includes(" ")) return [atom];
+  const perChar = (atom.right - atom.left) / atom.text.length;
+  const words = [...atom.text.matchAll(/\S+/g)].map((m) => ({
+    text: m[0],
+    left: atom.left + m.index * perChar,
+    right: atom.left + (m.index + m[0].length) * perChar,
+  }));
+  const columnOf = (w: Atom) =>
+    hit.findIndex((c) => w.left >= c.left - 2 * perChar && w.right <= c.right + 2 * perChar);
+  const placed = words.map(columnOf);
+  if (placed.some((c) => c < 0) || new Set(placed).size !== hit.length) return [atom];
+  const pieces: Atom[] = [];
+  words.forEach((w, i) => {
+    const last = pieces[pieces.length - 1];
+    if (last && placed[i] === placed[i - 1]) {
+      last.text = `${last.text} ${w.text}`;
+      last.right = w.right;
+    } else pieces.push({ ...w });
+  });
+  return pieces;
+};
+
+/** Cells of a row, one per column: an atom over several columns starts a span. */
+const placeRow = (row: Atom[], columns: Interval[]) => {
+  const cells: { col: number; colSpan: number; text: string }[] = [];
+  for (const atom of row.flatMap((a) => splitAcross(a, columns))) {
+    const hit = columns.map((c, i) => (overlaps(atom, c) ? i : -1)).filter((i) => i >= 0);
+    let first = hit[0];
+    let last = hit[hit.length - 1];
+    if (first === undefined || last === undefined) {
+      // Between columns: the nearest one.
+      const centre = (atom.left + atom.right) / 2;
+      const distance = (c: Interval) => Math.abs((c.left + c.right) / 2 - centre);
+      first = last = columns.reduce((best, c, i) => (distance(c) < distance(columns[best] ?? c) ? i : best), 0);
+    }
+    const holder = cells.find((c) => first >= c.col && first < c.col + c.colSpan);
+    if (holder) {
+      holder.text = `${holder.text} ${atom.text}`;
+      holder.colSpan = Math.max(holder.colSpan, last - holder.col + 1);
+    } else cells.push({ col: first, colSpan: last - first + 1, text: atom.text });
+  }
+  return cells.sort((a, b) => a.col - b.col);
+};
+
+type PlacedRow = ReturnType<typeof placeRow>;
+
+/**
+ * Header rows: the leading rows without figures in their value columns, when the body below has figures; a table of
+ * words has a one-row header. Consecutive header rows without spans are one header row (a heading wrapped over two
+ * lines); a row with a span stays a row of its own, above its sub-headings.
+ */
+const headerOf = (placed: PlacedRow[]): number => {
+  const hasFigures = (row: PlacedRow) => {
+    const values = row.filter((c) => c.col > 0 && c.text);
+    return values.length > 0 && values.filter((c) => isFigure(c.text)).length >= 0.75 * values.length;
+  };
+  const firstData = placed.findIndex(hasFigures);
+  if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
+  return Math.min(firstData, placed.length - 1);
+};
+
+const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[]; headerRows: number } => {
+  const header: PlacedRow[] = [];
+  for (const row of placed.slice(0, headerRows)) {
+    const last = header[header.length - 1];
+    const plain = (r: PlacedRow) => r.every((c) => c.colSpan === 1);
+    if (last && plain(last) && plain(row)) {
+      for (const cell of row) {
+        const same = last.find((c) => c.col === cell.col);
+        if (same) same.text = `${same.text} ${cell.text}`;
+        else last.push({ ...cell });
+      }
+      last.sort((a, b) => a.col - b.col);
+    } else header.push(row.map((c) => ({ ...c })));
+  }
+  // A spanning row's single cells ("Percent" beside "Amount borrowed") are the first line of the heading below.
+  for (let i = 0; i + 1 < header.length; i++) {
+    const row = header[i] ?? [];
+    const below = header[i + 1] ?? [];
+    if (!below.every((c) => c.colSpan === 1)) continue;
+    for (const cell of row.filter((c) => c.colSpan === 1)) {
+      const same = below.find((c) => c.col === cell.col);
+      if (same) same.text = `${cell.text} ${same.text}`;
+      else below.push({ ...cell });
+    }
+    header[i] = row.filter((c) => c.colSpan > 1);
+    below.sort((a, b) => a.col - b.col);
+  }
+  return { rows: [...header, ...placed.slice(headerRows)], headerRows: header.length };
+};
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
+ * two-column page whose gutter was missed), mostly glyphs without letters or digits (icons, symbol columns), or a
+ * mostly empty grid (a chart's axis labels).
+ */
+export const unruledTable = (lines: Line[]): UnruledTable | null => {
+  const atoms = lines.map(atomsOf);
+  const columns = columnsOf(atoms);
+  if (columns.length < 2) return null;
+  const all = atoms.flat();
+  if (all.length === 0) return null;
+  const glyphs = all.filter((a) => !LETTER_OR_DIGIT.test(a.text)).length;
+  if (glyphs > 0.3 * all.length) return null;
+  const words = (t: string) => t.split(/\s+/).length;
+  const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
+  if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
+  const placed = atoms.map((row) => placeRow(row, columns));
+  // Every row one cell, a column used by one row only: a list with a stray word, not a table.
+  const used = columns.map((_, i) => placed.filter((r) => r.some((c) => c.col === i)).length);
+  if (used.filter((n) => n >= 2).length < 2) return null;
+  // A chart's axis labels and legend line up too, but leave most of their grid empty.
+  const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
+  if (filled < 0.4 * placed.length * columns.length) return null;
+  const { rows, headerRows } = joinHeader(placed, headerOf(placed));
+  const cells: GridCell[] = [];
+  rows.forEach((row, r) => {
+    let col = 0;
+    for (const cell of row) {
+      for (; col < cell.col; col++) cells.push({ row: r, col, rowSpan: 1, colSpan: 1, text: "" });
+      cells.push({ row: r, col: cell.col, rowSpan: 1, colSpan: cell.colSpan, text: cell.text });
+      col = cell.col + cell.colSpan;
+    }
+    for (; col < columns.length; col++) cells.push({ row: r, col, rowSpan: 1, colSpan: 1, text: "" });
+  });
+  return { rows: rows.length, cols: columns.length, headerRows, cells };
+};
+
+/** Rows of cell texts (a span's text in its first column), for the table's plain text. */
+export const unruledRows = (table: UnruledTable): string[][] => {
+  const rows: string[][] = Array.from({ length: table.rows }, () => []);
+  for (const cell of table.cells) rows[cell.row]?.push(cell.text);
+  return rows;
+};
+
+export const unruledHtml = (table: UnruledTable): string => {
+  const tr = (r: number, tag: "th" | "td") =>
+    `<tr>${table.cells
+      .filter((c) => c.row === r)
+      .map((c) => `<${tag}${c.colSpan > 1 ? ` colspan="${c.colSpan}"` : ""}>${escapeHtml(c.text)}</${tag}>`)
+      .join("")}</tr>`;
+  const head = Array.from({ length: table.headerRows }, (_, r) => tr(r, "th")).join("");
+  const body = Array.from({ length: table.rows - table.headerRows }, (_, i) => tr(table.headerRows + i, "td")).join("");
+  return `<table>${head ? `<thead>${head}</thead>` : ""}${body ? `<tbody>${body}</tbody>` : ""}</table>`;
+};
