@@ -27,6 +27,7 @@ export const REAL_POSTGRES_SUITES = [
   "server/model-providers/project-model-builds.int.test.ts",
   // Real-Postgres only (vitest.config.ts leaves *.pg.test.ts out of the embedded run): two replicas, one database.
   "server/scale/replicas.pg.test.ts",
+  "server/scale/replicas-jobs.pg.test.ts",
 ];
 
 /** Suites that test a server itself or start their own: running them "on" the real server changes nothing. */
