@@ -24,8 +24,10 @@
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
  * Query cost: prebuilt-rag on SciFact with 1 and 20 clients next to its SQL alone, with database and app CPU per query,
  * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
+ * Replicas: two app replicas on a throwaway Postgres 15 with S3 (s3rver) take 1,000 uploads while one is killed with
+ * -9 and restarted, then every upload is checked to be built once (bench/replicas.ts).
  * BENCH_ONLY=ingest,methods,quality,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,
- * smalldocs,hostile,load,crash,responsiveness
+ * smalldocs,hostile,load,crash,responsiveness,replicas
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,7 +37,7 @@ import path from "node:path";
 process.env.LOG_LEVEL ??= "warn";
 
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
-const HARDENING = ["memory", "s3", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
+const HARDENING = ["memory", "s3", "replicas", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that need no database of this process (querycost starts Quarries of its own). */
 const STANDALONE = ["quality", "autospeed", "raptor", "querycost"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -63,6 +65,11 @@ const runHardening = async (wanted: (name: string) => boolean) => {
     // The same large file with the local store and with S3 (bench/s3.ts starts a Quarry and s3rver for each).
     const { benchS3 } = await import("./s3");
     process.stdout.write(`${await benchS3()}\n\n`);
+  }
+  if (wanted("replicas")) {
+    // Two Quarries on a throwaway real Postgres and an s3rver bucket (bench/replicas.ts starts them all).
+    const { benchReplicas } = await import("./replicas");
+    process.stdout.write(`${await benchReplicas()}\n\n`);
   }
   if (wanted("busy")) {
     // A Quarry per scenario (bench/busy.ts starts them), for the same reason.

@@ -29,6 +29,7 @@ export const REAL_POSTGRES_SUITES = [
   "server/scale/replicas.pg.test.ts",
   // Real-Postgres only: the plan Postgres 15 picks for the vector side (HNSW, not a sort of every vector).
   "server/retrieval/vector-plan.pg.test.ts",
+  "server/scale/replicas-jobs.pg.test.ts",
 ];
 
 /** Suites that test a server itself or start their own: running them "on" the real server changes nothing. */

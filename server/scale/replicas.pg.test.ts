@@ -1,5 +1,4 @@
 import { request } from "node:http";
-import { hostname } from "node:os";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardClient } from "../testing/dashboard-client";
@@ -7,6 +6,7 @@ import { startFakeChatServer, type FakeChatServer } from "../testing/fake-chat-s
 import { markdownDoc, textDoc } from "../testing/fixtures";
 import { apiClient, createToken, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 import { startS3StandIn, type S3StandIn } from "../testing/s3-stand-in";
+import { lockerPid } from "../testing/replicas";
 import { realPostgresUrl } from "../testing/scratch-database";
 
 /**
@@ -101,9 +101,6 @@ const positionsAreOneSet = async (buildId: string) => {
   const { n, distinct, last } = rows[0]!;
   return n > 0 && distinct === n && last === n - 1;
 };
-
-const lockerPid = (lockedBy: string | null) =>
-  lockedBy?.startsWith(`${hostname()}:`) ? Number(lockedBy.split(":")[1]) : undefined;
 
 describe("two replicas on one Postgres and one bucket", () => {
   it("builds uploads split across both replicas, each exactly once", { timeout: 300_000 }, async () => {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ListObjectsV2Command } from "@aws-sdk/client-s3";
+import { ListObjectsCommand } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
 import { createS3Client } from "../storage/s3-store";
 import type { S3Settings } from "../storage/s3-settings";
@@ -42,17 +42,19 @@ export const startS3StandIn = async ({ bucket = "quarry-files" } = {}): Promise<
     forcePathStyle: true,
   };
   const client = createS3Client(settings);
+  // Paged with the V1 listing and Marker (the last key seen): s3rver makes V2's continuation token with DES, which
+  // OpenSSL 3 refuses, so a V2 listing of more than one page (1,000 keys) fails with InternalError.
   const keys = async (prefix = "") => {
     const found: string[] = [];
-    let token: string | undefined;
-    do {
+    let marker: string | undefined;
+    for (;;) {
       const page = await client.send(
-        new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+        new ListObjectsCommand({ Bucket: bucket, Prefix: prefix || undefined, Marker: marker, MaxKeys: 1000 }),
       );
       for (const item of page.Contents ?? []) if (item.Key) found.push(item.Key);
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return found.sort();
+      marker = found.at(-1);
+      if (!page.IsTruncated || !page.Contents?.length) return found.sort();
+    }
   };
   return {
     endpoint,
