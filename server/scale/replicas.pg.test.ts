@@ -174,42 +174,48 @@ const readSourceEvents = async (
 };
 
 describe("what a browser or client sees from either replica", () => {
-  it("streams build progress to a viewer on either replica, whichever runs the build", { timeout: 180_000 }, async () => {
-    const client = dashboardClient(b.url);
-    const owner = await client.signIn(OWNER.email, OWNER.password);
-    const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
-      owner,
-      "dashboard.account.me",
-      undefined,
-      "query",
-    );
-    const projectId = me.teams[0]!.projects[0]!.id;
-    // A viewer on each replica (the session signed in on b is good on a too: sessions live in the database). The claim
-    // race decides which replica runs the build, so both viewers must see it: one of them is on the replica that did
-    // not run it.
-    const controller = new AbortController();
-    const open = (replica: QuarryProcess) =>
-      fetch(`${replica.url}/api/projects/${projectId}/events`, {
-        headers: { Cookie: owner.cookie },
-        signal: controller.signal,
-      });
-    const streams = [await open(a), await open(b)];
-    expect(streams.map((s) => s.status)).toEqual([200, 200]);
+  it(
+    "streams build progress to a viewer on either replica, whichever runs the build",
+    { timeout: 180_000 },
+    async () => {
+      const client = dashboardClient(b.url);
+      const owner = await client.signIn(OWNER.email, OWNER.password);
+      const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
+        owner,
+        "dashboard.account.me",
+        undefined,
+        "query",
+      );
+      const projectId = me.teams[0]!.projects[0]!.id;
+      // A viewer on each replica (the session signed in on b is good on a too: sessions live in the database). The claim
+      // race decides which replica runs the build, so both viewers must see it: one of them is on the replica that did
+      // not run it.
+      const controller = new AbortController();
+      const open = (replica: QuarryProcess) =>
+        fetch(`${replica.url}/api/projects/${projectId}/events`, {
+          headers: { Cookie: owner.cookie },
+          signal: controller.signal,
+        });
+      const streams = [await open(a), await open(b)];
+      expect(streams.map((s) => s.status)).toEqual([200, 200]);
 
-    // Large enough that its build outlasts a few of the feed's one-second looks at the database, on a fast machine too.
-    const buildId = await buildIdOf(await apiA.upload("streamed.txt", textDoc(5000, "slate"), { enrichment: "none" }));
-    const completed = (seen: { fileName: string; status: string }[]) =>
-      seen.some((r) => r.fileName === "streamed.txt" && r.status === "Completed");
-    const seenOn = await Promise.all(streams.map((stream) => readSourceEvents(stream, completed, 120_000)));
-    controller.abort();
-    expect(await apiA.waitForBuild(buildId, 10_000)).toMatchObject({ status: "Completed" });
-    for (const seen of seenOn) {
-      const mine = seen.filter((r) => r.fileName === "streamed.txt");
-      expect(mine.at(-1)).toMatchObject({ status: "Completed", build: { status: "Completed" } });
-      // Progress on the way, not only the end.
-      expect(mine.length, JSON.stringify(mine.map((r) => [r.status, r.build?.step]))).toBeGreaterThan(1);
-    }
-  });
+      // Large enough that its build outlasts a few of the feed's one-second looks at the database, on a fast machine too.
+      const buildId = await buildIdOf(
+        await apiA.upload("streamed.txt", textDoc(5000, "slate"), { enrichment: "none" }),
+      );
+      const completed = (seen: { fileName: string; status: string }[]) =>
+        seen.some((r) => r.fileName === "streamed.txt" && r.status === "Completed");
+      const seenOn = await Promise.all(streams.map((stream) => readSourceEvents(stream, completed, 120_000)));
+      controller.abort();
+      expect(await apiA.waitForBuild(buildId, 10_000)).toMatchObject({ status: "Completed" });
+      for (const seen of seenOn) {
+        const mine = seen.filter((r) => r.fileName === "streamed.txt");
+        expect(mine.at(-1)).toMatchObject({ status: "Completed", build: { status: "Completed" } });
+        // Progress on the way, not only the end.
+        expect(mine.length, JSON.stringify(mine.map((r) => [r.status, r.build?.step]))).toBeGreaterThan(1);
+      }
+    },
+  );
 
   it("continues a conversation started on one replica on the other", { timeout: 120_000 }, async () => {
     const first = (await (
@@ -254,24 +260,28 @@ const heldUpload = (url: string, token: string) => {
 };
 
 describe("per-token limits are kept per replica", () => {
-  it("counts requests per replica: one replica refusing a token does not stop the other", async () => {
-    const token = createToken(a, "default");
-    const config = (quarry: QuarryProcess) =>
-      fetch(`${quarry.url}/api/public/v1/sources/config`, { headers: { Authorization: `Bearer ${token}` } });
-    let refused: Response | undefined;
-    // The bucket holds RATE_PER_MIN requests and refills RATE_PER_MIN a minute: sent in batches, it runs dry.
-    for (let sent = 0; !refused && sent < RATE_PER_MIN * 2; sent += 25) {
-      const batch = await Promise.all(Array.from({ length: 25 }, () => config(a)));
-      refused = batch.find((r) => r.status === 429);
-    }
-    expect(refused?.status).toBe(429);
-    expect(await refused!.json()).toEqual({ detail: "Too many requests" });
-    // Replica b has its own full bucket for the token: a burst a shared, empty one would mostly refuse passes whole.
-    const burst = await Promise.all(Array.from({ length: 100 }, () => config(b)));
-    expect(burst.map((r) => r.status)).toEqual(burst.map(() => 200));
-  });
+  it(
+    "counts requests per replica: one replica refusing a token does not stop the other",
+    { timeout: 180_000 },
+    async () => {
+      const token = createToken(a, "default");
+      const config = (quarry: QuarryProcess) =>
+        fetch(`${quarry.url}/api/public/v1/sources/config`, { headers: { Authorization: `Bearer ${token}` } });
+      let refused: Response | undefined;
+      // The bucket holds RATE_PER_MIN requests and refills RATE_PER_MIN a minute: sent in batches, it runs dry.
+      for (let sent = 0; !refused && sent < RATE_PER_MIN * 2; sent += 25) {
+        const batch = await Promise.all(Array.from({ length: 25 }, () => config(a)));
+        refused = batch.find((r) => r.status === 429);
+      }
+      expect(refused?.status).toBe(429);
+      expect(await refused!.json()).toEqual({ detail: "Too many requests" });
+      // Replica b has its own full bucket for the token: a burst a shared, empty one would mostly refuse passes whole.
+      const burst = await Promise.all(Array.from({ length: 100 }, () => config(b)));
+      expect(burst.map((r) => r.status)).toEqual(burst.map(() => 200));
+    },
+  );
 
-  it("counts uploads in flight per replica", async () => {
+  it("counts uploads in flight per replica", { timeout: 120_000 }, async () => {
     const token = createToken(a, "default");
     const held = [heldUpload(a.url, token), heldUpload(a.url, token)];
     await new Promise((r) => setTimeout(r, 1500));
