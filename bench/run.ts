@@ -24,7 +24,8 @@
  * (bench/evaluation.ts): nDCG@10 and exact context precision/recall per flow (BENCH_EVAL_QUERIES, default all 809).
  * Query cost: prebuilt-rag on SciFact with 1 and 20 clients next to its SQL alone, with database and app CPU per query,
  * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
- * BENCH_ONLY=ingest,methods,quality,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,
+ * Scans: digit-token F1 of Tesseract, PP-OCR and the engine choice on 300-dpi renders (bench/quality/scans.ts).
+ * BENCH_ONLY=ingest,methods,quality,scans,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,
  * smalldocs,hostile,load,crash,responsiveness
  * picks parts.
  */
@@ -37,7 +38,7 @@ process.env.LOG_LEVEL ??= "warn";
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["memory", "s3", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that need no database of this process (querycost starts Quarries of its own). */
-const STANDALONE = ["quality", "autospeed", "raptor", "querycost"];
+const STANDALONE = ["quality", "scans", "autospeed", "raptor", "querycost"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -117,6 +118,10 @@ const main = async () => {
   if (wanted("quality")) {
     const { benchQuality } = await import("./quality/run");
     process.stdout.write(`${await benchQuality()}\n\n`);
+  }
+  if (wanted("scans")) {
+    const { benchScans } = await import("./quality/scans");
+    process.stdout.write(`${await benchScans()}\n\n`);
   }
   if (wanted("autospeed")) {
     const { benchAutoSpeed } = await import("./autospeed");
