@@ -87,7 +87,18 @@ type Sample = { name: string; png: Buffer; width: number; height: number; refere
 
 const render = (pdf: string, pageNumber: number, dir: string): Sample | null => {
   const prefix = path.join(dir, `p${Math.random().toString(36).slice(2)}`);
-  spawnSync("pdftoppm", ["-r", String(DPI), "-gray", "-png", "-f", String(pageNumber), "-l", String(pageNumber), pdf, prefix]);
+  spawnSync("pdftoppm", [
+    "-r",
+    String(DPI),
+    "-gray",
+    "-png",
+    "-f",
+    String(pageNumber),
+    "-l",
+    String(pageNumber),
+    pdf,
+    prefix,
+  ]);
   const file = readdirSync(dir).find((f) => f.startsWith(path.basename(prefix)) && f.endsWith(".png"));
   if (!file) return null;
   const text = spawnSync("pdftotext", ["-f", String(pageNumber), "-l", String(pageNumber), "-enc", "UTF-8", pdf, "-"], {
@@ -118,7 +129,15 @@ const corpusPdfs = (): string[] => {
 };
 
 type Engine = EngineName | "choice";
-type Tally = { hit: number; expected: number; found: number; cpu: number; pages: number; missed: string[]; extra: string[] };
+type Tally = {
+  hit: number;
+  expected: number;
+  found: number;
+  cpu: number;
+  pages: number;
+  missed: string[];
+  extra: string[];
+};
 
 const cpuSeconds = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   const start = process.cpuUsage();
@@ -156,7 +175,7 @@ export const benchScans = async (): Promise<string> => {
     for (const s of samples) {
       const meta = await sharp(s.png).metadata();
       const size = { width: meta.width ?? 0, height: meta.height ?? 0 };
-      const [tess, tessCpu] = await cpuSeconds(() => recognize(s.png, size, { dpi: DPI }));
+      const [tess, tessCpu] = await cpuSeconds(() => recognize(s.png, size, { dpi: DPI, timeoutMs: 900_000 }));
       const [pp, ppCpu] = await cpuSeconds(() => recognizePp(s.png, size));
       const raw: Record<EngineName, { page: OcrPage; cpu: number }> = {
         tesseract: { page: structuredClone(tess), cpu: tessCpu },
@@ -178,13 +197,22 @@ export const benchScans = async (): Promise<string> => {
         const m = matchCounts(digitTokens(s.reference), digitTokens(page.text));
         return fmt(f1(m.hit, m.expected, m.found), 3);
       };
-      perPage.push([s.name, digitTokens(s.reference).length, score(tess), score(pp), score(chosen.page), chosen.engine]);
+      perPage.push([
+        s.name,
+        digitTokens(s.reference).length,
+        score(tess),
+        score(pp),
+        score(chosen.page),
+        chosen.engine,
+      ]);
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await shutdownOcr();
   }
-  const rows: (string | number)[][] = [["engine", "pages", "digit F1", "precision", "recall", "CPU s/page", "pages/CPU s"]];
+  const rows: (string | number)[][] = [
+    ["engine", "pages", "digit F1", "precision", "recall", "CPU s/page", "pages/CPU s"],
+  ];
   for (const [name, t] of tallies) {
     rows.push([
       name,

@@ -45,7 +45,11 @@ describe("reading order of columns", () => {
 
   it("keeps one column top to bottom", () => {
     const lines = [line("b", 50, 140, 300), line("a", 50, 100, 500), line("c", 50, 180, 200)];
-    expect(orderLines(lines).flat().map((l) => l.name)).toEqual(["a", "b", "c"]);
+    expect(
+      orderLines(lines)
+        .flat()
+        .map((l) => l.name),
+    ).toEqual(["a", "b", "c"]);
     expect(orderLines([])).toEqual([]);
   });
 
@@ -64,7 +68,8 @@ describe("reading order of columns", () => {
     const page = await recognizePp(canvas.toBuffer("image/png"));
     const text = page.text.replace(/\s+/g, " ");
     const at = (s: string) => text.indexOf(s);
-    for (const s of [...AUTHORS.flat(), "Retrieval", "Abstract"]) expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
+    for (const s of [...AUTHORS.flat(), "Retrieval", "Abstract"])
+      expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
     // Each author's affiliation and address follow the name, before the next author.
     expect(at("Retrieval")).toBeLessThan(at("Alice Marten"));
     expect(at("Alice Marten")).toBeLessThan(at("Harbor University"));

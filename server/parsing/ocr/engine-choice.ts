@@ -2,10 +2,11 @@ import { fixLine } from "./digits";
 import type { OcrPage, OcrWord } from "./types";
 
 /**
- * Which OCR engine reads a page. PP-OCRv4 (ppocr.ts) reads clean scans better than Tesseract, digits above all
- * (bench/quality/scans.ts), so it reads first; a page it reads badly (little sure text) is read by Tesseract too
- * and the better reading is kept. `QUARRY_OCR_ENGINE` pins one engine (tesseract, ppocr) or always reads with both
- * (both); unset or `auto` is the rule above. Either way digit look-alikes are then repaired (digits.ts).
+ * Which OCR engine reads a page. Tesseract reads first: the structure code (list bullets, table cells, second
+ * readings) is tuned on its output. A page it reads badly (little sure text) is read by PP-OCRv4 too (ppocr.ts) and
+ * the surer reading kept. `QUARRY_OCR_ENGINE` pins one engine (tesseract, ppocr) or always reads with both and
+ * keeps the surer (both); unset or `auto` is the rule above. Either way digit look-alikes are then repaired
+ * (digits.ts).
  */
 
 export type EngineName = "tesseract" | "ppocr";
@@ -13,7 +14,7 @@ export type EnginePolicy = "auto" | "both" | EngineName;
 
 /** A word is sure above this confidence; the engines' scales differ (PP-OCR's is a mean probability). */
 const SURE: Record<EngineName, number> = { tesseract: 80, ppocr: 90 };
-/** PP-OCR's reading is kept without a second one when this share of its characters is sure. */
+/** Tesseract's reading is kept without a second one when this share of its characters is sure. */
 const GOOD_ENOUGH = 0.9;
 
 export const enginePolicy = (value = process.env.QUARRY_OCR_ENGINE): EnginePolicy =>
@@ -58,15 +59,15 @@ export type ChosenPage = { page: OcrPage; engine: EngineName };
 /** Reads a page with the engine(s) the policy asks for and keeps the better reading. */
 export const readChosen = async (read: ReadWith, policy: EnginePolicy = enginePolicy()): Promise<ChosenPage> => {
   if (policy === "tesseract" || policy === "ppocr") return { page: repairDigits(await read[policy]()), engine: policy };
+  const tess = await read.tesseract();
+  const tessShare = sureShare(tess, "tesseract");
+  if (policy === "auto" && tessShare >= GOOD_ENOUGH) return { page: repairDigits(tess), engine: "tesseract" };
   const pp = await read.ppocr().catch((error: unknown) => {
     // A server without the models still reads scans, with Tesseract.
     if (policy === "both") throw error;
     return null;
   });
-  const ppShare = pp ? sureShare(pp, "ppocr") : 0;
-  if (pp && policy === "auto" && ppShare >= GOOD_ENOUGH) return { page: repairDigits(pp), engine: "ppocr" };
-  const tess = await read.tesseract();
   const better: ChosenPage =
-    pp && ppShare >= sureShare(tess, "tesseract") ? { page: pp, engine: "ppocr" } : { page: tess, engine: "tesseract" };
+    pp && sureShare(pp, "ppocr") > tessShare ? { page: pp, engine: "ppocr" } : { page: tess, engine: "tesseract" };
   return { page: repairDigits(better.page), engine: better.engine };
 };

@@ -31,7 +31,12 @@ const REC_MAX_WIDTH = 3200;
 /** Characters read with less probability than this (×100) are dropped, as PaddleOCR drops such lines. */
 const MIN_LINE_CONFIDENCE = 50;
 
-type Models = { det: InferenceSession; rec: InferenceSession; dictionary: string[]; ort: typeof import("onnxruntime-node") };
+type Models = {
+  det: InferenceSession;
+  rec: InferenceSession;
+  dictionary: string[];
+  ort: typeof import("onnxruntime-node");
+};
 
 let models: Promise<Models> | null = null;
 
@@ -72,7 +77,13 @@ const loadModels = async (): Promise<Models> => {
     const det = await ort.InferenceSession.create(files.detection, options);
     const rec = await ort.InferenceSession.create(files.recognition, options);
     // Index 0 is CTC's blank; the dictionary follows, then the space.
-    const dictionary = ["", ...readFileSync(files.dictionary, "utf8").split(/\r?\n/).filter((l) => l.length > 0), " "];
+    const dictionary = [
+      "",
+      ...readFileSync(files.dictionary, "utf8")
+        .split(/\r?\n/)
+        .filter((l) => l.length > 0),
+      " ",
+    ];
     return { det, rec, dictionary, ort };
   } catch (error) {
     throw unprocessable(`PP-OCR could not start (${errorMessage(error)})`, error);
@@ -126,7 +137,11 @@ const resizeGray = async (g: Gray, width: number, height: number): Promise<Gray>
     .greyscale()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height), width: info.width, height: info.height };
+  return {
+    data: new Uint8Array(data.buffer, data.byteOffset, info.width * info.height),
+    width: info.width,
+    height: info.height,
+  };
 };
 
 type Region = PixelBox & { score: number };
@@ -156,7 +171,12 @@ const regionsOf = (prob: Float32Array, width: number, height: number): Region[] 
       bottom = Math.max(bottom, y + 1);
       sum += prob[i] ?? 0;
       count++;
-      const next = [x > 0 ? i - 1 : -1, x < width - 1 ? i + 1 : -1, y > 0 ? i - width : -1, y < height - 1 ? i + width : -1];
+      const next = [
+        x > 0 ? i - 1 : -1,
+        x < width - 1 ? i + 1 : -1,
+        y > 0 ? i - width : -1,
+        y < height - 1 ? i + width : -1,
+      ];
       for (const j of next) {
         if (j >= 0 && !seen[j] && (prob[j] ?? 0) > DET_THRESHOLD) {
           seen[j] = 1;
@@ -240,7 +260,11 @@ const wordsOf = (chars: Char[], box: PixelBox, stepWidth: number, offset: number
   let current: Char[] = [];
   const flush = () => {
     if (current.length === 0) return;
-    const text = current.map((c) => c.text).join("").normalize("NFKC").trim();
+    const text = current
+      .map((c) => c.text)
+      .join("")
+      .normalize("NFKC")
+      .trim();
     const first = current[0] as Char;
     const last = current[current.length - 1] as Char;
     const confidence = (100 * current.reduce((s, c) => s + c.prob, 0)) / current.length;
