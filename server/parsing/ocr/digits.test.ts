@@ -18,7 +18,21 @@ describe("digit look-alikes", () => {
   });
 
   it("leaves words, units and labels alone", () => {
-    for (const word of ["SOS", "Bob", "I", "lO", "5G", "1990s", "3A", "B1", "Table", "COVID-19", "H2O", "x86"]) {
+    for (const word of [
+      "100234-B7",
+      "SOS",
+      "Bob",
+      "I",
+      "lO",
+      "5G",
+      "1990s",
+      "3A",
+      "B1",
+      "Table",
+      "COVID-19",
+      "H2O",
+      "x86",
+    ]) {
       expect(fixToken(word)).toBe(word);
     }
   });

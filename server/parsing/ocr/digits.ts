@@ -25,16 +25,27 @@ const AT_EDGE = new Set(["O", "o", "l", "I", "|"]);
 
 const isConfusable = (c: string) => c in LOOK_ALIKES;
 
-/** Look-alikes made digits: all inside the token, only AT_EDGE ones at its first or last alphanumeric place. */
+/**
+ * Look-alikes made digits: all inside a part of the token, only AT_EDGE ones at a part's first or last place (parts
+ * are split at - / : and spaces, so "100234-B7" keeps its B).
+ */
 const asDigits = (s: string) => {
   const chars = [...s];
-  const alnum = chars.flatMap((c, i) => (/[\p{L}\p{N}|]/u.test(c) ? [i] : []));
-  const first = alnum[0];
-  const last = alnum[alnum.length - 1];
+  const edges = new Set<number>();
+  let start = -1;
+  chars.forEach((c, i) => {
+    const inside = /[\p{L}\p{N}|.,]/u.test(c);
+    if (inside && start < 0) start = i;
+    const endsHere = inside && (i === chars.length - 1 || !/[\p{L}\p{N}|.,]/u.test(chars[i + 1] ?? ""));
+    if (endsHere) {
+      edges.add(start).add(i);
+      start = -1;
+    }
+  });
   return chars
     .map((c, i) => {
       if (!isConfusable(c)) return c;
-      if ((i === first || i === last) && !AT_EDGE.has(c)) return c;
+      if (edges.has(i) && !AT_EDGE.has(c)) return c;
       return LOOK_ALIKES[c] ?? c;
     })
     .join("");
