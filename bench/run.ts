@@ -26,8 +26,9 @@
  * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
  * Replicas: two app replicas on a throwaway Postgres 15 with S3 (s3rver) take 1,000 uploads while one is killed with
  * -9 and restarted, then every upload is checked to be built once (bench/replicas.ts).
- * BENCH_ONLY=ingest,methods,quality,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,scale,
- * smalldocs,hostile,load,crash,responsiveness,replicas
+ * Scans: digit-token F1 of Tesseract, PP-OCR and the engine choice on 300-dpi renders (bench/quality/scans.ts).
+ * BENCH_ONLY=ingest,methods,quality,scans,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,
+ * scale,smalldocs,hostile,load,crash,responsiveness,replicas
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -39,7 +40,7 @@ process.env.LOG_LEVEL ??= "warn";
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["memory", "s3", "replicas", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that need no database of this process (querycost starts Quarries of its own). */
-const STANDALONE = ["quality", "autospeed", "raptor", "querycost"];
+const STANDALONE = ["quality", "scans", "autospeed", "raptor", "querycost"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -124,6 +125,10 @@ const main = async () => {
   if (wanted("quality")) {
     const { benchQuality } = await import("./quality/run");
     process.stdout.write(`${await benchQuality()}\n\n`);
+  }
+  if (wanted("scans")) {
+    const { benchScans } = await import("./quality/scans");
+    process.stdout.write(`${await benchScans()}\n\n`);
   }
   if (wanted("autospeed")) {
     const { benchAutoSpeed } = await import("./autospeed");

@@ -204,7 +204,10 @@ describe("image partition (OCR)", () => {
     const fast = await parse(drawTextPage("Fast method reads images too"), "png", "basic");
     expect(fast.warnings.join(" ")).toMatch(/no text layer.*fast method read it with OCR/);
     expect(fast.elements.map((e) => e.text)).toEqual(["Fast method reads images too"]);
-    expect(fast.elements[0]?.metadata?.method).toBe("fast");
+    // Read by OCR, so not reported as fast; the engine that read it is named.
+    expect(fast.elements[0]?.metadata?.method).toBe("balanced");
+    expect(fast.pageMethods).toEqual({ 1: "balanced" });
+    expect(fast.elements[0]?.metadata?.ocr_engine).toMatch(/^(ppocr|tesseract)$/);
   });
 
   it("an image without text is kept as one Image element, with a warning", async () => {

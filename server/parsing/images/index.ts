@@ -17,16 +17,14 @@ const REOCR_BUDGET_MS = 60_000;
 /** Past this many, pages that could not be read are summarised in one warning. */
 const MAX_PAGE_WARNINGS = 20;
 
-type Mode = "fast" | "balanced" | "accurate";
+type Mode = "balanced" | "accurate";
 
 /**
- * An image has no text layer: every method reads it with OCR. Accurate adds tables and second readings; methods
- * without an image path of their own (agentic and the legacy ones, when the caller sends them here) read like
- * balanced.
+ * An image has no text layer: every method reads it with OCR. Accurate adds tables and second readings; the
+ * others (fast, auto, agentic and the legacy ones, when the caller sends them here) read like balanced and say so:
+ * an image read by OCR never reports `fast`.
  */
 const modeOf = (method: InternalMethod): Mode => {
-  // Auto routes pages for PDFs only; other files fall back to fast (contract §3).
-  if (method === "basic" || method === "auto") return "fast";
   if (method === "hi_res_ft" || method === "advanced") return "accurate";
   return "balanced";
 };
@@ -40,7 +38,7 @@ export const partitionImage: Parser = async ({ bytes, fileType, method, timeBudg
   const warnings: string[] = [];
   if (method === "basic") {
     warnings.push(
-      "An image has no text layer, so the fast method read it with OCR too; use balanced for the same result or accurate for tables",
+      "An image has no text layer, so the fast method read it with OCR (as balanced does); use accurate for tables",
     );
   }
   const decoded = await decodeImage(bytes, fileType);

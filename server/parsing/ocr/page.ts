@@ -1,6 +1,8 @@
 import sharp from "sharp";
 import type { BoundingBox, ParsedElement } from "../types";
 import { recognize } from "./engine";
+import { readChosen, type EngineName } from "./engine-choice";
+import { recognizePp } from "./ppocr";
 import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
@@ -76,6 +78,8 @@ export type AnalyzedPage = {
   imagePng: Buffer | null;
   blank: boolean;
   reocr?: { tried: number; improved: number };
+  /** The engine whose reading was kept (engine-choice.ts). */
+  engine: EngineName;
 };
 
 const scaleOcrPage = (page: OcrPage, k: number): OcrPage => {
@@ -199,7 +203,11 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
   // about 13 pt from line to line, which gives a usable figure when the resolution is not known.
   const baseDpi = options.dpi ?? (estimated * 72) / 13;
   const dpi = Math.min(1200, Math.max(70, Math.round(baseDpi * enlarge)));
-  const ocr = await recognizeAt(input, { width, height, enlarge, dpi, timeoutMs: options.timeoutMs });
+  // PP-OCR scales every detected line to its own input height, so it reads the page as it is.
+  const { page: ocr, engine } = await readChosen({
+    ppocr: () => recognizePp(input, { width, height }),
+    tesseract: () => recognizeAt(input, { width, height, enlarge, dpi, timeoutMs: options.timeoutMs }),
+  });
   await readMissedText(ocr, { gray, rulings, estimated, baseDpi, deadline: options.deadline });
 
   // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.
@@ -250,6 +258,7 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     imagePng,
     blank: empty && ink < BLANK_INK,
     reocr,
+    engine,
   };
 };
 
@@ -301,7 +310,7 @@ export const pagesToElements = (
         pageNumber: page.pageNumber,
         boundingBox: toBox(unit, k),
         pageLayout,
-        metadata: { ocr_confidence: round(unit.confidence / 100), method },
+        metadata: { ocr_confidence: round(unit.confidence / 100), method, ocr_engine: page.engine },
       },
     }));
     for (const table of page.tables) {
@@ -316,6 +325,7 @@ export const pagesToElements = (
         metadata: {
           ocr_confidence: round(meanConfidence(words) / 100),
           method,
+          ocr_engine: page.engine,
           table_rows: table.rowCount,
           table_columns: table.colCount,
           table_source: table.source,

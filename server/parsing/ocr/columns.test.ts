@@ -1,0 +1,83 @@
+import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
+import { describe, expect, it } from "vitest";
+import { orderLines } from "./columns";
+import { recognizePp } from "./ppocr";
+import type { PixelBox } from "./types";
+
+const FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+type Named = PixelBox & { name: string };
+const line = (name: string, left: number, top: number, width: number, height = 20): Named => ({
+  name,
+  left,
+  top,
+  right: left + width,
+  bottom: top + height,
+});
+
+const AUTHORS = [
+  ["Alice Marten", "Harbor University", "alice@harbor.edu"],
+  ["Bruno Keller", "Lakeside Institute", "bruno@lakeside.org"],
+  ["Chen Wu", "Northfield College", "chen@northfield.ac"],
+];
+
+describe("reading order of columns", () => {
+  it("reads a three-column author block column by column, under a full-width title", () => {
+    const lines: Named[] = [line("title", 100, 40, 800, 30)];
+    AUTHORS.forEach((author, col) =>
+      author.forEach((text, row) => lines.push(line(text, 60 + col * 320, 120 + row * 28, 220))),
+    );
+    lines.push(line("body 1", 60, 260, 860), line("body 2", 60, 288, 860));
+    const order = orderLines(lines).flatMap((group) => group.map((l) => l.name));
+    expect(order).toEqual(["title", ...AUTHORS.flat(), "body 1", "body 2"]);
+  });
+
+  it("reads two text columns down the left one first, with lines of a row kept apart", () => {
+    const lines: Named[] = [];
+    for (let i = 0; i < 5; i++) lines.push(line(`L${i}`, 50, 100 + i * 25, 400), line(`R${i}`, 500, 100 + i * 25, 400));
+    lines.push(line("L5", 50, 225, 200));
+    const groups = orderLines(lines);
+    expect(groups.map((g) => g.map((l) => l.name))).toEqual([
+      ["L0", "L1", "L2", "L3", "L4", "L5"],
+      ["R0", "R1", "R2", "R3", "R4"],
+    ]);
+  });
+
+  it("keeps one column top to bottom", () => {
+    const lines = [line("b", 50, 140, 300), line("a", 50, 100, 500), line("c", 50, 180, 200)];
+    expect(
+      orderLines(lines)
+        .flat()
+        .map((l) => l.name),
+    ).toEqual(["a", "b", "c"]);
+    expect(orderLines([])).toEqual([]);
+  });
+
+  it("orders the author block of a generated scan column by column (PP-OCR)", async () => {
+    GlobalFonts.registerFromPath(FONT, "DejaVu Sans");
+    const canvas = createCanvas(1100, 420);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, 1100, 420);
+    ctx.fillStyle = "#000000";
+    ctx.font = '34px "DejaVu Sans"';
+    ctx.fillText("Retrieval for Scanned Papers", 180, 60);
+    ctx.font = '22px "DejaVu Sans"';
+    AUTHORS.forEach((author, col) => author.forEach((text, row) => ctx.fillText(text, 50 + col * 360, 140 + row * 36)));
+    ctx.fillText("Abstract. We read three columns of authors in order.", 50, 320);
+    const page = await recognizePp(canvas.toBuffer("image/png"));
+    const text = page.text.replace(/\s+/g, " ");
+    const at = (s: string) => text.indexOf(s);
+    for (const s of [...AUTHORS.flat(), "Retrieval", "Abstract"])
+      expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
+    // Each author's affiliation and address follow the name, before the next author.
+    expect(at("Retrieval")).toBeLessThan(at("Alice Marten"));
+    expect(at("Alice Marten")).toBeLessThan(at("Harbor University"));
+    expect(at("alice@harbor.edu")).toBeLessThan(at("Bruno Keller"));
+    expect(at("bruno@lakeside.org")).toBeLessThan(at("Chen Wu"));
+    expect(at("chen@northfield.ac")).toBeLessThan(at("Abstract"));
+    // Word boxes lie inside the image and in reading order along their line.
+    const words = page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
+    expect(words.every((w) => w.left >= 0 && w.right <= 1100 && w.left < w.right && w.confidence > 50)).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { fixDigitsInText, fixLine, fixToken, isValidIsbn } from "./digits";
+
+describe("digit look-alikes", () => {
+  it("reads letters inside numbers as digits", () => {
+    expect(fixToken("2O21")).toBe("2021");
+    expect(fixToken("1,O00")).toBe("1,000");
+    expect(fixToken("3.l4")).toBe("3.14");
+    expect(fixToken("1B5")).toBe("185");
+    expect(fixToken("4Z.5%")).toBe("42.5%");
+  });
+
+  it("reads dates, times and ranges", () => {
+    expect(fixToken("2O21-O3-l5")).toBe("2021-03-15");
+    expect(fixToken("l2/O5/1999")).toBe("12/05/1999");
+    expect(fixToken("1O:3O")).toBe("10:30");
+    expect(fixToken("9-l9")).toBe("9-19");
+  });
+
+  it("leaves words, units and labels alone", () => {
+    for (const word of [
+      "100234-B7",
+      "SOS",
+      "Bob",
+      "I",
+      "lO",
+      "5G",
+      "1990s",
+      "3A",
+      "B1",
+      "Table",
+      "COVID-19",
+      "H2O",
+      "x86",
+    ]) {
+      expect(fixToken(word)).toBe(word);
+    }
+  });
+
+  it("repairs an ISBN by its check digit, only when the line names one", () => {
+    expect(isValidIsbn("978-3-16-148410-0")).toBe(true);
+    expect(isValidIsbn("978-3-16-148410-1")).toBe(false);
+    expect(isValidIsbn("0-306-40615-2")).toBe(true);
+    expect(fixLine(["ISBN", "978-3-l6-l484lO-O"])).toEqual(["ISBN", "978-3-16-148410-0"]);
+    expect(fixLine(["ISBN:", "O-3O6-4O6l5-2"])).toEqual(["ISBN:", "0-306-40615-2"]);
+    // Without the label, a token with fewer digits than letters is not taken for a number.
+    expect(fixLine(["see", "O-3O6-4O6l5-Z"])).toEqual(["see", "O-3O6-4O6l5-Z"]);
+  });
+
+  it("repairs a DOI prefix and keeps its suffix as read", () => {
+    expect(fixToken("doi:1O.1O38/nature12373")).toBe("doi:10.1038/nature12373");
+    expect(fixToken("l0.1145/SIGIR.2O20")).toBe("10.1145/SIGIR.2O20");
+    expect(fixToken("https://doi.org/1O.48550/arXiv.2004.04906")).toBe("https://doi.org/10.48550/arXiv.2004.04906");
+  });
+
+  it("works on a whole line", () => {
+    expect(fixDigitsInText("Revenue rose 1O% to $1,2O4.5O in 2O23.")).toBe("Revenue rose 10% to $1,204.50 in 2023.");
+  });
+});

@@ -1,0 +1,73 @@
+import { fixLine } from "./digits";
+import type { OcrPage, OcrWord } from "./types";
+
+/**
+ * Which OCR engine reads a page. Tesseract reads first: the structure code (list bullets, table cells, second
+ * readings) is tuned on its output. A page it reads badly (little sure text) is read by PP-OCRv4 too (ppocr.ts) and
+ * the surer reading kept. `QUARRY_OCR_ENGINE` pins one engine (tesseract, ppocr) or always reads with both and
+ * keeps the surer (both); unset or `auto` is the rule above. Either way digit look-alikes are then repaired
+ * (digits.ts).
+ */
+
+export type EngineName = "tesseract" | "ppocr";
+export type EnginePolicy = "auto" | "both" | EngineName;
+
+/** A word is sure above this confidence; the engines' scales differ (PP-OCR's is a mean probability). */
+const SURE: Record<EngineName, number> = { tesseract: 80, ppocr: 90 };
+/** Tesseract's reading is kept without a second one when this share of its characters is sure. */
+const GOOD_ENOUGH = 0.9;
+
+export const enginePolicy = (value = process.env.QUARRY_OCR_ENGINE): EnginePolicy =>
+  value === "tesseract" || value === "ppocr" || value === "both" ? value : "auto";
+
+/** Share of characters in sure words, comparable across engines (0 for a page without text). */
+export const sureShare = (page: OcrPage, engine: EngineName): number => {
+  let sure = 0;
+  let all = 0;
+  for (const w of allWords(page)) {
+    all += w.text.length;
+    if (w.confidence >= SURE[engine]) sure += w.text.length;
+  }
+  return all === 0 ? 0 : sure / all;
+};
+
+const allWords = (page: OcrPage): OcrWord[] =>
+  page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
+
+/** Digit look-alikes repaired line by line, texts rebuilt (in place; returns the page). */
+export const repairDigits = (page: OcrPage): OcrPage => {
+  for (const b of page.blocks) {
+    for (const p of b.paragraphs) {
+      for (const l of p.lines) {
+        const fixed = fixLine(l.words.map((w) => w.text));
+        l.words.forEach((w, i) => {
+          w.text = fixed[i] ?? w.text;
+        });
+        l.text = l.words.map((w) => w.text).join(" ");
+      }
+      p.text = p.lines.map((l) => l.text).join("\n");
+    }
+    b.text = b.paragraphs.map((p) => p.text).join("\n\n");
+  }
+  page.text = page.blocks.map((b) => b.text).join("\n\n");
+  return page;
+};
+
+export type ReadWith = Record<EngineName, () => Promise<OcrPage>>;
+export type ChosenPage = { page: OcrPage; engine: EngineName };
+
+/** Reads a page with the engine(s) the policy asks for and keeps the better reading. */
+export const readChosen = async (read: ReadWith, policy: EnginePolicy = enginePolicy()): Promise<ChosenPage> => {
+  if (policy === "tesseract" || policy === "ppocr") return { page: repairDigits(await read[policy]()), engine: policy };
+  const tess = await read.tesseract();
+  const tessShare = sureShare(tess, "tesseract");
+  if (policy === "auto" && tessShare >= GOOD_ENOUGH) return { page: repairDigits(tess), engine: "tesseract" };
+  const pp = await read.ppocr().catch((error: unknown) => {
+    // A server without the models still reads scans, with Tesseract.
+    if (policy === "both") throw error;
+    return null;
+  });
+  const better: ChosenPage =
+    pp && sureShare(pp, "ppocr") > tessShare ? { page: pp, engine: "ppocr" } : { page: tess, engine: "tesseract" };
+  return { page: repairDigits(better.page), engine: better.engine };
+};
