@@ -6,6 +6,7 @@ import { db } from "../db";
 import { env } from "../env";
 import { hasNul, NUL_DETAIL } from "../input-guard";
 import { logger } from "../logger";
+import { MAILED_RESET_SECONDS, mailResetLink } from "./reset-mail";
 import { authSecret } from "./secret";
 import { admitNewUser, invitationRefusal, onUserCreated } from "./sign-up-gate";
 
@@ -43,7 +44,17 @@ const buildOptions = (secret: string) =>
     },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      autoSignIn: true,
+      // "Forgot password" mails a one-time link (reset-mail.ts); an admin can issue one without mail
+      // (password-reset.ts). Either way a new password signs the account out everywhere.
+      sendResetPassword: mailResetLink,
+      resetPasswordTokenExpiresIn: MAILED_RESET_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+    },
     socialProviders: {
       ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
         ? { github: { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET } }
@@ -103,6 +114,8 @@ const buildOptions = (secret: string) =>
       customRules: {
         "/sign-in/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
         "/sign-up/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/request-password-reset": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/reset-password": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
       },
     },
     advanced: {
