@@ -29,6 +29,20 @@ export const configuredProviders = (): { id: string; name: string }[] => [
 /** https when QUARRY_PUBLIC_URL says so: cookies then carry Secure (and the __Secure- prefix). */
 export const secureCookies = () => env.QUARRY_PUBLIC_URL?.startsWith("https://") ?? false;
 
+/**
+ * Email and password, with resets: "Forgot password" mails a one-time link (reset-mail.ts); an admin can issue one
+ * without mail (password-reset.ts). Either way a new password signs the account out everywhere.
+ */
+const emailAndPassword = {
+  enabled: true,
+  minPasswordLength: 8,
+  maxPasswordLength: 128,
+  autoSignIn: true,
+  sendResetPassword: mailResetLink,
+  resetPasswordTokenExpiresIn: MAILED_RESET_SECONDS,
+  revokeSessionsOnPasswordReset: true,
+} satisfies BetterAuthOptions["emailAndPassword"];
+
 const buildOptions = (secret: string) =>
   ({
     appName: "Quarry",
@@ -44,17 +58,7 @@ const buildOptions = (secret: string) =>
     },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
-    emailAndPassword: {
-      enabled: true,
-      minPasswordLength: 8,
-      maxPasswordLength: 128,
-      autoSignIn: true,
-      // "Forgot password" mails a one-time link (reset-mail.ts); an admin can issue one without mail
-      // (password-reset.ts). Either way a new password signs the account out everywhere.
-      sendResetPassword: mailResetLink,
-      resetPasswordTokenExpiresIn: MAILED_RESET_SECONDS,
-      revokeSessionsOnPasswordReset: true,
-    },
+    emailAndPassword,
     socialProviders: {
       ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
         ? { github: { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET } }
