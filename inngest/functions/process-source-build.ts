@@ -94,18 +94,12 @@ export const processSourceBuild = inngest.createFunction(
         // Under the parse worker's own time limit (parsing/worker-pool.ts).
         await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
         // Skips itself with enrichment=none; a model's failure is a warning, only running out of time fails the build.
-        await step.run("enrich", () =>
-          nonRetriable(() => withinBuildBudget(buildId, "enrich", () => enrichBuild(buildId))),
-        );
+        await step.run("enrich", () => nonRetriable(() => withinBuildBudget(buildId, "enrich", () => enrichBuild(buildId))));
       }
       // Each step under the per-document time budget; past it the build fails at once (a retry would run out too).
       if (build.indexing !== "none") {
-        await step.run("chunk", () =>
-          nonRetriable(() => withinBuildBudget(buildId, "chunk", () => chunkBuild(buildId))),
-        );
-        await step.run("embed", () =>
-          nonRetriable(() => withinBuildBudget(buildId, "embed", () => embedBuild(buildId))),
-        );
+        await step.run("chunk", () => nonRetriable(() => withinBuildBudget(buildId, "chunk", () => chunkBuild(buildId))));
+        await step.run("embed", () => nonRetriable(() => withinBuildBudget(buildId, "embed", () => embedBuild(buildId))));
       }
       await step.run("index", () => nonRetriable(() => withinBuildBudget(buildId, "index", () => indexBuild(buildId))));
       return { buildId, ...(await step.run("finalize", () => finalizeBuild(buildId))) };

@@ -3,11 +3,7 @@ import { getProject } from "@/server/projects/service";
 import { toLegacyElementDto } from "@/server/public-api/v1/legacy/mappers";
 import { toSourceDto } from "@/server/public-api/v1/sources/mappers";
 import type { UploadRequest } from "@/server/public-api/multipart";
-import {
-  LegacyElementsInput,
-  LegacyProcessInput,
-  ScreenshotInput,
-} from "@/server/public-api/v1/legacy/requests.schema";
+import { LegacyElementsInput, LegacyProcessInput, ScreenshotInput } from "@/server/public-api/v1/legacy/requests.schema";
 import { legacyMultipartUpload } from "@/server/public-api/uploads";
 import { legacyElements, processAndWait } from "@/server/sources/legacy";
 import { pageScreenshot } from "@/server/sources/screenshot";
