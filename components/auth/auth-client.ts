@@ -43,3 +43,9 @@ export const signInWithProvider = async (provider: string, callbackURL: string, 
 /** A new password for the signed-in user; every other session of theirs is signed out. */
 export const changePassword = (input: { currentPassword: string; newPassword: string }) =>
   post("/change-password", { ...input, revokeOtherSessions: true });
+
+/** Mails a reset link when the address has an account; the answer is the same either way. */
+export const requestPasswordReset = (email: string) => post("/request-password-reset", { email });
+
+/** Sets a new password with a reset token (mailed or admin-issued); the token is used up, sessions are signed out. */
+export const resetPassword = (input: { token: string; newPassword: string }) => post("/reset-password", input);

@@ -11,6 +11,7 @@ import { Field } from "@/components/ui/field";
 import { Input } from "@/components/ui/input";
 import { Loading } from "@/components/ui/states";
 import { ProjectName } from "@/server/projects/projects.schema";
+import { DeleteProject } from "./delete-project";
 
 /** The project's own settings (admins): its name. API tokens, flows and links hold its id, so a rename breaks none. */
 export const ProjectSettingsView = ({ projectId }: { projectId: string }) => {
@@ -76,6 +77,13 @@ export const ProjectSettingsView = ({ projectId }: { projectId: string }) => {
           {rename.isError && <ErrorAlert className="w-full">{rename.error.message}</ErrorAlert>}
         </form>
       </Card>
+      {canEdit && project.data && (
+        <DeleteProject
+          projectId={projectId}
+          name={project.data.project.name}
+          deleting={project.data.project.deleting}
+        />
+      )}
     </div>
   );
 };

@@ -57,44 +57,61 @@ export const MembersTable = ({
   isAdmin: boolean;
   state: TeamMembersState;
 }) => (
-  <table className="min-w-full text-left text-sm">
-    <caption className="sr-only">Members</caption>
-    <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
-      <tr>
-        <th scope="col" className="px-5 py-2">
-          Name
-        </th>
-        <th scope="col" className="px-3 py-2">
-          Email
-        </th>
-        <th scope="col" className="px-3 py-2">
-          Role
-        </th>
-        <th scope="col" className="px-5 py-2">
-          <span className="sr-only">Actions</span>
-        </th>
-      </tr>
-    </thead>
-    <tbody className="divide-y divide-border">
-      {members.map((m) => {
-        const manageable = isAdmin && (m.role !== "owner" || myRole === "owner") && m.id !== state.me.data?.userId;
-        return (
-          <tr key={m.id}>
-            <td className="px-5 py-2 font-medium">{m.name}</td>
-            <td className="px-3 py-2 text-muted-foreground">{m.email}</td>
-            <td className="px-3 py-2">
-              {manageable ? <RoleCell teamId={teamId} member={m} myRole={myRole} state={state} /> : m.role}
-            </td>
-            <td className="px-5 py-2 text-right">
-              {manageable && (
-                <Button variant="secondary" size="sm" onClick={() => state.setRemoving({ id: m.id, email: m.email })}>
-                  Remove
-                </Button>
-              )}
-            </td>
-          </tr>
-        );
-      })}
-    </tbody>
-  </table>
+  <div className="overflow-x-auto">
+    <table className="min-w-full text-left text-sm">
+      <caption className="sr-only">Members</caption>
+      <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
+        <tr>
+          <th scope="col" className="px-5 py-2">
+            Name
+          </th>
+          <th scope="col" className="px-3 py-2">
+            Email
+          </th>
+          <th scope="col" className="px-3 py-2">
+            Role
+          </th>
+          <th scope="col" className="px-5 py-2">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {members.map((m) => {
+          const manageable = isAdmin && (m.role !== "owner" || myRole === "owner") && m.id !== state.me.data?.userId;
+          return (
+            <tr key={m.id}>
+              <td className="px-5 py-2 font-medium">{m.name}</td>
+              <td className="px-3 py-2 text-muted-foreground">{m.email}</td>
+              <td className="px-3 py-2">
+                {manageable ? <RoleCell teamId={teamId} member={m} myRole={myRole} state={state} /> : m.role}
+              </td>
+              <td className="px-5 py-2 text-right">
+                {manageable && (
+                  <div className="flex justify-end gap-2">
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      aria-label={`Reset link for ${m.email}`}
+                      disabled={state.issueReset.isPending}
+                      onClick={() => state.issueReset.mutate({ teamId, userId: m.id })}
+                    >
+                      Reset link
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      size="sm"
+                      onClick={() => state.setRemoving({ id: m.id, email: m.email })}
+                    >
+                      Remove
+                    </Button>
+                  </div>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  </div>
 );

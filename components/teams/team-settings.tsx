@@ -8,11 +8,12 @@ import { ROLE_DESCRIPTIONS, roleAtLeast } from "@/server/teams/teams.schema";
 import { Invitations } from "./invitations";
 import { MembersTable } from "./members-table";
 import { RenameTeam } from "./rename-team";
+import { ResetLinkNotice } from "./reset-link-notice";
 import { useTeamMembers } from "./use-team-members";
 
 export const TeamSettings = ({ teamId }: { teamId: string }) => {
   const state = useTeamMembers(teamId);
-  const { me, members, changeRole, remove, removing, setRemoving } = state;
+  const { me, members, changeRole, remove, removing, setRemoving, issueReset, resetLink } = state;
 
   const team = me.data?.teams.find((t) => t.id === teamId);
   if (members.isPending) return <Loading>Loading the team…</Loading>;
@@ -31,9 +32,12 @@ export const TeamSettings = ({ teamId }: { teamId: string }) => {
 
       <Card label="Members">
         <CardHeader title="Members" description={`${members.data.members.length} in this team`} />
-        {(changeRole.error || remove.error) && (
-          <ErrorAlert className="mx-5 mt-4">{(changeRole.error ?? remove.error)?.message}</ErrorAlert>
+        {(changeRole.error || remove.error || issueReset.error) && (
+          <ErrorAlert className="mx-5 mt-4">
+            {(changeRole.error ?? remove.error ?? issueReset.error)?.message}
+          </ErrorAlert>
         )}
+        <ResetLinkNotice resetLink={resetLink} />
         <MembersTable teamId={teamId} members={members.data.members} myRole={myRole} isAdmin={isAdmin} state={state} />
       </Card>
 

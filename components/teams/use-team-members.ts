@@ -28,7 +28,20 @@ export const useTeamMembers = (teamId: string) => {
     }),
   );
   const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
-  return { me, members, changeRole, remove, removing, setRemoving };
+  // A reset link is shown once, above the table, until another is issued.
+  const [resetLink, setResetLink] = useState<{ email: string; link: string; expiresAt: Date } | null>(null);
+  const issueReset = useMutation(
+    trpc.dashboard.teams.issueResetLink.mutationOptions({
+      onMutate: () => setResetLink(null),
+      onSuccess: (result, input) =>
+        setResetLink({
+          email: emailOf(input.userId),
+          link: new URL(result.path, window.location.origin).toString(),
+          expiresAt: result.expiresAt,
+        }),
+    }),
+  );
+  return { me, members, changeRole, remove, removing, setRemoving, issueReset, resetLink };
 };
 
 export type TeamMembersState = ReturnType<typeof useTeamMembers>;

@@ -25,7 +25,8 @@ export const hashToken = (token: string): string =>
 
 const displayPrefix = (token: string) => `${token.slice(0, 8)}…${token.slice(-4)}`;
 
-export type TokenAuth = { tokenId: string; projectId: string; permissions: Permission[] };
+/** `projectDeleting`: the token's project is being deleted (server/projects/delete.ts); every call is refused. */
+export type TokenAuth = { tokenId: string; projectId: string; permissions: Permission[]; projectDeleting?: true };
 
 export const createApiToken = async ({
   projectId,
@@ -61,12 +62,21 @@ export const verifyApiToken = async (token: string): Promise<TokenAuth | null> =
   const hashed = hashToken(token);
   const row = await db.apiToken.findUnique({
     where: { hashedToken: hashed },
-    select: { id: true, projectId: true, permissions: true, revokedAt: true, expiresAt: true, hashedToken: true },
+    select: {
+      id: true,
+      projectId: true,
+      permissions: true,
+      revokedAt: true,
+      expiresAt: true,
+      hashedToken: true,
+      project: { select: { deletingAt: true } },
+    },
   });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) return null;
   // The lookup is by hash already; the constant-time compare guards against a future non-unique lookup path.
   if (!timingSafeEqual(Buffer.from(row.hashedToken), Buffer.from(hashed))) return null;
-  return { tokenId: row.id, projectId: row.projectId, permissions: row.permissions };
+  const auth: TokenAuth = { tokenId: row.id, projectId: row.projectId, permissions: row.permissions };
+  return row.project.deletingAt ? { ...auth, projectDeleting: true } : auth;
 };
 
 /** lastUsedAt is kept to the minute: one write per token and minute, not one per request. */

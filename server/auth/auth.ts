@@ -6,6 +6,7 @@ import { db } from "../db";
 import { env } from "../env";
 import { hasNul, NUL_DETAIL } from "../input-guard";
 import { logger } from "../logger";
+import { MAILED_RESET_SECONDS, mailResetLink } from "./reset-mail";
 import { authSecret } from "./secret";
 import { admitNewUser, invitationRefusal, onUserCreated } from "./sign-up-gate";
 
@@ -28,6 +29,20 @@ export const configuredProviders = (): { id: string; name: string }[] => [
 /** https when QUARRY_PUBLIC_URL says so: cookies then carry Secure (and the __Secure- prefix). */
 export const secureCookies = () => env.QUARRY_PUBLIC_URL?.startsWith("https://") ?? false;
 
+/**
+ * Email and password, with resets: "Forgot password" mails a one-time link (reset-mail.ts); an admin can issue one
+ * without mail (password-reset.ts). Either way a new password signs the account out everywhere.
+ */
+const emailAndPassword = {
+  enabled: true,
+  minPasswordLength: 8,
+  maxPasswordLength: 128,
+  autoSignIn: true,
+  sendResetPassword: mailResetLink,
+  resetPasswordTokenExpiresIn: MAILED_RESET_SECONDS,
+  revokeSessionsOnPasswordReset: true,
+} satisfies BetterAuthOptions["emailAndPassword"];
+
 const buildOptions = (secret: string) =>
   ({
     appName: "Quarry",
@@ -43,7 +58,7 @@ const buildOptions = (secret: string) =>
     },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
-    emailAndPassword: { enabled: true, minPasswordLength: 8, maxPasswordLength: 128, autoSignIn: true },
+    emailAndPassword,
     socialProviders: {
       ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
         ? { github: { clientId: env.GITHUB_CLIENT_ID, clientSecret: env.GITHUB_CLIENT_SECRET } }
@@ -103,6 +118,8 @@ const buildOptions = (secret: string) =>
       customRules: {
         "/sign-in/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
         "/sign-up/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/request-password-reset": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        "/reset-password": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
       },
     },
     advanced: {

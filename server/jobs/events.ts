@@ -43,10 +43,16 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
   schema: WebhookDeliveryRequestedData,
 });
 
+export const ProjectDeleteRequestedData = z.object({ projectId: z.uuid() });
+export type ProjectDeleteRequestedData = z.infer<typeof ProjectDeleteRequestedData>;
+
+export const projectDeleteRequested = eventType("project/delete.requested", { schema: ProjectDeleteRequestedData });
+
 /** The events `sendJobEvent` accepts. */
 export type JobEvent =
   | typeof sourceBuildRequested
   | typeof chunkSetsReembedRequested
   | typeof flowDeployRequested
   | typeof evaluationRunRequested
-  | typeof webhookDeliveryRequested;
+  | typeof webhookDeliveryRequested
+  | typeof projectDeleteRequested;

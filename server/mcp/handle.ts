@@ -4,6 +4,7 @@ import { isInitializeRequest, JSONRPCMessageSchema } from "@modelcontextprotocol
 import { touchApiToken } from "../auth/api-tokens";
 import { AppError } from "../errors";
 import { refuseNul } from "../input-guard";
+import { PROJECT_DELETING_DETAIL } from "../projects/projects.schema";
 import { createTokenContext } from "../trpc/context";
 import { DETAIL, detailResponse, errorResponse } from "../public-api/errors";
 import { readBodyText, takeRequestSlot } from "../public-api/limits";
@@ -79,6 +80,7 @@ const route = async (req: Request, ctx: TokenContext): Promise<Response> => {
 export const handleMcp = async (req: Request): Promise<Response> => {
   const ctx = await createTokenContext(req);
   if (ctx.auth.kind !== "token") return detailResponse(401, DETAIL.unauthorized);
+  if (ctx.auth.projectDeleting) return detailResponse(409, PROJECT_DELETING_DETAIL);
   const tokenId = ctx.auth.tokenId;
   try {
     takeRequestSlot(tokenId);

@@ -6,6 +6,7 @@ import { AppError, type AppErrorCode } from "../errors";
 import type { Permission } from "../generated/prisma/enums";
 import { isUuid } from "../ids";
 import { refuseNul } from "../input-guard";
+import { PROJECT_DELETING_DETAIL } from "../projects/projects.schema";
 import { membershipOf, projectAccess } from "../teams/service";
 import type { TeamRole } from "../teams/teams.schema";
 import { roleAtLeast } from "../teams/teams.schema";
@@ -84,6 +85,7 @@ export const publicProcedure = t.procedure.use(toTrpcErrors).use(refuseNulInput)
 /** Public REST: a valid, unrevoked API token. Narrows ctx.auth to the token's project. */
 export const tokenProcedure = publicProcedure.use(({ ctx, next }) => {
   if (ctx.auth.kind !== "token") throw new AppError("UNAUTHORIZED", "Invalid authentication credentials");
+  if (ctx.auth.projectDeleting) throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
   return next({ ctx: { auth: ctx.auth, projectId: ctx.auth.projectId } });
 });
 
@@ -132,11 +134,13 @@ export const teamProcedure = (minRole: TeamRole) =>
  * it, with at least `minRole`. Yields the trusted `ctx.projectId`; resolvers never take the project from elsewhere.
  */
 export const projectProcedure = (minRole: TeamRole) =>
-  authedProcedure.meta({ access: { scope: "project", minRole } }).use(async ({ ctx, next, getRawInput }) => {
+  authedProcedure.meta({ access: { scope: "project", minRole } }).use(async ({ ctx, next, getRawInput, type }) => {
     const projectId = await idFromInput(getRawInput, "projectId");
     const access = await projectAccess({ userId: ctx.userId, projectId });
     if (!access) throw new AppError("NOT_FOUND", "Project not found");
     assertRole(access.role, minRole);
+    // A project being deleted can still be read (its settings page shows the progress), never changed.
+    if (access.project.deletingAt && type !== "query") throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
     return next({
       ctx: { projectId: access.project.id, project: access.project, teamId: access.team.id, role: access.role },
     });

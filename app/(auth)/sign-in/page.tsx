@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { ProviderButtons, SignInForm } from "@/components/auth/auth-forms";
 import { safeNext } from "@/components/auth/safe-next";
@@ -25,6 +26,9 @@ const SignInPage = async ({ searchParams }: { searchParams: Promise<{ next?: str
         </p>
       )}
       <SignInForm next={safeNext(next)} />
+      <Link href="/forgot-password" className="block text-sm text-link underline">
+        Forgot your password?
+      </Link>
       <ProviderButtons providers={configuredProviders()} next={safeNext(next)} />
       <p className="text-xs text-muted-foreground">
         No account? Accounts are made through an invitation link from a team admin.

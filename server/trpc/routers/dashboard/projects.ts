@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { createProject, renameProject } from "@/server/projects/service";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
-import { ProjectName } from "@/server/projects/projects.schema";
+import { deletionStatus, requestProjectDeletion } from "@/server/projects/delete";
+import { DeleteProjectInput, ProjectName } from "@/server/projects/projects.schema";
 import { indexingOptions } from "@/server/ingestion/build-options";
 import { projectProcedure, router, teamProcedure } from "../../init";
 
@@ -19,11 +20,24 @@ export const projectsRouter = router({
       return { id: project.id, name: project.name };
     }),
 
+  /**
+   * Admins delete a project, after typing its name: a job removes every source, flow, token, webhook, conversation,
+   * evaluation and stored file; from now on the project's tokens and changes are refused (409).
+   */
+  delete: projectProcedure("admin")
+    .input(DeleteProjectInput)
+    .mutation(({ ctx, input }) => requestProjectDeletion({ projectId: ctx.projectId, confirmName: input.confirmName })),
+
+  /** The deletion's progress (null when the project is not being deleted; not found once it is gone). */
+  deletion: projectProcedure("admin")
+    .input(z.object({ projectId: z.uuid() }))
+    .query(({ ctx }) => deletionStatus(ctx.projectId)),
+
   /** The project, the caller's role in it (the UI hides what the role cannot do), and this deployment's options. */
   get: projectProcedure("viewer")
     .input(z.object({ projectId: z.uuid() }))
     .query(async ({ ctx }) => ({
-      project: { id: ctx.project.id, name: ctx.project.name, teamId: ctx.teamId },
+      project: { id: ctx.project.id, name: ctx.project.name, teamId: ctx.teamId, deleting: !!ctx.project.deletingAt },
       role: ctx.role,
       indexingOptions: indexingOptions(),
       unavailableFeatures: await unavailableFeatures(),

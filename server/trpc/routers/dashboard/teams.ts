@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { issueResetLink } from "@/server/auth/password-reset";
 import { env } from "@/server/env";
 import { sendInvitationMail } from "@/server/teams/invitation-mail";
 import { createInvitation, invitationPath, listInvitations, revokeInvitation } from "@/server/teams/invitations";
@@ -33,6 +34,13 @@ export const teamsRouter = router({
     .input(TeamInput.extend({ userId: z.uuid() }))
     .mutation(({ ctx, input }) =>
       removeMember({ teamId: input.teamId, actorRole: ctx.role, targetUserId: input.userId }),
+    ),
+
+  /** A one-time password reset link for a member, returned once for the admin to hand over (no mail needed). */
+  issueResetLink: teamProcedure("admin")
+    .input(TeamInput.extend({ userId: z.uuid() }))
+    .mutation(({ ctx, input }) =>
+      issueResetLink({ teamId: input.teamId, actorRole: ctx.role, targetUserId: input.userId }),
     ),
 
   invitations: teamProcedure("admin")

@@ -1,0 +1,97 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Password resets in the browser, at a laptop's and a phone's size. This install sends no mail, so "Forgot password"
+ * (linked from sign-in) says to ask an admin; the owner issues a one-time link for a new member from the members
+ * page (shown once, with a copy button), the member sets a new password with it, and the link then says it no longer
+ * works. The member is new and in a browser of their own: the owner's session is the one every other spec uses.
+ */
+
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+];
+
+const noHorizontalOverflow = async (page: Page) =>
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
+for (const size of SIZES) {
+  test(`an admin-issued link resets a member's password (${size.width}×${size.height})`, async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000);
+    const email = `reset-${size.width}-${Date.now()}@e2e.test`;
+    const errors: string[] = [];
+    await page.setViewportSize(size);
+
+    // The owner invites a member, who makes an account in a browser of their own.
+    await page.goto("/");
+    await page
+      .getByRole("region", { name: "Team Default team" })
+      .getByRole("link", { name: "Members and invitations" })
+      .click();
+    const invite = page.getByRole("form", { name: "Create invitation" });
+    await invite.getByLabel("Role").selectOption("member");
+    await invite.getByRole("button", { name: "Create invitation link" }).click();
+    const invitation = (await page.getByLabel("Invitation link").textContent())!.trim();
+    // Signed up at the default size (the header's account link is in a menu on a phone), then at the size under test.
+    const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const member = await guest.newPage();
+    await member.goto(invitation);
+    const signUp = member.getByRole("form", { name: "Create your account" });
+    await signUp.getByLabel("Name").fill("Rita Reset");
+    await signUp.getByLabel("Email").fill(email);
+    await signUp.getByLabel("Password").fill("member-password-1");
+    await signUp.getByRole("button", { name: "Create account and join" }).click();
+    await expect(member.getByRole("link", { name: `Account of ${email}` })).toBeVisible({ timeout: 30_000 });
+    await guest.clearCookies();
+    await member.setViewportSize(size);
+
+    // Without SMTP, "Forgot password" on the sign-in page tells the member to ask an admin.
+    await member.goto("/sign-in");
+    // From here on (the signed-out dashboard tab's last polls before this navigation may have answered 401).
+    member.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+    await member.getByRole("link", { name: "Forgot your password?" }).click();
+    await expect(member.getByRole("heading", { name: "Forgot your password?" })).toBeVisible();
+    await expect(member.getByText("Ask an admin of your team for a password reset link")).toBeVisible();
+    await noHorizontalOverflow(member);
+
+    // The owner issues a link from the members page: shown once, with a copy button.
+    await page.reload();
+    await page.getByRole("button", { name: `Reset link for ${email}` }).click();
+    const linkText = page.getByLabel("Reset link", { exact: true });
+    await expect(linkText).toContainText("/reset-password/");
+    await expect(page.getByRole("button", { name: "Copy link" }).first()).toBeVisible();
+    // The notice fits the screen (the members page's other parts are another slice's layout work).
+    const box = (await page.getByText(`Password reset link for ${email}`).boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+    const link = (await linkText.textContent())!.trim();
+
+    // The member sets a new password with it; the link then no longer works.
+    await member.goto(link);
+    const form = member.getByRole("form", { name: "Choose a new password" });
+    await form.getByLabel("New password", { exact: true }).fill("member-password-2");
+    await form.getByLabel("New password again").fill("member-password-3");
+    await form.getByRole("button", { name: "Set new password" }).click();
+    await expect(form.getByText("The two passwords differ")).toBeVisible();
+    await form.getByLabel("New password again").fill("member-password-2");
+    await form.getByRole("button", { name: "Set new password" }).click();
+    await expect(member.getByRole("status")).toContainText("Your password was changed.");
+    await noHorizontalOverflow(member);
+
+    const headers = { Origin: baseURL! };
+    const signIn = (password: string) =>
+      member.request.post("/api/auth/sign-in/email", { data: { email, password }, headers });
+    expect((await signIn("member-password-1")).status()).toBe(401);
+    expect((await signIn("member-password-2")).status()).toBe(200);
+
+    await member.goto(link);
+    await expect(member.getByRole("heading", { name: "This reset link no longer works" })).toBeVisible();
+    await expect(member.getByText("This link has expired or was already used")).toBeVisible();
+    await noHorizontalOverflow(member);
+    expect(errors).toEqual([]);
+    await guest.close();
+  });
+}
