@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
 import { TEAM_ROLES, type TeamRole } from "@/server/teams/teams.schema";
 import type { TeamMembersState } from "./use-team-members";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type Member = NonNullable<TeamMembersState["members"]["data"]>["members"][number];
 
@@ -57,44 +58,46 @@ export const MembersTable = ({
   isAdmin: boolean;
   state: TeamMembersState;
 }) => (
-  <table className="min-w-full text-left text-sm">
-    <caption className="sr-only">Members</caption>
-    <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
-      <tr>
-        <th scope="col" className="px-5 py-2">
-          Name
-        </th>
-        <th scope="col" className="px-3 py-2">
-          Email
-        </th>
-        <th scope="col" className="px-3 py-2">
-          Role
-        </th>
-        <th scope="col" className="px-5 py-2">
-          <span className="sr-only">Actions</span>
-        </th>
-      </tr>
-    </thead>
-    <tbody className="divide-y divide-border">
-      {members.map((m) => {
-        const manageable = isAdmin && (m.role !== "owner" || myRole === "owner") && m.id !== state.me.data?.userId;
-        return (
-          <tr key={m.id}>
-            <td className="px-5 py-2 font-medium">{m.name}</td>
-            <td className="px-3 py-2 text-muted-foreground">{m.email}</td>
-            <td className="px-3 py-2">
-              {manageable ? <RoleCell teamId={teamId} member={m} myRole={myRole} state={state} /> : m.role}
-            </td>
-            <td className="px-5 py-2 text-right">
-              {manageable && (
-                <Button variant="secondary" size="sm" onClick={() => state.setRemoving({ id: m.id, email: m.email })}>
-                  Remove
-                </Button>
-              )}
-            </td>
-          </tr>
-        );
-      })}
-    </tbody>
-  </table>
+  <TableScroll label="Members table">
+    <table className="min-w-full text-left text-sm">
+      <caption className="sr-only">Members</caption>
+      <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
+        <tr>
+          <th scope="col" className="px-5 py-2">
+            Name
+          </th>
+          <th scope="col" className="px-3 py-2">
+            Email
+          </th>
+          <th scope="col" className="px-3 py-2">
+            Role
+          </th>
+          <th scope="col" className="px-5 py-2">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {members.map((m) => {
+          const manageable = isAdmin && (m.role !== "owner" || myRole === "owner") && m.id !== state.me.data?.userId;
+          return (
+            <tr key={m.id}>
+              <td className="px-5 py-2 font-medium">{m.name}</td>
+              <td className="px-3 py-2 text-muted-foreground">{m.email}</td>
+              <td className="px-3 py-2">
+                {manageable ? <RoleCell teamId={teamId} member={m} myRole={myRole} state={state} /> : m.role}
+              </td>
+              <td className="px-5 py-2 text-right">
+                {manageable && (
+                  <Button variant="secondary" size="sm" onClick={() => state.setRemoving({ id: m.id, email: m.email })}>
+                    Remove
+                  </Button>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  </TableScroll>
 );
