@@ -34,7 +34,10 @@ export const SourcePicker = ({ state }: { state: ChatPlaygroundState }) => {
                   checked={picked.includes(s.id)}
                   onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((id) => id !== s.id))}
                 />
-                <span className="truncate">{s.fileName}</span>
+                {/* min-w-0 lets a long name end in an ellipsis inside the card instead of widening it. */}
+                <span className="min-w-0 truncate" title={s.fileName}>
+                  {s.fileName}
+                </span>
               </label>
             </li>
           ))}

@@ -3,7 +3,8 @@ import { cn } from "./cn";
 
 /**
  * Holds a table that may be wider than its card: the table scrolls sideways inside this box instead of widening the
- * page. `min-w-0 max-w-full` keep the box itself from growing in a flex or grid parent. The box is a labelled,
+ * page. `min-w-0 max-w-full` keep the box itself from growing in a flex or grid parent; `relative` keeps absolutely
+ * placed cells' content (the sr-only "Actions" headers) inside the box, where it is clipped too. The box is a labelled,
  * focusable region so keyboard users can scroll it too.
  */
 export const TableScroll = ({
@@ -21,7 +22,7 @@ export const TableScroll = ({
     // A scrollable box must be reachable by keyboard (axe: scrollable-region-focusable).
     tabIndex={0}
     className={cn(
-      "max-w-full min-w-0 overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
+      "relative max-w-full min-w-0 overflow-x-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring",
       className,
     )}
   >

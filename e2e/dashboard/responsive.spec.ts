@@ -238,7 +238,7 @@ test.describe("on a phone", () => {
     await expect(page.locator(".react-flow__handle.connectable")).toHaveCount(0);
     // The selected node's settings are shown, not editable.
     await node.click();
-    await expect(page.getByRole("region", { name: "Flow panel" }).getByLabel("Name")).toBeDisabled();
+    await expect(page.getByRole("region", { name: "Flow panel" }).getByLabel("Node name")).toBeDisabled();
     await expectFitsWindow(page, "flow editor");
     expect(problems).toEqual([]);
   });

@@ -45,7 +45,11 @@ export const overflowOf = (page: Page) =>
     const scrollWidth = document.scrollingElement!.scrollWidth;
     const clipRight = (el: Element) => {
       let right = Infinity;
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      // An absolutely placed element is clipped only from its containing block up; a fixed one by nothing.
+      const position = getComputedStyle(el).position;
+      if (position === "fixed") return right;
+      const start = position === "absolute" ? (el as HTMLElement).offsetParent : el.parentElement;
+      for (let a = start; a && a !== document.body; a = a.parentElement) {
         const style = getComputedStyle(a);
         if (style.overflowX !== "visible") right = Math.min(right, a.getBoundingClientRect().right);
         if (style.position === "fixed") break;
