@@ -20,7 +20,8 @@ export const SourcePicker = ({ state }: { state: ChatPlaygroundState }) => {
   const { sources, picked, setPicked } = state;
   return (
     <Card className="p-4" label="Sources to ask">
-      <fieldset>
+      {/* A fieldset is at least as wide as its content unless told otherwise: min-w-0 lets long names truncate. */}
+      <fieldset className="min-w-0">
         <legend className="mb-2 text-sm font-medium">Sources</legend>
         <p className="mb-2 text-xs text-muted-foreground">None picked: every indexed source of the project.</p>
         {sources.isLoading && <Spinner />}
@@ -34,7 +35,10 @@ export const SourcePicker = ({ state }: { state: ChatPlaygroundState }) => {
                   checked={picked.includes(s.id)}
                   onChange={(e) => setPicked(e.target.checked ? [...picked, s.id] : picked.filter((id) => id !== s.id))}
                 />
-                <span className="truncate">{s.fileName}</span>
+                {/* min-w-0 lets a long name end in an ellipsis inside the card instead of widening it. */}
+                <span className="min-w-0 truncate" title={s.fileName}>
+                  {s.fileName}
+                </span>
               </label>
             </li>
           ))}

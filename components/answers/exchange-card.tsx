@@ -44,7 +44,7 @@ export const ExchangeCard = ({ projectId, exchange }: { projectId: string; excha
     {exchange.text ? <AnswerText projectId={projectId} exchange={exchange} /> : !exchange.error && <Spinner />}
     {exchange.error && <ErrorAlert>{exchange.error}</ErrorAlert>}
     {exchange.citations.length > 0 && (
-      <ol aria-label="Citations" className="space-y-1 border-t border-border pt-2 text-xs">
+      <ol aria-label="Citations" className="space-y-1 border-t border-border pt-2 text-xs wrap-anywhere">
         {exchange.citations.map((c) => (
           <li key={c.index}>
             <Link href={viewerHref(projectId, c)} target="_blank" rel="noopener" className="text-link hover:underline">

@@ -4,6 +4,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import type { AppRouter } from "@/server/trpc/root";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const formatDate = (d: Date | string | null) => (d ? new Date(d).toLocaleString() : "never");
 
@@ -17,7 +18,7 @@ export const TokensTable = ({
   tokens: TokenRow[];
   onRevoke: (token: { id: string; name: string }) => void;
 }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label="API tokens table">
     <table className="min-w-full text-left text-sm">
       <caption className="sr-only">API tokens</caption>
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -77,5 +78,5 @@ export const TokensTable = ({
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

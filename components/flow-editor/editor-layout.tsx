@@ -67,9 +67,10 @@ export const EditorWorkspace = ({
   panel: ReactNode;
 }) => (
   <EditorStoreContext.Provider value={store}>
+    {/* A phone stacks the canvas over the panel; from 768 px they sit side by side at the window's height. */}
     <div
-      className={`grid h-[calc(100vh-15rem)] min-h-[560px] gap-3 ${
-        withPalette ? "grid-cols-[10.5rem_minmax(0,1fr)_23rem]" : "grid-cols-[minmax(0,1fr)_23rem]"
+      className={`grid grid-cols-1 gap-3 md:h-[calc(100vh-15rem)] md:min-h-[560px] ${
+        withPalette ? "md:grid-cols-[10.5rem_minmax(0,1fr)_23rem]" : "md:grid-cols-[minmax(0,1fr)_23rem]"
       }`}
     >
       {withPalette && (
@@ -77,14 +78,14 @@ export const EditorWorkspace = ({
           <Palette />
         </Card>
       )}
-      <Card className="overflow-hidden" label="Canvas">
+      <Card className="h-[60vh] min-h-80 overflow-hidden md:h-auto md:min-h-0" label="Canvas">
         {viewing && loadingRevision ? (
           <Loading>Loading revision {viewing.number}…</Loading>
         ) : (
           <Canvas key={viewing?.id ?? "draft"} label={viewing ? `Revision ${viewing.number}` : "Flow canvas"} />
         )}
       </Card>
-      <Card className="flex min-h-0 flex-col overflow-hidden" label="Flow panel">
+      <Card className="flex min-h-0 min-w-0 flex-col overflow-hidden" label="Flow panel">
         <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3">{panel}</div>
       </Card>
     </div>

@@ -1,8 +1,36 @@
 "use client";
 
-import { ErrorAlert } from "@/components/ui/alert";
+import { useEffect } from "react";
+import { useNarrowScreen } from "@/components/lib/use-narrow-screen";
+import { ErrorAlert, Notice } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import type { EditorStore } from "./store";
 import type { SaveState } from "./use-autosave";
+
+/**
+ * A phone shows the flow read-only: no drag, connect, drop or settings edits (the draft store refuses them all), and
+ * no palette. Returns whether the window is that narrow.
+ */
+export const usePhoneReadOnly = (draft: EditorStore, canEdit: boolean) => {
+  const narrow = useNarrowScreen();
+  useEffect(() => draft.getState().setReadOnly(!canEdit || narrow), [draft, canEdit, narrow]);
+  return narrow;
+};
+
+/** What a deploy or restore reported, until dismissed. */
+export const DeployNotice = ({ text, onDismiss }: { text: string; onDismiss: () => void }) => (
+  <Notice className="flex items-center justify-between gap-3">
+    <span>{text}</span>
+    <Button size="sm" variant="ghost" onClick={onDismiss}>
+      Dismiss
+    </Button>
+  </Notice>
+);
+
+/** Said on a phone to someone who could edit on a wider screen. */
+export const PhoneNotice = () => (
+  <Notice>This screen shows the flow read-only. Editing needs a wider screen (768 px or more).</Notice>
+);
 
 /** What keeps the draft from being saved or connected: a conflict to reload, a failed save, a refused edge. */
 export const DraftAlerts = ({

@@ -1,19 +1,18 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
 import "@xyflow/react/dist/style.css";
 import { useQuery } from "@tanstack/react-query";
 import { ReactFlowProvider } from "@xyflow/react";
 import Link from "next/link";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { useProject } from "@/components/sources/use-project";
-import { ErrorAlert, Notice } from "@/components/ui/alert";
+import { ErrorAlert } from "@/components/ui/alert";
 import { Loading } from "@/components/ui/states";
 import { DeployDialog } from "./deploy-dialog";
 import { DeployProgress } from "./deploy-progress";
 import { EditorHeader } from "./editor-header";
 import { EditorWorkspace, EvaluationResults, RevisionNotice } from "./editor-layout";
-import { DraftAlerts } from "./editor-notices";
+import { DeployNotice, DraftAlerts, PhoneNotice, usePhoneReadOnly } from "./editor-notices";
 import { FlowPanel, panelTabs } from "./flow-panel";
 import { editorKeys } from "./use-editor-keys";
 import { useFlowEditor, type EditorProps } from "./use-flow-editor";
@@ -45,10 +44,11 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
   const { draft, view, autosave, actions, checklist, viewing, setViewing, tab, setTab, evaluation, setEvaluation } = e;
   const tabs = panelTabs(!!viewing, checklist);
   const activeTab = tabs.some((t) => t.value === tab) ? tab : "node";
+  const narrow = usePhoneReadOnly(draft, canEdit);
 
   return (
     // The editor uses the window's whole width (the dashboard's column is too narrow for a canvas and two panels).
-    <div className="mx-[calc(50%-50vw+1.5rem)] space-y-3" onKeyDown={editorKeys(draft)}>
+    <div className="space-y-3 md:mx-[calc(50%-50vw+1.5rem)]" onKeyDown={editorKeys(draft)}>
       <EditorHeader
         projectId={projectId}
         name={name}
@@ -79,14 +79,8 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
       )}
       {actions.deploy.isError && <ErrorAlert>{actions.deploy.error.message}</ErrorAlert>}
       {actions.restore.isError && <ErrorAlert>{actions.restore.error.message}</ErrorAlert>}
-      {actions.notice && (
-        <Notice className="flex items-center justify-between gap-3">
-          <span>{actions.notice}</span>
-          <Button size="sm" variant="ghost" onClick={actions.dismissNotice}>
-            Dismiss
-          </Button>
-        </Notice>
-      )}
+      {actions.notice && <DeployNotice text={actions.notice} onDismiss={actions.dismissNotice} />}
+      {narrow && canEdit && <PhoneNotice />}
       {viewing && (
         <RevisionNotice
           viewing={viewing}
@@ -100,7 +94,7 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
       )}
       <EditorWorkspace
         store={e.store}
-        withPalette={canEdit && !viewing}
+        withPalette={canEdit && !viewing && !narrow}
         viewing={viewing}
         loadingRevision={!e.revisionStore}
         panel={

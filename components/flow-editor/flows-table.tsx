@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Button } from "@/components/ui/button";
 import type { AppRouter } from "@/server/trpc/root";
 import { FlowStatusBadge } from "./flow-status";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type FlowRow = inferRouterOutputs<AppRouter>["dashboard"]["flows"]["list"][number];
 
@@ -24,7 +25,7 @@ export const FlowsTable = ({
   onDuplicate: (name: string) => void;
   onDelete: (name: string) => void;
 }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label="Flows table">
     <table aria-label="Flows" className="min-w-full text-left text-sm">
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
         <tr>
@@ -89,5 +90,5 @@ export const FlowsTable = ({
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

@@ -4,6 +4,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { KIND_LABELS, KEY_UNREADABLE } from "@/server/model-providers/model-providers.schema";
 import type { ProviderRow } from "./use-model-providers";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const Th = ({ children, className = "px-3" }: { children: React.ReactNode; className?: string }) => (
   <th scope="col" className={`${className} py-2`}>
@@ -52,7 +53,7 @@ type Actions = {
 
 /** The team's providers with their actions, or the environment's, read-only (`actions` absent). */
 export const ProvidersTable = ({ rows, label, actions }: { rows: ProviderRow[]; label: string; actions?: Actions }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label={`${label} table`}>
     <table className="min-w-full text-left text-sm">
       <caption className="sr-only">{label}</caption>
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -112,5 +113,5 @@ export const ProvidersTable = ({ rows, label, actions }: { rows: ProviderRow[]; 
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

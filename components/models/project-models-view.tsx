@@ -36,10 +36,14 @@ const RoleField = ({
   const fallback = data.fallback.find((r) => r.role === role)!;
   const resolved = data.resolved.find((r) => r.role === role)!;
   return (
-    <Field label={ROLE_LABELS[role]} hint={`Answered now by ${modelLabel(resolved.model, resolved.providerName)}`}>
+    // The closed select says only "Default" (a phone cuts a model name inside it); the hint names both models.
+    <Field
+      label={ROLE_LABELS[role]}
+      hint={`Answered now by ${modelLabel(resolved.model, resolved.providerName)}. Default: ${modelLabel(fallback.model, fallback.providerName)}.`}
+    >
       {(p) => (
         <Select {...p} value={value ?? ""} onChange={(e) => onChange(e.target.value || null)}>
-          <option value="">Default ({modelLabel(fallback.model, fallback.providerName)})</option>
+          <option value="">Default</option>
           {/* A saved default whose provider no longer lists it stays visible, so the page never hides a setting. */}
           {value && !data.served[role].some((m) => m.model === value) && (
             <option value={value}>{value} (not served now)</option>

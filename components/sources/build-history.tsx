@@ -10,6 +10,7 @@ import { Loading } from "@/components/ui/states";
 import { FailureReason } from "./failure-reason";
 import { formatStep } from "./format";
 import { useProject } from "./use-project";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const TONE: Record<string, BadgeTone> = {
   Pending: "neutral",
@@ -30,7 +31,7 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
       {builds.isPending && <Loading />}
       {builds.isError && <ErrorAlert className="m-5">{builds.error.message}</ErrorAlert>}
       {builds.data && (
-        <div className="overflow-x-auto">
+        <TableScroll label="Builds table">
           <table className="min-w-full text-left text-sm">
             <caption className="sr-only">Builds</caption>
             <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -84,7 +85,7 @@ export const BuildHistory = ({ projectId, sourceId }: { projectId: string; sourc
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
     </Card>
   );

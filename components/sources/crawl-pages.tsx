@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 /**
  * What a URL, GitHub or YouTube source's latest build fetched: for a crawl, every URL considered with its fate and
@@ -55,28 +56,30 @@ const CrawledPages = ({ acquired }: { acquired: Record<string, unknown> }) => {
       {!pages || pages.length === 0 ? (
         <p className="px-5 pb-5 text-sm text-slate-500">Nothing fetched yet.</p>
       ) : (
-        <table aria-label="Crawled pages" className="w-full text-left text-sm">
-          <thead className="border-y border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
-            <tr>
-              <th className="px-5 py-2 font-medium">URL</th>
-              <th className="px-3 py-2 font-medium">Fate</th>
-              <th className="px-3 py-2 font-medium">Reason</th>
-              <th className="px-5 py-2 font-medium">Page</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {pages.map((p) => (
-              <tr key={p.url}>
-                <td className="max-w-md break-all px-5 py-2 text-slate-800">{p.url}</td>
-                <td className="px-3 py-2">
-                  <Badge tone={FATE_TONE[p.status] ?? "neutral"}>{p.status}</Badge>
-                </td>
-                <td className="px-3 py-2 text-slate-600">{p.reason ?? ""}</td>
-                <td className="px-5 py-2 text-slate-600">{p.page_number ?? ""}</td>
+        <TableScroll label="Crawled pages table">
+          <table aria-label="Crawled pages" className="w-full text-left text-sm">
+            <thead className="border-y border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
+              <tr>
+                <th className="px-5 py-2 font-medium">URL</th>
+                <th className="px-3 py-2 font-medium">Fate</th>
+                <th className="px-3 py-2 font-medium">Reason</th>
+                <th className="px-5 py-2 font-medium">Page</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {pages.map((p) => (
+                <tr key={p.url}>
+                  <td className="max-w-md break-all px-5 py-2 text-slate-800">{p.url}</td>
+                  <td className="px-3 py-2">
+                    <Badge tone={FATE_TONE[p.status] ?? "neutral"}>{p.status}</Badge>
+                  </td>
+                  <td className="px-3 py-2 text-slate-600">{p.reason ?? ""}</td>
+                  <td className="px-5 py-2 text-slate-600">{p.page_number ?? ""}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
     </Card>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type Cell = { text: string; header: boolean; colSpan: number; rowSpan: number };
 
@@ -36,7 +37,7 @@ export const SafeTable = ({ html, text, label }: { html: string | null; text: st
   if (!rows) return plain;
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto">
+      <TableScroll label={`Scrollable ${label}`}>
         <table aria-label={label} className="min-w-full border-collapse text-sm">
           <tbody>
             {rows.map((cells, r) => (
@@ -58,7 +59,7 @@ export const SafeTable = ({ html, text, label }: { html: string | null; text: st
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       <details className="text-xs text-muted-foreground">
         <summary className="cursor-pointer select-none">Plain text</summary>
         <div className="mt-2">{plain}</div>

@@ -6,6 +6,7 @@ import { Input, Select } from "@/components/ui/input";
 import { SOURCE_STATUSES } from "@/server/sources/dashboard.schema";
 import type { SourceRow } from "./types";
 import type { SourcesTableState } from "./use-sources-table";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const PAGE_SIZES = [25, 50, 100];
 
@@ -88,7 +89,7 @@ const HeaderCell = ({ header }: { header: Header<SourceRow, unknown> }) => {
 };
 
 export const SourceRows = ({ state }: { state: SourcesTableState }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label="Sources table">
     <table className={`min-w-full text-left text-sm ${state.list.isPlaceholderData ? "opacity-60" : ""}`}>
       <caption className="sr-only">Sources</caption>
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -112,7 +113,7 @@ export const SourceRows = ({ state }: { state: SourcesTableState }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );
 
 export const SourcePager = ({ state }: { state: SourcesTableState }) => {

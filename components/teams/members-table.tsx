@@ -4,6 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Select } from "@/components/ui/input";
 import { TEAM_ROLES, type TeamRole } from "@/server/teams/teams.schema";
 import type { TeamMembersState } from "./use-team-members";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type Member = NonNullable<TeamMembersState["members"]["data"]>["members"][number];
 
@@ -57,7 +58,7 @@ export const MembersTable = ({
   isAdmin: boolean;
   state: TeamMembersState;
 }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label="Members table">
     <table className="min-w-full text-left text-sm">
       <caption className="sr-only">Members</caption>
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -113,5 +114,5 @@ export const MembersTable = ({
         })}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

@@ -35,7 +35,8 @@ export const Tabs = <T extends string>({
         role="tablist"
         aria-label={label}
         onKeyDown={onKeyDown}
-        className="flex gap-1 border-b border-border"
+        // Tabs keep their whole label; when they do not fit, the row scrolls instead of cutting them.
+        className="flex gap-1 overflow-x-auto border-b border-border"
       >
         {tabs.map((tab) => {
           const selected = tab.value === value;
@@ -51,7 +52,7 @@ export const Tabs = <T extends string>({
               tabIndex={selected ? 0 : -1}
               onClick={() => onChange(tab.value)}
               className={cn(
-                "-mb-px border-b-2 px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-ring",
+                "shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-ring",
                 selected
                   ? "border-primary text-foreground"
                   : "border-transparent text-muted-foreground hover:text-foreground",

@@ -5,6 +5,7 @@ import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { CAUSE_LABELS } from "@/server/providers/usage.schema";
 import type { AppRouter } from "@/server/trpc/root";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 export type Usage = inferRouterOutputs<AppRouter>["dashboard"]["usage"]["summary"];
 type Totals = Usage["totals"];
@@ -71,7 +72,7 @@ export const UsageTable = <R extends Totals>({
   keyOf: (row: R) => string;
   label: (row: R) => ReactNode;
 }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label={`${caption} table`}>
     <table className="min-w-full text-left text-sm" aria-label={caption}>
       <caption className="sr-only">{caption}</caption>
       <Head first={first} />
@@ -86,7 +87,7 @@ export const UsageTable = <R extends Totals>({
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );
 
 export const ModelLabel = ({ row }: { row: Usage["byModel"][number] }) => (

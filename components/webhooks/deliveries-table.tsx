@@ -3,6 +3,7 @@
 import type { inferRouterOutputs } from "@trpc/server";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import type { AppRouter } from "@/server/trpc/root";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 type DeliveryRow = inferRouterOutputs<AppRouter>["dashboard"]["webhooks"]["deliveries"][number];
 
@@ -17,7 +18,7 @@ const statusText = (d: DeliveryRow) =>
 
 /** The delivery log, newest first: what was sent, how it went, and the last error. Narrow screens drop two columns. */
 export const DeliveriesTable = ({ deliveries, urls }: { deliveries: DeliveryRow[]; urls: Map<string, string> }) => (
-  <div className="overflow-x-auto">
+  <TableScroll label="Webhook deliveries table">
     <table className="min-w-full text-left text-sm">
       <caption className="sr-only">Webhook deliveries</caption>
       <thead className="border-b border-border bg-muted text-xs font-medium tracking-wide text-muted-foreground uppercase">
@@ -68,5 +69,5 @@ export const DeliveriesTable = ({ deliveries, urls }: { deliveries: DeliveryRow[
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

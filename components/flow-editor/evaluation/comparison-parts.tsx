@@ -2,6 +2,7 @@
 
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { fmt, METRICS, MetricValue, type Comparison } from "./metric-format";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 export const COLORS = { a: "#2563eb", b: "#f59e0b" };
 
@@ -43,42 +44,44 @@ const deltaClass = (delta: number | null) =>
 
 /** Each metric's mean for both runs and how far B is from A. */
 export const ComparedMetrics = ({ aggA, aggB }: { aggA: Aggregate | undefined; aggB: Aggregate | undefined }) => (
-  <table aria-label="Compared metrics" className="w-full self-start text-sm">
-    <thead className="border-b border-border text-xs text-muted-foreground">
-      <tr>
-        <th className="py-1.5 text-left">Metric</th>
-        <th className="py-1.5 text-right">A</th>
-        <th className="py-1.5 text-right">B</th>
-        <th className="py-1.5 text-right">B − A</th>
-      </tr>
-    </thead>
-    <tbody>
-      {METRICS.map((m) => {
-        const [x, y] = [aggA?.metrics[m.key], aggB?.metrics[m.key]];
-        if (!x && !y) return null;
-        const delta = typeof x?.mean === "number" && typeof y?.mean === "number" ? y.mean - x.mean : null;
-        return (
-          <tr key={m.key} className="border-b border-border/60">
-            <td className="py-1.5">{m.label}</td>
-            <td className="py-1.5 text-right font-mono" title={x?.reason ?? undefined}>
-              {fmt(x?.mean)}
-            </td>
-            <td className="py-1.5 text-right font-mono" title={y?.reason ?? undefined}>
-              {fmt(y?.mean)}
-            </td>
-            <td className={`py-1.5 text-right font-mono ${deltaClass(delta)}`}>
-              {delta === null ? "—" : `${delta > 0 ? "+" : ""}${delta.toFixed(2)}`}
-            </td>
-          </tr>
-        );
-      })}
-    </tbody>
-  </table>
+  <TableScroll label="Compared metrics table" className="self-start">
+    <table aria-label="Compared metrics" className="w-full text-sm">
+      <thead className="border-b border-border text-xs text-muted-foreground">
+        <tr>
+          <th className="py-1.5 text-left">Metric</th>
+          <th className="py-1.5 text-right">A</th>
+          <th className="py-1.5 text-right">B</th>
+          <th className="py-1.5 text-right">B − A</th>
+        </tr>
+      </thead>
+      <tbody>
+        {METRICS.map((m) => {
+          const [x, y] = [aggA?.metrics[m.key], aggB?.metrics[m.key]];
+          if (!x && !y) return null;
+          const delta = typeof x?.mean === "number" && typeof y?.mean === "number" ? y.mean - x.mean : null;
+          return (
+            <tr key={m.key} className="border-b border-border/60">
+              <td className="py-1.5">{m.label}</td>
+              <td className="py-1.5 text-right font-mono" title={x?.reason ?? undefined}>
+                {fmt(x?.mean)}
+              </td>
+              <td className="py-1.5 text-right font-mono" title={y?.reason ?? undefined}>
+                {fmt(y?.mean)}
+              </td>
+              <td className={`py-1.5 text-right font-mono ${deltaClass(delta)}`}>
+                {delta === null ? "—" : `${delta > 0 ? "+" : ""}${delta.toFixed(2)}`}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  </TableScroll>
 );
 
 /** Case by case, for two runs of the same test set. */
 export const ComparedCases = ({ cases }: { cases: Comparison["cases"] }) => (
-  <div className="max-h-96 overflow-auto">
+  <TableScroll label="Compared cases table" className="max-h-96 overflow-y-auto">
     <table aria-label="Compared cases" className="w-full text-left text-sm">
       <thead className="sticky top-0 border-b border-border bg-card text-xs text-muted-foreground">
         <tr>
@@ -105,5 +108,5 @@ export const ComparedCases = ({ cases }: { cases: Comparison["cases"] }) => (
         ))}
       </tbody>
     </table>
-  </div>
+  </TableScroll>
 );

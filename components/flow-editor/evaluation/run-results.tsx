@@ -10,6 +10,7 @@ import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { Loading } from "@/components/ui/states";
 import { fmt, FORM_TEXT, METRICS, MetricValue, STATUS_TONE, type CaseRow, type RunPage } from "./metric-format";
+import { TableScroll } from "@/components/ui/table-scroll";
 
 const PAGE_SIZE = 20;
 
@@ -180,7 +181,7 @@ export const RunResults = ({
         </Button>
       </div>
       <NodeAggregates run={run} />
-      <div className="overflow-x-auto">
+      <TableScroll label="Evaluation cases table">
         <table aria-label="Evaluation cases" className="w-full text-left text-sm">
           <thead className="border-b border-border text-xs text-muted-foreground">
             <tr>
@@ -214,7 +215,7 @@ export const RunResults = ({
             )}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {totalPages > 1 && (
         <div className="flex items-center justify-end gap-2 text-sm">
           <Button size="sm" variant="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
