@@ -86,8 +86,9 @@ describe("engine choice", () => {
     expect((await readChosen(r.read, "tesseract")).page.text).toBe("b");
     expect(r.calls).toEqual(["tesseract"]);
     expect(enginePolicy("ppocr")).toBe("ppocr");
-    expect(enginePolicy("nonsense")).toBe("auto");
-    expect(enginePolicy(undefined)).toBe("auto");
+    expect(enginePolicy("auto")).toBe("auto");
+    expect(enginePolicy("nonsense")).toBe("tesseract");
+    expect(enginePolicy(undefined)).toBe("tesseract");
   });
 
   it("measures sure text on each engine's own scale", () => {
