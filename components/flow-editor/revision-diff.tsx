@@ -19,6 +19,8 @@ export const RevisionDiff = ({ draft, revision, number }: { draft: Graph; revisi
       {changes.length > 0 && (
         <ul
           aria-label="Differences from the draft"
+          // It scrolls when long: reachable by keyboard.
+          tabIndex={0}
           className="mt-2 max-h-40 space-y-0.5 overflow-auto font-mono text-xs"
         >
           {changes.map((c, i) => (
