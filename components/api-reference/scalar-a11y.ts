@@ -96,6 +96,7 @@ const mend = (root: HTMLElement) => {
     const loose = [...list.querySelectorAll("button:not([role])")].some((b) => !b.closest("[role=tab]"));
     if (!loose) continue;
     list.setAttribute("role", "group");
+    list.removeAttribute("aria-orientation"); // a tablist's attribute, not a group's
     list.setAttribute(TOGGLES, "");
     for (const tab of list.querySelectorAll("[role=tab]")) tab.removeAttribute("role");
   }
