@@ -120,6 +120,14 @@ const projectStops = (w: World, role: "owner" | "member" | "viewer"): Stop[] => 
   return stops;
 };
 
+const askAndCheck = async (page: Page, label: (name: string) => string) => {
+  await page.getByLabel("Question", { exact: true }).fill("How do basalt columns cool?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  const conversation = page.getByRole("list", { name: "Conversation" });
+  await expect(conversation.getByRole("list", { name: "Citations" }).first()).toBeVisible({ timeout: 60_000 });
+  await checkA11y(page, label("Chat with an answer"));
+};
+
 /** Search with results, a chat answer, the flow editor and each tab of its panel: pages that need a user's steps. */
 const walkInteractive = async (page: Page, who: string, theme: Theme, w: World) => {
   const label = (name: string) => `${name} as ${who}, ${theme} theme`;
@@ -133,11 +141,9 @@ const walkInteractive = async (page: Page, who: string, theme: Theme, w: World) 
   await page.goto(`/${w.projectId}/chat`);
   await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
   await checkA11y(page, label("Chat, empty"));
-  await page.getByLabel("Question", { exact: true }).fill("How do basalt columns cool?");
-  await page.getByRole("button", { name: "Ask" }).click();
-  const conversation = page.getByRole("list", { name: "Conversation" });
-  await expect(conversation.getByRole("list", { name: "Citations" }).first()).toBeVisible({ timeout: 60_000 });
-  await checkA11y(page, label("Chat with an answer"));
+  // Asking is a member's (it spends model tokens); a viewer reads the form, disabled.
+  if (who === "viewer") await expect(page.getByRole("button", { name: "Ask" })).toBeDisabled();
+  else await askAndCheck(page, label);
 
   await page.goto(`/${w.projectId}/flows/${w.flowName}`);
   await expect(page.locator(".react-flow__node")).toHaveCount(3, { timeout: 30_000 });
