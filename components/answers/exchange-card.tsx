@@ -28,7 +28,7 @@ const AnswerText = ({ projectId, exchange }: { projectId: string; exchange: Exch
         href={viewerHref(projectId, citation)}
         target="_blank"
         rel="noopener"
-        className="font-medium text-link hover:underline"
+        className="font-medium text-link underline"
         title={`${citation.fileName}${citation.pageNumber !== null ? `, page ${citation.pageNumber}` : ""}`}
       >
         {part}
@@ -47,7 +47,7 @@ export const ExchangeCard = ({ projectId, exchange }: { projectId: string; excha
       <ol aria-label="Citations" className="space-y-1 border-t border-border pt-2 text-xs wrap-anywhere">
         {exchange.citations.map((c) => (
           <li key={c.index}>
-            <Link href={viewerHref(projectId, c)} target="_blank" rel="noopener" className="text-link hover:underline">
+            <Link href={viewerHref(projectId, c)} target="_blank" rel="noopener" className="text-link underline">
               [{c.index}] {c.fileName}
               {c.pageNumber !== null && `, page ${c.pageNumber}`}
             </Link>{" "}

@@ -3,6 +3,7 @@
 import Script from "next/script";
 import { useEffect, useRef, useState } from "react";
 import { ErrorAlert } from "@/components/ui/alert";
+import { appIsDark, mendScalarMarkup, SCALAR_CSS } from "./scalar-a11y";
 
 /** The part of Scalar's browser bundle this page uses (it sets `window.Scalar`). */
 type ScalarGlobal = {
@@ -32,8 +33,15 @@ export const ApiReferenceView = () => {
       agent: { disabled: true },
       hideClientButton: true,
       hideDarkModeToggle: true,
+      // The app's theme, and colours that read well in it (scalar-a11y.ts).
+      forceDarkModeState: appIsDark() ? "dark" : "light",
+      customCss: SCALAR_CSS,
     });
-    return () => app.destroy?.();
+    const unmend = mendScalarMarkup(target.current);
+    return () => {
+      unmend();
+      app.destroy?.();
+    };
   }, [loaded]);
 
   return (

@@ -53,6 +53,8 @@ export const McpEndpoint = ({ projectName }: { projectName: string }) => {
         </p>
         <pre
           aria-label="MCP client configuration"
+          // It scrolls sideways: reachable by keyboard.
+          tabIndex={0}
           className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 text-[11px] leading-relaxed text-slate-100"
         >
           {config}

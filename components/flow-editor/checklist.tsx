@@ -45,14 +45,14 @@ export const Checklist = ({
                   onClick={() => onPick(issue.nodeId!)}
                   className="flex w-full items-start gap-2 rounded-md border border-border px-2.5 py-1.5 text-left text-sm hover:border-primary hover:bg-muted"
                 >
-                  <span aria-hidden="true" className="mt-0.5 text-red-600">
+                  <span aria-hidden="true" className="mt-0.5 text-red-600 dark:text-red-400">
                     ✕
                   </span>
                   <span>{problemText(issue.message)}</span>
                 </button>
               ) : (
                 <p className="flex items-start gap-2 rounded-md border border-border px-2.5 py-1.5 text-sm">
-                  <span aria-hidden="true" className="mt-0.5 text-red-600">
+                  <span aria-hidden="true" className="mt-0.5 text-red-600 dark:text-red-400">
                     ✕
                   </span>
                   <span>{problemText(issue.message)}</span>

@@ -24,7 +24,7 @@ const checkLabel = (checklist: Checked) => (
     Checklist
     {checklist.result &&
       (checklist.result.ok ? (
-        <span aria-label="(ready)" className="ml-1.5 text-emerald-600">
+        <span aria-label="(ready)" className="ml-1.5 text-emerald-700 dark:text-emerald-400">
           ✓
         </span>
       ) : (

@@ -29,6 +29,8 @@ export const PublicEndpoint = ({
       {deployedRevision === null && <p className="text-xs text-muted-foreground">Answers once the flow is deployed.</p>}
       <pre
         aria-label="Example request"
+        // It scrolls sideways: reachable by keyboard.
+        tabIndex={0}
         className="overflow-x-auto rounded-md bg-slate-900 px-3 py-2 text-[11px] leading-relaxed text-slate-100"
       >
         {curl}

@@ -4,7 +4,7 @@ import type { Graph } from "@/server/flows/graph.schema";
 import { diffGraphs } from "./graph-diff";
 
 const MARK = { added: "+", removed: "−", changed: "~" } as const;
-const TONE = { added: "text-emerald-600", removed: "text-destructive", changed: "text-amber-600" } as const;
+const TONE = { added: "text-emerald-700 dark:text-emerald-400", removed: "text-destructive", changed: "text-amber-700 dark:text-amber-400" } as const;
 
 /** What restoring a revision would change in the draft, line by line. */
 export const RevisionDiff = ({ draft, revision, number }: { draft: Graph; revision: Graph; number: number }) => {
@@ -19,6 +19,8 @@ export const RevisionDiff = ({ draft, revision, number }: { draft: Graph; revisi
       {changes.length > 0 && (
         <ul
           aria-label="Differences from the draft"
+          // It scrolls when long: reachable by keyboard.
+          tabIndex={0}
           className="mt-2 max-h-40 space-y-0.5 overflow-auto font-mono text-xs"
         >
           {changes.map((c, i) => (

@@ -66,6 +66,8 @@ export const RunResult = ({ run, nameOf }: { run: RunState; nameOf: (nodeId: str
         <div
           aria-label="Answer"
           aria-live="polite"
+          // It scrolls when long: reachable by keyboard.
+          tabIndex={0}
           aria-busy={running}
           className="mt-1 max-h-48 min-h-12 overflow-auto rounded-md border border-border bg-muted/40 px-3 py-2 text-sm whitespace-pre-wrap"
         >

@@ -127,7 +127,7 @@ export const ProjectModelsView = ({ projectId }: { projectId: string }) => {
         <p className="mt-1 text-sm text-muted-foreground">
           The models this project uses when a flow node or a request names none. The list holds what the team&apos;s
           providers serve; add one on the{" "}
-          <Link href={providersPagePath(models.data.teamId)} className="text-link hover:underline">
+          <Link href={providersPagePath(models.data.teamId)} className="text-link underline">
             Model providers
           </Link>{" "}
           page.

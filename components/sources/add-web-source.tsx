@@ -106,7 +106,7 @@ export const AddWebSource = ({ projectId, kind }: { projectId: string; kind: Kin
       </div>
       {kind === "web" && <CrawlOptions fields={crawling} />}
       {added && (
-        <p role="status" className="text-sm text-slate-600">
+        <p role="status" className="text-sm text-muted-foreground">
           Added {added}; fetching and processing have started.
         </p>
       )}

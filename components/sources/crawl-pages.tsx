@@ -23,8 +23,8 @@ const Facts = ({ items }: { items: [string, unknown][] }) => (
       .filter(([, v]) => v !== null && v !== undefined && v !== "")
       .map(([k, v]) => (
         <div key={k} className="contents">
-          <dt className="text-slate-500">{k}</dt>
-          <dd className="break-all text-slate-800">{typeof v === "object" ? JSON.stringify(v) : String(v)}</dd>
+          <dt className="text-muted-foreground">{k}</dt>
+          <dd className="break-all text-foreground">{typeof v === "object" ? JSON.stringify(v) : String(v)}</dd>
         </div>
       ))}
   </dl>
@@ -39,7 +39,7 @@ const CrawledPages = ({ acquired }: { acquired: Record<string, unknown> }) => {
       <div className="flex flex-wrap items-center justify-between gap-2 border-b border-slate-200 px-5 py-4">
         <h2 className="text-base font-semibold">Crawled pages</h2>
         {progress && (
-          <p className="text-sm text-slate-500" aria-live="polite">
+          <p className="text-sm text-muted-foreground" aria-live="polite">
             {progress.considered} considered · {progress.fetched} fetched · {progress.ingested} ingested ·{" "}
             {progress.skipped} skipped
             {progress.queued ? ` · ${progress.queued} queued` : ""}
@@ -54,11 +54,11 @@ const CrawledPages = ({ acquired }: { acquired: Record<string, unknown> }) => {
         ]}
       />
       {!pages || pages.length === 0 ? (
-        <p className="px-5 pb-5 text-sm text-slate-500">Nothing fetched yet.</p>
+        <p className="px-5 pb-5 text-sm text-muted-foreground">Nothing fetched yet.</p>
       ) : (
         <TableScroll label="Crawled pages table">
           <table aria-label="Crawled pages" className="w-full text-left text-sm">
-            <thead className="border-y border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
+            <thead className="border-y border-border bg-muted text-xs uppercase text-muted-foreground">
               <tr>
                 <th className="px-5 py-2 font-medium">URL</th>
                 <th className="px-3 py-2 font-medium">Fate</th>
@@ -69,12 +69,12 @@ const CrawledPages = ({ acquired }: { acquired: Record<string, unknown> }) => {
             <tbody className="divide-y divide-slate-100">
               {pages.map((p) => (
                 <tr key={p.url}>
-                  <td className="max-w-md break-all px-5 py-2 text-slate-800">{p.url}</td>
+                  <td className="max-w-md break-all px-5 py-2 text-foreground">{p.url}</td>
                   <td className="px-3 py-2">
                     <Badge tone={FATE_TONE[p.status] ?? "neutral"}>{p.status}</Badge>
                   </td>
-                  <td className="px-3 py-2 text-slate-600">{p.reason ?? ""}</td>
-                  <td className="px-5 py-2 text-slate-600">{p.page_number ?? ""}</td>
+                  <td className="px-3 py-2 text-muted-foreground">{p.reason ?? ""}</td>
+                  <td className="px-5 py-2 text-muted-foreground">{p.page_number ?? ""}</td>
                 </tr>
               ))}
             </tbody>
@@ -135,7 +135,7 @@ export const CrawlPages = ({ projectId, sourceId }: { projectId: string; sourceI
       {data.acquired ? (
         <Facts items={facts} />
       ) : (
-        <p className="px-5 py-4 text-sm text-slate-500">Nothing fetched yet.</p>
+        <p className="px-5 py-4 text-sm text-muted-foreground">Nothing fetched yet.</p>
       )}
     </Card>
   );

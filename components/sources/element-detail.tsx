@@ -65,7 +65,11 @@ export const ElementDetail = ({
       )}
       <details className="text-xs">
         <summary className="cursor-pointer text-muted-foreground select-none">Metadata</summary>
-        <pre className="mt-2 overflow-x-auto rounded-md bg-muted p-3 font-mono">
+        <pre
+          aria-label="Element metadata"
+          tabIndex={0}
+          className="mt-2 overflow-x-auto rounded-md bg-muted p-3 font-mono"
+        >
           {JSON.stringify({ bounding_box: e.box, page_layout: e.layout, ...e.metadata }, null, 2)}
         </pre>
       </details>

@@ -30,7 +30,11 @@ const parseTable = (html: string): Cell[][] | null => {
 export const SafeTable = ({ html, text, label }: { html: string | null; text: string; label: string }) => {
   const rows = useMemo(() => (html ? parseTable(html) : null), [html]);
   const plain = (
-    <pre className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-foreground">
+    <pre
+      aria-label={label}
+      tabIndex={0}
+      className="overflow-x-auto rounded-md bg-muted p-3 font-mono text-xs leading-relaxed whitespace-pre-wrap text-foreground"
+    >
       {text}
     </pre>
   );

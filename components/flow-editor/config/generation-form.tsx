@@ -48,7 +48,11 @@ export const GenerationForm = ({
         )}
       </Field>
       {prompt && (
-        <pre className="max-h-32 overflow-auto rounded-md bg-muted px-2 py-1.5 text-xs whitespace-pre-wrap text-muted-foreground">
+        <pre
+          aria-label="Prompt text"
+          tabIndex={0}
+          className="max-h-32 overflow-auto rounded-md bg-muted px-2 py-1.5 text-xs whitespace-pre-wrap text-muted-foreground"
+        >
           {prompt.text}
         </pre>
       )}
