@@ -76,8 +76,10 @@ const findGutter = (
     }
     if (rows.size < 5) return false;
     // A table's value columns beside its row labels: figures, or several cells a row, are no prose.
-    const figures = side.filter((seg) => FIGURE_RE.test(seg.text)).length;
-    if (figures > 0.5 * side.length || side.length >= 3 * rows.size) return false;
+    // Weighed by characters: a prose column beside a chart has many short axis figures but far more words.
+    const chars = (segs: Segment[]) => segs.reduce((n, seg) => n + seg.text.length, 0);
+    const figures = chars(side.filter((seg) => FIGURE_RE.test(seg.text)));
+    if (figures > 0.5 * chars(side) || side.length >= 3 * rows.size) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
     if (span < 0.2 * pageHeight) return false;
     return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);
