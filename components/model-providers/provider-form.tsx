@@ -11,7 +11,8 @@ import { useZodForm } from "@/components/ui/use-zod-form";
 import {
   CreateProviderInput,
   DEFAULT_BASE_URLS,
-  KIND_LABELS,
+  kindName,
+  kindScope,
   PROVIDER_KINDS,
   UpdateProviderInput,
   type ProviderKind,
@@ -65,12 +66,14 @@ export const ProviderForm = ({
   return (
     <form aria-label={provider ? "Edit provider" : "Add provider"} noValidate onSubmit={onSubmit} className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <Field label="Kind" error={errors.kind}>
+        {/* The options say the kind's short name (a phone cuts a long one inside the closed select); the hint says
+            what it covers. */}
+        <Field label="Kind" error={errors.kind} hint={kindScope(kind)}>
           {(p) => (
             <Select {...p} value={kind} onChange={(e) => changeKind(e.target.value as ProviderKind)}>
               {PROVIDER_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {KIND_LABELS[k]}
+                  {kindName(k)}
                 </option>
               ))}
             </Select>

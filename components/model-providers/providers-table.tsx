@@ -2,7 +2,7 @@
 
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { KIND_LABELS, KEY_UNREADABLE } from "@/server/model-providers/model-providers.schema";
+import { KEY_UNREADABLE, kindName } from "@/server/model-providers/model-providers.schema";
 import type { ProviderRow } from "./use-model-providers";
 import { TableScroll } from "@/components/ui/table-scroll";
 
@@ -73,7 +73,7 @@ export const ProvidersTable = ({ rows, label, actions }: { rows: ProviderRow[]; 
         {rows.map((p) => (
           <tr key={p.id} className="align-top">
             <td className="px-5 py-2 font-medium">{p.name}</td>
-            <td className="px-3 py-2">{KIND_LABELS[p.kind].split(" (")[0]}</td>
+            <td className="px-3 py-2">{kindName(p.kind)}</td>
             <td className="max-w-56 truncate px-3 py-2 font-mono text-xs" title={p.baseUrl}>
               {p.baseUrl}
             </td>

@@ -26,6 +26,10 @@ export const KIND_LABELS: Record<ProviderKind, string> = {
   speech: "Speech to text (OpenAI/Groq-compatible /audio/transcriptions)",
 };
 
+/** A kind's short name ("OpenAI-compatible"), and what it covers ("Ollama, vLLM, LM Studio, llama.cpp") if said. */
+export const kindName = (kind: ProviderKind) => KIND_LABELS[kind].split(" (")[0]!;
+export const kindScope = (kind: ProviderKind) => KIND_LABELS[kind].match(/\((.*)\)$/)?.[1];
+
 /** The address a kind starts with in the form; the admin may change it. */
 export const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
   openai: "https://api.openai.com/v1",
