@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createInvitation, joinByInvitation } from "../helpers/dashboard";
 
 /**
  * A user changes their password from the Account page (the header's email links there): a mismatch and a wrong
@@ -22,23 +23,8 @@ test("a member changes their password and signs in with the new one", async ({
   const next = "member-password-2";
 
   // The owner invites a member, who creates an account in their own browser.
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: "Members and invitations" })
-    .click();
-  const invite = page.getByRole("form", { name: "Create invitation" });
-  await invite.getByLabel("Role").selectOption("member");
-  await invite.getByRole("button", { name: "Create invitation link" }).click();
-  const link = (await page.getByLabel("Invitation link").textContent())!.trim();
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const member = await guest.newPage();
-  await member.goto(link);
-  const signUp = member.getByRole("form", { name: "Create your account" });
-  await signUp.getByLabel("Name").fill("Ada Account");
-  await signUp.getByLabel("Email").fill(email);
-  await signUp.getByLabel("Password").fill(original);
-  await signUp.getByRole("button", { name: "Create account and join" }).click();
+  const link = await createInvitation(page, "member");
+  const member = await joinByInvitation(browser, link, { name: "Ada Account", email, password: original });
   await expect(member.getByRole("link", { name: `Account of ${email}` })).toBeVisible({ timeout: 30_000 });
 
   await member.getByRole("link", { name: `Account of ${email}` }).click();
@@ -62,5 +48,5 @@ test("a member changes their password and signs in with the new one", async ({
   expect(await signIn(fresh, baseURL!, email, original)).toBe(401);
   expect(await signIn(fresh, baseURL!, email, next)).toBe(200);
   await fresh.dispose();
-  await guest.close();
+  await member.context().close();
 });

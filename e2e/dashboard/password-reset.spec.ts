@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { createInvitation, joinByInvitation } from "../helpers/dashboard";
 
 /**
  * Password resets in the browser, at a laptop's and a phone's size. This install sends no mail, so "Forgot password"
@@ -26,27 +27,16 @@ for (const size of SIZES) {
     const errors: string[] = [];
     await page.setViewportSize(size);
 
-    // The owner invites a member, who makes an account in a browser of their own.
-    await page.goto("/");
-    await page
-      .getByRole("region", { name: "Team Default team" })
-      .getByRole("link", { name: "Members and invitations" })
-      .click();
-    const invite = page.getByRole("form", { name: "Create invitation" });
-    await invite.getByLabel("Role").selectOption("member");
-    await invite.getByRole("button", { name: "Create invitation link" }).click();
-    const invitation = (await page.getByLabel("Invitation link").textContent())!.trim();
-    // Signed up at the default size (the header's account link is in a menu on a phone), then at the size under test.
-    const guest = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-    const member = await guest.newPage();
-    await member.goto(invitation);
-    const signUp = member.getByRole("form", { name: "Create your account" });
-    await signUp.getByLabel("Name").fill("Rita Reset");
-    await signUp.getByLabel("Email").fill(email);
-    await signUp.getByLabel("Password").fill("member-password-1");
-    await signUp.getByRole("button", { name: "Create account and join" }).click();
-    await expect(member.getByRole("link", { name: `Account of ${email}` })).toBeVisible({ timeout: 30_000 });
-    await guest.clearCookies();
+    // The owner invites a member, who makes an account in a browser of their own: at the default size (the header's
+    // account link is in a menu on a phone), then the member's page takes the size under test.
+    const invitation = await createInvitation(page, "member");
+    const member = await joinByInvitation(browser, invitation, {
+      name: "Rita Reset",
+      email,
+      password: "member-password-1",
+    });
+    await expect(member.getByRole("link", { name: `Account of ${email}` })).toBeVisible();
+    await member.context().clearCookies();
     await member.setViewportSize(size);
 
     // Without SMTP, "Forgot password" on the sign-in page tells the member to ask an admin.
@@ -92,6 +82,6 @@ for (const size of SIZES) {
     await expect(member.getByText("This link has expired or was already used")).toBeVisible();
     await noHorizontalOverflow(member);
     expect(errors).toEqual([]);
-    await guest.close();
+    await member.context().close();
   });
 }
