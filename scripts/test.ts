@@ -143,8 +143,27 @@ const realPostgresRun = async (): Promise<boolean> => {
 };
 
 /** Passed and failed counts of both runners, from their JSON reports (a missing report counts as one failure). */
-type VitestReport = { numPassedTests: number; numFailedTests: number; numFailedTestSuites?: number };
-type PlaywrightReport = { stats: { expected: number; unexpected: number; flaky: number } };
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numFailedTestSuites?: number;
+  testResults?: {
+    name: string;
+    status: string;
+    message?: string;
+    assertionResults?: { fullName: string; status: string; failureMessages?: string[] }[];
+  }[];
+};
+type PlaywrightSuite = {
+  title: string;
+  file?: string;
+  specs?: { title: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
+};
+type PlaywrightReport = {
+  stats: { expected: number; unexpected: number; flaky: number };
+  suites?: PlaywrightSuite[];
+};
 
 const readReport = <T>(file: string): T | null =>
   existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
@@ -164,6 +183,42 @@ const counts = () => {
   const failed = vitest.failed + real.failed + (playwright ? playwright.unexpected : 1);
   return { passed, failed };
 };
+
+/** The first line of a failure, without colour codes, short enough to read in a CI log's tail. */
+const firstLine = (message = "") =>
+  message
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split("\n")
+    .map((line) => line.trim())
+    .find(Boolean)
+    ?.slice(0, 300) ?? "";
+
+const relative = (file: string) => path.relative(root, file) || file;
+
+const vitestFailures = (file: string): string[] =>
+  (readReport<VitestReport>(file)?.testResults ?? []).flatMap((suite) => {
+    const tests = (suite.assertionResults ?? []).filter((test) => test.status === "failed");
+    if (!tests.length && suite.status === "failed") return [`${relative(suite.name)}: ${firstLine(suite.message)}`];
+    return tests.map((test) => `${relative(suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+  });
+
+const playwrightFailures = (suites: PlaywrightSuite[] = [], file = ""): string[] =>
+  suites.flatMap((suite) => [
+    ...(suite.specs ?? []).flatMap((spec) =>
+      spec.tests
+        .filter((test) => test.status === "unexpected")
+        .map((test) => `${suite.file ?? file} > ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`),
+    ),
+    ...playwrightFailures(suite.suites, suite.file ?? file),
+  ]);
+
+/** Every failed test by name with the first line of its error, printed last so that a log's tail shows them. */
+const failedTests = () => [
+  ...vitestFailures(VITEST_REPORT),
+  ...playwrightFailures(readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.suites),
+  ...(realPostgresRan ? vitestFailures(REAL_POSTGRES_REPORT).map((line) => `[real Postgres] ${line}`) : []),
+];
 
 const main = async () => {
   for (const report of [VITEST_REPORT, REAL_POSTGRES_REPORT, PLAYWRIGHT_REPORT]) rmSync(report, { force: true });
@@ -214,6 +269,8 @@ const main = async () => {
     }
   }
   const total = counts();
+  const failures = failedTests();
+  if (failures.length) process.stdout.write(`\nFailed tests:\n${failures.map((line) => `  ${line}\n`).join("")}`);
   if (failed.length) process.stderr.write(`\nFailed: ${failed.join(", ")}\n`);
   process.stdout.write(`\ntests: ${total.passed} passed, ${total.failed} failed\n`);
   process.exit(failed.length || total.failed ? 1 : 0);
