@@ -187,7 +187,6 @@ const counts = () => {
 /** The first line of a failure, without colour codes, short enough to read in a CI log's tail. */
 const firstLine = (message = "") =>
   message
-    // eslint-disable-next-line no-control-regex
     .replace(/\u001b\[[0-9;]*m/g, "")
     .split("\n")
     .map((line) => line.trim())
