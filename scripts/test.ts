@@ -146,7 +146,6 @@ const realPostgresRun = async (): Promise<boolean> => {
 type VitestReport = {
   numPassedTests: number;
   numFailedTests: number;
-  numFailedTestSuites?: number;
   testResults?: {
     name: string;
     status: string;
@@ -168,11 +167,17 @@ type PlaywrightReport = {
 const readReport = <T>(file: string): T | null =>
   existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 
+/**
+ * A file that failed without a failed test (it did not load, or a hook failed) counts as one failure; vitest's own
+ * numFailedTestSuites counts every file and describe block around a failed test too, so it is not added.
+ */
 const vitestCounts = (file: string) => {
   const report = readReport<VitestReport>(file);
-  return report
-    ? { passed: report.numPassedTests, failed: report.numFailedTests + (report.numFailedTestSuites ?? 0) }
-    : { passed: 0, failed: 1 };
+  if (!report) return { passed: 0, failed: 1 };
+  const brokenFiles = (report.testResults ?? []).filter(
+    (suite) => suite.status === "failed" && !suite.assertionResults?.some((test) => test.status === "failed"),
+  ).length;
+  return { passed: report.numPassedTests, failed: report.numFailedTests + brokenFiles };
 };
 
 const counts = () => {
