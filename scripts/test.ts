@@ -59,6 +59,13 @@ const ensureChromium = async (): Promise<string> => {
   process.exit(1);
 };
 
+/**
+ * One more try for a test that fails (vitest and Playwright alike): a test that fails only once in a whole run is
+ * reported by name as flaky at the end instead of failing the run; one that fails twice fails it. Direct
+ * `npx vitest` / `npx playwright test` runs do not retry.
+ */
+const RETRIES = 1;
+
 const VITEST_REPORT = ".test-reports/vitest.json";
 const REAL_POSTGRES_REPORT = ".test-reports/vitest-real-postgres.json";
 const PLAYWRIGHT_REPORT = ".test-reports/playwright.json";
@@ -131,6 +138,7 @@ const realPostgresRun = async (): Promise<boolean> => {
         "node_modules/vitest/vitest.mjs",
         "run",
         ...REAL_POSTGRES_SUITES,
+        `--retry=${RETRIES}`,
         "--reporter=default",
         "--reporter=json",
         `--outputFile.json=${REAL_POSTGRES_REPORT}`,
@@ -207,21 +215,42 @@ const vitestFailures = (file: string): string[] =>
     return tests.map((test) => `${relative(suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
   });
 
-const playwrightFailures = (suites: PlaywrightSuite[] = [], file = ""): string[] =>
+/** Passed after a retry: its first failure is kept in the report. */
+const vitestFlaky = (file: string): string[] =>
+  (readReport<VitestReport>(file)?.testResults ?? []).flatMap((suite) =>
+    (suite.assertionResults ?? [])
+      .filter((test) => test.status === "passed" && test.failureMessages?.length)
+      .map((test) => `${relative(suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`),
+  );
+
+const playwrightTests = (status: string, suites: PlaywrightSuite[] = [], file = ""): string[] =>
   suites.flatMap((suite) => [
     ...(suite.specs ?? []).flatMap((spec) =>
       spec.tests
-        .filter((test) => test.status === "unexpected")
-        .map((test) => `${suite.file ?? file} > ${spec.title}: ${firstLine(test.results.at(-1)?.error?.message)}`),
+        .filter((test) => test.status === status)
+        .map((test) => {
+          const error = test.results.find((result) => result.error)?.error?.message;
+          return `${suite.file ?? file} > ${spec.title}: ${firstLine(error)}`;
+        }),
     ),
-    ...playwrightFailures(suite.suites, suite.file ?? file),
+    ...playwrightTests(status, suite.suites, suite.file ?? file),
   ]);
+
+const realPostgresLines = (lines: (file: string) => string[]) =>
+  realPostgresRan ? lines(REAL_POSTGRES_REPORT).map((line) => `[real Postgres] ${line}`) : [];
 
 /** Every failed test by name with the first line of its error, printed last so that a log's tail shows them. */
 const failedTests = () => [
   ...vitestFailures(VITEST_REPORT),
-  ...playwrightFailures(readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.suites),
-  ...(realPostgresRan ? vitestFailures(REAL_POSTGRES_REPORT).map((line) => `[real Postgres] ${line}`) : []),
+  ...playwrightTests("unexpected", readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.suites),
+  ...realPostgresLines(vitestFailures),
+];
+
+/** Tests that failed once and passed on their retry, with their first error: to be fixed, not to be forgotten. */
+const flakyTests = () => [
+  ...vitestFlaky(VITEST_REPORT),
+  ...playwrightTests("flaky", readReport<PlaywrightReport>(PLAYWRIGHT_REPORT)?.suites),
+  ...realPostgresLines(vitestFlaky),
 ];
 
 const main = async () => {
@@ -250,6 +279,7 @@ const main = async () => {
         run("vitest", process.execPath, [
           "node_modules/vitest/vitest.mjs",
           "run",
+          `--retry=${RETRIES}`,
           "--reporter=default",
           "--reporter=json",
           `--outputFile.json=${VITEST_REPORT}`,
@@ -258,10 +288,15 @@ const main = async () => {
     [
       "browser (playwright)",
       () =>
-        run("playwright", process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], {
-          CHROMIUM_PATH: chromium,
-          PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
-        }),
+        run(
+          "playwright",
+          process.execPath,
+          ["node_modules/@playwright/test/cli.js", "test", `--retries=${RETRIES}`, "--reporter=list,json"],
+          {
+            CHROMIUM_PATH: chromium,
+            PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
+          },
+        ),
     ],
     ["integration on a real Postgres (vitest)", realPostgresRun],
   ];
@@ -273,6 +308,10 @@ const main = async () => {
     }
   }
   const total = counts();
+  const flaky = flakyTests();
+  if (flaky.length) {
+    process.stdout.write(`\nFlaky tests (failed, then passed on a retry):\n${flaky.map((l) => `  ${l}\n`).join("")}`);
+  }
   const failures = failedTests();
   if (failures.length) process.stdout.write(`\nFailed tests:\n${failures.map((line) => `  ${line}\n`).join("")}`);
   if (failed.length) process.stderr.write(`\nFailed: ${failed.join(", ")}\n`);
