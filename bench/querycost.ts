@@ -143,9 +143,19 @@ const quality = async (quarry: QuarryProcess, sf: SciFact) => {
   return total / sf.queries.length;
 };
 
+/**
+ * BENCH_QUERYCOST_DOCS ingests only the first N documents (a quicker run on a busy machine): the costs are then of a
+ * smaller corpus, and nDCG@10 is not comparable (most queries' relevant documents are missing).
+ */
+const subset = (sf: SciFact): SciFact => {
+  const limit = Number(process.env.BENCH_QUERYCOST_DOCS ?? 0);
+  return Number.isInteger(limit) && limit > 0 ? { ...sf, docs: sf.docs.slice(0, limit) } : sf;
+};
+
 export const benchQueryCost = async () => {
-  const sf = loadSciFact();
-  if (!sf) return "querycost: SciFact (../shared/eval/scifact) not found; skipped";
+  const full = loadSciFact();
+  if (!full) return "querycost: SciFact (../shared/eval/scifact) not found; skipped";
+  const sf = subset(full);
   const say = (line: string) => process.stdout.write(`${line}\n`);
   const queries = sf.queries.map((q) => q.text).slice(0, QUERIES);
   const embedded = await startEmbedded(sf, say);

@@ -25,8 +25,30 @@ export const hashToken = (token: string): string =>
 
 const displayPrefix = (token: string) => `${token.slice(0, 8)}…${token.slice(-4)}`;
 
-/** `projectDeleting`: the token's project is being deleted (server/projects/delete.ts); every call is refused. */
-export type TokenAuth = { tokenId: string; projectId: string; permissions: Permission[]; projectDeleting?: true };
+/** A project's team and default model ids per role (null: the install's default), as the projects table holds them. */
+export type ProjectDefaults = {
+  teamId: string;
+  defaults: {
+    chat: string | null;
+    embedding: string | null;
+    rerank: string | null;
+    vision: string | null;
+    speech: string | null;
+  };
+};
+
+/**
+ * `projectDeleting`: the token's project is being deleted (server/projects/delete.ts); every call is refused.
+ * `project`: its team and default models, read in the same statement as the token, so a request that resolves a
+ * model (a search embeds its query) need not read the project again (server/model-providers/resolve.ts).
+ */
+export type TokenAuth = {
+  tokenId: string;
+  projectId: string;
+  permissions: Permission[];
+  projectDeleting?: true;
+  project?: ProjectDefaults;
+};
 
 export const createApiToken = async ({
   projectId,
@@ -56,27 +78,51 @@ export const createApiToken = async ({
   return { token, record };
 };
 
-/** Resolves a presented token to its project and permissions, or null when unknown, revoked or expired. */
+type TokenRow = {
+  id: string;
+  project_id: string;
+  permissions: Permission[];
+  revoked_at: Date | null;
+  expires_at: Date | null;
+  hashed_token: string;
+  deleting_at: Date | null;
+  team_id: string;
+  default_chat_model: string | null;
+  default_embedding_model: string | null;
+  default_rerank_model: string | null;
+  default_vision_model: string | null;
+  default_speech_model: string | null;
+};
+
+/**
+ * Resolves a presented token to its project and permissions, or null when unknown, revoked or expired. One statement
+ * per request, token and project together, and no cache: a token revoked or a project marked for deletion on any
+ * replica is refused from the next call on.
+ */
 export const verifyApiToken = async (token: string): Promise<TokenAuth | null> => {
   if (!token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
   const hashed = hashToken(token);
-  const row = await db.apiToken.findUnique({
-    where: { hashedToken: hashed },
-    select: {
-      id: true,
-      projectId: true,
-      permissions: true,
-      revokedAt: true,
-      expiresAt: true,
-      hashedToken: true,
-      project: { select: { deletingAt: true } },
-    },
-  });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt <= new Date())) return null;
+  const [row] = await db.$queryRaw<TokenRow[]>`
+    SELECT t.id, t.project_id, t.permissions::text[] AS permissions, t.revoked_at, t.expires_at, t.hashed_token,
+      p.deleting_at, p.team_id, p.default_chat_model, p.default_embedding_model, p.default_rerank_model,
+      p.default_vision_model, p.default_speech_model
+    FROM api_tokens t JOIN projects p ON p.id = t.project_id
+    WHERE t.hashed_token = ${hashed}`;
+  if (!row || row.revoked_at || (row.expires_at && row.expires_at <= new Date())) return null;
   // The lookup is by hash already; the constant-time compare guards against a future non-unique lookup path.
-  if (!timingSafeEqual(Buffer.from(row.hashedToken), Buffer.from(hashed))) return null;
-  const auth: TokenAuth = { tokenId: row.id, projectId: row.projectId, permissions: row.permissions };
-  return row.project.deletingAt ? { ...auth, projectDeleting: true } : auth;
+  if (!timingSafeEqual(Buffer.from(row.hashed_token), Buffer.from(hashed))) return null;
+  const project: ProjectDefaults = {
+    teamId: row.team_id,
+    defaults: {
+      chat: row.default_chat_model,
+      embedding: row.default_embedding_model,
+      rerank: row.default_rerank_model,
+      vision: row.default_vision_model,
+      speech: row.default_speech_model,
+    },
+  };
+  const auth: TokenAuth = { tokenId: row.id, projectId: row.project_id, permissions: row.permissions, project };
+  return row.deleting_at ? { ...auth, projectDeleting: true } : auth;
 };
 
 /** lastUsedAt is kept to the minute: one write per token and minute, not one per request. */

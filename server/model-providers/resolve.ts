@@ -1,3 +1,4 @@
+import type { ProjectDefaults } from "../auth/api-tokens";
 import { db } from "../db";
 import { AppError } from "../errors";
 import {
@@ -150,9 +151,12 @@ export const resolveChatTarget = async (projectId: string): Promise<ChatTarget |
 
 const embedders = new Map<string, Embedder>();
 
-/** The embedder of a project: its default embedding model where a provider serves it, else the environment's. */
-export const resolveEmbedder = async (projectId: string): Promise<Embedder> => {
-  const { teamId, defaults } = await projectDefaults(projectId);
+/**
+ * The embedder of a project: its default embedding model where a team provider serves it, else the environment's.
+ * `known`: the project's row as the request already read it (a token check reads it with the token), not read again.
+ */
+export const resolveEmbedder = async (projectId: string, known?: ProjectDefaults): Promise<Embedder> => {
+  const { teamId, defaults } = known ?? (await projectDefaults(projectId));
   const team = teamId && defaults.embedding ? await teamEndpoint(teamId, "embedding", defaults.embedding) : null;
   if (!team) return getEmbedder();
   const key = JSON.stringify(team);
@@ -166,8 +170,8 @@ export const resolveEmbedder = async (projectId: string): Promise<Embedder> => {
 };
 
 /** The reranker of a project: its default rerank model where a team provider serves it, else the environment's. */
-export const resolveReranker = async (projectId: string): Promise<Reranker> => {
-  const { teamId, defaults } = await projectDefaults(projectId);
+export const resolveReranker = async (projectId: string, known?: ProjectDefaults): Promise<Reranker> => {
+  const { teamId, defaults } = known ?? (await projectDefaults(projectId));
   const team = teamId && defaults.rerank ? await teamEndpoint(teamId, "rerank", defaults.rerank) : null;
   return team ? createHttpReranker(team) : getReranker();
 };

@@ -101,6 +101,21 @@ describe("ingest → retrieve", () => {
     }
     const scores = rag.chunks.map((c: { score: number }) => c.score);
     expect(scores).toEqual([...scores].sort((a, b) => b - a));
+
+    // A small JSON answer goes out as it is, even to a client that accepts gzip (public-route.ts).
+    const plain = await fetch(`${api.base}/prebuilt-rag`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${quarry.token}`,
+        "Content-Type": "application/json",
+        "Accept-Encoding": "gzip",
+      },
+      body: JSON.stringify({ query: "how are granite blocks cut with wire saws?" }),
+    });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-type")).toBe("application/json");
+    expect(plain.headers.get("cache-control")).toBe("no-transform");
+    expect(await plain.json()).toEqual(rag);
   });
 
   it("ingests a text PDF with pages and boxes, and pages through its elements", async () => {

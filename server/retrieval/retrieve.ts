@@ -1,3 +1,4 @@
+import type { ProjectDefaults } from "../auth/api-tokens";
 import { resolveEmbedder, resolveReranker } from "../model-providers/resolve";
 import { errorMessage } from "../errors";
 import { isUuid } from "../ids";
@@ -56,6 +57,8 @@ export type RetrieveInput = {
   distinctDocuments?: boolean;
   /** Search this RAPTOR tree's summaries too (server/raptor/); never set, summaries are never returned. */
   nodeIndexId?: string;
+  /** The project's team and default models when the caller has them already (a token check read them). */
+  project?: ProjectDefaults;
 };
 
 export type RetrieveResult = {
@@ -120,7 +123,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
   let mode: SearchPlan["mode"] =
     searchType === "similarity" ? "vector" : searchType === "keyword" ? "keyword" : "hybrid";
   let vector: SearchPlan["vector"] = null;
-  const embedder = await resolveEmbedder(input.projectId);
+  const embedder = await resolveEmbedder(input.projectId, input.project);
   if (mode !== "keyword") {
     try {
       const index = await ensureEmbeddingIndex(embedder);
@@ -163,7 +166,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
 
   let reranker: string | null = null;
   if (semantic && chunks.length > 0) {
-    const provider = await resolveReranker(input.projectId);
+    const provider = await resolveReranker(input.projectId, input.project);
     try {
       const passages = chunks.map((c) => ({
         text: [c.title, c.heading, c.text].filter(Boolean).join("\n"),

@@ -1,3 +1,4 @@
+import type { ProjectDefaults } from "../auth/api-tokens";
 import { withModelUsage } from "../providers/usage";
 import { db } from "../db";
 import { AppError } from "../errors";
@@ -47,15 +48,18 @@ export const retrieveChunks = async ({
   fileIds,
   fileNames,
   searchType = "hybrid",
+  project,
 }: {
   projectId: string;
   query: string;
   fileIds?: string[];
   fileNames?: string[];
   searchType?: SearchType;
+  /** The project's team and default models, as the token check read them. */
+  project?: ProjectDefaults;
 }): Promise<RetrieveResult> => {
   const sourceIds = await resolveSourceScope({ projectId, fileIds, fileNames });
   return withModelUsage({ projectId, cause: "search" }, () =>
-    retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds }),
+    retrieve({ projectId, query, searchType, topK: MAX_RETRIEVED_CHUNKS, sourceIds, project }),
   );
 };

@@ -194,6 +194,7 @@ export const publicSourcesRouter = router({
         fileIds: input.file_ids ?? undefined,
         fileNames: input.file_names ?? undefined,
         searchType: input.search_type,
+        project: ctx.auth.project,
       });
       return toPrebuiltRagResponse(input.query, result);
     }),
