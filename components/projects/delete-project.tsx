@@ -25,7 +25,15 @@ const STEP_LABELS: Record<string, string> = {
 };
 
 /** A deletion whose job failed for good: why, and a button that starts it again where it stopped. */
-const DeletionFailed = ({ projectId, error, onRetried }: { projectId: string; error: string; onRetried: () => void }) => {
+const DeletionFailed = ({
+  projectId,
+  error,
+  onRetried,
+}: {
+  projectId: string;
+  error: string;
+  onRetried: () => void;
+}) => {
   const trpc = useTRPC();
   const retry = useMutation(trpc.dashboard.projects.retryDeletion.mutationOptions({ onSuccess: onRetried }));
   return (

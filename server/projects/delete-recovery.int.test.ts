@@ -38,7 +38,9 @@ const sql = async <T extends pg.QueryResultRow>(text: string, params: unknown[] 
 const counts = async (projectId: string) => {
   const out: Record<string, number> = {};
   for (const table of TABLES) {
-    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [projectId]);
+    const [row] = await sql<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE project_id = $1`, [
+      projectId,
+    ]);
     out[table] = row!.n;
   }
   return out;

@@ -141,7 +141,8 @@ export const projectProcedure = (minRole: TeamRole, { whileDeleting = false }: {
     assertRole(access.role, minRole);
     // A project being deleted can still be read (its settings page shows the progress), never changed, except by
     // the procedures about the deletion itself (`whileDeleting`: retrying a failed one).
-    if (access.project.deletingAt && type !== "query" && !whileDeleting) throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
+    if (access.project.deletingAt && type !== "query" && !whileDeleting)
+      throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
     return next({
       ctx: { projectId: access.project.id, project: access.project, teamId: access.team.id, role: access.role },
     });
