@@ -37,8 +37,9 @@ const ProjectSwitcher = ({ projectId, className }: { projectId: string | null; c
       {teams.map((team) => (
         <optgroup key={team.id} label={team.name}>
           {team.projects.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name}
+            // A project being deleted cannot be opened from here; its settings (the progress) stay at their URL.
+            <option key={p.id} value={p.id} disabled={p.deleting && p.id !== projectId}>
+              {p.deleting ? `${p.name} (Deleting…)` : p.name}
             </option>
           ))}
         </optgroup>

@@ -24,6 +24,29 @@ const STEP_LABELS: Record<string, string> = {
   project: "the project",
 };
 
+/** A deletion whose job failed for good: why, and a button that starts it again where it stopped. */
+const DeletionFailed = ({
+  projectId,
+  error,
+  onRetried,
+}: {
+  projectId: string;
+  error: string;
+  onRetried: () => void;
+}) => {
+  const trpc = useTRPC();
+  const retry = useMutation(trpc.dashboard.projects.retryDeletion.mutationOptions({ onSuccess: onRetried }));
+  return (
+    <div className="space-y-3">
+      <ErrorAlert>The deletion stopped. {error}</ErrorAlert>
+      <Button variant="danger" onClick={() => retry.mutate({ projectId })} disabled={retry.isPending}>
+        Retry deletion
+      </Button>
+      {retry.isError && <ErrorAlert>{retry.error.message}</ErrorAlert>}
+    </div>
+  );
+};
+
 /** The deletion's progress, polled until the project is gone (the status query then answers not found). */
 const DeletionProgress = ({ projectId }: { projectId: string }) => {
   const trpc = useTRPC();
@@ -50,6 +73,8 @@ const DeletionProgress = ({ projectId }: { projectId: string }) => {
             Back to your projects
           </Link>
         </Notice>
+      ) : progress?.error ? (
+        <DeletionFailed projectId={projectId} error={progress.error} onRetried={() => void status.refetch()} />
       ) : (
         <p role="status" className="text-sm text-muted-foreground">
           {progress

@@ -89,7 +89,38 @@ const NewTeamForm = () => {
   );
 };
 
-type TeamView = { id: string; name: string; role: TeamRole; projects: { id: string; name: string; createdAt: Date }[] };
+type ProjectRow = { id: string; name: string; createdAt: Date; deleting: boolean };
+type TeamView = { id: string; name: string; role: TeamRole; projects: ProjectRow[] };
+
+/**
+ * A project of the list: a link to its sources; one being deleted shows "Deleting…" instead, and only its admins get a
+ * link, to its settings where the progress (or a failed deletion's retry) is.
+ */
+const ProjectItem = ({ project, isAdmin }: { project: ProjectRow; isAdmin: boolean }) => {
+  const row = "flex items-center justify-between px-5 py-3";
+  if (!project.deleting) {
+    return (
+      <Link href={`/${project.id}/sources`} className={`${row} hover:bg-muted`}>
+        <span className="font-medium">{project.name}</span>
+        <span className="text-sm text-muted-foreground">
+          created {new Date(project.createdAt).toLocaleDateString()}
+        </span>
+      </Link>
+    );
+  }
+  const label = <span className="text-sm text-muted-foreground">Deleting…</span>;
+  return isAdmin ? (
+    <Link href={`/${project.id}/settings/general`} className={`${row} hover:bg-muted`}>
+      <span className="font-medium">{project.name}</span>
+      {label}
+    </Link>
+  ) : (
+    <div className={row}>
+      <span className="font-medium text-muted-foreground">{project.name}</span>
+      {label}
+    </div>
+  );
+};
 
 const TeamCard = ({ team }: { team: TeamView }) => (
   <Card label={`Team ${team.name}`}>
@@ -117,15 +148,7 @@ const TeamCard = ({ team }: { team: TeamView }) => (
       <ul aria-label={`Projects of ${team.name}`} className="divide-y divide-border">
         {team.projects.map((project) => (
           <li key={project.id}>
-            <Link
-              href={`/${project.id}/sources`}
-              className="flex items-center justify-between px-5 py-3 hover:bg-muted"
-            >
-              <span className="font-medium">{project.name}</span>
-              <span className="text-sm text-muted-foreground">
-                created {new Date(project.createdAt).toLocaleDateString()}
-              </span>
-            </Link>
+            <ProjectItem project={project} isAdmin={roleAtLeast(team.role, "admin")} />
           </li>
         ))}
       </ul>

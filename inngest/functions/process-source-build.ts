@@ -2,7 +2,7 @@ import { NonRetriableError } from "inngest";
 import { inngest } from "@/server/jobs/client";
 import { sourceBuildRequested } from "@/server/jobs/events";
 import { nonRetriable } from "../non-retriable";
-import { activeBuild, type BuildWithSource } from "@/server/ingestion/build-context";
+import { activeBuild, unlessCancelled, type BuildWithSource } from "@/server/ingestion/build-context";
 import { failBuild } from "@/server/ingestion/fail";
 import { acquireBuild } from "@/server/ingestion/steps/acquire";
 import { chunkBuild } from "@/server/ingestion/steps/chunk";
@@ -61,6 +61,8 @@ export const processSourceBuild = inngest.createFunction(
   },
   async ({ event, step, attempt, maxAttempts }) => {
     const { buildId } = event.data;
+    // A build whose project is being deleted fails before its next step (its reason is already on the build).
+    const guarded = <T>(work: () => Promise<T>) => nonRetriable(() => unlessCancelled(buildId, work));
     if (event.data.small) {
       const done = await buildInline(buildId, { attempt, maxAttempts });
       if (done) return done;
@@ -87,22 +89,22 @@ export const processSourceBuild = inngest.createFunction(
       }
       if (build.kind === "index") {
         // POST /index: the parent build's elements (parsed and enriched already) are re-used.
-        await step.run("reuse-elements", () => nonRetriable(() => reuseParentElements(buildId)));
+        await step.run("reuse-elements", () => guarded(() => reuseParentElements(buildId)));
       } else {
         // Web pages, file URLs, repositories and videos are fetched into the file store first (uploads skip it).
-        await step.run("acquire", () => nonRetriable(() => withinBudget("acquire", () => acquireBuild(buildId))));
+        await step.run("acquire", () => guarded(() => withinBudget("acquire", () => acquireBuild(buildId))));
         // Under the parse worker's own time limit (parsing/worker-pool.ts).
-        await step.run("partition", () => nonRetriable(() => partitionBuild(buildId)));
+        await step.run("partition", () => guarded(() => partitionBuild(buildId)));
         // Skips itself with enrichment=none; a model's failure is a warning, only running out of time fails the build.
-        await step.run("enrich", () => nonRetriable(() => withinBuildBudget(buildId, "enrich", () => enrichBuild(buildId))));
+        await step.run("enrich", () => guarded(() => withinBuildBudget(buildId, "enrich", () => enrichBuild(buildId))));
       }
       // Each step under the per-document time budget; past it the build fails at once (a retry would run out too).
       if (build.indexing !== "none") {
-        await step.run("chunk", () => nonRetriable(() => withinBuildBudget(buildId, "chunk", () => chunkBuild(buildId))));
-        await step.run("embed", () => nonRetriable(() => withinBuildBudget(buildId, "embed", () => embedBuild(buildId))));
+        await step.run("chunk", () => guarded(() => withinBuildBudget(buildId, "chunk", () => chunkBuild(buildId))));
+        await step.run("embed", () => guarded(() => withinBuildBudget(buildId, "embed", () => embedBuild(buildId))));
       }
-      await step.run("index", () => nonRetriable(() => withinBuildBudget(buildId, "index", () => indexBuild(buildId))));
-      return { buildId, ...(await step.run("finalize", () => finalizeBuild(buildId))) };
+      await step.run("index", () => guarded(() => withinBuildBudget(buildId, "index", () => indexBuild(buildId))));
+      return { buildId, ...(await step.run("finalize", () => guarded(() => finalizeBuild(buildId)))) };
     } catch (error) {
       const failed = await step.run("mark-failed", () => failBuild(buildId, error));
       return { buildId, status: "failed", ...failed };

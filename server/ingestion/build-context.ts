@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { AppError } from "../errors";
 import type { PipelineStep } from "../sources/sources.schema";
 import { enterStep } from "./step-progress";
 
@@ -8,6 +9,19 @@ import { enterStep } from "./step-progress";
  * only orders them; state lives in the database, so step results stay small. A small upload chains the same steps'
  * work in memory and writes it in one transaction (small-build.ts).
  */
+
+/** Why a build stopped when its project's deletion started (server/projects/delete.ts marks it failed with this). */
+export const BUILD_CANCELLED_REASON = "Cancelled: the project is being deleted";
+
+/**
+ * Runs a step's work unless the build's project is being deleted; then it fails at once with the cancel's reason
+ * (a final error: no retry), so the job writes nothing more for a project on its way out.
+ */
+export const unlessCancelled = async <T>(buildId: string, work: () => Promise<T>): Promise<T> => {
+  const cancelled = await db.build.count({ where: { id: buildId, project: { deletingAt: { not: null } } } });
+  if (cancelled > 0) throw new AppError("CONFLICT", BUILD_CANCELLED_REASON);
+  return work();
+};
 
 /** The build when it is still wanted; null when it (or its source) was deleted meanwhile. */
 export const activeBuild = (buildId: string) =>

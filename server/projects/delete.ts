@@ -1,5 +1,6 @@
 import { db } from "../db";
-import { AppError } from "../errors";
+import { BUILD_CANCELLED_REASON } from "../ingestion/build-context";
+import { AppError, printable } from "../errors";
 import { projectDeleteRequested } from "../jobs/events";
 import { sendJobEvent } from "../jobs/send";
 import { fileStore } from "../storage";
@@ -10,7 +11,9 @@ import { getProject } from "./service";
  * changes are refused from then on, server/trpc/init.ts), and a job (inngest/functions/delete-project.ts) removes its
  * data one step at a time, recording progress on the row. Every step deletes by project id only and is idempotent, so
  * a run that crashed resumes at the step that was running. The project row goes last; the foreign keys' cascades take
- * whatever a step did not name (usage records, graph rows, prompts).
+ * whatever a step did not name (usage records, graph rows, prompts). Builds still queued or running are cancelled
+ * when the deletion starts (their jobs stop at their next step). A job that fails for good records why
+ * (`deletionError`); an admin can then retry it, which starts a new run of the same idempotent steps.
  */
 
 /** The job's steps in order. Webhooks first (nothing more is sent out), tokens next to last (clients get 409 until
@@ -94,8 +97,69 @@ export const requestProjectDeletion = async ({
     where: { id: projectId, deletingAt: null },
     data: { deletingAt: new Date(), deletionStep: DELETION_STEPS[0], deletionRemoved: 0 },
   });
-  await sendJobEvent(projectDeleteRequested, { projectId }, { id: `project-delete-${projectId}` });
+  await cancelActiveBuilds(projectId);
+  await startDeletionJob(projectId);
   return deletionStatus(projectId);
+};
+
+/**
+ * Marks the project's queued and running builds failed, with the reason, and their sources with them; their jobs
+ * stop before their next step (unlessCancelled).
+ */
+const cancelActiveBuilds = async (projectId: string) => {
+  const where = { projectId, status: { in: ["Pending", "Processing"] as ("Pending" | "Processing")[] } };
+  const builds = await db.build.findMany({ where, select: { sourceId: true } });
+  if (builds.length === 0) return;
+  await db.$transaction([
+    db.build.updateMany({
+      where,
+      data: { status: "ProcessingFailed", error: BUILD_CANCELLED_REASON, finishedAt: new Date() },
+    }),
+    db.source.updateMany({
+      where: { projectId, id: { in: builds.map((b) => b.sourceId) } },
+      data: { status: "Failed" },
+    }),
+  ]);
+};
+
+/** Sends the job's event; the id names the attempt, so a re-send (a restart) starts nothing twice and a retry does. */
+const startDeletionJob = async (projectId: string) => {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { deletionAttempt: true } });
+  const attempt = project?.deletionAttempt ?? 0;
+  const id = attempt === 0 ? `project-delete-${projectId}` : `project-delete-${projectId}-retry-${attempt}`;
+  await sendJobEvent(projectDeleteRequested, { projectId }, { id });
+};
+
+/** What the job records when it failed for good (after its retries): the step it was on and the error. */
+export const recordDeletionFailure = async (projectId: string, message: string) => {
+  const project = await db.project.findUnique({ where: { id: projectId }, select: { deletionStep: true } });
+  if (!project) return;
+  const error = `Could not remove ${project.deletionStep ?? "the project"}: ${printable(message).slice(0, 500)}`;
+  await db.project.updateMany({ where: { id: projectId, deletingAt: { not: null } }, data: { deletionError: error } });
+};
+
+/** Starts a failed deletion again, where it stopped (409 unless it failed). */
+export const retryProjectDeletion = async (projectId: string) => {
+  const { count } = await db.project.updateMany({
+    where: { id: projectId, deletingAt: { not: null }, deletionError: { not: null } },
+    data: { deletionError: null, deletionAttempt: { increment: 1 } },
+  });
+  if (count === 0) throw new AppError("CONFLICT", "Only a deletion that failed can be retried");
+  await startDeletionJob(projectId);
+  return deletionStatus(projectId);
+};
+
+/**
+ * Deletions a crash may have left without a job (flagged, but the event never reached the executor); re-sent on
+ * start with the attempt's id, so a deletion whose run exists is not started twice. Failed ones wait for a retry.
+ */
+export const resumeProjectDeletions = async () => {
+  const projects = await db.project.findMany({
+    where: { deletingAt: { not: null }, deletionError: null },
+    select: { id: true },
+  });
+  for (const { id } of projects) await startDeletionJob(id);
+  return projects.length;
 };
 
 /** Runs one step and records the next as the project's progress (a step already done removes nothing again). */
@@ -118,7 +182,7 @@ export const runDeletionStep = async (projectId: string, step: DeletionStep) => 
 export const deletionStatus = async (projectId: string) => {
   const project = await db.project.findUnique({
     where: { id: projectId },
-    select: { deletingAt: true, deletionStep: true, deletionRemoved: true },
+    select: { deletingAt: true, deletionStep: true, deletionRemoved: true, deletionError: true },
   });
   if (!project?.deletingAt) return null;
   const step = (project.deletionStep ?? DELETION_STEPS[0]) as DeletionStep;
@@ -128,5 +192,7 @@ export const deletionStatus = async (projectId: string) => {
     total: DELETION_STEPS.length,
     removed: project.deletionRemoved,
     startedAt: project.deletingAt,
+    /** Set when the job failed for good: the deletion stopped and waits for a retry. */
+    error: project.deletionError,
   };
 };

@@ -10,6 +10,7 @@ import { missingToolsLine, unavailableFeatures } from "../parsing/tool-features"
 import { setupKeywordEngine } from "../retrieval/keyword-engine";
 import { closeSearchPool } from "../retrieval/search-pool";
 import { resumePendingDeliveries } from "../webhooks/emit";
+import { resumeProjectDeletions } from "../projects/delete";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
 import {
   launchContext,
@@ -65,6 +66,7 @@ const startAppServices = async (launch: LaunchContext, functions: JobFunctions):
   const owner = await bootstrapOwner();
   markJobRunnerReady(true);
   await resumeUnfinishedBuilds();
+  await resumeProjectDeletions().catch((err: unknown) => logger.error({ err }, "could not resume project deletions"));
   await resumePendingDeliveries();
   await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
 

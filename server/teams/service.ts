@@ -40,7 +40,13 @@ export const teamsOfUser = async (userId: string) => {
     id: m.team.id,
     name: m.team.name,
     role: m.role as TeamRole,
-    projects: m.team.projects.map((p) => ({ id: p.id, name: p.name, createdAt: p.createdAt })),
+    projects: m.team.projects.map((p) => ({
+      id: p.id,
+      name: p.name,
+      createdAt: p.createdAt,
+      // Being deleted: listed with a "Deleting…" label, not opened like the others.
+      deleting: p.deletingAt !== null,
+    })),
   }));
 };
 

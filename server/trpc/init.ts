@@ -133,14 +133,16 @@ export const teamProcedure = (minRole: TeamRole) =>
  * Dashboard, inside one project: the input names the project; the caller must be a member of the team that owns
  * it, with at least `minRole`. Yields the trusted `ctx.projectId`; resolvers never take the project from elsewhere.
  */
-export const projectProcedure = (minRole: TeamRole) =>
+export const projectProcedure = (minRole: TeamRole, { whileDeleting = false }: { whileDeleting?: boolean } = {}) =>
   authedProcedure.meta({ access: { scope: "project", minRole } }).use(async ({ ctx, next, getRawInput, type }) => {
     const projectId = await idFromInput(getRawInput, "projectId");
     const access = await projectAccess({ userId: ctx.userId, projectId });
     if (!access) throw new AppError("NOT_FOUND", "Project not found");
     assertRole(access.role, minRole);
-    // A project being deleted can still be read (its settings page shows the progress), never changed.
-    if (access.project.deletingAt && type !== "query") throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
+    // A project being deleted can still be read (its settings page shows the progress), never changed, except by
+    // the procedures about the deletion itself (`whileDeleting`: retrying a failed one).
+    if (access.project.deletingAt && type !== "query" && !whileDeleting)
+      throw new AppError("CONFLICT", PROJECT_DELETING_DETAIL);
     return next({
       ctx: { projectId: access.project.id, project: access.project, teamId: access.team.id, role: access.role },
     });

@@ -9,7 +9,8 @@ type StartedRow = Omit<BuildWithSource, "source"> &
 
 /**
  * Marks the build and its source Processing and reads what the job needs, in one statement (it was six round trips:
- * two reads, BEGIN, two updates, COMMIT); null when the build (or its source) was deleted meanwhile.
+ * two reads, BEGIN, two updates, COMMIT); null when the build (or its source) was deleted meanwhile, or its project is
+ * being deleted (the build was cancelled).
  */
 export const startBuild = async (buildId: string) => {
   const [row] = await db.$queryRaw<StartedRow[]>`
@@ -18,6 +19,7 @@ export const startBuild = async (buildId: string) => {
       UPDATE builds SET status = 'Processing', step = 'load', progress = ${progressOf("load")}::int,
                         started_at = COALESCE(started_at, now()), updated_at = now()
        WHERE id = ${buildId}::uuid
+         AND NOT EXISTS (SELECT 1 FROM projects WHERE projects.id = builds.project_id AND deleting_at IS NOT NULL)
       RETURNING id, project_id, source_id, method, enrichment, indexing, kind),
     source AS (
       UPDATE sources SET status = 'Processing', updated_at = now() FROM build WHERE sources.id = build.source_id

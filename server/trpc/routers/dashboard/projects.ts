@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createProject, renameProject } from "@/server/projects/service";
 import { unavailableFeatures } from "@/server/parsing/tool-features";
-import { deletionStatus, requestProjectDeletion } from "@/server/projects/delete";
+import { deletionStatus, requestProjectDeletion, retryProjectDeletion } from "@/server/projects/delete";
 import { DeleteProjectInput, ProjectName } from "@/server/projects/projects.schema";
 import { indexingOptions } from "@/server/ingestion/build-options";
 import { projectProcedure, router, teamProcedure } from "../../init";
@@ -27,6 +27,11 @@ export const projectsRouter = router({
   delete: projectProcedure("admin")
     .input(DeleteProjectInput)
     .mutation(({ ctx, input }) => requestProjectDeletion({ projectId: ctx.projectId, confirmName: input.confirmName })),
+
+  /** Admins restart a deletion whose job failed for good, where it stopped (409 unless it failed). */
+  retryDeletion: projectProcedure("admin", { whileDeleting: true })
+    .input(z.object({ projectId: z.uuid() }))
+    .mutation(({ ctx }) => retryProjectDeletion(ctx.projectId)),
 
   /** The deletion's progress (null when the project is not being deleted; not found once it is gone). */
   deletion: projectProcedure("admin")
