@@ -58,6 +58,10 @@ const buildOptions = (secret: string) =>
     },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
+    // One-time values (reset tokens, OAuth state) are kept as SHA-256 hashes of their identifier, so a database
+    // reader cannot use them. A value stored in clear by an older version is still found (Better Auth falls back to
+    // the plain identifier) until it expires: at most a day for a reset link; the periodic cleanup removes it then.
+    verification: { storeIdentifier: "hashed" },
     emailAndPassword,
     socialProviders: {
       ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
