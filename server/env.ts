@@ -58,6 +58,9 @@ const schema = z.object({
   QUARRY_SESSION_DAYS: int(7).pipe(z.number().min(1).max(365)),
   /** Sign-in and sign-up attempts allowed per client address and minute. */
   QUARRY_AUTH_ATTEMPTS_PER_MINUTE: int(10).pipe(z.number().min(1)),
+  /** "Forgot password" requests an hour per email address, and per client address (server/auth/reset-limits.ts); 0 = no limit. */
+  QUARRY_RESET_MAILS_PER_ADDRESS_HOUR: int(3).pipe(z.number().min(0)),
+  QUARRY_RESET_REQUESTS_PER_IP_HOUR: int(20).pipe(z.number().min(0)),
   /** Headless first start: the install's first owner. Unset: the first browser visit offers to create it. */
   QUARRY_ADMIN_EMAIL: z.preprocess(emptyAsUndefined, z.email().optional()),
   QUARRY_ADMIN_PASSWORD: z.preprocess(emptyAsUndefined, z.string().min(8).max(128).optional()),

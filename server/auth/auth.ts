@@ -6,6 +6,7 @@ import { db } from "../db";
 import { env } from "../env";
 import { hasNul, NUL_DETAIL } from "../input-guard";
 import { logger } from "../logger";
+import { resetRequestAllowed, TOO_MANY_RESETS } from "./reset-limits";
 import { MAILED_RESET_SECONDS, mailResetLink } from "./reset-mail";
 import { authSecret } from "./secret";
 import { admitNewUser, invitationRefusal, onUserCreated } from "./sign-up-gate";
@@ -43,6 +44,26 @@ const emailAndPassword = {
   revokeSessionsOnPasswordReset: true,
 } satisfies BetterAuthOptions["emailAndPassword"];
 
+/**
+ * Every endpoint's parsed JSON and query, before it runs: the same U+0000 rule as all other input (input-guard.ts),
+ * answered in Better Auth's own error shape instead of a database failure. Then "forgot password" over its hourly
+ * limits (reset-limits.ts) is refused, and a sign-up by email without an invitation: both before the email is looked
+ * up, so an existing account and an unknown email answer alike.
+ */
+const beforeEndpoints = createAuthMiddleware(async (ctx) => {
+  if (hasNul(ctx.body) || hasNul(ctx.query)) throw new APIError("BAD_REQUEST", { message: NUL_DETAIL });
+  if (ctx.path === "/request-password-reset") {
+    const clientIp = (ctx.request?.headers ?? ctx.headers)?.get(CLIENT_IP_HEADER);
+    if (!(await resetRequestAllowed(ctx.body, clientIp))) {
+      throw new APIError("TOO_MANY_REQUESTS", { message: TOO_MANY_RESETS });
+    }
+    return;
+  }
+  if (ctx.path !== "/sign-up/email") return;
+  const refusal = await invitationRefusal(ctx);
+  if (refusal) throw new APIError("FORBIDDEN", { code: refusal.error, message: refusal.errorDescription });
+});
+
 const buildOptions = (secret: string) =>
   ({
     appName: "Quarry",
@@ -58,6 +79,10 @@ const buildOptions = (secret: string) =>
     },
     basePath: "/api/auth",
     database: prismaAdapter(db, { provider: "postgresql" }),
+    // One-time values (reset tokens, OAuth state) are kept as SHA-256 hashes of their identifier, so a database
+    // reader cannot use them. A value stored in clear by an older version is still found (Better Auth falls back to
+    // the plain identifier) until it expires: at most a day for a reset link; the periodic cleanup removes it then.
+    verification: { storeIdentifier: "hashed" },
     emailAndPassword,
     socialProviders: {
       ...(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET
@@ -85,18 +110,7 @@ const buildOptions = (secret: string) =>
             }),
           ]
         : [],
-    hooks: {
-      // Every endpoint's parsed JSON and query, before it runs: the same U+0000 rule as all other input
-      // (input-guard.ts), answered in Better Auth's own error shape instead of a database failure.
-      // Then a sign-up by email without an invitation is refused before the email is looked up, so an existing
-      // account and an unknown email answer alike.
-      before: createAuthMiddleware(async (ctx) => {
-        if (hasNul(ctx.body) || hasNul(ctx.query)) throw new APIError("BAD_REQUEST", { message: NUL_DETAIL });
-        if (ctx.path !== "/sign-up/email") return;
-        const refusal = await invitationRefusal(ctx);
-        if (refusal) throw new APIError("FORBIDDEN", { code: refusal.error, message: refusal.errorDescription });
-      }),
-    },
+    hooks: { before: beforeEndpoints },
     user: { validateUserInfo: admitNewUser },
     databaseHooks: { user: { create: { after: onUserCreated } } },
     session: {
@@ -110,7 +124,8 @@ const buildOptions = (secret: string) =>
       accountLinking: { enabled: true, trustedProviders: ["github", "google", "oidc"] },
     },
     // Password guessing is slowed per client address: the launcher puts the socket's address in a header of its own
-    // (any client-sent copy is overwritten), so a client can neither dodge the limit nor lock others out.
+    // (any client-sent copy is overwritten), so a client can neither dodge the limit nor lock others out. These
+    // per-minute counts are in memory (per replica); "forgot password" also has hourly ones in the database (above).
     rateLimit: {
       enabled: true,
       window: 60,

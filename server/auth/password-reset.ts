@@ -43,8 +43,8 @@ const assertMayIssue = async ({ teamId, actorRole, targetUserId }: IssueArgs) =>
 type IssueArgs = { teamId: string; actorRole: TeamRole; targetUserId: string };
 
 /**
- * A one-time reset link's path for a member, valid ISSUED_RESET_HOURS, returned once. Better Auth keeps its token in
- * the verification table as it does a mailed link's (its hashed-identifier option is not turned on yet).
+ * A one-time reset link's path for a member, valid ISSUED_RESET_HOURS, returned once. Better Auth keeps only a hash
+ * of its token in the verification table, as it does a mailed link's (`verification.storeIdentifier` in auth.ts).
  */
 export const issueResetLink = async (args: IssueArgs) => {
   await assertMayIssue(args);
