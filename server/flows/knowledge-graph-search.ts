@@ -1,12 +1,14 @@
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "../db";
+import { normaliseName } from "../graph-rag/names";
 import { readyIndex, type Scope } from "./knowledge-graph";
 import { SEARCH_LIMIT } from "./knowledge-graph.schema";
 
 /**
  * Search over every entity of a deployed graph-rag node's graph, not only the ones the view draws: names first (the
- * exact name, then names starting with the text, then names containing it), then descriptions containing it; the most
- * connected first inside each rank. Case-insensitive; Prisma escapes LIKE's wildcards, so any text is literal. Each
+ * exact name as the graph normalises names, then names starting with the text, then names containing it), then
+ * descriptions containing it; the most connected first inside each rank. Case-insensitive; LIKE's wildcards and escape
+ * character are escaped here (Prisma passes them through), so any text is literal. Each
  * hit carries its community's title and summary, which the view may not have loaded. Every query carries the project.
  */
 
@@ -38,6 +40,9 @@ const ORDER = [
   { id: "asc" as const },
 ];
 
+/** `text` for a LIKE pattern: `%`, `_` and the escape character (backslash) match themselves. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, "\\$&");
+
 const entities = (scope: Scope, where: Prisma.GraphEntityWhereInput, take: number) =>
   db.graphEntity.findMany({ where: { ...scope, ...where }, orderBy: ORDER, take, select: SELECT });
 
@@ -53,14 +58,14 @@ export const searchKnowledgeGraph = async (
   if (index?.status !== "ready" || !q) return [];
   const scope: Scope = { projectId, nodeIndexId: index.id };
   const take = Math.min(Math.max(1, limit), SEARCH_LIMIT);
-  const name = (op: "equals" | "startsWith" | "contains"): Prisma.GraphEntityWhereInput => ({
-    name: { [op]: q, mode: "insensitive" },
-  });
+  const like = likeLiteral(q);
+  const key = normaliseName(q);
+  const inName: Prisma.GraphEntityWhereInput = { name: { contains: like, mode: "insensitive" } };
   const ranks = await Promise.all([
-    entities(scope, name("equals"), take),
-    entities(scope, name("startsWith"), take),
-    entities(scope, name("contains"), take),
-    entities(scope, { description: { contains: q, mode: "insensitive" }, NOT: name("contains") }, take),
+    key ? entities(scope, { key }, 1) : [],
+    entities(scope, { name: { startsWith: like, mode: "insensitive" } }, take),
+    entities(scope, inName, take),
+    entities(scope, { description: { contains: like, mode: "insensitive" }, NOT: inName }, take),
   ]);
   const seen = new Set<string>();
   const hits = ranks
