@@ -1,10 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { graphFixture } from "../../server/graph-rag/graph-fixture";
 
 /**
  * The knowledge-graph view of a deployed graph-rag node (issue 30): reached from the node's settings, drawn by
- * sigma.js with the community list beside it, an entity found by search and opened, at a laptop's and a phone's size,
- * with nothing wider than the window and no console error; a node never built says so.
+ * sigma.js with the community list beside it, an entity found by search and opened, a community highlighted on the
+ * canvas and cleared, and, with only the top 3 entities drawn, a search hit that is not drawn opened and then drawn by
+ * raising the limit; at a laptop's and a phone's size, with nothing wider than the window and no console error; a node
+ * never built says so.
  */
 
 const NODE = "graph-rag-1764000000023";
@@ -128,7 +130,58 @@ const findAndOpen = async (page: Page) => {
   const next = (await related.textContent())!;
   await related.click();
   await expect(details.getByRole("heading", { level: 2 })).toHaveText(next);
+  await highlightCommunity(page, canvas, communities);
   return { canvas, communities };
+};
+
+/**
+ * A community clicked in the list keeps its entities in colour on the canvas (the canvas reports how many its reducer
+ * left in colour, which must be the community's drawn entities, fewer than all) and shows its whole summary; Escape
+ * clears it, and so does a second click.
+ */
+const highlightCommunity = async (page: Page, canvas: Locator, communities: Locator) => {
+  const first = communities.getByRole("button").first();
+  await first.click();
+  await expect(first).toHaveAttribute("aria-pressed", "true");
+  const status = page.getByRole("status").filter({ hasText: "Highlighted:" });
+  await expect(status).toBeVisible();
+  const drawn = Number(/(\d+) entit(?:y|ies) drawn/.exec((await status.textContent())!)![1]);
+  const all = Number(/(\d+) entities/.exec((await canvas.getAttribute("aria-label"))!)![1]);
+  expect(drawn).toBeGreaterThan(0);
+  expect(drawn).toBeLessThan(all);
+  await expect(canvas).toHaveAttribute("data-highlighted", String(drawn));
+  await page.keyboard.press("Escape");
+  await expect(status).toHaveCount(0);
+  await expect(canvas).not.toHaveAttribute("data-highlighted");
+  await expect(first).toHaveAttribute("aria-pressed", "false");
+  await first.click();
+  await expect(canvas).toHaveAttribute("data-highlighted", String(drawn));
+  await first.click();
+  await expect(canvas).not.toHaveAttribute("data-highlighted");
+};
+
+/** With the top 3 drawn, the server-side search finds an entity that is not on the canvas; it opens, saying so. */
+const openNotDrawn = async (page: Page, url: string) => {
+  await page.goto(`${url}&top=3`);
+  await expect(page.getByTestId("knowledge-graph-drawn")).toHaveText(/^Drawn: the top 3 of \d+ entities/);
+  await expect(page.getByTestId("knowledge-graph-canvas")).toHaveAttribute("aria-label", /: 3 entities/);
+  await page.getByLabel("Find an entity").fill("a");
+  const matches = page.getByRole("list", { name: "Matching entities" });
+  await expect(matches).toHaveAttribute("aria-busy", "false");
+  const hit = matches.getByRole("button").filter({ hasText: "not drawn" }).first();
+  const name = (await hit.locator("span").first().textContent())!;
+  await hit.click();
+  const details = page.getByRole("region", { name: "Selected entity" });
+  await expect(details.getByRole("heading", { level: 2 })).toHaveText(name);
+  await expect(details.getByRole("note")).toContainText("Not drawn");
+  await expect(
+    details.getByRole("list", { name: "Passages it comes from" }).getByRole("listitem").first(),
+  ).toBeVisible();
+  expect(await overflow(page)).toBeLessThanOrEqual(0);
+  // Drawing more puts every entity of this small graph on the canvas.
+  await page.getByLabel("Draw at most").selectOption("100");
+  await expect(page).toHaveURL(/&top=100$/);
+  await expect(page.getByTestId("knowledge-graph-drawn")).toHaveText(/^All \d+ entities are drawn/);
 };
 
 test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone", async ({ page }) => {
@@ -151,6 +204,8 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   expect(listBox.x).toBeGreaterThan(canvasBox.x + canvasBox.width - 1);
   expect(await overflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("knowledge-graph-1440.png") });
+  const graphUrl = page.url();
+  await openNotDrawn(page, graphUrl);
 
   // On a phone the canvas fits the window and the lists stack below it.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -162,6 +217,7 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   expect((await phone.communities.boundingBox())!.y).toBeGreaterThan(phoneCanvas.y + phoneCanvas.height);
   expect(await overflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("knowledge-graph-390.png"), fullPage: true });
+  await openNotDrawn(page, graphUrl);
 
   // A node whose flow was never deployed says so.
   await page.goto(`/${projectId}/flows/${never}/graph?node=${NODE}`);

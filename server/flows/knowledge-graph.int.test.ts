@@ -5,6 +5,7 @@ import { dashboardClient, type Session } from "../testing/dashboard-client";
 import { flowCall } from "../testing/flow-client";
 import { apiClient, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 import type { KnowledgeGraph, KnowledgeGraphChunk } from "./knowledge-graph";
+import type { KnowledgeGraphSearchHit } from "./knowledge-graph-search";
 
 /**
  * dashboard.flows.knowledgeGraph over real HTTP on a real Quarry: a graph-rag flow (the shipped example) over a
@@ -173,4 +174,86 @@ it("answers another team's user as if nothing existed, in our project and in the
   const theirs = await graphOf(outsider, { projectId: outsiderProjectId });
   expect(theirs.status).toBe(404);
   expect(theirs.message).toMatch(/not found/i);
+});
+
+const searchOf = (session: Session, input: Record<string, unknown>) =>
+  client.call(
+    session,
+    "dashboard.flows.knowledgeGraphSearch",
+    { projectId, flow: FLOW, node: NODE, ...input },
+    "query",
+  );
+
+it("draws the top `limit` entities, within the server's bound, and says how many there are in all", async () => {
+  const top = (await graphOf(viewer, { limit: 3 })).data as KnowledgeGraph;
+  expect(top.limit).toBe(3);
+  expect(top.entities).toHaveLength(3);
+  expect(top.totals.entities).toBeGreaterThan(3);
+  const all = (await graphOf(viewer, { limit: 1000 })).data as KnowledgeGraph;
+  expect(all.entities).toHaveLength(Math.min(1000, all.totals.entities));
+  expect(top.entities.map((e) => e.id)).toEqual(all.entities.slice(0, 3).map((e) => e.id));
+  for (const r of top.relationships)
+    expect(top.entities.some((e) => e.id === r.source) && top.entities.some((e) => e.id === r.target)).toBe(true);
+  for (const limit of [0, -1, 1001, 2.5, "300", null]) {
+    const res = await graphOf(viewer, { limit });
+    expect(res.status, JSON.stringify(limit)).toBe(400);
+  }
+});
+
+it("searches every entity of the graph, not only the drawn ones: names first, then descriptions", async () => {
+  const top = (await graphOf(viewer, { limit: 3 })).data as KnowledgeGraph;
+  const all = (await graphOf(viewer, { limit: 1000 })).data as KnowledgeGraph;
+  const drawn = new Set(top.entities.map((e) => e.id));
+  const outside = all.entities.filter((e) => !drawn.has(e.id)).at(-1)!;
+  expect(outside).toBeDefined();
+  const res = await searchOf(viewer, { text: `  ${outside.name.toUpperCase()} ` });
+  expect(res.status, res.message).toBe(200);
+  const hits = res.data as KnowledgeGraphSearchHit[];
+  expect(hits[0]).toMatchObject({ id: outside.id, name: outside.name, match: "name", degree: outside.degree });
+  if (outside.communityId) expect(hits[0]!.community?.id).toBe(outside.communityId);
+
+  // A prefix ranks the name that starts with it first; descriptions that mention it come after every name.
+  const hopper = ((await searchOf(viewer, { text: "grace" })).data as KnowledgeGraphSearchHit[])[0];
+  expect(hopper).toMatchObject({ name: "Grace Hopper", match: "name" });
+  const city = (await searchOf(viewer, { text: "milton keynes" })).data as KnowledgeGraphSearchHit[];
+  expect(city[0]).toMatchObject({ name: "Milton Keynes", match: "name" });
+  const kinds = city.map((h) => h.match);
+  expect(kinds).toEqual([...kinds].sort((a, b) => (a === b ? 0 : a === "name" ? -1 : 1)));
+  for (const h of city)
+    expect(`${h.name} ${h.description}`.toLowerCase(), JSON.stringify(h)).toContain("milton keynes");
+  const limited = (await searchOf(viewer, { text: "a", limit: 2 })).data as KnowledgeGraphSearchHit[];
+  expect(limited).toHaveLength(2);
+  expect(((await searchOf(viewer, { text: "no entity is called this" })).data as unknown[]).length).toBe(0);
+});
+
+it("takes any search text without a 5xx: LIKE wildcards are literal, bad input is 400", async () => {
+  for (const text of ["%", "_", "%%", "\\", "' OR 1=1 --", "a\ud800b", "😀", "名前", "x".repeat(200), "*", "[a-z]"]) {
+    const res = await searchOf(viewer, { text });
+    expect(res.status, JSON.stringify(text)).toBe(200);
+    for (const h of res.data as KnowledgeGraphSearchHit[])
+      expect(`${h.name} ${h.description}`.toLowerCase()).toContain(text.toLowerCase());
+  }
+  for (const input of [{ text: "" }, { text: "   " }, { text: "x".repeat(201) }, { text: 7 }, { text: "a\u0000b" }]) {
+    const res = await searchOf(viewer, input);
+    expect(res.status, JSON.stringify(input)).toBe(400);
+  }
+  for (const input of [{ limit: 0 }, { limit: 21 }, { node: "" }, { flow: "Not A Flow!" }, { projectId: "x" }]) {
+    const res = await searchOf(viewer, { text: "grace", ...input });
+    expect(res.status, JSON.stringify(input)).toBe(400);
+  }
+});
+
+it("answers another team's user, an unknown node and a signed-out caller as the other procedures do", async () => {
+  expect((await searchOf(outsider, { text: "grace" })).status).toBe(404);
+  const theirs = await searchOf(outsider, { projectId: outsiderProjectId, text: "grace" });
+  expect(theirs.status).toBe(404);
+  expect((await searchOf(owner, { node: "graph-rag-1", text: "grace" })).status).toBe(404);
+  expect((await searchOf(owner, { node: DATASET, text: "grace" })).status).toBe(404);
+  const anonymous = await client.call(
+    null,
+    "dashboard.flows.knowledgeGraphSearch",
+    { projectId, flow: FLOW, node: NODE, text: "grace" },
+    "query",
+  );
+  expect(anonymous.status).toBe(401);
 });

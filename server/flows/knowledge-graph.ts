@@ -3,16 +3,16 @@ import { AppError } from "../errors";
 import { Graph } from "./graph.schema";
 import { excerpt } from "./knowledge-graph-excerpt";
 import { layoutGroups } from "./knowledge-graph-layout";
+import { ENTITY_LIMIT, ENTITY_LIMIT_MAX } from "./knowledge-graph.schema";
 import { requireFlow } from "./service";
 
 /**
- * The knowledge graph of a deployed flow's graph-rag node, for the dashboard's graph view: its most connected
- * entities (at most ENTITY_LIMIT, with the totals), the relationships among them, their communities with summaries,
+ * The knowledge graph of a deployed flow's graph-rag node, for the dashboard's graph view: its `limit` most connected
+ * entities (at most ENTITY_LIMIT_MAX, with the totals), the relationships among them, their communities with summaries,
  * and a position for each entity (./knowledge-graph-layout.ts). Read from the index the active revision serves
  * (prisma/schema/graph-rag.prisma); every query carries the project id.
  */
 
-export const ENTITY_LIMIT = 300;
 /** Relationships drawn among the shown entities, strongest first. */
 const EDGE_LIMIT = 2_000;
 const CHUNK_LIMIT = 20;
@@ -35,6 +35,8 @@ export type KnowledgeGraph = {
   flow: string;
   node: { id: string; name: string };
   state: KnowledgeGraphState;
+  /** The most entities drawn (what was asked, within the server's bound). */
+  limit: number;
   /** building: how far the build got (0-100); failed: why. */
   progress: number;
   error: string | null;
@@ -44,7 +46,7 @@ export type KnowledgeGraph = {
   communities: KnowledgeGraphCommunity[];
 };
 
-type Scope = { projectId: string; nodeIndexId: string };
+export type Scope = { projectId: string; nodeIndexId: string };
 
 /** The graph-rag node of the flow's active revision and its index id (null when the flow is not deployed). */
 const deployedNode = async (projectId: string, flowName: string, nodeId: string) => {
@@ -64,10 +66,16 @@ const deployedNode = async (projectId: string, flowName: string, nodeId: string)
   return { node: { id: node.id, name: node.data.name || node.id }, indexId: indexId ?? null };
 };
 
-const emptyGraph = (flow: string, node: KnowledgeGraph["node"], state: KnowledgeGraphState): KnowledgeGraph => ({
+const emptyGraph = (
+  flow: string,
+  node: KnowledgeGraph["node"],
+  state: KnowledgeGraphState,
+  limit: number,
+): KnowledgeGraph => ({
   flow,
   node,
   state,
+  limit,
   progress: 0,
   error: null,
   totals: { entities: 0, relationships: 0, communities: 0 },
@@ -76,7 +84,8 @@ const emptyGraph = (flow: string, node: KnowledgeGraph["node"], state: Knowledge
   communities: [],
 });
 
-const readyIndex = async (projectId: string, flowName: string, nodeId: string) => {
+/** The node and its graph index (null when the flow is not deployed); NOT_FOUND when the flow has no such node. */
+export const readyIndex = async (projectId: string, flowName: string, nodeId: string) => {
   const { node, indexId } = await deployedNode(projectId, flowName, nodeId);
   const index = indexId
     ? await db.flowNodeIndex.findFirst({
@@ -91,13 +100,14 @@ export const knowledgeGraph = async (
   projectId: string,
   flowName: string,
   nodeId: string,
-  limit = ENTITY_LIMIT,
+  asked = ENTITY_LIMIT,
 ): Promise<KnowledgeGraph> => {
+  const limit = Math.min(Math.max(1, Math.floor(asked)), ENTITY_LIMIT_MAX);
   const { node, index } = await readyIndex(projectId, flowName, nodeId);
-  if (!index) return emptyGraph(flowName, node, "not-deployed");
+  if (!index) return emptyGraph(flowName, node, "not-deployed", limit);
   if (index.status !== "ready")
     return {
-      ...emptyGraph(flowName, node, index.status === "failed" ? "failed" : "building"),
+      ...emptyGraph(flowName, node, index.status === "failed" ? "failed" : "building", limit),
       progress: index.progress,
       error: index.status === "failed" ? "The graph could not be built; deploy the flow again" : null,
     };
@@ -148,6 +158,7 @@ export const knowledgeGraph = async (
     flow: flowName,
     node,
     state: "ready",
+    limit,
     progress: 100,
     error: null,
     totals: { entities: entityTotal, relationships: relationshipTotal, communities: communityTotal },

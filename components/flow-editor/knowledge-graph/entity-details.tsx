@@ -6,9 +6,9 @@ import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Loading } from "@/components/ui/states";
-import type { GraphCommunity, GraphEntity } from "./types";
+import type { DetailEntity, GraphEntity, GraphScope } from "./types";
 
-const Chunks = ({ input }: { input: { projectId: string; flow: string; node: string; entityId: string } }) => {
+const Chunks = ({ input }: { input: GraphScope & { entityId: string } }) => {
   const trpc = useTRPC();
   const chunks = useQuery(trpc.dashboard.flows.knowledgeGraphEntity.queryOptions(input));
   if (chunks.isPending) return <Loading>Loading its passages…</Loading>;
@@ -32,21 +32,26 @@ const Chunks = ({ input }: { input: { projectId: string; flow: string; node: str
   );
 };
 
-/** The selected entity: type, description, its community's summary and the passages it was extracted from. */
+/**
+ * The selected entity: type, description, its community's summary and the passages it was extracted from. An entity
+ * found by search that is not on the canvas (`notDrawn`) says so, and why.
+ */
 export const EntityDetails = ({
   entity,
   community,
   colour,
   neighbours,
+  notDrawn,
   scope,
   onPick,
   onClose,
 }: {
-  entity: GraphEntity;
-  community: GraphCommunity | undefined;
+  entity: DetailEntity;
+  community: { title: string; summary: string } | undefined;
   colour: string;
   neighbours: GraphEntity[];
-  scope: { projectId: string; flow: string; node: string };
+  notDrawn?: string;
+  scope: GraphScope;
   onPick: (id: string) => void;
   onClose: () => void;
 }) => (
@@ -68,6 +73,11 @@ export const EntityDetails = ({
         Close
       </Button>
     </div>
+    {notDrawn && (
+      <p role="note" className="rounded-md border border-border bg-muted px-2.5 py-1.5 text-xs">
+        {notDrawn}
+      </p>
+    )}
     <p className="text-sm break-words">{entity.description || "No description was extracted."}</p>
     <div>
       <h3 className="text-xs font-semibold text-muted-foreground uppercase">Community</h3>

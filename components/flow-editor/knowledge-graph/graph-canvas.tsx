@@ -1,37 +1,41 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import type Sigma from "sigma";
-import { NO_COMMUNITY } from "./colours";
+import { FADED, fillGraph, focusReducers } from "./canvas-graph";
 import type { GraphData } from "./types";
-
-const FADED = "#e2e8f0";
-const MIN_SIZE = 3;
-const MAX_SIZE = 14;
-
-/** Node size from degree: square root, so hubs stand out without hiding the rest. */
-const sizeOf = (degree: number, maxDegree: number) =>
-  MIN_SIZE + (MAX_SIZE - MIN_SIZE) * Math.sqrt(degree / Math.max(1, maxDegree));
 
 /**
  * The graph drawn by sigma.js (WebGL) over a graphology graph, at the positions the server computed. Hovering an
  * entity keeps it and its neighbours in colour and fades the rest; clicking one selects it (and the camera moves to
- * it when it is selected from elsewhere). sigma touches the browser's WebGL, so it is loaded in the effect only.
+ * it when it is selected from elsewhere). A highlighted community keeps its entities in colour and fades the rest, as
+ * hover does (hover wins while it lasts); the container's data-highlighted says how many entities are in colour.
+ * sigma touches the browser's WebGL, so it is loaded in the effect only.
  */
 export const GraphCanvas = ({
   data,
   colours,
   selectedId,
+  communityId,
   onSelect,
 }: {
   data: GraphData;
   colours: Map<string, string>;
   selectedId: string | null;
+  communityId: string | null;
   onSelect: (id: string | null) => void;
 }) => {
   const container = useRef<HTMLDivElement>(null);
   const sigma = useRef<Sigma | null>(null);
   const selected = useRef(selectedId);
+  const community = useRef(communityId);
+  const [highlighted, setHighlighted] = useState<number | null>(null);
+  /** After a refresh: how many drawn entities the reducer left in colour (null when nothing is highlighted). */
+  const report = useRef(() => {
+    const renderer = sigma.current;
+    if (!renderer || !community.current) return setHighlighted(null);
+    setHighlighted(renderer.getGraph().filterNodes((n) => renderer.getNodeDisplayData(n)?.color !== FADED).length);
+  });
   const select = useRef(onSelect);
   useEffect(() => {
     select.current = onSelect;
@@ -47,35 +51,17 @@ export const GraphCanvas = ({
       ]);
       if (disposed || !container.current) return;
       const graph = new Graph({ type: "undirected", multi: false });
-      const maxDegree = Math.max(1, ...data.entities.map((e) => e.degree));
-      for (const e of data.entities)
-        graph.addNode(e.id, {
-          x: e.x,
-          y: e.y,
-          label: e.name,
-          size: sizeOf(e.degree, maxDegree),
-          color: e.communityId ? (colours.get(e.communityId) ?? NO_COMMUNITY) : NO_COMMUNITY,
-        });
-      for (const r of data.relationships)
-        if (!graph.hasEdge(r.source, r.target) && r.source !== r.target)
-          graph.addEdge(r.source, r.target, { size: Math.min(3, 0.5 + Math.log1p(r.weight) / 2), color: "#cbd5e1" });
-      const focus = () => hovered ?? selected.current;
+      fillGraph(graph, data, colours);
+      // A highlighted community wins over the selected entity; hovering wins over both while it lasts.
+      const focus = () => ({
+        entity: hovered ?? (community.current ? null : selected.current),
+        community: community.current,
+      });
       const renderer = new SigmaRenderer(graph, container.current, {
         labelRenderedSizeThreshold: 7,
         labelDensity: 0.5,
         zIndex: true,
-        nodeReducer: (node, attrs) => {
-          const f = focus();
-          if (!f || !graph.hasNode(f)) return attrs;
-          if (node === f) return { ...attrs, highlighted: true, zIndex: 2 };
-          if (graph.areNeighbors(node, f)) return { ...attrs, zIndex: 1, forceLabel: true };
-          return { ...attrs, color: FADED, label: "", zIndex: 0 };
-        },
-        edgeReducer: (edge, attrs) => {
-          const f = focus();
-          if (!f || !graph.hasNode(f)) return attrs;
-          return graph.hasExtremity(edge, f) ? { ...attrs, color: "#64748b" } : { ...attrs, hidden: true };
-        },
+        ...focusReducers(graph, focus),
       });
       renderer.on("enterNode", ({ node }) => {
         hovered = node;
@@ -88,6 +74,7 @@ export const GraphCanvas = ({
       renderer.on("clickNode", ({ node }) => select.current(node));
       renderer.on("clickStage", () => select.current(null));
       sigma.current = renderer;
+      report.current();
     })();
     return () => {
       disposed = true;
@@ -95,6 +82,14 @@ export const GraphCanvas = ({
       sigma.current = null;
     };
   }, [data, colours]);
+
+  useEffect(() => {
+    community.current = communityId;
+    const renderer = sigma.current;
+    if (!renderer) return;
+    renderer.refresh({ skipIndexation: true });
+    report.current();
+  }, [communityId]);
 
   useEffect(() => {
     selected.current = selectedId;
@@ -111,6 +106,7 @@ export const GraphCanvas = ({
       role="img"
       aria-label={`Knowledge graph: ${data.entities.length} entities and ${data.relationships.length} relationships`}
       data-testid="knowledge-graph-canvas"
+      data-highlighted={highlighted ?? undefined}
       className="h-[60vh] min-h-72 w-full max-w-full overflow-hidden rounded-md bg-background sm:h-[34rem]"
     />
   );

@@ -1,8 +1,9 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useMemo, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { EmptyState, Loading } from "@/components/ui/states";
@@ -11,7 +12,8 @@ import { CommunityList } from "./community-list";
 import { EntityDetails } from "./entity-details";
 import { EntitySearch } from "./entity-search";
 import { GraphCanvas } from "./graph-canvas";
-import type { GraphData } from "./types";
+import { LimitPicker } from "./limit-picker";
+import type { DetailEntity, GraphData, GraphScope, SearchHit } from "./types";
 
 const count = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
 
@@ -26,9 +28,7 @@ const NOT_READY: Record<Exclude<GraphData["state"], "ready">, { title: string; t
 
 const Summary = ({ data }: { data: GraphData }) => (
   <p className="text-sm text-muted-foreground">
-    {data.entities.length < data.totals.entities
-      ? `The ${count(data.entities.length, "most connected entity", "most connected entities")} of ${data.totals.entities.toLocaleString("en-US")}`
-      : count(data.totals.entities, "entity", "entities")}
+    {count(data.totals.entities, "entity", "entities")}
     {" · "}
     {count(data.totals.relationships, "relationship", "relationships")}
     {" · "}
@@ -36,8 +36,11 @@ const Summary = ({ data }: { data: GraphData }) => (
   </p>
 );
 
-const ReadyGraph = ({ data, scope }: { data: GraphData; scope: { projectId: string; flow: string; node: string } }) => {
+const ReadyGraph = ({ data, scope }: { data: GraphData; scope: GraphScope }) => {
   const [selectedId, setSelectedId] = useState<string | null>(null);
+  /** A search hit that is not on the canvas, shown in the details panel. */
+  const [found, setFound] = useState<SearchHit | null>(null);
+  const [communityId, setCommunityId] = useState<string | null>(null);
   const colours = useMemo(() => communityColours(data.communities.map((c) => c.id)), [data]);
   const byId = useMemo(() => new Map(data.entities.map((e) => [e.id, e])), [data]);
   const selected = selectedId ? byId.get(selectedId) : undefined;
@@ -48,46 +51,112 @@ const ReadyGraph = ({ data, scope }: { data: GraphData; scope: { projectId: stri
     );
     return [...new Set(ids)].flatMap((id) => byId.get(id) ?? []).sort((a, b) => b.degree - a.degree);
   }, [data, byId, selectedId]);
+  useEffect(() => {
+    if (!communityId) return;
+    const clear = (e: KeyboardEvent) => {
+      if (e.key === "Escape") setCommunityId(null);
+    };
+    window.addEventListener("keydown", clear);
+    return () => window.removeEventListener("keydown", clear);
+  }, [communityId]);
   if (!data.entities.length)
     return <EmptyState title="The graph is empty">No entities were found in the node&apos;s documents.</EmptyState>;
-  const community = data.communities.find((c) => c.id === selected?.communityId);
+
+  // Picking an entity ends a community's highlight, so the canvas shows the entity's neighbourhood.
+  const select = (id: string | null) => {
+    setFound(null);
+    setSelectedId(id);
+    if (id) setCommunityId(null);
+  };
+  const pickHit = (hit: SearchHit) => {
+    if (byId.has(hit.id)) return select(hit.id);
+    setSelectedId(null);
+    setFound(hit);
+  };
+  const detail: DetailEntity | undefined = selected ?? found ?? undefined;
+  const community = selected
+    ? data.communities.find((c) => c.id === selected.communityId)
+    : (found?.community ?? undefined);
+  const highlighted = data.communities.find((c) => c.id === communityId);
   return (
     <div className="grid min-w-0 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
       <div className="min-w-0 space-y-2">
         <div className="rounded-lg border border-border bg-card p-1 shadow-sm">
-          <GraphCanvas data={data} colours={colours} selectedId={selectedId} onSelect={setSelectedId} />
+          <GraphCanvas
+            data={data}
+            colours={colours}
+            selectedId={selectedId}
+            communityId={communityId}
+            onSelect={select}
+          />
         </div>
-        <p className="text-xs text-muted-foreground">
-          Colour: community · size: relationships · hover an entity to see its neighbours, click it for its details.
-        </p>
+        {highlighted ? (
+          <p role="status" className="text-xs">
+            Highlighted: {highlighted.title}, {count(highlighted.shown, "entity", "entities")} drawn of its{" "}
+            {highlighted.size}. Click it again or press Esc to clear.
+          </p>
+        ) : (
+          <p className="text-xs text-muted-foreground">
+            Colour: community · size: relationships · hover an entity to see its neighbours, click it for its details,
+            click a community to highlight it.
+          </p>
+        )}
       </div>
       <div className="min-w-0 space-y-4">
-        <EntitySearch entities={data.entities} onPick={setSelectedId} />
-        {selected && (
+        <EntitySearch scope={scope} isDrawn={(id) => byId.has(id)} onPick={pickHit} />
+        {detail && (
           <EntityDetails
-            entity={selected}
+            key={detail.id}
+            entity={detail}
             community={community}
-            colour={(selected.communityId && colours.get(selected.communityId)) || NO_COMMUNITY}
-            neighbours={neighbours}
+            colour={(detail.communityId && colours.get(detail.communityId)) || NO_COMMUNITY}
+            neighbours={selected ? neighbours : []}
+            notDrawn={
+              found
+                ? `Not drawn: the graph shows its ${count(data.entities.length, "most connected entity", "most connected entities")} and this one has ${count(found.degree, "relationship", "relationships")}. Draw more entities to see it on the canvas.`
+                : undefined
+            }
             scope={scope}
-            onPick={setSelectedId}
-            onClose={() => setSelectedId(null)}
+            onPick={select}
+            onClose={() => select(null)}
           />
         )}
-        <CommunityList communities={data.communities} colours={colours} total={data.totals.communities} />
+        <CommunityList
+          communities={data.communities}
+          colours={colours}
+          total={data.totals.communities}
+          activeId={communityId}
+          onToggle={(id) => setCommunityId((current) => (current === id ? null : id))}
+        />
       </div>
     </div>
   );
 };
 
 /** The knowledge graph a deployed flow's graph-rag node searches: canvas, search, entity details, communities. */
-export const KnowledgeGraphView = ({ projectId, flow, node }: { projectId: string; flow: string; node: string }) => {
+export const KnowledgeGraphView = ({
+  projectId,
+  flow,
+  node,
+  limit,
+}: {
+  projectId: string;
+  flow: string;
+  node: string;
+  limit: number;
+}) => {
   const trpc = useTRPC();
+  const router = useRouter();
   const scope = { projectId, flow, node };
   const graph = useQuery({
-    ...trpc.dashboard.flows.knowledgeGraph.queryOptions(scope, { enabled: !!node }),
+    ...trpc.dashboard.flows.knowledgeGraph.queryOptions({ ...scope, limit }, { enabled: !!node }),
+    placeholderData: keepPreviousData,
     refetchInterval: (q) => (q.state.data?.state === "building" ? 5_000 : false),
   });
+  const drawAtMost = (n: number) =>
+    router.replace(`/${projectId}/flows/${encodeURIComponent(flow)}/graph?node=${encodeURIComponent(node)}&top=${n}`, {
+      scroll: false,
+    });
   const back = (
     <Link href={`/${projectId}/flows/${encodeURIComponent(flow)}`} className="text-sm text-link hover:underline">
       ← {flow}
@@ -115,9 +184,17 @@ export const KnowledgeGraphView = ({ projectId, flow, node }: { projectId: strin
         {back}
         <h1 className="text-2xl font-semibold tracking-tight break-words">Knowledge graph: {data.node.name}</h1>
         {data.state === "ready" && <Summary data={data} />}
+        {data.state === "ready" && data.entities.length > 0 && (
+          <LimitPicker
+            limit={data.limit}
+            drawn={data.entities.length}
+            total={data.totals.entities}
+            onChange={drawAtMost}
+          />
+        )}
       </div>
       {data.state === "ready" ? (
-        <ReadyGraph data={data} scope={scope} />
+        <ReadyGraph key={data.limit} data={data} scope={scope} />
       ) : (
         <div className="rounded-lg border border-border bg-card shadow-sm">
           <EmptyState title={NOT_READY[data.state].title}>

@@ -6,3 +6,7 @@ export type GraphData = Flows["knowledgeGraph"];
 export type GraphEntity = GraphData["entities"][number];
 export type GraphCommunity = GraphData["communities"][number];
 export type EntityChunk = Flows["knowledgeGraphEntity"][number];
+export type SearchHit = Flows["knowledgeGraphSearch"][number];
+/** What the details panel shows: a drawn entity, or a search hit that is not on the canvas. */
+export type DetailEntity = Omit<GraphEntity, "x" | "y">;
+export type GraphScope = { projectId: string; flow: string; node: string };

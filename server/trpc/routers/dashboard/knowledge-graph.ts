@@ -1,5 +1,10 @@
 import { knowledgeGraph, knowledgeGraphEntityChunks } from "@/server/flows/knowledge-graph";
-import { KnowledgeGraphEntityInput, KnowledgeGraphInput } from "@/server/flows/knowledge-graph.schema";
+import { searchKnowledgeGraph } from "@/server/flows/knowledge-graph-search";
+import {
+  KnowledgeGraphEntityInput,
+  KnowledgeGraphSearchInput,
+  KnowledgeGraphViewInput,
+} from "@/server/flows/knowledge-graph.schema";
 import { projectProcedure } from "../../init";
 
 /**
@@ -8,11 +13,16 @@ import { projectProcedure } from "../../init";
  */
 export const knowledgeGraphProcedures = {
   knowledgeGraph: projectProcedure("viewer")
-    .input(KnowledgeGraphInput)
-    .query(({ ctx, input }) => knowledgeGraph(ctx.projectId, input.flow, input.node)),
+    .input(KnowledgeGraphViewInput)
+    .query(({ ctx, input }) => knowledgeGraph(ctx.projectId, input.flow, input.node, input.limit)),
 
   /** The chunks an entity comes from, fetched when it is clicked. */
   knowledgeGraphEntity: projectProcedure("viewer")
     .input(KnowledgeGraphEntityInput)
     .query(({ ctx, input }) => knowledgeGraphEntityChunks(ctx.projectId, input.flow, input.node, input.entityId)),
+
+  /** Entities of the whole graph whose name or description contains the text, drawn or not. */
+  knowledgeGraphSearch: projectProcedure("viewer")
+    .input(KnowledgeGraphSearchInput)
+    .query(({ ctx, input }) => searchKnowledgeGraph(ctx.projectId, input.flow, input.node, input.text, input.limit)),
 };
