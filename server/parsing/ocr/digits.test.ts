@@ -75,6 +75,11 @@ describe("digit look-alikes", () => {
     for (const token of ["vl.l", "v1.1", "dev.Io", "nav.Ol"]) expect(fixToken(token)).toBe(token);
   });
 
+  it("puts back a citation bracket read as a bar", () => {
+    expect(fixLine(["PubLayNet", "|38]", "and", "[3,|", "[12-14|."])).toEqual(["PubLayNet", "[38]", "and", "[3,]", "[12-14]."]);
+    for (const token of ["|", "|a]", "[a|"]) expect(fixToken(token)).toBe(token);
+  });
+
   it("works on a whole line", () => {
     expect(fixDigitsInText("Revenue rose 1O% to $1,2O4.5O in 2O23.")).toBe("Revenue rose 10% to $1,204.50 in 2023.");
   });

@@ -90,6 +90,14 @@ const fixDoi = (token: string): string | null => {
   return /^10\.\d{4,9}$/.test(prefix) ? `${m[1] ?? ""}${prefix}${m[3]}` : null;
 };
 
+/** A citation's bracket read as a bar, as Tesseract reads "[38]" in a table cell: "|38]" and "[38|" are "[38]". */
+const fixBracket = (token: string): string | null => {
+  const open = /^\|(\d[\d,–-]*\][.,;:]?)$/.exec(token);
+  if (open) return `[${open[1]}`;
+  const close = /^(\[\d[\d,–-]*)\|([.,;:]?)$/.exec(token);
+  return close ? `${close[1]}]${close[2]}` : null;
+};
+
 /** A version number after a v: "vl.1" is v1.1, "SQuADvl.1" SQuADv1.1 (dotted, with a digit of its own). */
 const fixVersion = (token: string): string | null => {
   const m = /^(.*v)([0-9OolI|]+(?:\.[0-9OolI|]+)+)([.,;:)]?)$/.exec(token);
@@ -122,7 +130,7 @@ const fixZeroForO = (token: string): string | null => {
 export const fixToken = (token: string, isbnContext = false): string => {
   const doi = fixDoi(token);
   if (doi) return doi;
-  const word = fixZeroForO(token) ?? fixVersion(token);
+  const word = fixZeroForO(token) ?? fixVersion(token) ?? fixBracket(token);
   if (word) return word;
   if (![...token].some(isConfusable)) return token;
   const digits = digitCount(token);
