@@ -76,7 +76,13 @@ describe("digit look-alikes", () => {
   });
 
   it("puts back a citation bracket read as a bar", () => {
-    expect(fixLine(["PubLayNet", "|38]", "and", "[3,|", "[12-14|."])).toEqual(["PubLayNet", "[38]", "and", "[3,]", "[12-14]."]);
+    expect(fixLine(["PubLayNet", "|38]", "and", "[3,|", "[12-14|."])).toEqual([
+      "PubLayNet",
+      "[38]",
+      "and",
+      "[3,]",
+      "[12-14].",
+    ]);
     for (const token of ["|", "|a]", "[a|"]) expect(fixToken(token)).toBe(token);
   });
 

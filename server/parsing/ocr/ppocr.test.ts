@@ -30,7 +30,10 @@ const page = async (font: string, size: number, squeeze: number, blur = 0) => {
   LINES.forEach((line, i) => ctx.fillText(line, 20, 20 + i * size * 3));
   let image = sharp(canvas.toBuffer("image/png"));
   if (blur > 0) image = sharp(await image.blur(blur).png().toBuffer());
-  return image.resize(Math.round(width / squeeze), height, { fit: "fill" }).png().toBuffer();
+  return image
+    .resize(Math.round(width / squeeze), height, { fit: "fill" })
+    .png()
+    .toBuffer();
 };
 
 /** Multiset word F1 of a reading against LINES. */
@@ -57,14 +60,25 @@ describe("PP-OCR words on squeezed, small text", () => {
   it.each([
     ["DejaVu Serif", 10, 1.6, 0],
     ["DejaVu Sans", 9, 1.3, 0.7],
-  ])("%s %ipx squeezed %f× (blur %f): words and the spaces between them", async (font, size, squeeze, blur) => {
-    const result = await recognizePp(await page(font, size, squeeze, blur));
-    const lines = result.text.split("\n").filter((l) => l.trim());
-    expect(lines[0]).toBe(LINES[0]);
-    // Measured 0.92 and 0.97 (0.29 and 0.49 before lines were re-read wider and spaces taken from the time steps).
-    expect(wordF1(result.text), result.text).toBeGreaterThan(0.85);
-    // No two neighbouring words read as one.
-    const joined = new Set(LINES.flatMap((l) => l.split(" ").slice(1).map((w, i) => `${l.split(" ")[i]}${w}`)));
-    expect(result.text.split(/\s+/).filter((w) => joined.has(w))).toEqual([]);
-  }, 120_000);
+  ])(
+    "%s %ipx squeezed %f× (blur %f): words and the spaces between them",
+    async (font, size, squeeze, blur) => {
+      const result = await recognizePp(await page(font, size, squeeze, blur));
+      const lines = result.text.split("\n").filter((l) => l.trim());
+      expect(lines[0]).toBe(LINES[0]);
+      // Measured 0.92 and 0.97 (0.29 and 0.49 before lines were re-read wider and spaces taken from the time steps).
+      expect(wordF1(result.text), result.text).toBeGreaterThan(0.85);
+      // No two neighbouring words read as one.
+      const joined = new Set(
+        LINES.flatMap((l) =>
+          l
+            .split(" ")
+            .slice(1)
+            .map((w, i) => `${l.split(" ")[i]}${w}`),
+        ),
+      );
+      expect(result.text.split(/\s+/).filter((w) => joined.has(w))).toEqual([]);
+    },
+    120_000,
+  );
 });
