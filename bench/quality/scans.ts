@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -31,6 +31,13 @@ const normalise = (token: string) =>
     .replace(/\u00ad/g, "")
     .replace(/^[([{"'“‘«]+/, "")
     .replace(/[)\]}"'”’»,.;:!?]+$/, "");
+
+/** Every token with a letter or digit (word F1: a line whose spaces are lost scores its run-together words as misses). */
+export const wordTokens = (text: string): string[] =>
+  text
+    .split(/\s+/)
+    .map(normalise)
+    .filter((t) => /[\p{L}\p{N}]/u.test(t));
 
 export const digitTokens = (text: string): string[] =>
   text
@@ -128,8 +135,8 @@ const corpusPdfs = (): string[] => {
   return found;
 };
 
-type Engine = EngineName | "choice";
 type Tally = {
+  words: { hit: number; expected: number; found: number };
   hit: number;
   expected: number;
   found: number;
@@ -137,6 +144,15 @@ type Tally = {
   pages: number;
   missed: string[];
   extra: string[];
+};
+
+/** `BENCH_SCAN_DUMP=<dir>`: every page's reference and readings written there, to look at the errors. */
+const dump = (s: Sample, texts: Record<string, string>) => {
+  const dir = process.env.BENCH_SCAN_DUMP;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const base = s.name.replace(/[^\w.-]+/g, "_");
+  for (const [kind, text] of Object.entries(texts)) writeFileSync(path.join(dir, `${base}.${kind}.txt`), text);
 };
 
 const cpuSeconds = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
@@ -151,8 +167,21 @@ export const benchScans = async (): Promise<string> => {
   const dir = mkdtempSync(path.join(tmpdir(), "quarry-scans-"));
   const tallies = new Map<string, Tally>();
   const add = (name: string, reference: string, page: OcrPage, cpu: number) => {
-    const t = tallies.get(name) ?? { hit: 0, expected: 0, found: 0, cpu: 0, pages: 0, missed: [], extra: [] };
+    const t = tallies.get(name) ?? {
+      words: { hit: 0, expected: 0, found: 0 },
+      hit: 0,
+      expected: 0,
+      found: 0,
+      cpu: 0,
+      pages: 0,
+      missed: [],
+      extra: [],
+    };
     const m = matchCounts(digitTokens(reference), digitTokens(page.text));
+    const w = matchCounts(wordTokens(reference), wordTokens(page.text));
+    t.words.hit += w.hit;
+    t.words.expected += w.expected;
+    t.words.found += w.found;
     t.hit += m.hit;
     t.expected += m.expected;
     t.found += m.found;
@@ -188,6 +217,7 @@ export const benchScans = async (): Promise<string> => {
         return structuredClone(raw[engine].page);
       };
       const chosen = await readChosen({ tesseract: reader("tesseract"), ppocr: reader("ppocr") }, "auto");
+      dump(s, { reference: s.reference, tesseract: tess.text, ppocr: pp.text, choice: chosen.page.text });
       add("tesseract", s.reference, tess, tessCpu);
       add("tesseract + digits.ts", s.reference, repairDigits(structuredClone(tess)), tessCpu);
       add("ppocr", s.reference, pp, ppCpu);
@@ -211,12 +241,13 @@ export const benchScans = async (): Promise<string> => {
     await shutdownOcr();
   }
   const rows: (string | number)[][] = [
-    ["engine", "pages", "digit F1", "precision", "recall", "CPU s/page", "pages/CPU s"],
+    ["engine", "pages", "word F1", "digit F1", "precision", "recall", "CPU s/page", "pages/CPU s"],
   ];
   for (const [name, t] of tallies) {
     rows.push([
       name,
       t.pages,
+      fmt(f1(t.words.hit, t.words.expected, t.words.found), 3),
       fmt(f1(t.hit, t.expected, t.found), 3),
       fmt(t.found ? t.hit / t.found : 1, 3),
       fmt(t.expected ? t.hit / t.expected : 1, 3),
@@ -224,15 +255,16 @@ export const benchScans = async (): Promise<string> => {
       fmt(t.pages / Math.max(1e-9, t.cpu), 3),
     ]);
   }
-  const residue = (name: Engine) => {
+  const residue = (name: string) => {
     const t = tallies.get(name);
     return t ? `${name}: missed ${t.missed.slice(0, 25).join(" ")} | extra ${t.extra.slice(0, 25).join(" ")}` : "";
   };
   return [
-    `Scans (${DPI} dpi, digit tokens against the text layer)`,
+    `Scans (${DPI} dpi, word and digit tokens against the text layer)`,
     table(rows),
     table(perPage),
     residue("choice"),
     residue("tesseract"),
+    residue("ppocr + digits.ts"),
   ].join("\n");
 };

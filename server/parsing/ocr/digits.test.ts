@@ -53,6 +53,39 @@ describe("digit look-alikes", () => {
     expect(fixToken("https://doi.org/1O.48550/arXiv.2004.04906")).toBe("https://doi.org/10.48550/arXiv.2004.04906");
   });
 
+  it("reads a zero inside a lower-case word as o", () => {
+    expect(fixLine(["0rdered", "c0sts", "als0,", "0r", "zo0", "(Als0)", "0f"])).toEqual([
+      "ordered",
+      "costs",
+      "also,",
+      "or",
+      "zoo",
+      "(Also)",
+      "of",
+    ]);
+    for (const token of ["x0", "h0", "t0", "a00", "B0", "v0.5", "10", "2020", "R0", "C0VID", "0x1F", "abc10"]) {
+      expect(fixToken(token)).toBe(token);
+    }
+  });
+
+  it("repairs a dotted version number after a v", () => {
+    expect(fixToken("vl.1")).toBe("v1.1");
+    expect(fixToken("SQuADvl.1")).toBe("SQuADv1.1");
+    expect(fixToken("v2.O.1,")).toBe("v2.0.1,");
+    for (const token of ["vl.l", "v1.1", "dev.Io", "nav.Ol"]) expect(fixToken(token)).toBe(token);
+  });
+
+  it("puts back a citation bracket read as a bar", () => {
+    expect(fixLine(["PubLayNet", "|38]", "and", "[3,|", "[12-14|."])).toEqual([
+      "PubLayNet",
+      "[38]",
+      "and",
+      "[3,]",
+      "[12-14].",
+    ]);
+    for (const token of ["|", "|a]", "[a|"]) expect(fixToken(token)).toBe(token);
+  });
+
   it("works on a whole line", () => {
     expect(fixDigitsInText("Revenue rose 1O% to $1,2O4.5O in 2O23.")).toBe("Revenue rose 10% to $1,204.50 in 2023.");
   });

@@ -2,7 +2,8 @@
  * Digit look-alikes read as letters (O for 0, l or I for 1, S for 5, B for 8, Z for 2…) put back where the token
  * and its line say a number is meant: a token that is mostly digits, a date, a number with thousands separators,
  * an ISBN (the check digit decides), a DOI prefix. Words stay words: a token without any digit is changed only
- * when its line says it is an ISBN, and a letter is replaced only when every letter of the run can be.
+ * when its line says it is an ISBN, and a letter is replaced only when every letter of the run can be. A zero
+ * inside a lower-case word is made an o again (fixZeroForO).
  */
 
 const LOOK_ALIKES: Record<string, string> = {
@@ -89,10 +90,48 @@ const fixDoi = (token: string): string | null => {
   return /^10\.\d{4,9}$/.test(prefix) ? `${m[1] ?? ""}${prefix}${m[3]}` : null;
 };
 
+/** A citation's bracket read as a bar, as Tesseract reads "[38]" in a table cell: "|38]" and "[38|" are "[38]". */
+const fixBracket = (token: string): string | null => {
+  const open = /^\|(\d[\d,–-]*\][.,;:]?)$/.exec(token);
+  if (open) return `[${open[1]}`;
+  const close = /^(\[\d[\d,–-]*)\|([.,;:]?)$/.exec(token);
+  return close ? `${close[1]}]${close[2]}` : null;
+};
+
+/** A version number after a v: "vl.1" is v1.1, "SQuADvl.1" SQuADv1.1 (dotted, with a digit of its own). */
+const fixVersion = (token: string): string | null => {
+  const m = /^(.*v)([0-9OolI|]+(?:\.[0-9OolI|]+)+)([.,;:)]?)$/.exec(token);
+  if (!m || digitCount(m[2] as string) === 0) return null;
+  const version = asDigits(m[2] as string);
+  return /^\d+(?:\.\d+)+$/.test(version) && version !== m[2] ? `${m[1]}${version}${m[3]}` : null;
+};
+
+/** Two-letter words a 0 for o can come from ("0r", "0f"); "to" is left out: t0 is a subscript in formulas. */
+const SHORT_O_WORDS = new Set(["or", "of", "on", "no", "so", "do", "go"]);
+
+/**
+ * The other way round: a zero among lower-case letters is an o ("c0sts", "als0", "0rdered", "zo0"), as PP-OCR reads
+ * o in some fonts. Only when every digit of the word is a 0 and the word is then lower case (a capital first letter
+ * allowed), has no more zeros than letters, and is at least three letters or a common two-letter word: "x0", "h0",
+ * "a00", "B0", "v0.5" stay.
+ */
+const fixZeroForO = (token: string): string | null => {
+  const m = /^([("'“‘[]*)([A-Za-z0]+)([)"'”’\],.;:!?]*)$/.exec(token);
+  const word = m?.[2];
+  if (!m || !word || !word.includes("0") || !/[a-z]/.test(word)) return null;
+  if (letterCount(word) < digitCount(word)) return null;
+  const fixed = word.replace(/0/g, "o");
+  if (!/^[A-Z]?[a-z]+$/.test(fixed)) return null;
+  if (fixed.length < 3 && !SHORT_O_WORDS.has(fixed)) return null;
+  return `${m[1]}${fixed}${m[3]}`;
+};
+
 /** The token with look-alikes made digits, or itself. `isbnContext`: the line names an ISBN. */
 export const fixToken = (token: string, isbnContext = false): string => {
   const doi = fixDoi(token);
   if (doi) return doi;
+  const word = fixZeroForO(token) ?? fixVersion(token) ?? fixBracket(token);
+  if (word) return word;
   if (![...token].some(isConfusable)) return token;
   const digits = digitCount(token);
   const candidate = asDigits(token);

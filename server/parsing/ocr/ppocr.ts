@@ -5,6 +5,7 @@ import type { InferenceSession, Tensor } from "onnxruntime-node";
 import sharp from "sharp";
 import { AppError, errorMessage } from "@/server/errors";
 import { orderLines } from "./columns";
+import { decodeCtc, splitWords, type CtcChar } from "./ctc-words";
 import { meanConfidence, type OcrLine, type OcrPage, type OcrWord, type PixelBox } from "./types";
 
 /**
@@ -13,7 +14,7 @@ import { meanConfidence, type OcrLine, type OcrPage, type OcrWord, type PixelBox
  *
  * The wrapper's own `detect` is not used: it joins every box at the same height across the page into one line
  * (two columns become one line) and reports no word boxes. Here each detected box is a line, cropped from the
- * full-resolution image, and word boxes come from the recognition's time steps (CTC: one step = 8 input pixels).
+ * full-resolution image, and words and their boxes come from the recognition's time steps (ctc-words.ts).
  * Confidences are the mean character probability, 0–100 like Tesseract's.
  */
 
@@ -26,8 +27,11 @@ const BOX_THRESHOLD = 0.5;
 /** Detected regions are shrunk text; they are grown back by area × ratio / perimeter (`unclip_ratio`). */
 const UNCLIP_RATIO = 1.6;
 const REC_HEIGHT = 48;
-/** Longer lines are read in pieces of at most this width after scaling to 48 px high. */
+/** Longer lines are read in pieces of at most this width after scaling to 48 px high (and stretching). */
 const REC_MAX_WIDTH = 3200;
+/** A line piece whose characters average less probability is read again, this much wider (readPiece). */
+const UNSURE_LINE = 0.93;
+const STRETCH = 1.6;
 /** Characters read with less probability than this (×100) are dropped, as PaddleOCR drops such lines. */
 const MIN_LINE_CONFIDENCE = 50;
 
@@ -231,62 +235,28 @@ const crop = (g: Gray, b: PixelBox): Gray => {
   return { data, width, height };
 };
 
-type Char = { text: string; step: number; prob: number };
-
-/** Greedy CTC decoding, keeping the time step of every character (its x position). */
-const decode = (m: Models, data: Float32Array, steps: number, classes: number): Char[] => {
-  const chars: Char[] = [];
-  let previous = 0;
-  for (let t = 0; t < steps; t++) {
-    let best = 0;
-    let bestProb = -Infinity;
-    const row = t * classes;
-    for (let c = 0; c < classes; c++) {
-      const p = data[row + c] ?? 0;
-      if (p > bestProb) {
-        bestProb = p;
-        best = c;
-      }
-    }
-    if (best !== 0 && best !== previous) chars.push({ text: m.dictionary[best] ?? "", step: t, prob: bestProb });
-    previous = best;
-  }
-  return chars;
-};
-
-/** Words of one line crop: characters split at spaces, each word's box from its first to last time step. */
-const wordsOf = (chars: Char[], box: PixelBox, stepWidth: number, offset: number): OcrWord[] => {
-  const words: OcrWord[] = [];
-  let current: Char[] = [];
-  const flush = () => {
-    if (current.length === 0) return;
-    const text = current
+/** Words of one line crop (ctc-words.ts), each word's box from its first to last time step. */
+const wordsOf = (chars: CtcChar[], box: PixelBox, stepWidth: number, offset: number): OcrWord[] =>
+  splitWords(chars).flatMap((word) => {
+    const text = word
       .map((c) => c.text)
       .join("")
       .normalize("NFKC")
       .trim();
-    const first = current[0] as Char;
-    const last = current[current.length - 1] as Char;
-    const confidence = (100 * current.reduce((s, c) => s + c.prob, 0)) / current.length;
-    if (text.length > 0) {
-      words.push({
+    const first = word[0] as CtcChar;
+    const last = word[word.length - 1] as CtcChar;
+    if (text.length === 0) return [];
+    return [
+      {
         text,
-        confidence,
-        left: Math.max(box.left, Math.round(offset + first.step * stepWidth - stepWidth / 2)),
-        right: Math.min(box.right, Math.round(offset + (last.step + 1) * stepWidth + stepWidth / 2)),
+        confidence: (100 * word.reduce((s, c) => s + c.prob, 0)) / word.length,
+        left: Math.max(box.left, Math.round(offset + first.first * stepWidth - stepWidth / 2)),
+        right: Math.min(box.right, Math.round(offset + (last.last + 1) * stepWidth + stepWidth / 2)),
         top: box.top,
         bottom: box.bottom,
-      });
-    }
-    current = [];
-  };
-  for (const c of chars) {
-    if (c.text === " ") flush();
-    else current.push(c);
-  }
-  flush();
-  return words;
-};
+      },
+    ];
+  });
 
 /** The crop turned a quarter left: a vertical line (an arXiv stamp in the margin) read bottom to top. */
 const turnLeft = (g: Gray): Gray => {
@@ -297,25 +267,47 @@ const turnLeft = (g: Gray): Gray => {
   return { data, width: g.height, height: g.width };
 };
 
+type Reading = { chars: CtcChar[]; stepWidth: number };
+
+const meanProb = (chars: readonly CtcChar[]) =>
+  chars.length === 0 ? 0 : chars.reduce((s, c) => s + c.prob, 0) / chars.length;
+
+/** The characters of one crop scaled to `width` × 48 px, and how many crop pixels one time step covers. */
+const recognizeCrop = async (m: Models, part: Gray, width: number): Promise<Reading | null> => {
+  const input = toTensor(m.ort, await resizeGray(part, width, REC_HEIGHT), [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]);
+  const output = (await m.rec.run({ [m.rec.inputNames[0] as string]: input }))[m.rec.outputNames[0] as string];
+  const [, steps = 0, classes = 0] = output?.dims ?? [];
+  if (!output || steps === 0) return null;
+  return { chars: decodeCtc(output.data as Float32Array, steps, classes, m.dictionary), stepWidth: part.width / steps };
+};
+
+/**
+ * One piece of a line. A reading that is unsure on average is usually text squeezed into too few time steps (a crop
+ * much taller than its letters, condensed type): characters and spaces drop out ("For eachdatast,wetranevralmls").
+ * Such a piece is read again STRETCH times wider and the surer reading kept.
+ */
+const readPiece = async (m: Models, part: Gray, width: number): Promise<Reading | null> => {
+  const first = await recognizeCrop(m, part, width);
+  if (first && meanProb(first.chars) >= UNSURE_LINE) return first;
+  const wider = await recognizeCrop(m, part, Math.round(width * STRETCH));
+  if (!first || (wider && meanProb(wider.chars) > meanProb(first.chars))) return wider;
+  return first;
+};
+
 /** Reads one detected line: the crop scaled to 48 px high (in pieces if very long). */
 const readLine = async (m: Models, g: Gray, box: PixelBox): Promise<OcrWord[]> => {
   const vertical = box.bottom - box.top > 2 * (box.right - box.left);
   const line = vertical ? turnLeft(crop(g, box)) : crop(g, box);
   const scale = REC_HEIGHT / line.height;
   const width = Math.max(REC_HEIGHT / 4, Math.round(line.width * scale));
-  const pieces = Math.ceil(width / REC_MAX_WIDTH);
+  const pieces = Math.ceil((width * STRETCH) / REC_MAX_WIDTH);
   const words: OcrWord[] = [];
   for (let p = 0; p < pieces; p++) {
     const x0 = Math.floor((p * line.width) / pieces);
     const x1 = Math.floor(((p + 1) * line.width) / pieces);
     const part = pieces === 1 ? line : crop(line, { left: x0, right: x1, top: 0, bottom: line.height });
-    const pw = Math.max(REC_HEIGHT / 4, Math.round(part.width * scale));
-    const input = toTensor(m.ort, await resizeGray(part, pw, REC_HEIGHT), [0.5, 0.5, 0.5], [0.5, 0.5, 0.5]);
-    const output = (await m.rec.run({ [m.rec.inputNames[0] as string]: input }))[m.rec.outputNames[0] as string];
-    if (!output) continue;
-    const [, steps = 0, classes = 0] = output.dims;
-    const chars = decode(m, output.data as Float32Array, steps, classes);
-    words.push(...wordsOf(chars, box, part.width / steps, box.left + x0));
+    const read = await readPiece(m, part, Math.max(REC_HEIGHT / 4, Math.round(part.width * scale)));
+    if (read) words.push(...wordsOf(read.chars, box, read.stepWidth, box.left + x0));
   }
   // Word positions along a turned line are not x positions: each word keeps the line's box.
   return vertical ? words.map((w) => ({ ...w, ...box })) : words;
