@@ -126,6 +126,24 @@ const withHeadingAbove = (lines: Line[], start: number): number => {
   return close && inset && short ? start - 1 : start;
 };
 
+const FIGURE_CAPTION_RE = /^(?:figure|fig\.|chart|graph|diagram|map)\s*\d{1,4}[a-z]?\b/i;
+
+/**
+ * Labels of a chart or a diagram line up like cells: a run whose nearest caption, within three lines above it or
+ * right under it, is a figure's and not a table's is the figure's text, not a table.
+ */
+const isFigureText = (lines: Line[], first: number, last: number): boolean => {
+  const pitch = (lines[first]?.fontSize ?? 10) * 2.5;
+  for (let i = first - 1; i >= Math.max(0, first - 3); i--) {
+    const text = lines[i]?.text ?? "";
+    if (FIGURE_CAPTION_RE.test(text)) return true;
+    if (CAPTION_RE.test(text)) return false;
+  }
+  const below = lines[last + 1];
+  const end = lines[last];
+  return !!below && !!end && FIGURE_CAPTION_RE.test(below.text) && below.baseline - end.baseline <= pitch;
+};
+
 /**
  * Runs of at least three consecutive rows with two or more cells each. A single-cell row between two such rows (a
  * row label, a wrapped cell) stays inside the run.
@@ -143,7 +161,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
     while (end + 1 < lines.length && (multi(end + 1) || (multi(end + 2) && (lines[end + 1]?.text.length ?? 0) <= 40)))
       end++;
     const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
-    if (last - first + 1 >= MIN_TABLE_ROWS) {
+    if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });
     }

@@ -172,3 +172,55 @@ export const buildContentsPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A diagram's labels set in rows and columns under its figure caption, then a table whose body is grouped under row
+ * labels alone on their line ("Effectiveness" above "Employment 40").
+ */
+export const buildFigureAndGroupsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: "Figure 2: Flows of funding from taxes to the schools", x: 72 }]);
+  let top = 100;
+  for (const labels of [
+    ["Taxes", "State budget", "Ministry"],
+    ["Levies", "Municipal budget", "Board"],
+    ["Fees", "Grants", "Schools"],
+  ]) {
+    row(
+      page,
+      regular,
+      9,
+      top,
+      labels.map((text, i) => ({ text, x: 90 + 160 * i })),
+    );
+    top += 30;
+  }
+  row(page, regular, 10, top + 10, [{ text: PARAGRAPH, x: 72 }]);
+  top += 50;
+  row(page, regular, 10, top, [{ text: "Table 3: Weights of the indicators", x: 72 }]);
+  top += 20;
+  row(page, bold, 10, top, [
+    { text: "Indicator", x: 72 },
+    { text: "Weight", x: 400, align: "right" },
+  ]);
+  top += 14;
+  const body: [string, string][] = [
+    ["Effectiveness", ""],
+    ["Employment", "40"],
+    ["Further studies", "15"],
+    ["Staff", ""],
+    ["Formal qualifications", "11"],
+    ["Staff development", "6"],
+  ];
+  for (const [label, weight] of body) {
+    row(page, regular, 10, top, [
+      { text: label, x: weight ? 82 : 72 },
+      ...(weight ? [{ text: weight, x: 400, align: "right" as const }] : []),
+    ]);
+    top += 13;
+  }
+  row(page, regular, 10, top + 20, [{ text: "Source: the national board of education.", x: 72 }]);
+  return doc.save();
+};

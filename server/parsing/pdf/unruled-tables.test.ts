@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
-import { buildContentsPdf, buildContinuedTablePdf, buildResultsTablePdf, buildTwoColumnPdf } from "./unruled-fixtures";
+import {
+  buildContentsPdf,
+  buildContinuedTablePdf,
+  buildFigureAndGroupsPdf,
+  buildResultsTablePdf,
+  buildTwoColumnPdf,
+} from "./unruled-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
@@ -74,5 +80,22 @@ describe("unruled tables from text positions", () => {
       ["4 Searching", "15"],
       ["5 Troubleshooting", "22"],
     ]);
+  });
+
+  it("reads a diagram's labels under a figure caption as text, and a row label alone as the body's first row", async () => {
+    const elements = await parse(await buildFigureAndGroupsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(elements.map((e) => e.text).join(" ")).toContain("State budget");
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Indicator", "Weight"],
+      ["Effectiveness", ""],
+      ["Employment", "40"],
+      ["Further studies", "15"],
+      ["Staff", ""],
+      ["Formal qualifications", "11"],
+      ["Staff development", "6"],
+    ]);
+    expect((tables[0] as ParsedElement).html).toContain("<thead><tr><th>Indicator</th><th>Weight</th></tr></thead>");
   });
 });
