@@ -90,7 +90,11 @@ const tableBlock = (lines: Line[]): Block | null => {
  * heading after it (set larger or in the heading font, or after a wider gap than the rows' spacing).
  */
 const trimRun = (lines: Line[], start: number, end: number, stats: DocStats): [number, number] => {
-  while (start < end && CAPTION_RE.test(lines[start]?.text ?? "")) start++;
+  if (CAPTION_RE.test(lines[start]?.text ?? "")) {
+    // The caption and its wrapped lines, up to the first row of cells.
+    start++;
+    while (start < end && (lines[start]?.segments.length ?? 0) < 2) start++;
+  }
   const pitches: number[] = [];
   for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
   const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
@@ -126,12 +130,35 @@ const withHeadingAbove = (lines: Line[], start: number): number => {
   return close && inset && short ? start - 1 : start;
 };
 
+const FIGURE_CAPTION_RE = /^(?:figure|fig\.|chart|graph|diagram|map)\s*\d{1,4}[a-z]?\b/i;
+
 /**
- * Runs of at least three consecutive rows with two or more cells each. A single-cell row between two such rows (a
- * row label, a wrapped cell) stays inside the run.
+ * Labels of a chart or a diagram line up like cells: a run whose nearest caption, within three lines above it or
+ * right under it, is a figure's and not a table's is the figure's text, not a table.
+ */
+const isFigureText = (lines: Line[], first: number, last: number): boolean => {
+  const pitch = (lines[first]?.fontSize ?? 10) * 2.5;
+  for (let i = first - 1; i >= Math.max(0, first - 3); i--) {
+    const text = lines[i]?.text ?? "";
+    if (FIGURE_CAPTION_RE.test(text)) return true;
+    if (CAPTION_RE.test(text)) return false;
+  }
+  const below = lines[last + 1];
+  const end = lines[last];
+  return !!below && !!end && FIGURE_CAPTION_RE.test(below.text) && below.baseline - end.baseline <= pitch;
+};
+
+/**
+ * Runs of at least three consecutive rows with two or more cells each. One or two short single-cell rows between two
+ * such rows (a row label, a group heading, a wrapped cell) stay inside the run.
  */
 const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
   const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
+  // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
+  const bridge = (i: number) => {
+    const text = lines[i]?.text ?? "";
+    return text.length <= 40 && !CAPTION_RE.test(text) && !NOTE_RE.test(text);
+  };
   const found: { start: number; end: number; block: Block }[] = [];
   let start = 0;
   while (start < lines.length) {
@@ -140,10 +167,14 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       continue;
     }
     let end = start;
-    while (end + 1 < lines.length && (multi(end + 1) || (multi(end + 2) && (lines[end + 1]?.text.length ?? 0) <= 40)))
-      end++;
+    while (end + 1 < lines.length) {
+      if (multi(end + 1)) end++;
+      else if (bridge(end + 1) && multi(end + 2)) end += 2;
+      else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
+      else break;
+    }
     const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
-    if (last - first + 1 >= MIN_TABLE_ROWS) {
+    if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });
     }

@@ -82,6 +82,10 @@ const findGutter = (
     if (figures > 0.5 * chars(side) || side.length >= 3 * rows.size) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
     if (span < 0.2 * pageHeight) return false;
+    // Row labels of a few words a line ("Clarity or relevance") beside a column of sentences: a table's columns.
+    const words = new Map<number, number>();
+    for (const seg of side) words.set(seg.row, (words.get(seg.row) ?? 0) + (seg.text.match(/\S+/g)?.length ?? 0));
+    if (median([...words.values()]) < 4) return false;
     return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);
   };
   if (!proseLike(leftSide, extent.left, gutter.left) || !proseLike(rightSide, gutter.right, extent.right)) return null;

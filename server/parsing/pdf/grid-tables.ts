@@ -1,5 +1,6 @@
 import { escapeHtml } from "../table-html";
 import type { HorizontalLine, VerticalLine } from "./figures";
+import { takeOutsideRows, type OutsideRow } from "./grid-outside";
 import type { Box, RotatedText, Run } from "./types";
 
 /**
@@ -15,6 +16,8 @@ export type GridTable = Box & {
   cols: number;
   /** Cells in reading order; spans in grid units. */
   cells: { row: number; col: number; rowSpan: number; colSpan: number; text: string }[];
+  /** A caption or note ruled in with the table, read apart from it (grid-outside.ts). */
+  outside?: OutsideRow[];
 };
 
 const TOL = 2;
@@ -111,13 +114,21 @@ const cellText = (pieces: Piece[]): string => {
   return text.replace(/\s+/g, " ").trim();
 };
 
+/** A cell's figure ("44.8", "$33,200", "-0.01", "12 %", "(3)"). */
+const FIGURE_RE = /^[-+−–(]?[$€£]?\d[\d.,\s]*%?\)?[*†‡]*$/;
+
 /**
  * Row boundaries the drawing leaves out: many tables rule every few rows only (or none inside the body). A grid row
  * whose cells hold text on the same baselines, in most columns, is that many rows; a cell that wraps while the
- * others do not keeps its lines together.
+ * others do not keeps its lines together. The header (the first ruled row with text in two columns, none across
+ * them) is not cut when it holds no figures: its lines are column headings wrapped inside their ruled cells
+ * ("Schools identified / under NCLB / (n = 469)"), one heading each.
  */
 const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   const extra: number[] = [];
+  const columnOf = (p: Piece) =>
+    xs.findIndex((x, i) => i + 1 < xs.length && centre(p).x >= x && centre(p).x < (xs[i + 1] ?? x));
+  let headerSeen = false;
   for (let r = 0; r + 1 < ys.length; r++) {
     const top = ys[r] ?? 0;
     const bottom = ys[r + 1] ?? 0;
@@ -125,7 +136,6 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
       const { x, y } = centre(p);
       return y > top && y < bottom && x > (xs[0] ?? 0) && x < (xs[xs.length - 1] ?? 0) && p.bottom - p.top < 3 * p.size;
     });
-    if (inside.length < 4) continue;
     const sorted = [...inside].sort((a, b) => a.baseline - b.baseline);
     const bands: Piece[][] = [];
     for (const p of sorted) {
@@ -134,9 +144,33 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
       if (band && last && p.baseline - last.baseline <= 0.5 * Math.max(p.size, last.size)) band.push(p);
       else bands.push([p]);
     }
-    if (bands.length < 2) continue;
-    const columnOf = (p: Piece) =>
-      xs.findIndex((x, i) => i + 1 < xs.length && centre(p).x >= x && centre(p).x < (xs[i + 1] ?? x));
+    const cutAt = (b: number) => {
+      const above = Math.max(...(bands[b - 1] ?? []).map((p) => p.bottom));
+      const below = Math.min(...(bands[b] ?? []).map((p) => p.top));
+      extra.push((above + below) / 2);
+    };
+    // A caption or a heading over several columns ruled in with the header is a row of its own, above it.
+    const crosses = (band: Piece[]) =>
+      band.some((p) => xs.slice(1, -1).some((x) => p.left < x - TOL && p.right > x + TOL));
+    const plain = bands.filter((band) => !crosses(band)).flat();
+    if (!headerSeen && new Set(plain.map(columnOf)).size >= 2) {
+      headerSeen = true;
+      // Per line and column: a run may hold part of a cell only ("(", "n =", "469)").
+      const cellTexts = bands.flatMap((band) =>
+        [...new Set(band.map(columnOf))].map((c) =>
+          band
+            .filter((p) => columnOf(p) === c)
+            .sort((a, b) => a.left - b.left)
+            .map((p) => p.text.trim())
+            .join(" "),
+        ),
+      );
+      if (!cellTexts.some((text) => FIGURE_RE.test(text))) {
+        for (let b = 1; b < bands.length; b++) if (crosses(bands[b - 1] ?? []) !== crosses(bands[b] ?? [])) cutAt(b);
+        continue;
+      }
+    }
+    if (inside.length < 4 || bands.length < 2) continue;
     const perColumn = new Map<number, Set<number>>();
     bands.forEach((band, b) => {
       for (const p of band) {
@@ -149,11 +183,7 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
     const withText = [...perColumn.values()];
     const full = withText.filter((set) => set.size === bands.length).length;
     if (withText.length < 2 || full < 0.6 * withText.length) continue;
-    for (let b = 1; b < bands.length; b++) {
-      const above = Math.max(...(bands[b - 1] ?? []).map((p) => p.bottom));
-      const below = Math.min(...(bands[b] ?? []).map((p) => p.top));
-      extra.push((above + below) / 2);
-    }
+    for (let b = 1; b < bands.length; b++) cutAt(b);
   }
   return extra;
 };
@@ -240,7 +270,8 @@ const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
   if (filled < 2) return null;
   // A chart's gridlines: a large grid with a few labels scattered over it.
   if (cells.length >= 20 && filled < 0.3 * cells.length) return null;
-  return { ...box, rows, cols, cells, taken };
+  const { table, outside } = takeOutsideRows({ ...box, rows, cols, cells }, ys);
+  return { ...table, outside, taken };
 };
 
 /**

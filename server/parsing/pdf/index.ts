@@ -13,6 +13,7 @@ import { judgeTextLayer, type TextLayerVerdict } from "./soundness";
 import { hasImageObjects, mergeFigures } from "../place";
 import { rowsToText } from "../table-html";
 import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
+import type { OutsideRow } from "./grid-outside";
 import { computeStats } from "./stats";
 import { maxOf, type Box, type PageText, type RotatedText } from "./types";
 
@@ -209,15 +210,26 @@ const gridElements = (grids: Map<number, GridTable[]>, pages: PageText[]): Parse
   [...grids].flatMap(([pageNumber, list]) => {
     const page = pages.find((p) => p.pageNumber === pageNumber);
     const pageLayout = page ? { width: round(page.width), height: round(page.height) } : null;
-    return list.map((table) => ({
-      type: "Table" as const,
-      text: rowsToText(gridRows(table)),
-      html: gridHtml(table),
+    const beside = (row: OutsideRow): ParsedElement => ({
+      type: row.kind === "caption" ? "FigureCaption" : "NarrativeText",
+      text: row.text,
       pageNumber,
-      boundingBox: toBoundingBox(table),
+      boundingBox: toBoundingBox(row),
       pageLayout,
-      metadata: { table_rows: table.rows, table_columns: table.cols, table_source: "ruling-lines" },
-    }));
+    });
+    return list.flatMap((table) => [
+      ...(table.outside ?? []).filter((row) => row.kind === "caption").map(beside),
+      {
+        type: "Table" as const,
+        text: rowsToText(gridRows(table)),
+        html: gridHtml(table),
+        pageNumber,
+        boundingBox: toBoundingBox(table),
+        pageLayout,
+        metadata: { table_rows: table.rows, table_columns: table.cols, table_source: "ruling-lines" },
+      },
+      ...(table.outside ?? []).filter((row) => row.kind === "note").map(beside),
+    ]);
   });
 
 const parseOpenPdf = async (

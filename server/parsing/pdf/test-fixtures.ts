@@ -210,3 +210,49 @@ export const buildEncryptedPdf = async (): Promise<Uint8Array> => {
   );
   return doc.save({ useObjectStreams: false });
 };
+
+/**
+ * A ruled table as government reports set them: its caption ruled in as the first row across every column, column
+ * headings wrapped over three lines inside one ruled header row, body rows with no rules between them, and a note
+ * ruled in as the last row.
+ */
+export const buildRuledExhibitPdf = async (): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  const { regular, bold } = await embedFonts(doc);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const xs = [72, 300, 400, 500] as const;
+  const ys = [100, 130, 172, 220, 250] as const;
+  for (const y of ys) line(page, xs[0], y, xs[3], y);
+  for (const x of [xs[0], xs[3]]) line(page, x, ys[0], x, ys[4]);
+  for (const x of [xs[1], xs[2]]) line(page, x, ys[1], x, ys[3]);
+  const cell = (text: string, x: number, top: number, font = regular) =>
+    draw(page, text, { x: x + 5, top, size: 9, font });
+  cell("Exhibit 4", xs[0], ys[0] + 4, bold);
+  cell(
+    "Schools identified for improvement by their designation under the state's own system, 2006–07",
+    xs[0],
+    116,
+    bold,
+  );
+  cell("Designation", xs[0], ys[1] + 15, bold);
+  cell("Schools", xs[1], ys[1] + 4, bold);
+  cell("identified", xs[1], ys[1] + 15, bold);
+  cell("(n = 469)", xs[1], ys[1] + 26, bold);
+  cell("Schools not", xs[2], ys[1] + 4, bold);
+  cell("identified", xs[2], ys[1] + 15, bold);
+  cell("(n = 918)", xs[2], ys[1] + 26, bold);
+  const body = [
+    ["Low-performing", "34%", "3%"],
+    ["High-performing", "2%", "18%"],
+    ["Other", "14%", "9%"],
+  ];
+  body.forEach((cells, i) => cells.forEach((text, c) => cell(text, xs[c] ?? 0, ys[2] + 4 + 14 * i)));
+  cell("Exhibit reads: 34 percent of identified schools were low-performing.", xs[0], ys[3] + 10);
+  draw(page, "The state systems and the federal one agree on most schools.", {
+    x: 72,
+    top: 280,
+    size: 10,
+    font: regular,
+  });
+  return doc.save();
+};

@@ -172,3 +172,88 @@ export const buildContentsPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A diagram's labels set in rows and columns under its figure caption, then a table whose body is grouped under row
+ * labels alone on their line ("Effectiveness" above "Employment 40"), two of them right under the header.
+ */
+export const buildFigureAndGroupsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: "Figure 2: Flows of funding from taxes to the schools", x: 72 }]);
+  let top = 100;
+  for (const labels of [
+    ["Taxes", "State budget", "Ministry"],
+    ["Levies", "Municipal budget", "Board"],
+    ["Fees", "Grants", "Schools"],
+  ]) {
+    row(
+      page,
+      regular,
+      9,
+      top,
+      labels.map((text, i) => ({ text, x: 90 + 160 * i })),
+    );
+    top += 30;
+  }
+  row(page, regular, 10, top + 10, [{ text: PARAGRAPH, x: 72 }]);
+  top += 50;
+  row(page, regular, 10, top, [{ text: "Table 3: Weights of the indicators", x: 72 }]);
+  top += 20;
+  row(page, bold, 10, top, [
+    { text: "Indicator", x: 72 },
+    { text: "Weight", x: 400, align: "right" },
+  ]);
+  top += 14;
+  const body: [string, string][] = [
+    ["All indicators (n = 5):", ""],
+    ["Effectiveness", ""],
+    ["Employment", "40"],
+    ["Further studies", "15"],
+    ["Staff", ""],
+    ["Formal qualifications", "11"],
+    ["Staff development", "6"],
+  ];
+  for (const [label, weight] of body) {
+    row(page, regular, 10, top, [
+      { text: label, x: weight ? 82 : 72 },
+      ...(weight ? [{ text: weight, x: 400, align: "right" as const }] : []),
+    ]);
+    top += 13;
+  }
+  row(page, regular, 10, top + 20, [{ text: "Source: the national board of education.", x: 72 }]);
+  return doc.save();
+};
+
+/**
+ * A table without rules whose first column holds short row labels and whose second holds sentences, some wrapped
+ * over two lines: a gap runs down the page between them, as between the columns of a two-column page.
+ */
+export const buildLabelledListPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.regular, 10, 60, [{ text: PARAGRAPH, x: 72 }]);
+  const entries: [string, string[]][] = [
+    ["Clarity or relevance", ["Reported as not relevant by a large part of the", "population that was asked."]],
+    ["Response range", ["A high share of patients respond at the floor."]],
+    ["Variability", ["All patients give the same answer to the item,", "whatever their condition is."]],
+    ["Reproducibility", ["Unstable scores over time with no reason for it."]],
+    ["Redundancy", ["The item duplicates what other items collect already."]],
+    ["Recall period", ["The population or the disease state affects the", "period that patients can recall."]],
+    ["Discrimination", ["The item correlates with measures of other concepts", "more than with its own concept."]],
+    ["Missing data", ["Many patients leave the item out on their forms."]],
+    ["Item wording", ["Patients ask what the item means while they answer."]],
+  ];
+  let top = 100;
+  for (const [label, sentences] of entries) {
+    row(page, fonts.regular, 10, top, [{ text: label, x: 72 }]);
+    for (const sentence of sentences) {
+      row(page, fonts.regular, 10, top, [{ text: sentence, x: 220 }]);
+      top += 13;
+    }
+    top += 10;
+  }
+  row(page, fonts.regular, 10, top + 20, [{ text: PARAGRAPH, x: 72 }]);
+  return doc.save();
+};

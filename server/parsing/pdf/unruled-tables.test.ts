@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
-import { buildContentsPdf, buildContinuedTablePdf, buildResultsTablePdf, buildTwoColumnPdf } from "./unruled-fixtures";
+import {
+  buildContentsPdf,
+  buildContinuedTablePdf,
+  buildFigureAndGroupsPdf,
+  buildLabelledListPdf,
+  buildResultsTablePdf,
+  buildTwoColumnPdf,
+} from "./unruled-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
@@ -74,5 +81,41 @@ describe("unruled tables from text positions", () => {
       ["4 Searching", "15"],
       ["5 Troubleshooting", "22"],
     ]);
+  });
+
+  it("reads a diagram's labels under a figure caption as text; row labels alone open the body, inside the table", async () => {
+    const elements = await parse(await buildFigureAndGroupsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(elements.map((e) => e.text).join(" ")).toContain("State budget");
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Indicator", "Weight"],
+      ["All indicators (n = 5):", ""],
+      ["Effectiveness", ""],
+      ["Employment", "40"],
+      ["Further studies", "15"],
+      ["Staff", ""],
+      ["Formal qualifications", "11"],
+      ["Staff development", "6"],
+    ]);
+    expect((tables[0] as ParsedElement).html).toContain("<thead><tr><th>Indicator</th><th>Weight</th></tr></thead>");
+  });
+
+  it("reads row labels beside a column of sentences row by row, not as two page columns", async () => {
+    const elements = await parse(await buildLabelledListPdf());
+    const text = elements.map((e) => e.text).join("\n");
+    const at = (s: string) => text.indexOf(s);
+    for (const s of [
+      "Clarity or relevance",
+      "Reported as not relevant",
+      "Response range",
+      "A high share",
+      "Recall period",
+    ])
+      expect(at(s), s).toBeGreaterThanOrEqual(0);
+    expect(at("Clarity or relevance")).toBeLessThan(at("Reported as not relevant"));
+    expect(at("Reported as not relevant")).toBeLessThan(at("Response range"));
+    expect(at("Response range")).toBeLessThan(at("A high share"));
+    expect(at("The item duplicates")).toBeLessThan(at("Recall period"));
   });
 });

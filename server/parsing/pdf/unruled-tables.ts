@@ -137,7 +137,9 @@ const headerOf = (placed: PlacedRow[]): number => {
   };
   const firstData = placed.findIndex(hasFigures);
   if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
-  return Math.min(firstData, placed.length - 1);
+  // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group.
+  const label = placed.findIndex((row, r) => r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0);
+  return Math.min(label > 0 ? label : firstData, placed.length - 1);
 };
 
 const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[]; headerRows: number } => {
