@@ -7,7 +7,8 @@ import louvain from "graphology-communities-louvain";
  * summary are small enough to describe in a few sentences (20 entities: a summary prompt of about 1–2k tokens, the
  * size GraphRAG's leaf communities have on its examples). A community Louvain cannot split further stays a leaf
  * whatever its size. Entities without a relationship belong to no community. The random order Louvain visits nodes
- * in is seeded, so the same graph always gives the same communities.
+ * in is seeded and the graph is built in the order entities and edges are given (by name, server/graph-rag/store.ts),
+ * so the same graph always gives the same communities.
  */
 
 export const MAX_COMMUNITY_SIZE = 20;
@@ -42,7 +43,8 @@ const split = (members: string[], edges: Edge[]): string[][] => {
   const assigned = louvain(graph, { getEdgeWeight: "weight", rng: seeded(42) });
   const groups = new Map<number, string[]>();
   for (const m of members) groups.set(assigned[m]!, [...(groups.get(assigned[m]!) ?? []), m]);
-  return [...groups.values()].sort((a, b) => b.length - a.length || a[0]!.localeCompare(b[0]!));
+  // Largest first; groups of one size keep the order of their first member in `members`.
+  return [...groups.values()].sort((a, b) => b.length - a.length);
 };
 
 /** The community tree, top level first; refs are `c.<i>.<j>…` paths. Singletons are left out. */
@@ -60,7 +62,7 @@ export const detectCommunities = (entities: string[], edges: Edge[]): Community[
     });
   };
   walk(
-    split([...entities].sort(), edges).filter((p) => p.length > 1),
+    split(entities, edges).filter((p) => p.length > 1),
     0,
     null,
   );

@@ -144,15 +144,23 @@ export const edgesAmong = async (s: Scope, entityIds: string[]) => ({
 });
 
 /** What community detection needs of the whole graph: ids and weighted edges, nothing else. */
+/**
+ * The graph for community detection, in an order fixed by the entities' names (their normalised keys), not by their
+ * random ids: Louvain's result depends on the order it meets nodes and edges, so the same document must give them in
+ * the same order on every build.
+ */
 export const graphEdges = async (s: Scope) => ({
   entities: (
     await db.$queryRaw<{ id: string }[]>`
       SELECT id FROM graph_entities
-      WHERE project_id = ${s.projectId}::uuid AND node_index_id = ${s.indexId}::uuid ORDER BY id`
+      WHERE project_id = ${s.projectId}::uuid AND node_index_id = ${s.indexId}::uuid ORDER BY key`
   ).map((e) => e.id),
   relationships: await db.$queryRaw<{ source: string; target: string; weight: number }[]>`
-    SELECT source_id AS source, target_id AS target, weight FROM graph_relationships
-    WHERE project_id = ${s.projectId}::uuid AND node_index_id = ${s.indexId}::uuid`,
+    SELECT r.source_id AS source, r.target_id AS target, r.weight FROM graph_relationships r
+    JOIN graph_entities a ON a.id = r.source_id
+    JOIN graph_entities b ON b.id = r.target_id
+    WHERE r.project_id = ${s.projectId}::uuid AND r.node_index_id = ${s.indexId}::uuid
+    ORDER BY a.key, b.key, r.weight DESC`,
 });
 
 /** Replaces the index's communities; entities point at their leaf community. Batched like writeGraph. */
