@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getCoreRowModel, useReactTable, type SortingState } from "@tanstack/react-table";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import type { SOURCE_SORTS, SOURCE_STATUSES } from "@/server/sources/dashboard.schema";
 import { sourceColumns } from "./source-columns";
@@ -40,11 +40,18 @@ export const useSourcesTable = (projectId: string) => {
   );
 
   const data = list.data;
+  // Stable columns: flexRender mounts each cell function as a component, so a new function on every render would
+  // remount the row's actions and close a Reprocess or Delete dialog whenever the list refreshes. The columns read
+  // only the role and the indexing options of `project` (a new object each render).
+  const role = project.data?.role;
+  const indexingOptions = project.data?.indexingOptions;
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const columns = useMemo(() => sourceColumns(projectId, project), [projectId, role, indexingOptions]);
   // TanStack Table's instance is not memoizable; the compiler skips this hook, which is fine for one table.
   // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable({
     data: data?.items ?? [],
-    columns: sourceColumns(projectId, project),
+    columns,
     getCoreRowModel: getCoreRowModel(),
     manualPagination: true,
     manualSorting: true,

@@ -102,6 +102,7 @@ export const MembersTable = ({
                     <Button
                       variant="secondary"
                       size="sm"
+                      aria-label={`Remove ${m.email}`}
                       onClick={() => state.setRemoving({ id: m.id, email: m.email })}
                     >
                       Remove

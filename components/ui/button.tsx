@@ -5,7 +5,7 @@ const VARIANTS = {
   primary: "bg-primary text-primary-foreground shadow-sm hover:bg-primary-hover disabled:opacity-50",
   secondary: "bg-card text-foreground ring-1 ring-inset ring-input hover:bg-muted disabled:opacity-50",
   ghost: "text-foreground hover:bg-muted disabled:opacity-50",
-  danger: "bg-destructive text-white shadow-sm hover:bg-destructive-hover disabled:opacity-50",
+  danger: "bg-destructive-solid text-white shadow-sm hover:bg-destructive-solid-hover disabled:opacity-50",
 } as const;
 
 const SIZES = { sm: "h-8 px-2.5 text-xs", md: "h-9 px-3.5 text-sm", lg: "h-10 px-4 text-sm" } as const;

@@ -1,11 +1,34 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { Button, type ButtonVariant } from "./button";
 
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /**
- * A modal dialog on the native <dialog> element: focus moves into it and is trapped by the browser, Escape closes
- * it, and the page behind is inert. Open state is owned by the caller.
+ * Tab from the dialog's last control goes to its first, Shift+Tab from the first to the last. The browser makes the
+ * page behind inert but lets Tab leave a modal dialog for the browser's own toolbar, so focus would wander off.
+ */
+const keepFocusInside = (event: KeyboardEvent<HTMLDialogElement>) => {
+  if (event.key !== "Tab") return;
+  const stops = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(TABBABLE)).filter((el) =>
+    el.checkVisibility(),
+  );
+  const first = stops[0];
+  const last = stops.at(-1);
+  if (!first || !last) return;
+  const active = document.activeElement;
+  const target = event.shiftKey ? (active === first ? last : null) : active === last ? first : null;
+  if (!target) return;
+  event.preventDefault();
+  target.focus();
+};
+
+/**
+ * A modal dialog on the native <dialog> element: focus moves into it and stays there (Tab wraps around), Escape
+ * closes it, the page behind is inert, and on closing the browser puts focus back on the element that had it (the
+ * button that opened the dialog). Open state is owned by the caller.
  */
 export const Dialog = ({
   open,
@@ -30,6 +53,7 @@ export const Dialog = ({
       ref={ref}
       aria-label={title}
       onClose={onClose}
+      onKeyDown={keepFocusInside}
       className="m-auto w-full max-w-md rounded-lg border border-border bg-card p-0 text-foreground shadow-xl backdrop:bg-black/40"
     >
       {open && (

@@ -2,12 +2,11 @@ import {
   expect as baseExpect,
   test,
   type Browser,
-  type BrowserContext,
   type Locator,
   type Page,
 } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
-import { checkA11y } from "../helpers/axe";
+import { checkA11y, pickTheme, THEMES, type Theme } from "../helpers/axe";
 import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
 
 /**
@@ -21,15 +20,6 @@ import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
 
 // Pages under a dozen axe runs and a shared machine's load: patience for every wait.
 const expect = baseExpect.configure({ timeout: 30_000 });
-
-const THEMES = ["light", "dark"] as const;
-type Theme = (typeof THEMES)[number];
-
-/** The theme picked in the header's toggle (a cookie the server reads), and the system's preference to match. */
-const pickTheme = async (context: BrowserContext, page: Page, baseURL: string, theme: Theme) => {
-  await context.addCookies([{ name: "quarry_theme", value: theme, url: baseURL }]);
-  await page.emulateMedia({ colorScheme: theme });
-};
 
 type Stop = { name: string; path: string; ready?: (page: Page) => Locator };
 

@@ -1,8 +1,17 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
 
 /** WCAG 2.0 and 2.1, levels A and AA: what the dashboard promises (issue 30). */
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+
+export const THEMES = ["light", "dark"] as const;
+export type Theme = (typeof THEMES)[number];
+
+/** The theme picked in the header's toggle (a cookie the server reads), and the system's preference to match. */
+export const pickTheme = async (context: BrowserContext, page: Page, baseURL: string, theme: Theme) => {
+  await context.addCookies([{ name: "quarry_theme", value: theme, url: baseURL }]);
+  await page.emulateMedia({ colorScheme: theme });
+};
 
 type Violation = Awaited<ReturnType<AxeBuilder["analyze"]>>["violations"][number];
 
