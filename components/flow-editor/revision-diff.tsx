@@ -4,7 +4,11 @@ import type { Graph } from "@/server/flows/graph.schema";
 import { diffGraphs } from "./graph-diff";
 
 const MARK = { added: "+", removed: "−", changed: "~" } as const;
-const TONE = { added: "text-emerald-700 dark:text-emerald-400", removed: "text-destructive", changed: "text-amber-700 dark:text-amber-400" } as const;
+const TONE = {
+  added: "text-emerald-700 dark:text-emerald-400",
+  removed: "text-destructive",
+  changed: "text-amber-700 dark:text-amber-400",
+} as const;
 
 /** What restoring a revision would change in the draft, line by line. */
 export const RevisionDiff = ({ draft, revision, number }: { draft: Graph; revision: Graph; number: number }) => {

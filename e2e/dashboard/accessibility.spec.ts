@@ -1,10 +1,4 @@
-import {
-  expect as baseExpect,
-  test,
-  type Browser,
-  type Locator,
-  type Page,
-} from "@playwright/test";
+import { expect as baseExpect, test, type Browser, type Locator, type Page } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { checkA11y, pickTheme, THEMES, type Theme } from "../helpers/axe";
 import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";

@@ -43,7 +43,7 @@ const invite = async (team: string, role: string, email: string) => {
 };
 
 const waitForMail = async (to: string) => {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
     const mail = smtp.messages.find((m) => m.to.includes(`<${to}>`));
     if (mail) return mail;
     await new Promise((r) => setTimeout(r, 100));

@@ -122,8 +122,7 @@ it("gives a viewer the deployed graph: top entities by degree, their relationshi
   // Louvain may split an organisation's group further (communities nest; entities point at the innermost), but never
   // puts people of two organisations together.
   const hopper = graph.entities.find((e) => e.name === "Grace Hopper")!;
-  const community = (names: string[]) =>
-    graph.entities.filter((e) => names.includes(e.name)).map((e) => e.communityId);
+  const community = (names: string[]) => graph.entities.filter((e) => names.includes(e.name)).map((e) => e.communityId);
   expect(hopper.communityId).toBeTruthy();
   const harvard = ["Howard Aiken", "Jean Sammet", "Harvard Computation Laboratory", "Mark One Calculator"];
   expect(community(harvard)).toContain(hopper.communityId);
