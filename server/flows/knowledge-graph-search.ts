@@ -1,7 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "../db";
 import { normaliseName } from "../graph-rag/names";
-import { readyIndex, type Scope } from "./knowledge-graph";
+import { readyIndex, type KnowledgeGraphEntity, type Scope } from "./knowledge-graph";
 import { SEARCH_LIMIT } from "./knowledge-graph.schema";
 
 /**
@@ -12,14 +12,8 @@ import { SEARCH_LIMIT } from "./knowledge-graph.schema";
  * hit carries its community's title and summary, which the view may not have loaded. Every query carries the project.
  */
 
-export type KnowledgeGraphSearchHit = {
-  id: string;
-  name: string;
-  type: string;
-  description: string;
-  degree: number;
-  mentions: number;
-  communityId: string | null;
+/** An entity as the view draws it, without a position (it may not be drawn), with its community and how it matched. */
+export type KnowledgeGraphSearchHit = Omit<KnowledgeGraphEntity, "x" | "y"> & {
   community: { id: string; title: string; summary: string } | null;
   match: "name" | "description";
 };
