@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { setRuntimeEnv } from "@/server/env";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "../postgres/embedded-postgres";
-import { applyMigrations } from "../postgres/migrate";
+import { startTestDatabase, type TestDatabase } from "../testing/test-database";
 
 /**
  * Token verification reads the token and its project in one statement and keeps nothing between calls: what changes
@@ -9,18 +7,12 @@ import { applyMigrations } from "../postgres/migrate";
  * next call, on any replica.
  */
 
-let server: EmbeddedPostgres;
+let database: TestDatabase;
 
 beforeAll(async () => {
-  server = await startEmbeddedPostgres({ port: 0 });
-  await applyMigrations({ url: server.url });
-  setRuntimeEnv("DATABASE_URL", server.url);
+  database = await startTestDatabase();
 });
-afterAll(async () => {
-  const { disconnectDb } = await import("../db");
-  await disconnectDb();
-  await server?.stop();
-});
+afterAll(async () => database?.stop());
 
 it("answers the token's project, permissions and model defaults, and sees every change from the next call", async () => {
   const { db } = await import("../db");
