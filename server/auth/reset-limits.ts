@@ -1,6 +1,7 @@
-import { createHash } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { db } from "../db";
 import { env } from "../env";
+import { authSecret } from "./secret";
 
 /**
  * "Forgot your password?" mails a link to whatever address it is given, so it is limited twice: per email address
@@ -16,9 +17,14 @@ export const RESET_WINDOW_SECONDS = 60 * 60;
 
 export const TOO_MANY_RESETS = "Too many password reset requests. Try again in an hour.";
 
-/** Keys are hashes: the table holds neither email nor client addresses in clear. */
-const keyOf = (kind: "email" | "ip", value: string) =>
-  `${kind}:${createHash("sha256").update(value).digest("base64url")}`;
+/**
+ * Keys are HMACs under the server's secret: the table holds neither email nor client addresses in clear, and a copy
+ * of it cannot be matched against a list of addresses without the secret (a plain hash could).
+ */
+const keyOf = async (kind: "email" | "ip", value: string) =>
+  `${kind}:${createHmac("sha256", await authSecret())
+    .update(value)
+    .digest("base64url")}`;
 
 /** Counts one request for `key` (atomically: one statement, however many replicas); false once over `max`. */
 const take = async (key: string, max: number): Promise<boolean> => {
@@ -44,6 +50,6 @@ export const resetRequestAllowed = async (body: unknown, clientIp: string | null
   // Windows that have passed carry no information; dropped here so the table stays small.
   await db.$executeRaw`DELETE FROM password_reset_limits
     WHERE window_start <= now() - ${RESET_WINDOW_SECONDS}::int * interval '1 second'`;
-  if (!(await take(keyOf("ip", clientIp || "unknown"), env.QUARRY_RESET_REQUESTS_PER_IP_HOUR))) return false;
-  return take(keyOf("email", email.trim().toLowerCase()), env.QUARRY_RESET_MAILS_PER_ADDRESS_HOUR);
+  if (!(await take(await keyOf("ip", clientIp || "unknown"), env.QUARRY_RESET_REQUESTS_PER_IP_HOUR))) return false;
+  return take(await keyOf("email", email.trim().toLowerCase()), env.QUARRY_RESET_MAILS_PER_ADDRESS_HOUR);
 };
