@@ -36,7 +36,7 @@ const planner = async (target: Target) => {
   const { HYBRID_VECTOR_WEIGHT } = await import("@/server/retrieval/retrieve");
   const { getEmbedder } = await import("@/server/providers/embedding");
   const { toVectorLiteral } = await import("@/server/retrieval/embedding-index");
-  const { keywordTsQuery } = await import("@/server/retrieval/keyword-query");
+  const { commonLexemes } = await import("@/server/retrieval/keyword-query");
   const config = (await (await apiClient(target.quarry).get("/config")).json()) as { keyword_engine: string };
   const engine = config.keyword_engine === "bm25" ? "bm25" : "fulltext";
   return async (query: string) => {
@@ -45,7 +45,7 @@ const planner = async (target: Target) => {
       projectId: target.projectId,
       mode: "hybrid",
       vector: { literal: toVectorLiteral(vector!), index: target.index },
-      keyword: engine === "bm25" ? { engine, text: query } : { engine, tsQuery: await keywordTsQuery(query) },
+      keyword: engine === "bm25" ? { engine, text: query } : { engine, text: query, common: await commonLexemes() },
       vectorWeight: HYBRID_VECTOR_WEIGHT,
       pool: 50,
       limit: 10,

@@ -29,6 +29,8 @@ export const REAL_POSTGRES_SUITES = [
   "server/scale/replicas.pg.test.ts",
   // Real-Postgres only: the plan Postgres 15 picks for the vector side (HNSW, not a sort of every vector).
   "server/retrieval/vector-plan.pg.test.ts",
+  // Real-Postgres only: the ts_rank fallback's statement (its tsquery built inside it, the ranking bounded).
+  "server/retrieval/keyword-plan.pg.test.ts",
   "server/scale/replicas-jobs.pg.test.ts",
 ];
 

@@ -20,7 +20,14 @@ afterAll(async () => {
 
 it("drops lexemes found in most chunks once ANALYZE has run, and keeps the rarest when all are common", async () => {
   const { db } = await import("../db");
-  const { keywordTsQuery, refreshChunkStatistics } = await import("./keyword-query");
+  const { commonLexemes, fullTextQuerySql, refreshChunkStatistics } = await import("./keyword-query");
+  // The tsquery the search statement builds, as text.
+  const keywordTsQuery = async (text: string) =>
+    (
+      await db.$queryRaw<
+        { q: string | null }[]
+      >`SELECT q::text FROM (${fullTextQuerySql(text, await commonLexemes())}) x`
+    )[0]!.q;
   // Before any statistics every lexeme counts.
   expect(await keywordTsQuery("quarry granite")).toBe("'granit' | 'quarri'"); // tsvector order: sorted
   expect(await keywordTsQuery("the of and")).toBeNull();

@@ -1,4 +1,5 @@
 import { db } from "../db";
+import { Prisma } from "../generated/prisma/client";
 
 /**
  * The full-text side of retrieval. Questions are OR-ed word by word (they rarely contain every word of the passage
@@ -12,36 +13,59 @@ const STATS_TTL_MS = 5 * 60_000;
 /** Rows changed since the last ANALYZE before indexing refreshes the statistics. */
 const ANALYZE_AFTER_CHANGES = 2_000;
 
-let stats: { at: number; frequency: Map<string, number> } | null = null;
+/** The lexemes found in more than COMMON_FREQUENCY of all chunks, with their frequencies. */
+export type CommonLexemes = { lexemes: string[]; frequencies: number[] };
 
-const lexemeFrequencies = async (): Promise<Map<string, number>> => {
-  if (stats && Date.now() - stats.at < STATS_TTL_MS) return stats.frequency;
+let stats: { at: number; common: CommonLexemes } | null = null;
+
+/** Read from pg_stats at most every STATS_TTL_MS per process, so that a search costs no round trip for them. */
+export const commonLexemes = async (): Promise<CommonLexemes> => {
+  if (stats && Date.now() - stats.at < STATS_TTL_MS) return stats.common;
   const rows = await db.$queryRaw<{ elems: string[] | null; freqs: number[] | null }[]>`
     SELECT most_common_elems::text::text[] AS elems, most_common_elem_freqs AS freqs
     FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'chunks' AND attname = 'tsv'`;
   const { elems, freqs } = rows[0] ?? { elems: null, freqs: null };
-  const frequency = new Map((elems ?? []).map((lexeme, i) => [lexeme, freqs?.[i] ?? 0]));
+  const common: CommonLexemes = { lexemes: [], frequencies: [] };
+  (elems ?? []).forEach((lexeme, i) => {
+    const frequency = freqs?.[i] ?? 0;
+    if (frequency <= COMMON_FREQUENCY) return;
+    common.lexemes.push(lexeme);
+    common.frequencies.push(frequency);
+  });
   // No statistics yet (a fresh database): ask again next time rather than going without them for minutes.
-  if (frequency.size > 0) stats = { at: Date.now(), frequency };
-  return frequency;
+  if (elems?.length) stats = { at: Date.now(), common };
+  return common;
 };
 
-const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+/** The question's tsquery in the search statement: computed once there, by keywordQueryCte. */
+export const FULL_TEXT_QUERY = Prisma.sql`(SELECT q FROM keyword_query)`;
 
-/** A tsquery text for to_tsquery('simple', …), or null when the question has no searchable word. */
-export const keywordTsQuery = async (query: string): Promise<string | null> => {
-  const rows = await db.$queryRaw<{ lexeme: string }[]>`
-    SELECT unnest(tsvector_to_array(to_tsvector('english', ${query.slice(0, 2000)}))) AS lexeme`;
-  const lexemes = rows.map((r) => r.lexeme).slice(0, 32);
-  if (lexemes.length === 0) return null;
-  const frequency = await lexemeFrequencies();
-  const rare = lexemes.filter((l) => (frequency.get(l) ?? 0) <= COMMON_FREQUENCY);
-  // A question made only of common words keeps its rarest ones.
-  const kept = rare.length
-    ? rare
-    : [...lexemes].sort((a, b) => (frequency.get(a) ?? 0) - (frequency.get(b) ?? 0)).slice(0, 3);
-  return kept.map(quoteLexeme).join(" | ");
-};
+/**
+ * The question's tsquery, worked out inside the search statement (no round trip of its own): its first 32 lexemes
+ * (to_tsvector('english'), sorted) OR-ed, minus the common ones; a question made only of common words keeps its
+ * three rarest. NULL when the question has no searchable word, which matches nothing. Each lexeme is quoted for
+ * to_tsquery('simple') (backslash and quote doubled).
+ */
+export const fullTextQuerySql = (text: string, common: CommonLexemes) => Prisma.sql`
+  SELECT to_tsquery('simple',
+    string_agg('''' || replace(replace(q.lexeme, chr(92), chr(92) || chr(92)), '''', '''''') || '''', ' | ' ORDER BY q.n)) AS q
+  FROM (
+    SELECT w.lexeme, w.n, f.freq IS NULL AS rare, bool_or(f.freq IS NULL) OVER () AS any_rare,
+      row_number() OVER (ORDER BY coalesce(f.freq, 0), w.n) AS rarity
+    FROM unnest(tsvector_to_array(to_tsvector('english', ${text.slice(0, 2000)}))) WITH ORDINALITY AS w(lexeme, n)
+    LEFT JOIN unnest(${common.lexemes}::text[], ${common.frequencies}::float8[]) AS f(lexeme, freq)
+      ON f.lexeme = w.lexeme
+    WHERE w.n <= 32
+  ) q
+  WHERE q.rare OR (NOT q.any_rare AND q.rarity <= 3)`;
+
+/** The CTE FULL_TEXT_QUERY reads, first in the search statement's WITH list; nothing for BM25. */
+export const keywordQueryCte = (
+  side: { engine: "bm25" } | { engine: "fulltext"; text: string; common: CommonLexemes },
+) =>
+  side.engine === "fulltext"
+    ? Prisma.sql`keyword_query AS MATERIALIZED (${fullTextQuerySql(side.text, side.common)}),`
+    : Prisma.empty;
 
 /** The chunk columns queries filter or join on, and `tsv` for its lexeme statistics. */
 const ANALYZED_COLUMNS = [

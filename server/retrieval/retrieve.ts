@@ -6,12 +6,12 @@ import { logger } from "../logger";
 import { chunkFromRow } from "./chunk-row";
 import { ensureEmbeddingIndex, toVectorLiteral } from "./embedding-index";
 import { keywordEngine, type KeywordEngine } from "./keyword-engine";
-import { keywordTsQuery } from "./keyword-query";
+import { commonLexemes } from "./keyword-query";
 import { reembeddingProgress } from "./reembedding";
 import { runSearch } from "./search-pool";
 import { RETRIEVAL_TOP_K, type SearchType } from "./search-type.schema";
 import type { RetrievedChunk } from "./types";
-import { searchSql, type KeywordSide, type SearchPlan, type SearchRow } from "./vector-search";
+import { searchSql, type SearchPlan, type SearchRow } from "./vector-search";
 
 /**
  * The one retrieval function: prebuilt-rag, the chat layer, the dashboard search box and the flow retrieval node all
@@ -102,9 +102,6 @@ const staleMessage = async (projectId: string, stale: number, model: string) => 
   );
 };
 
-const keywordSide = async (engine: KeywordEngine, text: string): Promise<KeywordSide> =>
-  engine === "bm25" ? { engine, text } : { engine, tsQuery: await keywordTsQuery(text) };
-
 export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> => {
   const searchType = input.searchType ?? "hybrid";
   const topK = clamp(Math.floor(input.topK ?? RETRIEVAL_TOP_K.default), RETRIEVAL_TOP_K.min, RETRIEVAL_TOP_K.max);
@@ -146,7 +143,7 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
       nodeIndexId: input.nodeIndexId,
       mode,
       vector,
-      keyword: await keywordSide(engine, text),
+      keyword: engine === "bm25" ? { engine, text } : { engine, text, common: await commonLexemes() },
       vectorWeight: HYBRID_VECTOR_WEIGHT,
       pool: clamp((input.distinctDocuments ? DISTINCT_POOL_FACTOR : POOL_FACTOR) * limit, MIN_POOL, MAX_POOL),
       limit,

@@ -12,6 +12,8 @@ import { startTestDatabase, type TestDatabase } from "../testing/test-database";
  */
 
 const FILLER_CHUNKS = 4000;
+/** No lexeme counts as common: the full-text side searches every word of the question. */
+const NONE_COMMON = { lexemes: [], frequencies: [] };
 let server: TestDatabase;
 let projectId = "";
 let index = { id: "", dimension: 0 };
@@ -54,7 +56,7 @@ const plan = async (options: { sourceIds?: string[] } = {}) => {
     ...options,
     mode: "hybrid",
     vector: { literal: vector, index },
-    keyword: { engine: "fulltext", tsQuery: "'granit'" },
+    keyword: { engine: "fulltext", text: "granite", common: NONE_COMMON },
     vectorWeight: 0.3,
     pool: 50,
     limit: 10,
@@ -79,7 +81,7 @@ describe("the vector side's plan on a real Postgres", () => {
       projectId,
       mode: "keyword",
       vector: null,
-      keyword: { engine: "fulltext", tsQuery: "'filler'" },
+      keyword: { engine: "fulltext", text: "filler", common: NONE_COMMON },
       vectorWeight: 0,
       pool: 50,
       limit: 10,
@@ -109,7 +111,7 @@ describe("the vector side's plan on a real Postgres", () => {
         projectId,
         mode: "vector",
         vector: { literal: probe!.v, index },
-        keyword: { engine: "fulltext", tsQuery: null },
+        keyword: { engine: "fulltext", text: "", common: NONE_COMMON },
         vectorWeight: 1,
         pool: 50,
         limit: 5,

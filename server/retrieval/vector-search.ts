@@ -3,6 +3,7 @@ import { Prisma } from "../generated/prisma/client";
 import { isUuid } from "../ids";
 import type { EmbeddingIndexRef } from "./embedding-index";
 import { BM25_DOCUMENT, BM25_INDEX } from "./keyword-engine";
+import { FULL_TEXT_QUERY, keywordQueryCte, type CommonLexemes } from "./keyword-query";
 
 /**
  * All retrieval SQL: one statement per search. It checks the scope (the project's ready chunk sets, narrowed to the
@@ -17,7 +18,9 @@ import { BM25_DOCUMENT, BM25_INDEX } from "./keyword-engine";
  * of 4 ms at 20k chunks).
  */
 
-export type KeywordSide = { engine: "bm25"; text: string } | { engine: "fulltext"; tsQuery: string | null };
+/** The question for the keyword engine in use; full text turns it into its tsquery inside the statement. */
+export type KeywordSide =
+  { engine: "bm25"; text: string } | { engine: "fulltext"; text: string; common: CommonLexemes };
 
 export type SearchPlan = {
   projectId: string;
@@ -86,7 +89,7 @@ const keywordParts = (side: KeywordSide) => {
     };
   }
   // ts_rank normalization 1 (divide by 1 + log(length)) ranked best of the ts_rank forms on SciFact train.
-  const tsQuery = side.tsQuery ? Prisma.sql`to_tsquery('simple', ${side.tsQuery})` : Prisma.sql`NULL::tsquery`;
+  const tsQuery = FULL_TEXT_QUERY;
   const rank = Prisma.sql`CASE WHEN c.tsv @@ ${tsQuery} THEN ts_rank(c.tsv, ${tsQuery}, 1)::float8 ELSE 0 END`;
   return {
     scan: rank,
@@ -212,7 +215,8 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
   const distinctOrder = plan.distinctDocuments ? Prisma.sql`f.source_id,` : Prisma.empty;
 
   return Prisma.sql`
-    WITH scope AS MATERIALIZED (
+    WITH ${keywordQueryCte(plan.keyword)}
+    scope AS MATERIALIZED (
       SELECT
         (EXISTS (SELECT 1 FROM chunk_sets cs WHERE cs.project_id = ${projectId}::uuid AND cs.status = 'ready' ${setNarrow}))::int AS sets,
         ${stale} AS stale,
