@@ -20,11 +20,18 @@ import { logger } from "../logger";
  * `random_page_cost` 1.1 instead of 4 (a disk that seeks): the chunks and their HNSW graph are read from memory or an
  * SSD. At 4, with ef_search 400, Postgres 15 costed the HNSW scan above reading and sorting every vector of the project
  * (SciFact's 6.5k chunks) and took the sort (server/retrieval/vector-plan.pg.test.ts).
+ * `enable_seqscan` off: every part of a search is meant to be read through an index (HNSW, BM25, the full-text GIN
+ * index, primary keys), and the planner does not count the cost of detoasting: on a small corpus it chose to read
+ * every chunk's tsvector for the full-text side (2,500 buffers for 993 chunks, a cost that grows with the corpus)
+ * rather than the GIN index's few matches. Off, the same rows came back for 60 SciFact queries with ~15 % less
+ * database CPU (Debian's Postgres 15, 800 documents). Only the search connections have it; it is a cost penalty, not
+ * a ban, so a statement with no index to use still runs.
  */
 const searchSettings = () => ({
   "hnsw.iterative_scan": "relaxed_order",
   "hnsw.ef_search": String(env.QUARRY_HNSW_EF_SEARCH),
   random_page_cost: "1.1",
+  enable_seqscan: "off",
 });
 /** The search connections' startup options (also the query-cost bench's raw SQL connections). */
 export const searchConnectionOptions = () =>

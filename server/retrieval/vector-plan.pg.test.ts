@@ -17,6 +17,8 @@ const NONE_COMMON = { lexemes: [], frequencies: [] };
 let server: TestDatabase;
 let projectId = "";
 let index = { id: "", dimension: 0 };
+/** The keyword side's plan while the project holds one document's chunks (before the fillers). */
+let smallCorpusKeywordPlan = "";
 
 const load = async () => ({
   db: (await import("../db")).db,
@@ -36,6 +38,8 @@ beforeAll(async () => {
   projectId = (await ensureProject("plans")).id;
   await indexDocuments({ projectId, documents: [{ fileName: "granite.md", content: markdownDoc() }] });
   index = await ensureEmbeddingIndex(getEmbedder());
+  await db.$executeRawUnsafe("ANALYZE chunks");
+  smallCorpusKeywordPlan = await keywordPlan();
   // Copies of the first chunk with random vectors, in the same ready chunk set.
   await db.$executeRaw`
     INSERT INTO chunks (id, project_id, source_id, chunk_set_id, build_id, position, text, embedding_index_id, embedding)
@@ -47,6 +51,22 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => server?.stop());
+
+const keywordPlan = async () => {
+  const { searchSql, runSearch } = await load();
+  const sql = searchSql({
+    projectId,
+    mode: "keyword",
+    vector: null,
+    keyword: { engine: "fulltext", tsQuery: "'granit'" },
+    vectorWeight: 0,
+    pool: 50,
+    limit: 10,
+    distinctDocuments: false,
+  });
+  const rows = await runSearch<{ "QUERY PLAN": string }>(Prisma.sql`EXPLAIN (COSTS OFF) ${sql}`);
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+};
 
 const plan = async (options: { sourceIds?: string[] } = {}) => {
   const { searchSql, runSearch } = await load();
@@ -73,6 +93,13 @@ describe("the vector side's plan on a real Postgres", () => {
     expect(text).toContain(`Index Scan using ${hnsw}`);
     // The ordering by distance is the index's, not a sort of every vector of the project.
     expect(text).not.toMatch(/Sort Key: \(+c(_\d+)?\.embedding\)?::vector\(\d+\) <=>/);
+  });
+
+  it("reads full-text matches of a small corpus through the GIN index, not every chunk's tsvector", () => {
+    // The planner does not count detoasting: without the search connections' enable_seqscan=off it read every chunk
+    // of a small corpus to test `tsv @@ query` (2,500 buffers for 993 chunks) instead of the index's few matches.
+    expect(smallCorpusKeywordPlan).toMatch(/Bitmap Index Scan on \S*tsv\S*/);
+    expect(smallCorpusKeywordPlan).not.toMatch(/Seq Scan on chunks/);
   });
 
   it("ranks at most MAX_RANKED_MATCHES full-text matches, however many chunks match", async () => {
