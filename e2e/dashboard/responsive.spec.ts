@@ -253,6 +253,11 @@ test.describe("on a phone", () => {
     await settled(page);
     await expect(page.getByText("Editing needs a wider screen")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Node palette" })).toHaveCount(0);
+    // The header offers no tool that would change the graph; fitting the view and deploying stay.
+    for (const tool of ["Undo", "Redo", "Auto-layout", "Lay out top to bottom"])
+      await expect(page.getByRole("button", { name: tool, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Fit view" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Deploy", exact: true })).toBeVisible();
     const node = page.locator('.react-flow__node[data-id^="dataset-"]');
     await expect(node).toBeVisible();
     // Fitted at a zoom where the node's text reads (not the 0.45× a whole-flow fit would give).
