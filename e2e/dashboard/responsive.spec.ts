@@ -256,7 +256,7 @@ test.describe("on a phone", () => {
     // The header offers no tool that would change the graph; fitting the view and deploying stay.
     for (const tool of ["Undo", "Redo", "Auto-layout", "Lay out top to bottom"])
       await expect(page.getByRole("button", { name: tool, exact: true })).toHaveCount(0);
-    await expect(page.getByRole("button", { name: "Fit view" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Fit view", exact: true })).toBeVisible();
     await expect(page.getByRole("button", { name: "Deploy", exact: true })).toBeVisible();
     const node = page.locator('.react-flow__node[data-id^="dataset-"]');
     await expect(node).toBeVisible();
