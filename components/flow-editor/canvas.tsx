@@ -24,6 +24,7 @@ const MINIMAP_COLORS: Record<string, string> = {
   llm: "#f59e0b",
   response: "#f59e0b",
 };
+const MINIMAP_SIZE = { width: 144, height: 96 };
 
 /** The theme the page shows (the toggle puts `light` or `dark` on <html>; neither follows the system). */
 const subscribeTheme = (onChange: () => void) => {
@@ -149,7 +150,9 @@ export const Canvas = ({ label }: { label: string }) => {
           ariaLabel="Minimap"
           position="bottom-right"
           nodeColor={(n) => MINIMAP_COLORS[(n.data as { kind: string }).kind] ?? "#0ea5e9"}
-          className="!h-24 !w-36"
+          // The size goes through `style`: React Flow draws the map's SVG at style.width × style.height (200 × 150
+          // otherwise), so a class that only shrinks the box leaves the map poking out and cut by the canvas.
+          style={MINIMAP_SIZE}
         />
       </ReactFlow>
       {nodes.length === 0 && <EmptyCanvas readOnly={readOnly} />}

@@ -41,7 +41,10 @@ const SaveIndicator = ({ state, readOnly }: { state: SaveState; readOnly: boolea
 
 const FIT = { ...LEGIBLE_FIT, duration: 300 } as const;
 
-/** Undo, redo, layout, the build budget and Deploy: what an editor of the draft can do. */
+/**
+ * Undo, redo, layout, the build budget and Deploy: what an editor of the draft can do. On a phone the canvas is
+ * read-only, so the tools that change the graph are left out; fitting the view and deploying stay.
+ */
 const DraftTools = ({
   draft,
   projectId,
@@ -50,6 +53,7 @@ const DraftTools = ({
   deploying,
   checklistOk,
   onDeploy,
+  canvasReadOnly,
 }: {
   draft: EditorStore;
   projectId: string;
@@ -58,15 +62,37 @@ const DraftTools = ({
   deploying: boolean;
   checklistOk: boolean;
   onDeploy: () => void;
+  canvasReadOnly: boolean;
 }) => {
   const { fitView } = useReactFlow();
-  const history = useStore(draft, (s) => s.history);
   const layOut = (direction: FlowDirection) => {
     draft.getState().autoLayout(direction);
     requestAnimationFrame(() => void fitView(FIT));
   };
   return (
     <div className="ml-auto flex flex-wrap items-center gap-1.5">
+      {!canvasReadOnly && <GraphTools draft={draft} layOut={layOut} />}
+      <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>
+        Fit view
+      </Button>
+      <BuildBudget projectId={projectId} name={name} canEdit />
+      <Button
+        size="sm"
+        onClick={onDeploy}
+        disabled={!canDeploy}
+        title={checklistOk ? "Deploy the draft as a new revision" : "Fix the checklist first"}
+      >
+        {deploying && <Spinner className="size-3" />} {deploying ? "Deploying…" : "Deploy"}
+      </Button>
+    </div>
+  );
+};
+
+/** Undo, redo and the two auto-layouts: the header's tools that change the graph. */
+const GraphTools = ({ draft, layOut }: { draft: EditorStore; layOut: (direction: FlowDirection) => void }) => {
+  const history = useStore(draft, (s) => s.history);
+  return (
+    <>
       <Button
         variant="ghost"
         size="sm"
@@ -97,19 +123,7 @@ const DraftTools = ({
       >
         ↓
       </Button>
-      <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>
-        Fit view
-      </Button>
-      <BuildBudget projectId={projectId} name={name} canEdit />
-      <Button
-        size="sm"
-        onClick={onDeploy}
-        disabled={!canDeploy}
-        title={checklistOk ? "Deploy the draft as a new revision" : "Fix the checklist first"}
-      >
-        {deploying && <Spinner className="size-3" />} {deploying ? "Deploying…" : "Deploy"}
-      </Button>
-    </div>
+    </>
   );
 };
 
@@ -122,6 +136,7 @@ export const EditorHeader = ({
   saveState,
   canEdit,
   viewingRevision,
+  canvasReadOnly,
   ...tools
 }: {
   projectId: string;
@@ -131,6 +146,8 @@ export const EditorHeader = ({
   saveState: SaveState;
   canEdit: boolean;
   viewingRevision: boolean;
+  /** The phone's read-only canvas of someone who may edit elsewhere. */
+  canvasReadOnly: boolean;
   canDeploy: boolean;
   deploying: boolean;
   checklistOk: boolean;
@@ -151,7 +168,9 @@ export const EditorHeader = ({
         <span className="text-xs text-muted-foreground">revision {view.activeRevision.number} serving</span>
       )}
       <SaveIndicator state={saveState} readOnly={!canEdit} />
-      {canEdit && !viewingRevision && <DraftTools draft={draft} projectId={projectId} name={name} {...tools} />}
+      {canEdit && !viewingRevision && (
+        <DraftTools draft={draft} projectId={projectId} name={name} canvasReadOnly={canvasReadOnly} {...tools} />
+      )}
       {(!canEdit || viewingRevision) && (
         <div className="ml-auto">
           <Button variant="secondary" size="sm" onClick={() => void fitView(FIT)}>

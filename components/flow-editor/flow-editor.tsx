@@ -57,6 +57,7 @@ const LoadedEditor = ({ projectId, name, initial, canEdit }: EditorProps) => {
         saveState={autosave.state}
         canEdit={canEdit}
         viewingRevision={!!viewing}
+        canvasReadOnly={narrow}
         canDeploy={e.canDeploy}
         deploying={e.deploying}
         checklistOk={!!checklist.result?.ok}

@@ -1,5 +1,6 @@
 "use client";
 
+import { count } from "@/components/lib/count";
 import { ErrorAlert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -145,12 +146,16 @@ const ElementsGrid = ({
     ? (data.items.find((i) => i.elementId === selected)?.pageNumber ?? data.items[0]?.pageNumber ?? undefined)
     : pageNumber;
   const onImage = typed ? data.items.filter((i) => i.pageNumber === imagePage) : data.items;
+  const refused = data.pageImagesRefused && {
+    detail: data.pageImagesRefused.message,
+    reason: data.pageImagesRefused.detail,
+  };
+  const showsPage = data.hasPageImages || refused !== null;
   return (
-    <div
-      className={cn("grid gap-5 p-5", paged && data.hasPageImages ? "lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : "")}
-    >
-      {paged && data.hasPageImages && imagePage !== undefined && (
+    <div className={cn("grid gap-5 p-5", paged && showsPage ? "lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]" : "")}>
+      {paged && showsPage && imagePage !== undefined && (
         <PageCanvas
+          refused={refused}
           src={`/api/projects/${projectId}/sources/${sourceId}/pages/${imagePage}/image?width=1000`}
           items={onImage}
           selected={selected}
@@ -194,11 +199,12 @@ export const ElementViewer = ({
       <CardHeader
         title="Elements"
         description={
-          data
-            ? `${data.total} element${data.total === 1 ? "" : "s"}${paged ? (typed ? " on all pages" : ` on page ${pageNumber}`) : ""}`
+          data?.buildId
+            ? `${count(data.total, "element")}${paged ? (typed ? " on all pages" : ` on page ${pageNumber}`) : ""}`
             : undefined
         }
-        actions={<ElementFilters view={view} />}
+        // A source without a build (failed, or not processed yet) has nothing to filter.
+        actions={overview.data?.buildId ? <ElementFilters view={view} /> : undefined}
       />
       {(overview.isPending || (elements.isPending && elements.fetchStatus !== "idle")) && (
         <Loading>Loading elements…</Loading>

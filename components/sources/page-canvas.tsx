@@ -5,7 +5,7 @@ import { cn } from "@/components/ui/cn";
 import { Skeleton } from "@/components/ui/states";
 import type { ViewerItem } from "./types";
 
-type Refusal = { detail: string; reason: string | null };
+export type Refusal = { detail: string; reason: string | null };
 
 const UNDRAWN = "The page image could not be drawn.";
 
@@ -105,19 +105,22 @@ export const PageCanvas = ({
   selected,
   onSelect,
   pageNumber,
+  refused,
 }: {
   src: string;
   items: ViewerItem[];
   selected: string | null;
   onSelect: (elementId: string) => void;
   pageNumber: number;
+  /** Known before asking (an Office file on a server without LibreOffice): said instead of requesting the image. */
+  refused: Refusal | null;
 }) => {
   const [state, setState] = useState<{
     src: string;
     status: "loading" | "loaded" | "failed";
     refusal?: Refusal;
   }>({ src, status: "loading" });
-  const status = state.src === src ? state.status : "loading";
+  const status = refused ? "failed" : state.src === src ? state.status : "loading";
   const failed = () => {
     setState({ src, status: "failed" });
     void readRefusal(src).then((refusal) =>
@@ -136,7 +139,7 @@ export const PageCanvas = ({
       >
         {status === "loading" && <Skeleton className="absolute inset-0 rounded-none" />}
         {status === "failed" ? (
-          <PageRefusal refusal={state.refusal ?? null} />
+          <PageRefusal refusal={refused ?? state.refusal ?? null} />
         ) : (
           // eslint-disable-next-line @next/next/no-img-element -- an authenticated, dynamic PNG; next/image adds nothing
           <img

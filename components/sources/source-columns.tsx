@@ -27,7 +27,8 @@ const BuildCell = ({ row, showDetails }: { row: SourceRow; showDetails: boolean 
   }
   if (build.status === "Processing failed") {
     return (
-      <div className="max-w-xs">
+      // A floor on the width: in a phone's narrow table the sentence would otherwise wrap a word a line.
+      <div className="max-w-xs min-w-48">
         <FailureReason failure={build.failure} error={build.error} showDetails={showDetails} />
       </div>
     );
@@ -37,7 +38,7 @@ const BuildCell = ({ row, showDetails }: { row: SourceRow; showDetails: boolean 
       {build.status === "Completed" ? "Done" : build.status}
       {build.totalPartitions !== null && ` · ${count(build.totalPartitions, "element")}`}
       {build.totalPages !== null && ` · ${count(build.totalPages, "page")}`}
-      {build.warnings.length > 0 && ` · ${build.warnings.length} warning${build.warnings.length > 1 ? "s" : ""}`}
+      {build.warnings.length > 0 && ` · ${count(build.warnings.length, "warning")}`}
     </p>
   );
 };
@@ -49,7 +50,7 @@ export const sourceColumns = (projectId: string, project: ReturnType<typeof useP
   column.accessor("fileName", {
     header: "File",
     cell: (info) => (
-      <div className="max-w-72 wrap-break-word">
+      <div className="max-w-72 min-w-40 wrap-break-word">
         <Link href={`/${projectId}/sources/${info.row.original.id}`} className="font-medium text-link hover:underline">
           {info.getValue()}
         </Link>

@@ -127,7 +127,7 @@ export const SourcePager = ({ state }: { state: SourcesTableState }) => {
         aria-label="Rows per page"
         value={pagination.pageSize}
         onChange={(e) => setPagination({ pageIndex: 0, pageSize: Number(e.target.value) })}
-        className="w-32"
+        className="w-36"
       >
         {PAGE_SIZES.map((n) => (
           <option key={n} value={n}>

@@ -15,7 +15,7 @@ export const SourcesView = ({ projectId }: { projectId: string }) => {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
-      <UnavailableFeaturesNotice features={project.data.unavailableFeatures} />
+      <UnavailableFeaturesNotice features={project.data.unavailableFeatures} forAdmin={project.can("admin")} />
       {project.can("member") && <AddSource projectId={projectId} indexingOptions={project.data.indexingOptions} />}
       <Card label="All sources">
         <SourcesTable projectId={projectId} />

@@ -37,9 +37,16 @@ const either = (items: string[]) =>
 
 /**
  * What this server cannot do for lack of a system tool (GET /config's `unavailable_features`), said once above the
- * sources: dismissed, it stays hidden in this browser until the list of missing tools changes.
+ * sources: dismissed, it stays hidden in this browser until the list of missing tools changes. Admins read the tools
+ * and the command that installs them; everyone else what it means for them (issue 30: no operator text for users).
  */
-export const UnavailableFeaturesNotice = ({ features }: { features: UnavailableFeature[] }) => {
+export const UnavailableFeaturesNotice = ({
+  features,
+  forAdmin,
+}: {
+  features: UnavailableFeature[];
+  forAdmin: boolean;
+}) => {
   const signature = features.map((f) => `${f.feature}:${f.tool}`).join(",");
   const dismissed = useSyncExternalStore(
     subscribe,
@@ -50,13 +57,20 @@ export const UnavailableFeaturesNotice = ({ features }: { features: UnavailableF
   const tools = [...new Map(features.map((f) => [f.tool, f])).values()];
   return (
     <Notice className="flex items-start justify-between gap-4">
-      <div className="space-y-1">
+      {forAdmin ? (
+        <div className="space-y-1">
+          <p>
+            This server cannot {either(features.map(whatItDoes))}: it lacks {tools.map((f) => f.tool).join(" and ")}. An
+            admin can install {tools.length > 1 ? "them" : "it"} with:
+          </p>
+          <p className="font-mono text-xs">apt-get install {[...new Set(features.map((f) => f.package))].join(" ")}</p>
+        </div>
+      ) : (
         <p>
-          This server cannot {either(features.map(whatItDoes))}: it lacks {tools.map((f) => f.tool).join(" and ")}. An
-          admin can install {tools.length > 1 ? "them" : "it"} with:
+          This server cannot {either(features.map(whatItDoes))}. Such sources fail to build here until whoever runs the
+          server installs what they need.
         </p>
-        <p className="font-mono text-xs">apt-get install {[...new Set(features.map((f) => f.package))].join(" ")}</p>
-      </div>
+      )}
       <Button variant="ghost" size="sm" onClick={() => dismiss(signature)}>
         Dismiss
       </Button>

@@ -35,8 +35,9 @@ export const Tabs = <T extends string>({
         role="tablist"
         aria-label={label}
         onKeyDown={onKeyDown}
-        // Tabs keep their whole label; when they do not fit, the row scrolls instead of cutting them.
-        className="flex gap-1 overflow-x-auto border-b border-border"
+        // Tabs keep their whole label; when they do not fit, they wrap onto a second row, so every tab stays in
+        // sight (a row that scrolls hid the flow panel's Revisions tab in a 1440 px window).
+        className="flex flex-wrap gap-x-1 border-b border-border"
       >
         {tabs.map((tab) => {
           const selected = tab.value === value;

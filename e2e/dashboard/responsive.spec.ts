@@ -1,6 +1,13 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { OWNER_STATE } from "../../playwright.config";
-import { attachScreenshot, cutSelects, expectFitsWindow, VIEWPORTS, watchProblems } from "../helpers/layout";
+import {
+  attachScreenshot,
+  cutSelects,
+  expectFitsWindow,
+  hiddenTabs,
+  VIEWPORTS,
+  watchProblems,
+} from "../helpers/layout";
 
 /**
  * Issue 30's layout from a phone to a laptop: every dashboard screen at 360, 390 and 1440 px, over a project whose
@@ -101,8 +108,26 @@ type Screen = { name: string; path: (s: Seed) => string; then?: (page: Page) => 
 
 const SCREENS: Screen[] = [
   { name: "project list", path: () => "/" },
-  { name: "sources", path: (s) => `/${s.projectId}/sources` },
-  { name: "failed source", path: (s) => `/${s.projectId}/sources/${s.failedId}` },
+  {
+    name: "sources",
+    path: (s) => `/${s.projectId}/sources`,
+    then: async (page) => {
+      // A failed build's sentence keeps a readable width in a phone's narrow table, instead of a word a line.
+      const rows = page.getByRole("table", { name: "Sources" }).locator("tbody tr");
+      await expect(rows).toHaveCount(3);
+      for (const box of await rows.evaluateAll((trs) => trs.map((tr) => tr.getBoundingClientRect().height)))
+        expect(box, "a sources row's height").toBeLessThan(200);
+    },
+  },
+  {
+    name: "failed source",
+    path: (s) => `/${s.projectId}/sources/${s.failedId}`,
+    then: async (page) => {
+      // Nothing was built, so there is nothing to filter: the page says why instead of offering an empty filter.
+      await expect(page.getByText("Processing failed", { exact: true }).first()).toBeVisible();
+      await expect(page.getByLabel("Element type")).toHaveCount(0);
+    },
+  },
   { name: "built source", path: (s) => `/${s.projectId}/sources/${s.completedId}` },
   {
     name: "reprocess dialog",
@@ -121,6 +146,11 @@ const SCREENS: Screen[] = [
     then: async (page) => {
       await expect(page.locator(".react-flow__node")).toHaveCount(3);
       await page.locator('.react-flow__node[data-id^="dataset-"]').click();
+      // The minimap is drawn inside its corner of the canvas, not cut by the canvas's edge.
+      const canvas = (await page.locator(".react-flow").boundingBox())!;
+      const map = (await page.locator(".react-flow__minimap svg").boundingBox())!;
+      expect(map.x + map.width).toBeLessThanOrEqual(canvas.x + canvas.width);
+      expect(map.y + map.height).toBeLessThanOrEqual(canvas.y + canvas.height);
     },
   },
   {
@@ -178,6 +208,7 @@ for (const viewport of VIEWPORTS) {
           await attachScreenshot(page, testInfo, `${viewport.width}px ${screen.name}`);
           await expectFitsWindow(page, screen.name);
           expect(await cutSelects(page), `${screen.name}: selects whose label is cut`).toEqual([]);
+          expect(await hiddenTabs(page), `${screen.name}: tabs out of sight`).toEqual([]);
           expect(problems, `${screen.name}: console errors and failed requests`).toEqual([]);
         });
       }
@@ -222,6 +253,11 @@ test.describe("on a phone", () => {
     await settled(page);
     await expect(page.getByText("Editing needs a wider screen")).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Node palette" })).toHaveCount(0);
+    // The header offers no tool that would change the graph; fitting the view and deploying stay.
+    for (const tool of ["Undo", "Redo", "Auto-layout", "Lay out top to bottom"])
+      await expect(page.getByRole("button", { name: tool, exact: true })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Fit view", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Deploy", exact: true })).toBeVisible();
     const node = page.locator('.react-flow__node[data-id^="dataset-"]');
     await expect(node).toBeVisible();
     // Fitted at a zoom where the node's text reads (not the 0.45× a whole-flow fit would give).

@@ -95,6 +95,26 @@ export const cutSelects = (page: Page) =>
     return cut;
   });
 
+/**
+ * Visible tabs not wholly inside their tab list's box: a tab pushed out of sight (issue 30 found the flow panel's
+ * "Revisions" cut to "Re…", then scrolled out of a 1440 px window's panel).
+ */
+export const hiddenTabs = (page: Page) =>
+  page.evaluate(() => {
+    const hidden: string[] = [];
+    for (const list of Array.from(document.querySelectorAll('[role="tablist"]'))) {
+      // The API reference's widget (Scalar) is not the app's markup: its status-code tabs scroll by its design.
+      if (!list.checkVisibility() || list.closest('[data-testid="api-reference"]')) continue;
+      const box = list.getBoundingClientRect();
+      for (const tab of Array.from(list.querySelectorAll('[role="tab"]'))) {
+        const t = tab.getBoundingClientRect();
+        if (t.left < box.left - 1 || t.right > box.right + 1)
+          hidden.push(`${list.getAttribute("aria-label")}: "${(tab.textContent ?? "").trim()}"`);
+      }
+    }
+    return hidden;
+  });
+
 /** A full-page screenshot in the test's report (never a file in the repository). */
 export const attachScreenshot = async (page: Page, testInfo: TestInfo, name: string) =>
   testInfo.attach(name, { body: await page.screenshot({ fullPage: true }), contentType: "image/png" });

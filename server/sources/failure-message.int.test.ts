@@ -7,7 +7,7 @@ import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-pr
  * What the dashboard's procedures say about failed builds, over real HTTP: every role reads the sentence for users
  * (`failure`), only admins the stored reason (`error`); the public API keeps its `error` as the contract says. And
  * a Word page image on a server without LibreOffice (QUARRY_SOFFICE_PATH pointing nowhere) is refused with a reason,
- * its LibreOffice detail for admins only.
+ * its LibreOffice detail for admins only, and the element viewer knows it before asking for the image.
  */
 
 const OWNER = { email: "owner@failures.test", password: "owner-password-1" };
@@ -131,5 +131,27 @@ describe("the page image of a Word file without LibreOffice", () => {
     expect(asViewer.status).toBe(503);
     const viewerBody = (await asViewer.json()) as Record<string, unknown>;
     expect(viewerBody).toEqual({ detail: ownerBody.detail });
+  });
+
+  it("is known to the element viewer before any image is asked for, so the page never requests one", async () => {
+    type Elements = {
+      hasPageImages: boolean;
+      pageImagesRefused: { message: string; detail: string | null } | null;
+      total: number;
+    };
+    const elements = (session: Session, sourceId: string) =>
+      client.ok<Elements>(session, "dashboard.sources.elements", { projectId, sourceId, page: 1 }, "query");
+    const asOwner = await elements(owner, fileIds.docx!);
+    expect(asOwner.hasPageImages).toBe(false);
+    expect(asOwner.total).toBeGreaterThan(0);
+    expect(asOwner.pageImagesRefused).toEqual({
+      message: expect.stringMatching(/^Page images cannot be shown for this file/),
+      detail: expect.stringMatching(/^Page images of Word files need LibreOffice on the server/),
+    });
+    const asViewer = await elements(viewer, fileIds.docx!);
+    expect(asViewer.pageImagesRefused).toEqual({ message: asOwner.pageImagesRefused!.message, detail: null });
+    // A PDF needs no LibreOffice: nothing refused (it failed to build, so it has no elements either).
+    const pdf = await elements(owner, fileIds.pdf!);
+    expect(pdf).toMatchObject({ hasPageImages: true, pageImagesRefused: null });
   });
 });

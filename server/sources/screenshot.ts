@@ -4,7 +4,7 @@ import { env } from "../env";
 import { AppError } from "../errors";
 import { logger } from "../logger";
 import { officePdfIsolated, pageImageIsolated } from "../parsing/isolated";
-import { requireTool } from "../parsing/system-tools";
+import { findTool, missingToolMessage, requireTool } from "../parsing/system-tools";
 import { createSemaphore } from "../concurrency/semaphore";
 import { fileStore } from "../storage";
 import { findSource } from "./service";
@@ -170,4 +170,21 @@ export const pageImageRefusal = (error: unknown, fileType: string, details: bool
     };
   }
   return null;
+};
+
+/**
+ * Why no page of this source can be drawn, known before any image is asked for: an Office file whose PDF rendition
+ * is not kept yet, on a server without LibreOffice. The element viewer says so in place of the image instead of
+ * asking and getting a 503 (issue 30: a page that works as designed shows no failed request).
+ */
+export const pageImagesRefusal = async (
+  source: Pick<Source, "fileType" | "storageKey">,
+  details: boolean,
+): Promise<PageImageRefusal | null> => {
+  if (screenshotKind(source.fileType) !== "office" || !source.storageKey) return null;
+  if (await findTool("soffice")) return null;
+  if ((await fileStore().size(convertedPdfKey(source.storageKey))) !== null) return null;
+  const type = source.fileType.toLowerCase();
+  const missing = new AppError("UNAVAILABLE", missingToolMessage("soffice", `Page images of .${type} files`));
+  return pageImageRefusal(missing, source.fileType, details);
 };

@@ -2,7 +2,7 @@ import { latestSuccessfulBuild } from "../ingestion/builds";
 import { db } from "../db";
 import { AppError } from "../errors";
 import type { Prisma } from "../generated/prisma/client";
-import { screenshotKind } from "./screenshot";
+import { pageImagesRefusal, screenshotKind } from "./screenshot";
 import { findSource } from "./service";
 
 /**
@@ -43,6 +43,7 @@ export const viewerElements = async ({
   type,
   page,
   pageSize,
+  details,
 }: {
   projectId: string;
   sourceId: string;
@@ -50,11 +51,15 @@ export const viewerElements = async ({
   type?: string;
   page: number;
   pageSize: number;
+  /** Whether the caller may read the server's reason when page images cannot be drawn (admins). */
+  details: boolean;
 }) => {
   const { source, build } = await sourceAndBuild({ projectId, sourceId });
+  const pageImagesRefused = await pageImagesRefusal(source, details);
   const header = {
     source: { id: source.id, fileName: source.fileName, fileType: source.fileType, status: source.status },
-    hasPageImages: screenshotKind(source.fileType) !== null && source.storageKey !== null,
+    hasPageImages: screenshotKind(source.fileType) !== null && source.storageKey !== null && !pageImagesRefused,
+    pageImagesRefused: pageImagesRefused && { message: pageImagesRefused.message, detail: pageImagesRefused.detail },
   };
   if (!build) return { ...header, buildId: null, pages: [], types: [], total: 0, items: [] };
 

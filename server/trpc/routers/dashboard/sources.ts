@@ -105,7 +105,9 @@ export const sourcesRouter = router({
 
   elements: projectProcedure("viewer")
     .input(ViewerElementsInput)
-    .query(({ ctx, input }) => viewerElements({ ...input, projectId: ctx.projectId })),
+    .query(({ ctx, input }) =>
+      viewerElements({ ...input, projectId: ctx.projectId, details: seesFailureDetails(ctx.role) }),
+    ),
 
   element: projectProcedure("viewer")
     .input(SourceInput.extend({ elementId: z.string().regex(/^[0-9a-f]{32}$/) }))
