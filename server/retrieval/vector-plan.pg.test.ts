@@ -58,7 +58,7 @@ const keywordPlan = async () => {
     projectId,
     mode: "keyword",
     vector: null,
-    keyword: { engine: "fulltext", tsQuery: "'granit'" },
+    keyword: { engine: "fulltext", text: "granite", common: NONE_COMMON },
     vectorWeight: 0,
     pool: 50,
     limit: 10,
