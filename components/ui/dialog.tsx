@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from "react";
 import { Button, type ButtonVariant } from "./button";
 
 const TABBABLE =
@@ -28,18 +28,22 @@ const keepFocusInside = (event: KeyboardEvent<HTMLDialogElement>) => {
 /**
  * A modal dialog on the native <dialog> element: focus moves into it and stays there (Tab wraps around), Escape
  * closes it, the page behind is inert, and on closing the browser puts focus back on the element that had it (the
- * button that opened the dialog). Open state is owned by the caller.
+ * button that opened the dialog). Open state is owned by the caller. A dialog opened when a request ends, after its
+ * button was disabled while pending (so the browser had nothing focused to return to), names that button in
+ * `returnFocus`.
  */
 export const Dialog = ({
   open,
   onClose,
   title,
   children,
+  returnFocus,
 }: {
   open: boolean;
   onClose: () => void;
   title: string;
   children: ReactNode;
+  returnFocus?: RefObject<HTMLElement | null>;
 }) => {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -52,7 +56,10 @@ export const Dialog = ({
     <dialog
       ref={ref}
       aria-label={title}
-      onClose={onClose}
+      onClose={() => {
+        onClose();
+        if (returnFocus?.current?.isConnected) returnFocus.current.focus();
+      }}
       onKeyDown={keepFocusInside}
       className="m-auto w-full max-w-md rounded-lg border border-border bg-card p-0 text-foreground shadow-xl backdrop:bg-black/40"
     >

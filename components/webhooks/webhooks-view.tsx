@@ -1,14 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useRef, useState, type MouseEvent, type RefObject } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { useProject } from "@/components/sources/use-project";
-import { ErrorAlert, Notice } from "@/components/ui/alert";
+import { ErrorAlert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Card, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { ConfirmDialog } from "@/components/ui/dialog";
+import { ConfirmDialog, Dialog } from "@/components/ui/dialog";
 import { Select } from "@/components/ui/input";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { AddEndpoint } from "./add-endpoint";
@@ -16,23 +16,41 @@ import { DeliveriesTable } from "./deliveries-table";
 import { EndpointCard, type EndpointRow } from "./endpoint-card";
 import { useDeliveries, useEndpointActions, type ShownSecret } from "./use-webhooks";
 
-/** The signing secret, once: after this notice is closed it cannot be read again (only rotated). */
-const SecretNotice = ({ shown, onClose }: { shown: ShownSecret; onClose: () => void }) => (
-  <Notice>
-    <p className="font-medium">Signing secret for {shown.url} (shown once: copy it now)</p>
-    <div className="mt-2 flex flex-wrap items-center gap-2">
-      <code aria-label="Signing secret" className="min-w-0 flex-1 truncate rounded bg-card px-2 py-1 font-mono text-xs">
-        {shown.secret}
-      </code>
-      <CopyButton text={shown.secret} label="Copy secret" />
-      <Button size="sm" variant="ghost" onClick={onClose}>
-        Done
-      </Button>
-    </div>
-    <p className="mt-2 text-xs">
-      Verify each request&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library).
-    </p>
-  </Notice>
+/**
+ * The signing secret, once, in a modal dialog: after it is closed the secret cannot be read again (only rotated).
+ * Focus goes back to the button that asked for it (disabled while its request ran, so the browser lost track of it).
+ */
+const SecretDialog = ({
+  shown,
+  onClose,
+  returnFocus,
+}: {
+  shown: ShownSecret | null;
+  onClose: () => void;
+  returnFocus: RefObject<HTMLElement | null>;
+}) => (
+  <Dialog open={!!shown} onClose={onClose} title="Webhook secret, shown once" returnFocus={returnFocus}>
+    {shown && (
+      <div className="space-y-3 text-sm">
+        <p className="break-words">
+          Quarry signs every request to <span className="font-medium">{shown.url}</span> with this secret. Copy it now:
+          it cannot be shown again, only rotated.
+        </p>
+        <code aria-label="Signing secret" className="block rounded bg-muted px-2 py-1 font-mono text-xs break-all">
+          {shown.secret}
+        </code>
+        <p className="text-xs text-muted-foreground">
+          Verify each request&apos;s <code>webhook-signature</code> with it (any Standard Webhooks library).
+        </p>
+        <div className="flex flex-wrap justify-end gap-2">
+          <CopyButton text={shown.secret} label="Copy secret" />
+          <Button size="sm" onClick={onClose}>
+            Done
+          </Button>
+        </div>
+      </div>
+    )}
+  </Dialog>
 );
 
 const DeliveryLog = ({
@@ -86,6 +104,12 @@ export const WebhooksView = ({ projectId }: { projectId: string }) => {
   const isAdmin = project.can("admin");
   const endpoints = useQuery(trpc.dashboard.webhooks.list.queryOptions({ projectId }, { enabled: isAdmin }));
   const [shown, setShown] = useState<ShownSecret | null>(null);
+  /** The button last pressed on the page, outside dialogs: the one a secret dialog was opened by. */
+  const pressed = useRef<HTMLElement | null>(null);
+  const notePressed = (e: MouseEvent) => {
+    const button = e.target instanceof Element ? e.target.closest("button") : null;
+    if (button && !button.closest("dialog")) pressed.current = button;
+  };
   const [deleting, setDeleting] = useState<EndpointRow | null>(null);
   const { remove } = useEndpointActions(projectId, setShown);
   const [logEndpoint, setLogEndpoint] = useState("");
@@ -101,7 +125,7 @@ export const WebhooksView = ({ projectId }: { projectId: string }) => {
   }
 
   return (
-    <div className="space-y-6">
+    <div className="space-y-6" onClickCapture={notePressed}>
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Webhooks</h1>
         <p className="mt-1 text-sm text-muted-foreground">
@@ -109,7 +133,7 @@ export const WebhooksView = ({ projectId }: { projectId: string }) => {
           polling. Requests are signed per Standard Webhooks.
         </p>
       </div>
-      {shown && <SecretNotice shown={shown} onClose={() => setShown(null)} />}
+      <SecretDialog shown={shown} onClose={() => setShown(null)} returnFocus={pressed} />
       <AddEndpoint projectId={projectId} onSecret={setShown} />
 
       {endpoints.isPending && <Loading />}

@@ -3,6 +3,7 @@ import pg from "pg";
 import { appDatabaseUrl } from "../../server/testing/quarry-process";
 import { checkA11y, pickTheme, THEMES } from "../helpers/axe";
 import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
+import { appSql } from "../helpers/database";
 import { expectKeyboardDialog, openDialog } from "../helpers/dialog";
 import { expectFitsWindow } from "../helpers/layout";
 
@@ -10,6 +11,7 @@ import { expectFitsWindow } from "../helpers/layout";
  * Issue 30, what e2e/dashboard/accessibility.spec.ts does not walk: every dialog a button opens (axe in both themes at
  * 1440×900; focus trapped, Escape closes, focus back on the opener; nothing wider than a phone's window), the forms
  * that a button turns into a new state (delete project armed, a created token, a refused test-set file, a new team),
+ * the delete-conversation dialog and the webhook secret dialog (shown once after adding or rotating),
  * and a web source's crawl list, finished and — set up by hand in the database — in progress. No dialog is confirmed,
  * so the seeded world stays as it is between cases.
  */
@@ -198,6 +200,86 @@ for (const theme of THEMES) {
     }
   });
 }
+
+/** A conversation with one answer, written in the app's database (asking needs a chat model this run may not have). */
+const seedConversation = async (projectId: string, title: string) => {
+  const [row] = await appSql<{ id: string }>(
+    `INSERT INTO conversations (id, project_id, conversation_id, title) VALUES (gen_random_uuid(), $1, $2, $3)
+     RETURNING id`,
+    [projectId, `seeded-${Date.now()}`, title],
+  );
+  await appSql(
+    `INSERT INTO conversation_turns (id, conversation_id, project_id, question, answer, query, model)
+     VALUES (gen_random_uuid(), $1, $2, 'What is slate?', 'A rock that splits into sheets.', 'slate', 'gpt-4o-mini')`,
+    [row!.id, projectId],
+  );
+};
+
+test.describe("the delete-conversation dialog and the webhook secret dialog", () => {
+  test.skip(!!process.env.E2E_BASE_URL, "the conversation is written in the app's database, only beside a local app");
+
+  for (const theme of THEMES) {
+    test(`at 1440×900, ${theme} theme: axe, focus kept inside, Escape, focus back`, async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      test.setTimeout(300_000);
+      await page.setViewportSize(LAPTOP);
+      await pickTheme(context, page, baseURL!, theme);
+
+      const title = `Slate questions (${theme})`;
+      await seedConversation(world.projectId, title);
+      await page.goto(`/${world.projectId}/chat`);
+      const remove = page
+        .getByRole("region", { name: "Conversations" })
+        .getByRole("button", { name: `Delete ${title}` });
+      await expect(remove).toBeEnabled();
+      const confirm = await openDialog(page, remove, "Delete conversation");
+      await expect(confirm).toContainText(`Delete “${title}” and its 1 answer?`);
+      await checkA11y(page, `Dialog "Delete conversation", ${theme} theme`);
+      await expectKeyboardDialog(page, confirm, remove, "Delete conversation");
+
+      // The secret, shown once after an endpoint is added, then after its secret is rotated.
+      const name = "Webhook secret, shown once";
+      await page.goto(`/${world.projectId}/settings/webhooks`);
+      const form = page.getByRole("form", { name: "Add endpoint" });
+      await form.getByLabel("URL").fill(`${SITE}/hooks-${theme}`);
+      const add = form.getByRole("button", { name: "Add endpoint" });
+      const created = await openDialog(page, add, name);
+      await expect(created.getByLabel("Signing secret")).toHaveText(/^whsec_/);
+      await checkA11y(page, `Dialog "${name}" after adding, ${theme} theme`);
+      await expectKeyboardDialog(page, created, add, name);
+      await expect(created.getByLabel("Signing secret")).toHaveCount(0);
+
+      const rotate = page
+        .getByRole("region", { name: `Endpoint ${SITE}/hooks-${theme}` })
+        .getByRole("button", { name: "Rotate secret" });
+      const rotated = await openDialog(page, rotate, name);
+      await expect(rotated.getByLabel("Signing secret")).toHaveText(/^whsec_/);
+      await checkA11y(page, `Dialog "${name}" after rotating, ${theme} theme`);
+      await expectKeyboardDialog(page, rotated, rotate, name);
+      // Done closes it too, and focus still goes back to the button that asked for it.
+      const again = await openDialog(page, rotate, name);
+      await again.getByRole("button", { name: "Done" }).click();
+      await expect(again).toBeHidden();
+      await expect(rotate).toBeFocused();
+    });
+  }
+
+  test(`the webhook secret dialog fits a ${PHONE.width}×${PHONE.height} phone`, async ({ page }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize(PHONE);
+    await page.goto(`/${world.projectId}/settings/webhooks`);
+    const rotate = page
+      .getByRole("region", { name: `Endpoint ${SITE}/hooks`, exact: true })
+      .getByRole("button", { name: "Rotate secret" });
+    const dialog = await openDialog(page, rotate, "Webhook secret, shown once");
+    await expectFitsWindow(page, "Webhook secret dialog at 360 px");
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+  });
+});
 
 test(`every dialog fits a ${PHONE.width}×${PHONE.height} phone`, async ({ page }) => {
   test.setTimeout(600_000);

@@ -4,8 +4,8 @@ import { graphFixture } from "../../server/graph-rag/graph-fixture";
 /**
  * The knowledge-graph view of a deployed graph-rag node (issue 30): reached from the node's settings, drawn by
  * sigma.js with the community list beside it, an entity found by search and opened, a community highlighted on the
- * canvas and cleared, and, with only the top 3 entities drawn, a search hit that is not drawn opened and then drawn by
- * raising the limit; at a laptop's and a phone's size, with nothing wider than the window and no console error; a node
+ * canvas and cleared, and, with only the top 3 entities drawn, a search hit that is not drawn added to the canvas
+ * (with its relationships to the drawn ones) and focused, then every entity drawn by raising the limit; at a laptop's and a phone's size, with nothing wider than the window and no console error; a node
  * never built says so.
  */
 
@@ -160,23 +160,60 @@ const highlightCommunity = async (page: Page, canvas: Locator, communities: Loca
   await expect(canvas).not.toHaveAttribute("data-highlighted");
 };
 
-/** With the top 3 drawn, the server-side search finds an entity that is not on the canvas; it opens, saying so. */
-const openNotDrawn = async (page: Page, url: string) => {
+type Graph = {
+  entities: { id: string; name: string }[];
+  relationships: { source: string; target: string }[];
+};
+
+/**
+ * An entity outside the top 3 that relates to one of them (read through the API: the test is about the page), with how
+ * many of its relationships end at the top 3.
+ */
+const relatedOutsider = async (page: Page, scope: { projectId: string; flow: string }) => {
+  const graphOf = (limit: number) =>
+    trpc<Graph>(page, "dashboard.flows.knowledgeGraph", { ...scope, node: NODE, limit }, "query");
+  const top = new Set((await graphOf(3)).entities.map((e) => e.id));
+  const all = await graphOf(1000);
+  const tie = all.relationships.find((r) => top.has(r.source) !== top.has(r.target))!;
+  expect(tie, "an entity outside the top 3 related to one of them").toBeDefined();
+  const id = top.has(tie.source) ? tie.target : tie.source;
+  const edges = all.relationships.filter(
+    (r) => (r.source === id && top.has(r.target)) || (r.target === id && top.has(r.source)),
+  );
+  const drawnNeighbour = all.entities.find((e) => e.id === (tie.source === id ? tie.target : tie.source))!.name;
+  return { name: all.entities.find((e) => e.id === id)!.name, edges: edges.length, drawnNeighbour };
+};
+
+/**
+ * With the top 3 drawn, the server-side search finds an entity that is not on the canvas; picking it adds it to the
+ * canvas, with its relationships to the drawn entities, and focuses it; the details say it was added.
+ */
+const openNotDrawn = async (page: Page, url: string, scope: { projectId: string; flow: string }) => {
+  const outsider = await relatedOutsider(page, scope);
   await page.goto(`${url}&top=3`);
   await expect(page.getByTestId("knowledge-graph-drawn")).toHaveText(/^Drawn: the top 3 of \d+ entities/);
-  await expect(page.getByTestId("knowledge-graph-canvas")).toHaveAttribute("aria-label", /: 3 entities/);
-  await page.getByLabel("Find an entity").fill("a");
+  const canvas = page.getByTestId("knowledge-graph-canvas");
+  await expect(canvas).toHaveAttribute("aria-label", /: 3 entities/);
+  const drawnEdges = Number(/and (\d+) relationships/.exec((await canvas.getAttribute("aria-label"))!)![1]);
+  await page.getByLabel("Find an entity").fill(outsider.name);
   const matches = page.getByRole("list", { name: "Matching entities" });
   await expect(matches).toHaveAttribute("aria-busy", "false");
-  const hit = matches.getByRole("button").filter({ hasText: "not drawn" }).first();
-  const name = (await hit.locator("span").first().textContent())!;
+  const hit = matches.getByRole("button").filter({ hasText: "not drawn" }).filter({ hasText: outsider.name }).first();
   await hit.click();
+  await expect(canvas).toHaveAttribute(
+    "aria-label",
+    `Knowledge graph: 4 entities and ${drawnEdges + outsider.edges} relationships`,
+  );
+  await expect(canvas).toHaveAttribute("data-focused", outsider.name);
   const details = page.getByRole("region", { name: "Selected entity" });
-  await expect(details.getByRole("heading", { level: 2 })).toHaveText(name);
-  await expect(details.getByRole("note")).toContainText("Not drawn");
+  await expect(details.getByRole("heading", { level: 2 })).toHaveText(outsider.name);
+  await expect(details.getByRole("note")).toContainText("Added to the canvas");
+  await expect(details.getByRole("list", { name: "Related entities" })).toContainText(outsider.drawnNeighbour);
   await expect(
     details.getByRole("list", { name: "Passages it comes from" }).getByRole("listitem").first(),
   ).toBeVisible();
+  // Now drawn, the search says so.
+  await expect(matches.getByRole("button").filter({ hasText: outsider.name }).first()).not.toContainText("not drawn");
   expect(await overflow(page)).toBeLessThanOrEqual(0);
   // Drawing more puts every entity of this small graph on the canvas.
   await page.getByLabel("Draw at most").selectOption("100");
@@ -205,7 +242,7 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   expect(await overflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("knowledge-graph-1440.png") });
   const graphUrl = page.url();
-  await openNotDrawn(page, graphUrl);
+  await openNotDrawn(page, graphUrl, { projectId, flow: deployed });
 
   // On a phone the canvas fits the window and the lists stack below it.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -217,7 +254,7 @@ test("the knowledge graph of a deployed graph-rag node, on a laptop and a phone"
   expect((await phone.communities.boundingBox())!.y).toBeGreaterThan(phoneCanvas.y + phoneCanvas.height);
   expect(await overflow(page)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: test.info().outputPath("knowledge-graph-390.png"), fullPage: true });
-  await openNotDrawn(page, graphUrl);
+  await openNotDrawn(page, graphUrl, { projectId, flow: deployed });
 
   // A node whose flow was never deployed says so.
   await page.goto(`/${projectId}/flows/${never}/graph?node=${NODE}`);

@@ -1,9 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
+import { checkA11y } from "../helpers/axe";
+import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
+import { appSql } from "../helpers/database";
+import { expectFitsWindow, watchProblems } from "../helpers/layout";
 
 /**
  * An admin deletes a project from its Settings page, at a laptop's and a phone's size: the button stays disabled
  * until the project's name is typed exactly, then a progress view follows the job until the project is gone, and it
- * is no longer listed.
+ * is no longer listed; a deletion that failed shows why and is retried (below).
  */
 
 const SIZES = [
@@ -49,3 +53,84 @@ for (const size of SIZES) {
     expect(errors.filter((e) => !e.includes("404"))).toEqual([]);
   });
 }
+
+/**
+ * A deletion that failed for good, set up by hand in the database (a project flagged at a step, with the reason the
+ * job records), never caught mid-flight: the admin sees the reason and "Retry deletion", and the retry finishes it; a
+ * member sees the project as being deleted, gets no retry button, and the procedure refuses them.
+ */
+const REASON = "Could not remove conversations: the database refused the change";
+
+const failDeletion = (projectId: string) =>
+  appSql(
+    `UPDATE projects SET deleting_at = now(), deletion_step = 'conversations', deletion_error = $2 WHERE id = $1`,
+    [projectId, REASON],
+  );
+
+test.describe("a failed deletion", () => {
+  test.skip(!!process.env.E2E_BASE_URL, "the failure is written in the app's database, only beside a local app");
+
+  for (const size of SIZES) {
+    test(`shows why, a member cannot retry it, an admin retries it (${size.width}×${size.height})`, async ({
+      page,
+      browser,
+    }) => {
+      test.setTimeout(180_000);
+      await page.setViewportSize(size);
+      await page.goto("/");
+      const me = await trpc<{ teams: { id: string; name: string }[] }>(
+        page,
+        "dashboard.account.me",
+        undefined,
+        "query",
+      );
+      const teamId = me.teams.find((t) => t.name === "Default team")!.id;
+      const name = `stuck-${size.width}-${Date.now()}`;
+      const { id: projectId } = await trpc<{ id: string }>(page, "dashboard.projects.create", { teamId, name });
+      const link = await createInvitation(page, "member");
+      const member = await joinByInvitation(browser, link, {
+        name: "Deletion member",
+        email: `deletion-member-${size.width}-${Date.now()}@e2e.test`,
+        password: "member-password-1",
+      });
+      await failDeletion(projectId);
+
+      // A member: the project is listed as being deleted, with no way to its settings or a retry.
+      await member.setViewportSize(size);
+      await member.goto("/");
+      const memberTeam = member.getByRole("region", { name: "Team Default team" });
+      await expect(memberTeam.getByText(name)).toBeVisible();
+      await expect(memberTeam.getByRole("link", { name: new RegExp(`^${name}`) })).toHaveCount(0);
+      await member.goto(`/${projectId}/settings/general`);
+      await expect(member.getByText("Only admins of the team change these.")).toBeVisible();
+      await expect(member.getByRole("button", { name: "Retry deletion" })).toHaveCount(0);
+      const refused = await member.request.post("/api/trpc/dashboard.projects.retryDeletion", {
+        data: { json: { projectId } },
+        headers: { Origin: new URL(member.url()).origin },
+      });
+      expect(refused.status()).toBe(403);
+      await member.context().close();
+
+      // The admin: from the list to the settings, the reason and the retry; the retry finishes the deletion.
+      const problems = watchProblems(page, (url, status) => status === 404 && url.includes("/api/trpc/"));
+      await page.goto("/");
+      const team = page.getByRole("region", { name: "Team Default team" });
+      await team.getByRole("link", { name: new RegExp(`^${name}`) }).click();
+      await expect(page).toHaveURL(new RegExp(`/${projectId}/settings/general$`));
+      const zone = page.getByRole("region", { name: "Danger zone" });
+      await expect(zone.getByRole("alert").filter({ hasText: REASON })).toContainText("The deletion stopped.");
+      const retry = zone.getByRole("button", { name: "Retry deletion" });
+      await expect(retry).toBeEnabled();
+      await expectFitsWindow(page, `Failed deletion at ${size.width} px`);
+      await checkA11y(page, `Failed deletion at ${size.width} px`);
+      await retry.click();
+      await expect(zone.getByText("The project was deleted.")).toBeVisible({ timeout: 120_000 });
+      await expectFitsWindow(page, `Deleted after a retry at ${size.width} px`);
+      await zone.getByRole("link", { name: "Back to your projects" }).click();
+      await expect(team).toBeVisible();
+      await expect(team.getByText(name)).toHaveCount(0);
+      expect(await appSql("SELECT id FROM projects WHERE id = $1", [projectId])).toEqual([]);
+      expect(problems).toEqual([]);
+    });
+  }
+});

@@ -1,7 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import { db } from "../db";
 import { normaliseName } from "../graph-rag/names";
-import { readyIndex, type KnowledgeGraphEntity, type Scope } from "./knowledge-graph";
+import { readyIndex, type KnowledgeGraph, type KnowledgeGraphEntity, type Scope } from "./knowledge-graph";
 import { SEARCH_LIMIT } from "./knowledge-graph.schema";
 
 /**
@@ -9,13 +9,18 @@ import { SEARCH_LIMIT } from "./knowledge-graph.schema";
  * exact name as the graph normalises names, then names starting with the text, then names containing it), then
  * descriptions containing it; the most connected first inside each rank. Case-insensitive; LIKE's wildcards and escape
  * character are escaped here (Prisma passes them through), so any text is literal. Each
- * hit carries its community's title and summary, which the view may not have loaded. Every query carries the project.
+ * hit carries its community's title and summary, which the view may not have loaded, and its strongest relationships,
+ * so the view can draw a hit it had not drawn next to the entities it had. Every query carries the project.
  */
+
+/** Relationships sent with each hit, strongest first: enough to tie it to the drawn entities it relates to. */
+export const HIT_RELATIONSHIPS = 50;
 
 /** An entity as the view draws it, without a position (it may not be drawn), with its community and how it matched. */
 export type KnowledgeGraphSearchHit = Omit<KnowledgeGraphEntity, "x" | "y"> & {
   community: { id: string; title: string; summary: string } | null;
   match: "name" | "description";
+  relationships: KnowledgeGraph["relationships"];
 };
 
 const SELECT = {
@@ -76,5 +81,34 @@ export const searchKnowledgeGraph = async (
   const byId = new Map(
     communities.map((c) => [c.id, { id: c.id, title: c.title || "Untitled community", summary: c.summary ?? "" }]),
   );
-  return hits.map((h) => ({ ...h, community: (h.communityId && byId.get(h.communityId)) || null }));
+  const relationships = await hitRelationships(
+    scope,
+    hits.map((h) => h.id),
+  );
+  return hits.map((h) => ({
+    ...h,
+    community: (h.communityId && byId.get(h.communityId)) || null,
+    relationships: relationships.get(h.id) ?? [],
+  }));
+};
+
+/** Each hit's strongest relationships (at most HIT_RELATIONSHIPS), keyed by the hit's id. */
+const hitRelationships = async (scope: Scope, ids: string[]) => {
+  const out = new Map<string, KnowledgeGraph["relationships"]>();
+  if (!ids.length) return out;
+  const rows = await db.graphRelationship.findMany({
+    where: { ...scope, OR: [{ sourceId: { in: ids } }, { targetId: { in: ids } }] },
+    orderBy: [{ weight: "desc" }, { id: "asc" }],
+    take: HIT_RELATIONSHIPS * ids.length,
+    select: { sourceId: true, targetId: true, weight: true, description: true },
+  });
+  for (const r of rows) {
+    const edge = { source: r.sourceId, target: r.targetId, weight: r.weight, description: r.description };
+    for (const id of new Set([r.sourceId, r.targetId])) {
+      const list = out.get(id);
+      if (!ids.includes(id) || (list && list.length >= HIT_RELATIONSHIPS)) continue;
+      out.set(id, [...(list ?? []), edge]);
+    }
+  }
+  return out;
 };

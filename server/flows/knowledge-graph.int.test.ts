@@ -5,7 +5,7 @@ import { dashboardClient, type Session } from "../testing/dashboard-client";
 import { flowCall } from "../testing/flow-client";
 import { apiClient, quarryCli, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 import type { KnowledgeGraph, KnowledgeGraphChunk } from "./knowledge-graph";
-import type { KnowledgeGraphSearchHit } from "./knowledge-graph-search";
+import { HIT_RELATIONSHIPS, type KnowledgeGraphSearchHit } from "./knowledge-graph-search";
 
 /**
  * dashboard.flows.knowledgeGraph over real HTTP on a real Quarry: a graph-rag flow (the shipped example) over a
@@ -214,6 +214,10 @@ it("searches every entity of the graph, not only the drawn ones: names first, th
   const hits = res.data as KnowledgeGraphSearchHit[];
   expect(hits[0]).toMatchObject({ id: outside.id, name: outside.name, match: "name", degree: outside.degree });
   if (outside.communityId) expect(hits[0]!.community?.id).toBe(outside.communityId);
+  // Its relationships come with it, so the view can draw it beside the drawn entities it relates to.
+  const touching = all.relationships.filter((r) => r.source === outside.id || r.target === outside.id);
+  expect(hits[0]!.relationships).toHaveLength(Math.min(touching.length, HIT_RELATIONSHIPS));
+  expect(touching).toEqual(expect.arrayContaining(hits[0]!.relationships));
 
   // A prefix ranks the name that starts with it first; descriptions that mention it come after every name.
   const hopper = ((await searchOf(viewer, { text: "grace" })).data as KnowledgeGraphSearchHit[])[0];

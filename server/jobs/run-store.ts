@@ -191,3 +191,12 @@ export const hasRunForEventData = async (db: JobsDb, key: string, value: string)
     SELECT count(*) AS n FROM job_runs WHERE event->'data'->>${key}::text = ${value}`;
   return Number(runs[0]?.n ?? 0) > 0;
 };
+
+/**
+ * How the runs an event id started ended up (not the onFailure handlers' runs): the launcher tells a deletion whose
+ * run failed before its failure was recorded (a crash in between) from one whose event never arrived.
+ */
+export const runsOfEvent = (db: JobsDb, eventId: string) =>
+  db.$queryRaw<{ status: RunStatus; error: string | null }[]>`
+    SELECT status::text AS status, error FROM job_runs
+     WHERE event->>'id' = ${eventId}::text AND function_id NOT LIKE '%-failure'`;

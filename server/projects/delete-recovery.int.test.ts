@@ -1,5 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { runIdFor } from "../jobs/event-intake";
 import { markdownDoc } from "../testing/fixtures";
 import { startOwnerQuarry, type OwnerQuarry } from "../testing/owner-quarry";
 import { apiClient, appDatabaseUrl } from "../testing/quarry-process";
@@ -8,7 +9,8 @@ import { apiClient, appDatabaseUrl } from "../testing/quarry-process";
  * A project deletion that does not go to plan, on a real Quarry over real HTTP: a step that keeps failing leaves the
  * project flagged with the reason, its running builds cancelled, until an admin retries it; and a Quarry killed with
  * -9 mid-deletion finishes the deletion after its restart. States are set up by hand in the database (a trigger
- * that refuses a step's deletes, a project flagged at a later step with no job yet), never caught mid-flight.
+ * that refuses a step's deletes, a project flagged at a later step with no job yet, a job run that failed with its
+ * failure never recorded), never caught mid-flight.
  */
 
 const OWNER = { email: "owner@delete-recovery.test", password: "owner-password-1" };
@@ -156,4 +158,29 @@ it("finishes a deletion after Quarry is killed with -9 in the middle of it", asy
   expect(await counts(projectId)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
   expect(await sql("SELECT id FROM projects WHERE id = $1", [projectId])).toEqual([]);
   expect(await counts(oq.otherProjectId)).toEqual(keptBefore);
+}, 400_000);
+
+it("records a deletion whose run failed just before a crash, instead of leaving it deleting forever", async () => {
+  const { projectId } = await filledProject("stranded");
+  // The state a crash between the run's failure and its recording leaves: flagged, no error, and the attempt's run
+  // failed (so the event re-sent on start starts nothing), with no onFailure run.
+  await sql("UPDATE projects SET deleting_at = now(), deletion_step = 'chunks' WHERE id = $1", [projectId]);
+  const eventId = `project-delete-${projectId}`;
+  const event = { id: eventId, name: "project/delete.requested", data: { projectId }, ts: Date.now() };
+  await sql(
+    `INSERT INTO job_runs (id, function_id, event_name, event, status, error, updated_at)
+     VALUES ($1, 'quarry-delete-project', $2, $3, 'failed', 'disk full', now())`,
+    [runIdFor(eventId, "quarry-delete-project"), event.name, JSON.stringify(event)],
+  );
+
+  await oq.quarry.kill("SIGKILL");
+  await oq.quarry.restart();
+
+  const failed = await waitForDeletion(projectId, (res) => res.status === 200 && !!res.data?.error);
+  expect(failed.data).toMatchObject({ step: "chunks", error: "Could not remove chunks: disk full" });
+  // Recorded as failed, it can be retried, and the retry (a new attempt, a new run) finishes it.
+  const retried = await oq.client.ok<Status>(oq.owner, "dashboard.projects.retryDeletion", { projectId }, "mutation");
+  expect(retried).toMatchObject({ step: "chunks", error: null });
+  await waitForDeletion(projectId, gone);
+  expect(await counts(projectId)).toEqual(Object.fromEntries(TABLES.map((t) => [t, 0])));
 }, 400_000);

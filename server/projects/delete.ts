@@ -1,7 +1,9 @@
 import { db } from "../db";
+import { jobRunner } from "../env";
 import { BUILD_CANCELLED_REASON } from "../ingestion/build-context";
 import { AppError, printable } from "../errors";
 import { projectDeleteRequested } from "../jobs/events";
+import { runsOfEvent } from "../jobs/run-store";
 import { sendJobEvent } from "../jobs/send";
 import { fileStore } from "../storage";
 import { getProject } from "./service";
@@ -122,12 +124,15 @@ const cancelActiveBuilds = async (projectId: string) => {
   ]);
 };
 
-/** Sends the job's event; the id names the attempt, so a re-send (a restart) starts nothing twice and a retry does. */
-const startDeletionJob = async (projectId: string) => {
+/** The job's event id: it names the attempt, so a re-send (a restart) starts nothing twice and a retry does. */
+const deletionEventId = async (projectId: string) => {
   const project = await db.project.findUnique({ where: { id: projectId }, select: { deletionAttempt: true } });
   const attempt = project?.deletionAttempt ?? 0;
-  const id = attempt === 0 ? `project-delete-${projectId}` : `project-delete-${projectId}-retry-${attempt}`;
-  await sendJobEvent(projectDeleteRequested, { projectId }, { id });
+  return attempt === 0 ? `project-delete-${projectId}` : `project-delete-${projectId}-retry-${attempt}`;
+};
+
+const startDeletionJob = async (projectId: string) => {
+  await sendJobEvent(projectDeleteRequested, { projectId }, { id: await deletionEventId(projectId) });
 };
 
 /** What the job records when it failed for good (after its retries): the step it was on and the error. */
@@ -149,16 +154,27 @@ export const retryProjectDeletion = async (projectId: string) => {
   return deletionStatus(projectId);
 };
 
+/** Why a run ended without its failure recorded: the executor stopped between the two. */
+export const UNRECORDED_FAILURE = "the deletion stopped when Quarry restarted";
+
 /**
  * Deletions a crash may have left without a job (flagged, but the event never reached the executor); re-sent on
  * start with the attempt's id, so a deletion whose run exists is not started twice. Failed ones wait for a retry.
+ * With the local executor, a run that failed for good before its failure was recorded (a crash between the two:
+ * the re-sent event would start nothing) is recorded as failed here, so the deletion waits for a retry instead of
+ * showing "Deleting…" forever. (An Inngest server runs the onFailure handler itself.)
  */
 export const resumeProjectDeletions = async () => {
   const projects = await db.project.findMany({
     where: { deletingAt: { not: null }, deletionError: null },
     select: { id: true },
   });
-  for (const { id } of projects) await startDeletionJob(id);
+  for (const { id } of projects) {
+    const runs = jobRunner() === "local" ? await runsOfEvent(db, await deletionEventId(id)) : [];
+    const failed = runs.find((run) => run.status === "failed");
+    if (failed) await recordDeletionFailure(id, failed.error || UNRECORDED_FAILURE);
+    else await startDeletionJob(id);
+  }
   return projects.length;
 };
 

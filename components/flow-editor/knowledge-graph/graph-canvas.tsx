@@ -1,15 +1,35 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type Sigma from "sigma";
 import { FADED, fillGraph, focusReducers } from "./canvas-graph";
 import type { GraphData } from "./types";
 
 /**
+ * Moves the camera to the selected entity, if it is drawn; returns the name it focused (null while none is) and the
+ * function that does it.
+ */
+const useFocusCamera = (sigma: RefObject<Sigma | null>, selected: RefObject<string | null>) => {
+  const [focused, setFocused] = useState<string | null>(null);
+  const focus = useRef(() => {
+    const renderer = sigma.current;
+    const id = selected.current;
+    const at = renderer && id && renderer.getGraph().hasNode(id) ? renderer.getNodeDisplayData(id) : undefined;
+    if (!renderer || !id || !at) return setFocused(null);
+    void renderer
+      .getCamera()
+      .animate({ x: at.x, y: at.y, ratio: 0.6 }, { duration: 400 })
+      .then(() => setFocused(renderer.getGraph().getNodeAttribute(id, "label") as string));
+  });
+  return [focused, focus] as const;
+};
+
+/**
  * The graph drawn by sigma.js (WebGL) over a graphology graph, at the positions the server computed. Hovering an
  * entity keeps it and its neighbours in colour and fades the rest; clicking one selects it (and the camera moves to
  * it when it is selected from elsewhere). A highlighted community keeps its entities in colour and fades the rest, as
- * hover does (hover wins while it lasts); the container's data-highlighted says how many entities are in colour.
+ * hover does (hover wins while it lasts); the container's data-highlighted says how many entities are in colour, and
+ * data-focused names the selected entity once the camera is on it (also after a redraw, e.g. a search hit added).
  * sigma touches the browser's WebGL, so it is loaded in the effect only.
  */
 export const GraphCanvas = ({
@@ -30,6 +50,7 @@ export const GraphCanvas = ({
   const selected = useRef(selectedId);
   const community = useRef(communityId);
   const [highlighted, setHighlighted] = useState<number | null>(null);
+  const [focused, focusCamera] = useFocusCamera(sigma, selected);
   /** After a refresh: how many drawn entities the reducer left in colour (null when nothing is highlighted). */
   const report = useRef(() => {
     const renderer = sigma.current;
@@ -75,13 +96,14 @@ export const GraphCanvas = ({
       renderer.on("clickStage", () => select.current(null));
       sigma.current = renderer;
       report.current();
+      focusCamera.current();
     })();
     return () => {
       disposed = true;
       sigma.current?.kill();
       sigma.current = null;
     };
-  }, [data, colours]);
+  }, [data, colours, focusCamera]);
 
   useEffect(() => {
     community.current = communityId;
@@ -93,12 +115,9 @@ export const GraphCanvas = ({
 
   useEffect(() => {
     selected.current = selectedId;
-    const renderer = sigma.current;
-    if (!renderer) return;
-    renderer.refresh({ skipIndexation: true });
-    const at = selectedId ? renderer.getNodeDisplayData(selectedId) : undefined;
-    if (at) void renderer.getCamera().animate({ x: at.x, y: at.y, ratio: 0.6 }, { duration: 400 });
-  }, [selectedId]);
+    sigma.current?.refresh({ skipIndexation: true });
+    focusCamera.current();
+  }, [selectedId, focusCamera]);
 
   return (
     <div
@@ -107,6 +126,7 @@ export const GraphCanvas = ({
       aria-label={`Knowledge graph: ${data.entities.length} entities and ${data.relationships.length} relationships`}
       data-testid="knowledge-graph-canvas"
       data-highlighted={highlighted ?? undefined}
+      data-focused={focused ?? undefined}
       className="h-[60vh] min-h-72 w-full max-w-full overflow-hidden rounded-md bg-background sm:h-[34rem]"
     />
   );

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { EmptyState, Loading } from "@/components/ui/states";
+import { addHit, NOTHING_ADDED, withAdded, type Added } from "./added-entities";
 import { communityColours, NO_COMMUNITY } from "./colours";
 import { CommunityList } from "./community-list";
 import { EntityDetails } from "./entity-details";
@@ -36,12 +37,13 @@ const Summary = ({ data }: { data: GraphData }) => (
   </p>
 );
 
-const ReadyGraph = ({ data, scope }: { data: GraphData; scope: GraphScope }) => {
+const ReadyGraph = ({ data: top, scope }: { data: GraphData; scope: GraphScope }) => {
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  /** A search hit that is not on the canvas, shown in the details panel. */
-  const [found, setFound] = useState<SearchHit | null>(null);
+  /** Search hits that were not among the top N, drawn since they were picked. */
+  const [added, setAdded] = useState<Added>(NOTHING_ADDED);
   const [communityId, setCommunityId] = useState<string | null>(null);
-  const colours = useMemo(() => communityColours(data.communities.map((c) => c.id)), [data]);
+  const data = useMemo(() => withAdded(top, added), [top, added]);
+  const colours = useMemo(() => communityColours(top.communities.map((c) => c.id)), [top]);
   const byId = useMemo(() => new Map(data.entities.map((e) => [e.id, e])), [data]);
   const selected = selectedId ? byId.get(selectedId) : undefined;
   const neighbours = useMemo(() => {
@@ -64,19 +66,18 @@ const ReadyGraph = ({ data, scope }: { data: GraphData; scope: GraphScope }) => 
 
   // Picking an entity ends a community's highlight, so the canvas shows the entity's neighbourhood.
   const select = (id: string | null) => {
-    setFound(null);
     setSelectedId(id);
     if (id) setCommunityId(null);
   };
+  // A hit outside the top N is drawn (with its relationships to drawn entities) before it is selected.
   const pickHit = (hit: SearchHit) => {
-    if (byId.has(hit.id)) return select(hit.id);
-    setSelectedId(null);
-    setFound(hit);
+    if (!byId.has(hit.id)) setAdded((current) => addHit(current, hit, top));
+    select(hit.id);
   };
-  const detail: DetailEntity | undefined = selected ?? found ?? undefined;
-  const community = selected
-    ? data.communities.find((c) => c.id === selected.communityId)
-    : (found?.community ?? undefined);
+  const addedEntity = selected && added.entities.find((e) => e.id === selected.id);
+  const detail: DetailEntity | undefined = selected;
+  const community =
+    (selected && data.communities.find((c) => c.id === selected.communityId)) ?? addedEntity?.community ?? undefined;
   const highlighted = data.communities.find((c) => c.id === communityId);
   return (
     <div className="grid min-w-0 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem]">
@@ -112,8 +113,8 @@ const ReadyGraph = ({ data, scope }: { data: GraphData; scope: GraphScope }) => 
             colour={(detail.communityId && colours.get(detail.communityId)) || NO_COMMUNITY}
             neighbours={selected ? neighbours : []}
             notDrawn={
-              found
-                ? `Not drawn: the graph shows its ${count(data.entities.length, "most connected entity", "most connected entities")} and this one has ${count(found.degree, "relationship", "relationships")}. Draw more entities to see it on the canvas.`
+              addedEntity
+                ? `Added to the canvas from search: the graph draws its ${count(top.entities.length, "most connected entity", "most connected entities")} and this one has ${count(detail.degree, "relationship", "relationships")}; only its relationships to drawn entities are shown.`
                 : undefined
             }
             scope={scope}
