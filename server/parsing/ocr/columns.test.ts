@@ -43,6 +43,25 @@ describe("reading order of columns", () => {
     ]);
   });
 
+  it("reads a scanned paper's two columns one after the other, past a line that narrows the gutter and a margin stamp", () => {
+    // Line height 20: a gutter is 16 px. The columns are 20 px apart; one left line reaches 10 px from the right
+    // column (a padded OCR box), which must not end the columns. A rotated margin stamp at the far left is read
+    // apart, and the heading above the left column's first line stays with it.
+    const lines: Named[] = [line("heading", 100, 80, 150), line("R0", 520, 80, 380)];
+    for (let i = 1; i < 8; i++) {
+      lines.push(line(`L${i}`, 100, 80 + i * 25, i === 4 ? 410 : 400), line(`R${i}`, 520, 80 + i * 25, 380));
+      if (i >= 2 && i <= 5) lines.push(line(`stamp${i}`, 10, 80 + i * 25, 20));
+    }
+    lines.push(line("footer", 100, 300, 800));
+    const order = orderLines(lines).map((g) => g.map((l) => l.name));
+    expect(order).toEqual([
+      ["stamp2", "stamp3", "stamp4", "stamp5"],
+      ["heading", "L1", "L2", "L3", "L4", "L5", "L6", "L7"],
+      ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"],
+      ["footer"],
+    ]);
+  });
+
   it("keeps one column top to bottom", () => {
     const lines = [line("b", 50, 140, 300), line("a", 50, 100, 500), line("c", 50, 180, 200)];
     expect(
