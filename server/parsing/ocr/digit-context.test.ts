@@ -63,3 +63,18 @@ describe("digit repairs from the line's context", () => {
     ]);
   });
 });
+
+describe("rulings and doubled dashes read into numbers", () => {
+  it("drops a table ruling read at a number's edge and splits two cells read as one token", () => {
+    expect(line("247| 64 |90")).toBe("247 64 90");
+    expect(line("247|NO 64」YES 59「")).toBe("247 NO 64 YES 59");
+    // A citation bracket read as a bar stays digits.ts's repair; a bar between words is not a number's.
+    expect(line("see |38] and P(a|b) NO|12")).toBe("see [38] and P(a|b) NO 12");
+    expect(line("cat | dog")).toBe("cat | dog");
+  });
+
+  it("reads a hyphen read twice next to a digit as one", () => {
+    expect(line("2019-NM-035\u2014-AD Fax:202\u2014-493-2251.")).toBe("2019-NM-035-AD Fax:202-493-2251.");
+    expect(line("word\u2014-word and 10\u201420")).toBe("word\u2014-word and 10\u201420");
+  });
+});

@@ -74,6 +74,29 @@ const inFigureRow = (token: string): string => {
   return /^\d+[.,]?$/.test(digits) ? digits : token;
 };
 
+/** Dashes read twice ("035—-AD", "202—-493": Tesseract reads a hyphen so) between a digit and a letter or digit. */
+const DOUBLE_DASH = /(?<=\d)[-\u2010-\u2015]{2,}(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}])[-\u2010-\u2015]{2,}(?=\d)/gu;
+
+/** A table's ruling read as a character: a bar or corner bracket at a number's edge, or between two cells' words. */
+const RULE = "[|\u300c\u300d]";
+const RULE_AT_EDGE = new RegExp(`^${RULE}(?=\\d)|(?<=\\d)${RULE}$`, "gu");
+/** Between two words a bar is a ruling only beside a digit ("P(a|b)" keeps its bar); a corner bracket always is. */
+const RULE_INSIDE =
+  /(?<=\d)\|(?=[\p{L}\p{N}])|(?<=[\p{L}\p{N}])\|(?=\d)|(?<=[\p{L}\p{N}])[\u300c\u300d](?=[\p{L}\p{N}])/gu;
+
+/**
+ * One token with its look-alikes repaired; rulings dropped first ("247|" is 247, not 2471; "64」YES" is two cells,
+ * read as "64 YES": the word keeps one box, its text has the space). A citation bracket read as a bar ("|38]") is digits.ts's.
+ */
+const fixOne = (token: string, isbn: boolean): string => {
+  if (/[[\]]/.test(token)) return fixToken(token, isbn);
+  const cleaned = token.replace(DOUBLE_DASH, "-").replace(RULE_AT_EDGE, "").replace(RULE_INSIDE, " ");
+  return cleaned
+    .split(" ")
+    .map((part) => fixToken(part, isbn))
+    .join(" ");
+};
+
 /** The longest run from `start` (up to five tokens) that is one valid ISBN, as [end, text]. */
 const isbnRun = (tokens: readonly string[], start: number): [number, string] | null => {
   // A token that is an ISBN on its own is not the start of a longer one (an ISBN-10 and a number after it).
@@ -89,7 +112,7 @@ const isbnRun = (tokens: readonly string[], start: number): [number, string] | n
 export const fixLineGroups = (tokens: readonly string[]): TokenGroup[] => {
   const labels = tokens.map((t, i) => isIsbnLabel(t) || (t === "IS" && tokens[i + 1] === "BN"));
   const isbn = labels.some(Boolean);
-  const single = tokens.map((t) => fixToken(t, isbn));
+  const single = tokens.map((t) => fixOne(t, isbn));
   const fixed = figureRow(single) ? single.map(inFigureRow) : single;
   const groups: TokenGroup[] = [];
   for (let i = 0; i < fixed.length; i++) {
