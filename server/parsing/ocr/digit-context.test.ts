@@ -75,6 +75,7 @@ describe("rulings and doubled dashes read into numbers", () => {
 
   it("reads a hyphen read twice next to a digit as one", () => {
     expect(line("2019-NM-035\u2014-AD Fax:202\u2014-493-2251.")).toBe("2019-NM-035-AD Fax:202-493-2251.");
+    expect(line("[AD\u2014-2019-NM-035\u2014-AD]")).toBe("[AD-2019-NM-035-AD]");
     expect(line("word\u2014-word and 10\u201420")).toBe("word\u2014-word and 10\u201420");
   });
 });

@@ -89,8 +89,9 @@ const RULE_INSIDE =
  * read as "64 YES": the word keeps one box, its text has the space). A citation bracket read as a bar ("|38]") is digits.ts's.
  */
 const fixOne = (token: string, isbn: boolean): string => {
-  if (/[[\]]/.test(token)) return fixToken(token, isbn);
-  const cleaned = token.replace(DOUBLE_DASH, "-").replace(RULE_AT_EDGE, "").replace(RULE_INSIDE, " ");
+  const dashed = token.replace(DOUBLE_DASH, "-");
+  if (/[[\]]/.test(dashed)) return fixToken(dashed, isbn);
+  const cleaned = dashed.replace(RULE_AT_EDGE, "").replace(RULE_INSIDE, " ");
   return cleaned
     .split(" ")
     .map((part) => fixToken(part, isbn))
