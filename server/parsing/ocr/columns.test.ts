@@ -99,4 +99,32 @@ describe("reading order of columns", () => {
     const words = page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
     expect(words.every((w) => w.left >= 0 && w.right <= 1100 && w.left < w.right && w.confidence > 50)).toBe(true);
   }, 120_000);
+
+  it("reads a generated two-column scan's columns one after the other (PP-OCR)", async () => {
+    GlobalFonts.registerFromPath(FONT, "DejaVu Sans");
+    const canvas = createCanvas(1240, 700);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, 1240, 700);
+    ctx.fillStyle = "#000000";
+    ctx.font = '30px "DejaVu Sans"';
+    ctx.fillText("Two Columns on a Scanned Page", 330, 60);
+    // Justified-looking columns 560 px wide with a 40 px gutter (about one line height, as in a paper).
+    ctx.font = '22px "DejaVu Sans"';
+    const left = ["left one alpha words here", "left two bravo words go", "left three charlie text"];
+    const right = ["right one delta words here", "right two echo words go", "right three foxtrot text"];
+    left.forEach((text, i) => ctx.fillText(text, 60, 140 + i * 40, 560));
+    right.forEach((text, i) => ctx.fillText(text, 660, 140 + i * 40, 540));
+    ctx.fillText("Closing line across the whole width of the page, under both of the columns above it.", 60, 320);
+    const page = await recognizePp(canvas.toBuffer("image/png"));
+    const text = page.text.replace(/\s+/g, " ");
+    const at = (s: string) => text.indexOf(s);
+    for (const s of ["Two Columns", "left one", "left three", "right one", "right three", "Closing"])
+      expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
+    expect(at("Two Columns")).toBeLessThan(at("left one"));
+    expect(at("left one")).toBeLessThan(at("left two"));
+    expect(at("left three")).toBeLessThan(at("right one"));
+    expect(at("right one")).toBeLessThan(at("right two"));
+    expect(at("right three")).toBeLessThan(at("Closing"));
+  }, 120_000);
 });
