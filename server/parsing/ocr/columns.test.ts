@@ -43,6 +43,25 @@ describe("reading order of columns", () => {
     ]);
   });
 
+  it("reads a scanned paper's two columns one after the other, past a line that narrows the gutter and a margin stamp", () => {
+    // Line height 20: a gutter is 16 px. The columns are 20 px apart; one left line reaches 10 px from the right
+    // column (a padded OCR box), which must not end the columns. A rotated margin stamp at the far left is read
+    // apart, and the heading above the left column's first line stays with it.
+    const lines: Named[] = [line("heading", 100, 80, 150), line("R0", 520, 80, 380)];
+    for (let i = 1; i < 8; i++) {
+      lines.push(line(`L${i}`, 100, 80 + i * 25, i === 4 ? 410 : 400), line(`R${i}`, 520, 80 + i * 25, 380));
+      if (i >= 2 && i <= 5) lines.push(line(`stamp${i}`, 10, 80 + i * 25, 20));
+    }
+    lines.push(line("footer", 100, 300, 800));
+    const order = orderLines(lines).map((g) => g.map((l) => l.name));
+    expect(order).toEqual([
+      ["stamp2", "stamp3", "stamp4", "stamp5"],
+      ["heading", "L1", "L2", "L3", "L4", "L5", "L6", "L7"],
+      ["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7"],
+      ["footer"],
+    ]);
+  });
+
   it("keeps one column top to bottom", () => {
     const lines = [line("b", 50, 140, 300), line("a", 50, 100, 500), line("c", 50, 180, 200)];
     expect(
@@ -79,5 +98,33 @@ describe("reading order of columns", () => {
     // Word boxes lie inside the image and in reading order along their line.
     const words = page.blocks.flatMap((b) => b.paragraphs.flatMap((p) => p.lines.flatMap((l) => l.words)));
     expect(words.every((w) => w.left >= 0 && w.right <= 1100 && w.left < w.right && w.confidence > 50)).toBe(true);
+  }, 120_000);
+
+  it("reads a generated two-column scan's columns one after the other (PP-OCR)", async () => {
+    GlobalFonts.registerFromPath(FONT, "DejaVu Sans");
+    const canvas = createCanvas(1240, 700);
+    const ctx = canvas.getContext("2d");
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, 1240, 700);
+    ctx.fillStyle = "#000000";
+    ctx.font = '30px "DejaVu Sans"';
+    ctx.fillText("Two Columns on a Scanned Page", 330, 60);
+    // Justified-looking columns 560 px wide with a 40 px gutter (about one line height, as in a paper).
+    ctx.font = '22px "DejaVu Sans"';
+    const left = ["left one alpha words here", "left two bravo words go", "left three charlie text"];
+    const right = ["right one delta words here", "right two echo words go", "right three foxtrot text"];
+    left.forEach((text, i) => ctx.fillText(text, 60, 140 + i * 40, 560));
+    right.forEach((text, i) => ctx.fillText(text, 660, 140 + i * 40, 540));
+    ctx.fillText("Closing line across the whole width of the page, under both of the columns above it.", 60, 320);
+    const page = await recognizePp(canvas.toBuffer("image/png"));
+    const text = page.text.replace(/\s+/g, " ");
+    const at = (s: string) => text.indexOf(s);
+    for (const s of ["Two Columns", "left one", "left three", "right one", "right three", "Closing"])
+      expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
+    expect(at("Two Columns")).toBeLessThan(at("left one"));
+    expect(at("left one")).toBeLessThan(at("left two"));
+    expect(at("left three")).toBeLessThan(at("right one"));
+    expect(at("right one")).toBeLessThan(at("right two"));
+    expect(at("right three")).toBeLessThan(at("Closing"));
   }, 120_000);
 });

@@ -9,6 +9,8 @@ import type { PixelBox } from "./types";
 
 /** A gutter is at least this many line heights wide (word gaps inside a detected line never count). */
 const MIN_GUTTER_LINES = 0.8;
+/** An open gutter stays open while at least this share of that width is free. */
+const KEEP_GAP = 0.5;
 
 const height = (b: PixelBox) => b.bottom - b.top;
 
@@ -17,16 +19,42 @@ const medianHeight = (lines: readonly PixelBox[]) => {
   return hs[Math.floor(hs.length / 2)] ?? 0;
 };
 
-/** The x positions of gutters of at least `minGap` between the lines' horizontal extents. */
-const gutters = (lines: readonly PixelBox[], minGap: number): number[] => {
+/** A gutter: the free strip from `lo` (the right edge of the ink left of it) to `hi` (the left edge right of it). */
+type Strip = { lo: number; hi: number };
+
+/** The gutters of at least `minGap` between the lines' horizontal extents, left to right. */
+const strips = (lines: readonly PixelBox[], minGap: number): Strip[] => {
   const spans = lines.map((l) => [l.left, l.right] as const).sort((a, b) => a[0] - b[0]);
-  const cuts: number[] = [];
+  const found: Strip[] = [];
   let reach = spans[0]?.[1] ?? 0;
   for (const [left, right] of spans.slice(1)) {
-    if (left - reach >= minGap) cuts.push((left + reach) / 2);
+    if (left - reach >= minGap) found.push({ lo: reach, hi: left });
     reach = Math.max(reach, right);
   }
-  return cuts;
+  return found;
+};
+
+/** The x positions of gutters of at least `minGap` between the lines' horizontal extents. */
+const gutters = (lines: readonly PixelBox[], minGap: number): number[] =>
+  strips(lines, minGap).map((s) => (s.lo + s.hi) / 2);
+
+/**
+ * The strips narrowed by a band's lines (each line pushes the side its centre is on), or null when one closes to
+ * less than KEEP_GAP of the gutter width: a line crosses it. A gutter found once stays open at a narrower width, so
+ * a column line that reaches a little further than the others (OCR boxes are padded) does not end the columns.
+ */
+const narrowed = (open: readonly Strip[], band: readonly PixelBox[], minGap: number): Strip[] | null => {
+  const out: Strip[] = [];
+  for (const strip of open) {
+    let { lo, hi } = strip;
+    for (const line of band) {
+      if ((line.left + line.right) / 2 < (strip.lo + strip.hi) / 2) lo = Math.max(lo, line.right);
+      else hi = Math.min(hi, line.left);
+    }
+    if (hi - lo < minGap * KEEP_GAP) return null;
+    out.push({ lo, hi });
+  }
+  return out;
 };
 
 /** Lines split into horizontal bands at every vertical gap between them (lines sharing a height share a band). */
@@ -48,34 +76,43 @@ const bands = <T extends PixelBox>(lines: readonly T[]): T[][] => {
   return out.map((band) => band.sort((a, b) => a.left - b.left));
 };
 
+type Group<T> = { lines: T[]; open: Strip[] };
+
 /** Consecutive bands read together: those that keep the same gutters open, or runs of bands without any. */
-const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number): T[][] => {
-  const groups: T[][] = [];
-  let current: T[] = [];
-  let open = 0;
+const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number): Group<T>[] => {
+  const groups: Group<T>[] = [];
+  let current: Group<T> | null = null;
   for (const band of bands(lines)) {
-    const joined = [...current, ...band];
     // A band that crosses a gutter (a full-width line below columns) starts a new group; one that leaves it open
     // (the last line of the left column) joins.
-    const keeps = open > 0 && gutters(joined, minGap).length >= open;
-    const plain = open === 0 && gutters(band, minGap).length === 0;
-    if (current.length > 0 && (keeps || plain)) {
-      current = joined;
+    // Bands without gutters so far take a band that opens some when none of their lines crosses them (a heading
+    // or the first lines of a column above the first line beside a margin note).
+    const opens = strips(band, minGap);
+    const kept =
+      current && current.open.length > 0
+        ? narrowed(current.open, band, minGap)
+        : current && opens.length > 0
+          ? narrowed(opens, current.lines, minGap)
+          : null;
+    const plain = current !== null && current.open.length === 0 && opens.length === 0;
+    if (current && (kept || plain)) {
+      current.lines.push(...band);
+      if (kept) current.open = kept;
       continue;
     }
-    if (current.length > 0) groups.push(current);
-    current = [...band];
-    open = gutters(band, minGap).length;
+    if (current) groups.push(current);
+    current = { lines: [...band], open: opens };
   }
-  if (current.length > 0) groups.push(current);
+  if (current) groups.push(current);
   return groups;
 };
 
 const split = <T extends PixelBox>(lines: readonly T[], minGap: number, depth: number): T[][] => {
   if (lines.length === 0) return [];
   const groups = bandGroups(lines, minGap);
-  if (groups.length > 1 && depth < 20) return groups.flatMap((group) => split(group, minGap, depth + 1));
-  const cuts = gutters(lines, minGap);
+  if (groups.length > 1 && depth < 20) return groups.flatMap((group) => split(group.lines, minGap, depth + 1));
+  const open = groups[0]?.open ?? [];
+  const cuts = open.length > 0 ? open.map((s) => (s.lo + s.hi) / 2) : gutters(lines, minGap);
   if (cuts.length === 0 || depth >= 20) return [bands(lines).flat()];
   const columns: T[][] = Array.from({ length: cuts.length + 1 }, () => []);
   for (const line of lines) {

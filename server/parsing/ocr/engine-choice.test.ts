@@ -101,4 +101,20 @@ describe("engine choice", () => {
     expect(sureShare(page([]), "ppocr")).toBe(0);
     expect(repairDigits(page([["2O21", 90]])).text).toBe("2021");
   });
+
+  it("joins the words of a number split by OCR into one word spanning their boxes", () => {
+    const repaired = repairDigits(
+      page([
+        ["pp.", 95],
+        ["1021-", 90],
+        ["1O33", 70],
+      ]),
+    );
+    const words = repaired.blocks[0]?.paragraphs[0]?.lines[0]?.words;
+    expect(repaired.text).toBe("pp. 1021-1033");
+    expect(words?.map((w) => [w.text, w.left, w.right, w.confidence])).toEqual([
+      ["pp.", 0, 40, 95],
+      ["1021-1033", 50, 140, 70],
+    ]);
+  });
 });
