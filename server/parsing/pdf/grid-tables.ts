@@ -1,5 +1,6 @@
 import { escapeHtml } from "../table-html";
 import type { HorizontalLine, VerticalLine } from "./figures";
+import { withRuledEdges } from "./grid-edges";
 import { takeOutsideRows, type OutsideRow } from "./grid-outside";
 import type { Box, RotatedText, Run } from "./types";
 
@@ -190,8 +191,9 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
 
 const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
   const drawnYs = cluster(lines.h.map((l) => l.y));
-  const xs = cluster(lines.v.map((l) => l.x));
-  if (drawnYs.length < 2 || xs.length < MIN_COLS + 1) return null;
+  const drawnXs = cluster(lines.v.map((l) => l.x));
+  if (drawnYs.length < 2 || drawnXs.length < MIN_COLS + 1) return null;
+  const xs = withRuledEdges(drawnXs, lines.h, pieces, drawnYs[0] ?? 0, drawnYs[drawnYs.length - 1] ?? 0);
   const unruled = unruledRows(drawnYs, xs, pieces);
   const ys = [...drawnYs, ...unruled].sort((a, b) => a - b);
   if (ys.length < MIN_ROWS + 1) return null;
