@@ -189,11 +189,12 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   return extra;
 };
 
-const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
-  const drawnYs = cluster(lines.h.map((l) => l.y));
-  const drawnXs = cluster(lines.v.map((l) => l.x));
+const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
+  const drawnYs = cluster(drawn.h.map((l) => l.y));
+  const drawnXs = cluster(drawn.v.map((l) => l.x));
   if (drawnYs.length < 2 || drawnXs.length < MIN_COLS + 1) return null;
-  const xs = withRuledEdges(drawnXs, lines.h, pieces, drawnYs[0] ?? 0, drawnYs[drawnYs.length - 1] ?? 0);
+  const { xs, h } = withRuledEdges(drawnXs, drawn.h, pieces, drawnYs);
+  const lines: Lines = { h, v: drawn.v };
   const unruled = unruledRows(drawnYs, xs, pieces);
   const ys = [...drawnYs, ...unruled].sort((a, b) => a - b);
   if (ys.length < MIN_ROWS + 1) return null;

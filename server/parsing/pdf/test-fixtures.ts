@@ -260,9 +260,9 @@ export const buildRuledExhibitPdf = async (): Promise<Uint8Array> => {
 /**
  * A partly ruled table: rules run across the whole table (row labels to last column), but vertical lines are drawn
  * only between the middle columns, so the row labels on the left and the last column on the right sit outside
- * the vertical lines.
+ * the vertical lines. With `labelRules: "header"` only the rule under the header reaches the row labels.
  */
-export const buildPartlyRuledPdf = async (): Promise<Uint8Array> => {
+export const buildPartlyRuledPdf = async (labelRules: "all" | "header" = "all"): Promise<Uint8Array> => {
   const doc = await PDFDocument.create();
   const { regular, bold } = await embedFonts(doc);
   const page = doc.addPage([PAGE.width, PAGE.height]);
@@ -270,7 +270,9 @@ export const buildPartlyRuledPdf = async (): Promise<Uint8Array> => {
   const xs = [72, 150, 280, 400, 520] as const;
   const ys = [130, 148, 166, 184, 202, 220] as const;
   line(page, xs[1], ys[0], xs[4], ys[0]);
-  for (const y of ys.slice(1)) line(page, xs[0], y, xs[4], y);
+  // Rules drawn cell by cell, as many producers do.
+  for (const y of ys.slice(1))
+    for (let c = labelRules === "all" || y === ys[1] ? 0 : 1; c < 4; c++) line(page, xs[c] ?? 0, y, xs[c + 1] ?? 0, y);
   for (const x of xs.slice(1, 4)) line(page, x, ys[0], x, ys[5]);
   const header = ["Finland", "EU-15", "EU-25"];
   header.forEach((text, c) => draw(page, text, { x: (xs[c + 1] ?? 0) + 40, top: ys[0] + 5, size: 9, font: bold }));
