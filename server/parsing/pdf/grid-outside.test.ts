@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { partitionDocument } from "../partition";
-import { buildRuledExhibitPdf } from "./test-fixtures";
+import { htmlGrid } from "../table-structure";
+import { buildPartlyRuledPdf, buildRuledExhibitPdf } from "./test-fixtures";
 
 describe("ruled tables: rows ruled in that are not the table's", () => {
   it("reads the caption and note rows apart and keeps wrapped column headings whole", async () => {
@@ -24,4 +25,28 @@ describe("ruled tables: rows ruled in that are not the table's", () => {
     );
     expect(table?.metadata).toMatchObject({ table_rows: 4, table_columns: 3 });
   });
+});
+
+describe("ruled tables: columns outside the vertical lines", () => {
+  it.each(["all", "header"] as const)(
+    "reads a table whose rules reach past its vertical lines as one table with those columns (%s rules reach the labels)",
+    async (labelRules) => {
+      const bytes = await buildPartlyRuledPdf(labelRules);
+      const { elements } = await partitionDocument({ bytes, fileName: "partly.pdf", fileType: "pdf", method: "basic" });
+      const tables = elements.filter((e) => e.type === "Table");
+      expect(tables).toHaveLength(1);
+      const rows = htmlGrid(tables[0]?.html ?? "").reduce<string[][]>((acc, c) => {
+        (acc[c.row] ??= []).push(c.text);
+        return acc;
+      }, []);
+      expect(rows).toEqual([
+        ["", "Finland", "EU-15", "EU-25"],
+        ["1996", "3.7", "1.6", "1.7"],
+        ["2000", "5.0", "3.9", "3.9"],
+        ["2005", "1.5", "1.5", "1.6"],
+        ["2006", "3.5", "2.0", "2.1"],
+      ]);
+      expect(tables[0]?.metadata).toMatchObject({ table_source: "ruling-lines", table_columns: 4 });
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { escapeHtml } from "../table-html";
 import type { HorizontalLine, VerticalLine } from "./figures";
+import { withRuledEdges } from "./grid-edges";
 import { takeOutsideRows, type OutsideRow } from "./grid-outside";
 import type { Box, RotatedText, Run } from "./types";
 
@@ -188,10 +189,12 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   return extra;
 };
 
-const gridOf = (lines: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
-  const drawnYs = cluster(lines.h.map((l) => l.y));
-  const xs = cluster(lines.v.map((l) => l.x));
-  if (drawnYs.length < 2 || xs.length < MIN_COLS + 1) return null;
+const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
+  const drawnYs = cluster(drawn.h.map((l) => l.y));
+  const drawnXs = cluster(drawn.v.map((l) => l.x));
+  if (drawnYs.length < 2 || drawnXs.length < MIN_COLS + 1) return null;
+  const { xs, h } = withRuledEdges(drawnXs, drawn.h, pieces, drawnYs);
+  const lines: Lines = { h, v: drawn.v };
   const unruled = unruledRows(drawnYs, xs, pieces);
   const ys = [...drawnYs, ...unruled].sort((a, b) => a - b);
   if (ys.length < MIN_ROWS + 1) return null;

@@ -256,3 +256,42 @@ export const buildRuledExhibitPdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/**
+ * A partly ruled table: rules run across the whole table (row labels to last column), but vertical lines are drawn
+ * only between the middle columns, so the row labels on the left and the last column on the right sit outside
+ * the vertical lines. With `labelRules: "header"` only the rule under the header reaches the row labels.
+ */
+export const buildPartlyRuledPdf = async (labelRules: "all" | "header" = "all"): Promise<Uint8Array> => {
+  const doc = await PDFDocument.create();
+  const { regular, bold } = await embedFonts(doc);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  draw(page, "Real growth rate of the economy, in percent, by year.", { x: 72, top: 100, size: 10, font: regular });
+  const xs = [72, 150, 280, 400, 520] as const;
+  const ys = [130, 148, 166, 184, 202, 220] as const;
+  line(page, xs[1], ys[0], xs[4], ys[0]);
+  // Rules drawn cell by cell, as many producers do.
+  for (const y of ys.slice(1))
+    for (let c = labelRules === "all" || y === ys[1] ? 0 : 1; c < 4; c++) line(page, xs[c] ?? 0, y, xs[c + 1] ?? 0, y);
+  for (const x of xs.slice(1, 4)) line(page, x, ys[0], x, ys[5]);
+  const header = ["Finland", "EU-15", "EU-25"];
+  header.forEach((text, c) => draw(page, text, { x: (xs[c + 1] ?? 0) + 40, top: ys[0] + 5, size: 9, font: bold }));
+  const body = [
+    ["1996", "3.7", "1.6", "1.7"],
+    ["2000", "5.0", "3.9", "3.9"],
+    ["2005", "1.5", "1.5", "1.6"],
+    ["2006", "3.5", "2.0", "2.1"],
+  ];
+  body.forEach((cells, r) =>
+    cells.forEach((text, c) =>
+      draw(page, text, { x: (xs[c] ?? 0) + (c === 0 ? 4 : 50), top: (ys[r + 1] ?? 0) + 5, size: 9, font: regular }),
+    ),
+  );
+  draw(page, "Growth was faster than in the union as a whole in every year shown.", {
+    x: 72,
+    top: 250,
+    size: 10,
+    font: regular,
+  });
+  return doc.save();
+};

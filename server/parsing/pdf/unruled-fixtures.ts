@@ -257,3 +257,34 @@ export const buildLabelledListPdf = async (): Promise<Uint8Array> => {
   row(page, fonts.regular, 10, top + 20, [{ text: PARAGRAPH, x: 72 }]);
   return doc.save();
 };
+
+/**
+ * A table without rules whose row labels wrap: one goes on in lower case under its first line (the figures on the
+ * first line), one is set tight above the line that carries its figures; rows are 16 points apart, wrapped lines 11.
+ */
+export const buildWrappedLabelsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: PARAGRAPH, x: 72 }]);
+  let top = 110;
+  const figures = (a: string, b: string): Cell[] => [
+    { text: a, x: 400, align: "right" },
+    { text: b, x: 480, align: "right" },
+  ];
+  row(page, bold, 10, top, [{ text: "Item", x: 72 }, ...figures("2019", "2020")]);
+  top += 16;
+  row(page, regular, 10, top, [{ text: "Revenue", x: 72 }, ...figures("120", "130")]);
+  top += 16;
+  row(page, regular, 10, top, [{ text: "Net income from continuing", x: 72 }, ...figures("40", "45")]);
+  row(page, regular, 10, top + 11, [{ text: "operations", x: 72 }]);
+  top += 27;
+  row(page, regular, 10, top, [{ text: "Other comprehensive", x: 72 }]);
+  row(page, regular, 10, top + 11, [{ text: "Income", x: 72 }, ...figures("12", "14")]);
+  top += 27;
+  row(page, regular, 10, top, [{ text: "Staff costs", x: 72 }, ...figures("18", "19")]);
+  top += 16;
+  row(page, regular, 10, top, [{ text: "Total", x: 72 }, ...figures("190", "208")]);
+  row(page, regular, 10, top + 40, [{ text: PARAGRAPH, x: 72 }]);
+  return doc.save();
+};

@@ -9,6 +9,7 @@ import {
   buildLabelledListPdf,
   buildResultsTablePdf,
   buildTwoColumnPdf,
+  buildWrappedLabelsPdf,
 } from "./unruled-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
@@ -117,5 +118,21 @@ describe("unruled tables from text positions", () => {
     expect(at("Reported as not relevant")).toBeLessThan(at("Response range"));
     expect(at("Response range")).toBeLessThan(at("A high share"));
     expect(at("The item duplicates")).toBeLessThan(at("Recall period"));
+  });
+});
+
+describe("unruled tables: wrapped cells", () => {
+  it("joins a row label wrapped onto a second line to its row, whichever line holds the figures", async () => {
+    const elements = await parse(await buildWrappedLabelsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Item", "2019", "2020"],
+      ["Revenue", "120", "130"],
+      ["Net income from continuing operations", "40", "45"],
+      ["Other comprehensive Income", "12", "14"],
+      ["Staff costs", "18", "19"],
+      ["Total", "190", "208"],
+    ]);
   });
 });

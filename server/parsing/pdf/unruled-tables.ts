@@ -1,6 +1,7 @@
 import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
 import type { Line, Run, UnruledTable } from "./types";
+import { joinWrappedCells } from "./wrapped-cells";
 
 /**
  * Tables set without ruling lines, from the text's positions alone. The lines of a candidate run (blocks.ts) are cut
@@ -197,7 +198,9 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   // A chart's axis labels and legend line up too, but leave most of their grid empty.
   const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
   if (filled < 0.4 * placed.length * columns.length) return null;
-  const { rows, headerRows } = joinHeader(placed, headerOf(placed));
+  const head = headerOf(placed);
+  const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
+  const { rows, headerRows } = joinHeader([...placed.slice(0, head), ...body], head);
   const cells: GridCell[] = [];
   rows.forEach((row, r) => {
     let col = 0;

@@ -1,0 +1,73 @@
+import type { Line } from "./types";
+
+/**
+ * Body cells whose text wraps onto a second line. Such a line holds only words, each under a word cell of the row
+ * above (never under a figure), and is either a sentence going on (it starts in lower case) or set closer to that
+ * row than rows are to one another. A row label set further left than the row above is a group heading, not a wrap.
+ * A line of words tighter to the row of figures under it than to the one above is that row's first line (the values
+ * sit on the label's last line).
+ */
+
+type Cell = { col: number; colSpan: number; text: string };
+
+/** Rows this much closer than the table's usual row pitch are lines of one row. */
+const TIGHT = 0.75;
+
+const upperQuartile = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.75)] ?? 0;
+
+const append = (into: Cell[], from: Cell[], before = false) => {
+  for (const cell of from) {
+    const same = into.find((c) => c.col === cell.col);
+    if (!same) into.push({ ...cell });
+    else same.text = before ? `${cell.text} ${same.text}` : `${same.text} ${cell.text}`;
+  }
+  into.sort((a, b) => a.col - b.col);
+};
+
+/** Every cell plain words, each under a word cell of `other`. */
+const wordsUnder = (row: Cell[], other: Cell[], isFigure: (t: string) => boolean) =>
+  row.length > 0 &&
+  row.every((cell) => {
+    const above = other.find((c) => c.col === cell.col);
+    return cell.colSpan === 1 && !isFigure(cell.text) && !!above?.text && !isFigure(above.text);
+  });
+
+export const joinWrappedCells = (input: Cell[][], lineList: Line[], isFigure: (t: string) => boolean): Cell[][] => {
+  const rows = [...input];
+  const lines = [...lineList];
+  const pitches = lines.slice(1).map((l, i) => l.baseline - (lines[i]?.baseline ?? 0));
+  const tight = TIGHT * upperQuartile(pitches.filter((p) => p > 0));
+  const hasFigure = (row: Cell[]) => row.some((c) => isFigure(c.text));
+  const out: { cells: Cell[]; last: Line }[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const cells = (rows[i] ?? []).map((c) => ({ ...c }));
+    const line = lines[i];
+    if (!line) continue;
+    const prev = out[out.length - 1];
+    const next = rows[i + 1];
+    const nextLine = lines[i + 1];
+    const gapAbove = prev ? line.baseline - prev.last.baseline : Infinity;
+    const gapBelow = nextLine ? nextLine.baseline - line.baseline : Infinity;
+    if (prev && wordsUnder(cells, prev.cells, isFigure)) {
+      const outdented = cells.some((c) => c.col === 0) && line.left < prev.last.left - 1;
+      // A whole row in lower case may be a row of its own; a sentence going on leaves cells of the row above.
+      const lower = /^\p{Ll}/u.test(cells[0]?.text ?? "") && cells.length < prev.cells.filter((c) => c.text).length;
+      if (!outdented && (lower || (gapAbove < tight && gapAbove <= gapBelow + 0.5))) {
+        append(prev.cells, cells);
+        prev.last = line;
+        continue;
+      }
+    }
+    if (next && nextLine && hasFigure(next) && !hasFigure(cells) && gapBelow < tight && gapBelow < gapAbove) {
+      if (wordsUnder(cells, next, isFigure)) {
+        const merged = next.map((c) => ({ ...c }));
+        append(merged, cells, true);
+        rows[i + 1] = merged;
+        lines[i + 1] = { ...nextLine, left: Math.min(nextLine.left, line.left) };
+        continue;
+      }
+    }
+    out.push({ cells, last: line });
+  }
+  return out.map((r) => r.cells);
+};
