@@ -97,6 +97,59 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
   }
 };
 
+const TYPEWRITER_FONT = /mono|courier|consol|menlo|typewriter|fixed|\bcode\b|^cmtt|lmmono|inconsolata/i;
+
+/**
+ * Listings of an untagged PDF: runs of two or more lines set in a typewriter font, as pdfjs names the fonts (another
+ * engine than Quarry's PDFium, and the font the author chose, not a layout guess). A word in a fixed-pitch font inside
+ * a sentence is no listing.
+ */
+export const monospaceListings = async (bytes: Uint8Array, pages: number): Promise<string[]> => {
+  const doc = await openWithPdfjs(bytes);
+  try {
+    const listings: string[] = [];
+    for (let n = 1; n <= Math.min(pages, doc.numPages); n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      await page.getOperatorList();
+      const mono = new Set(
+        Object.keys(content.styles).filter((key) => {
+          const font = page.commonObjs.has(key) ? (page.commonObjs.get(key) as { name?: string } | null) : null;
+          return TYPEWRITER_FONT.test((font?.name ?? "").replace(/^[A-Z]{6}\+/, ""));
+        }),
+      );
+      let lines: string[] = [];
+      let line = "";
+      const flush = () => {
+        if (line.trim()) lines.push(line.trim());
+        line = "";
+        if (lines.length >= 2) listings.push(lines.join("\n"));
+        lines = [];
+      };
+      for (const item of content.items) {
+        if (!("str" in item)) continue;
+        if (!item.str.trim() && !item.hasEOL) {
+          line += item.str;
+          continue;
+        }
+        if (item.str.trim() && !mono.has(item.fontName)) {
+          flush();
+          continue;
+        }
+        line += item.str;
+        if (item.hasEOL) {
+          if (line.trim()) lines.push(line.trim());
+          line = "";
+        }
+      }
+      flush();
+    }
+    return listings;
+  } finally {
+    await doc.destroy();
+  }
+};
+
 /** Words of the text layer as poppler reads them (reading order of `pdftotext` without -layout). */
 export const pdftotextReference = (file: string, pages: number): string | null => {
   const out = spawnSync("pdftotext", ["-l", String(pages), "-enc", "UTF-8", file, "-"], { maxBuffer: 64 << 20 });

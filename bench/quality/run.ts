@@ -9,7 +9,13 @@ import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/se
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
-import { icdarTables, pdftotextReference, structTreeReference, unstructuredReference } from "./references";
+import {
+  icdarTables,
+  monospaceListings,
+  pdftotextReference,
+  structTreeReference,
+  unstructuredReference,
+} from "./references";
 
 /**
  * `BENCH_ONLY=quality`: each document of the manifest (first BENCH_QUALITY_PAGES pages, default 3) through every
@@ -81,6 +87,10 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
     const tables = icdarTables(path.join(dir, doc.icdar.file), pages);
     ref.tableCells = tables.cells;
     ref.tableRelations = tables.relations;
+  }
+  if (doc.code && !ref.codeBlocks?.length) {
+    const listings = await monospaceListings(bytes, pages).catch(() => []);
+    if (listings.length) ref.codeBlocks = listings;
   }
   if (!ref.orderText && !tags) ref.orderText = text ?? undefined;
   return ref;
