@@ -63,6 +63,27 @@ describe("element types of the text layer", () => {
   });
 });
 
+describe("lettered list items", () => {
+  it("keeps a lettered list, and types lines opening with the same letter in a row (honorifics, initials) as text", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const lines = [
+      "M. Gaston Tremblay, conseiller municipal",
+      "M. David Bouchard, conseiller municipal",
+      "a. Adoption of the agenda",
+      "b. Questions from the public",
+    ];
+    lines.forEach((line, i) => put(page, line, 72, 100 + i * 30, 11, font));
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (start: string) => elements.find((e) => e.text.startsWith(start))?.type;
+    expect(typeOf("M. Gaston")).not.toBe("ListItem");
+    expect(typeOf("M. David")).not.toBe("ListItem");
+    expect(typeOf("a. Adoption")).toBe("ListItem");
+    expect(typeOf("b. Questions")).toBe("ListItem");
+  });
+});
+
 describe("footnote marks", () => {
   it("splits a raised, smaller mark from the word it touches, and from its footnote's first word", async () => {
     const doc = await PDFDocument.create();
