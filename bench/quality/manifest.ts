@@ -8,7 +8,8 @@
  * References: `tags` = the PDF's own structure tree (headings, list items, table cells, the author's reading
  * order); `text` = pdftotext's words of the same pages (the text layer's words and numbers); `comparison` = a
  * peer's expected text (pdfplumber); `icdar` = ICDAR 2013 table ground truth (as shipped by tabula-java);
- * `unstructured` = unstructured's expected elements.
+ * `unstructured` = unstructured's expected elements; `code` = listings in a typewriter font (no peer ships code
+ * ground truth for these files).
  */
 
 export type QualityDoc = {
@@ -24,6 +25,11 @@ export type QualityDoc = {
   unstructured?: { file: string; path: string; sha256: string };
   /** Also scored as a scan: its pages rendered to an image-only PDF, against the text layer of the original. */
   scan?: boolean;
+  /**
+   * Has code listings: without tagged `Code`, its runs of two or more lines in a typewriter font (references.ts) are
+   * the listings code recall is scored against. Only set where the fixed-pitch text is code, not a typewritten page.
+   */
+  code?: boolean;
   /** Never looked at while tuning the parser: its scores are reported apart (the tables' held-out figures). */
   heldOut?: boolean;
   note: string;
@@ -477,6 +483,12 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "tagged page with pictures and tables",
   ),
   unstructured("fake-memo.pdf", "f54e68281e2018cc3200626aa3cc970c63b4ff2f3afb89a4204207a66f5a2aeb", "memo, tagged"),
+  unstructured(
+    "interface-config-guide-p93.pdf",
+    "49afbd240077426a8cfb0ee3da73c41c404e85fa8c782f0e77cf8b8a72a25ea9",
+    "vendor manual page: CLI listing in DejaVu Sans Mono, numbered heading, running head, three-line foot",
+    { code: true },
+  ),
   unstructured(
     "pdf-with-ocr-text.pdf",
     "a0e8a73f4b94e9f04aabd8d74db9e23c6ef000b5d15ec389ebe86f91a31bb49b",

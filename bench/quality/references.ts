@@ -31,6 +31,8 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
     const headings: string[] = [];
     const listItems: string[] = [];
     const tableCells: string[] = [];
+    const codeBlocks: string[] = [];
+    const furniture: string[] = [];
     const order: string[] = [];
     let tagged = false;
     for (let n = 1; n <= Math.min(pages, doc.numPages); n++) {
@@ -41,11 +43,20 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
       const content = await page.getTextContent({ includeMarkedContent: true });
       const byId = new Map<string, string[]>();
       const open: string[] = [];
+      // Page furniture is marked content tagged Artifact (running heads, feet, page numbers), outside the tree.
+      const tags: string[] = [];
+      const artifacts: string[] = [];
       for (const item of content.items) {
-        if ("type" in item && item.type === "beginMarkedContentProps" && typeof item.id === "string")
-          open.push(item.id);
-        else if ("type" in item && item.type === "beginMarkedContent") open.push("");
-        else if ("type" in item && item.type === "endMarkedContent") open.pop();
+        if ("type" in item && item.type === "beginMarkedContentProps") {
+          open.push(typeof item.id === "string" ? item.id : "");
+          tags.push((item as { tag?: string }).tag ?? "");
+        } else if ("type" in item && item.type === "beginMarkedContent") {
+          open.push("");
+          tags.push((item as { tag?: string }).tag ?? "");
+        } else if ("type" in item && item.type === "endMarkedContent") {
+          open.pop();
+          if (tags.pop() === "Artifact") artifacts.push("\n");
+        } else if ("str" in item && tags.includes("Artifact")) artifacts.push(`${item.str} `);
         else if ("str" in item) {
           const id = open.findLast((x) => x !== "");
           if (!id) continue;
@@ -64,10 +75,12 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
         if (HEADING_ROLES.test(role)) headings.push(textOf(node));
         else if (role === "LI") listItems.push(textOf(node));
         else if (role === "TD" || role === "TH") tableCells.push(textOf(node));
+        else if (role === "Code") codeBlocks.push(textOf(node));
         if (node.type === "content") order.push(textOf(node));
         for (const child of node.children ?? []) walk(child);
       };
       walk(tree);
+      furniture.push(...artifacts.join("").split("\n"));
     }
     if (!tagged) return null;
     const clean = (s: string) => s.replace(/\s+/g, " ").trim();
@@ -75,8 +88,63 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
       headings: headings.map(clean).filter(Boolean),
       listItems: listItems.map(clean).filter(Boolean),
       tableCells: tableCells.map(clean).filter(Boolean),
+      codeBlocks: codeBlocks.map(clean).filter(Boolean),
+      furniture: furniture.map(clean).filter(Boolean),
       orderText: order.join(" "),
     };
+  } finally {
+    await doc.destroy();
+  }
+};
+
+const TYPEWRITER_FONT = /mono|courier|consol|menlo|typewriter|fixed|\bcode\b|^cmtt|lmmono|inconsolata/i;
+
+/**
+ * Listings of an untagged PDF: runs of two or more lines set in a typewriter font, as pdfjs names the fonts (another
+ * engine than Quarry's PDFium, and the font the author chose, not a layout guess). A word in a fixed-pitch font inside
+ * a sentence is no listing.
+ */
+export const monospaceListings = async (bytes: Uint8Array, pages: number): Promise<string[]> => {
+  const doc = await openWithPdfjs(bytes);
+  try {
+    const listings: string[] = [];
+    for (let n = 1; n <= Math.min(pages, doc.numPages); n++) {
+      const page = await doc.getPage(n);
+      const content = await page.getTextContent();
+      await page.getOperatorList();
+      const mono = new Set(
+        Object.keys(content.styles).filter((key) => {
+          const font = page.commonObjs.has(key) ? (page.commonObjs.get(key) as { name?: string } | null) : null;
+          return TYPEWRITER_FONT.test((font?.name ?? "").replace(/^[A-Z]{6}\+/, ""));
+        }),
+      );
+      let lines: string[] = [];
+      let line = "";
+      const flush = () => {
+        if (line.trim()) lines.push(line.trim());
+        line = "";
+        if (lines.length >= 2) listings.push(lines.join("\n"));
+        lines = [];
+      };
+      for (const item of content.items) {
+        if (!("str" in item)) continue;
+        if (!item.str.trim() && !item.hasEOL) {
+          line += item.str;
+          continue;
+        }
+        if (item.str.trim() && !mono.has(item.fontName)) {
+          flush();
+          continue;
+        }
+        line += item.str;
+        if (item.hasEOL) {
+          if (line.trim()) lines.push(line.trim());
+          line = "";
+        }
+      }
+      flush();
+    }
+    return listings;
   } finally {
     await doc.destroy();
   }
@@ -149,6 +217,8 @@ export const unstructuredReference = (file: string, pages: number): Reference =>
     text,
     headings: of("Title"),
     listItems: of("ListItem"),
+    codeBlocks: of("CodeSnippet"),
+    furniture: [...of("Header"), ...of("Footer"), ...of("PageNumber")],
     ...(cells.length ? { tableCells: cells } : {}),
   };
 };

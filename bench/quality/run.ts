@@ -9,7 +9,13 @@ import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/se
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
-import { icdarTables, pdftotextReference, structTreeReference, unstructuredReference } from "./references";
+import {
+  icdarTables,
+  monospaceListings,
+  pdftotextReference,
+  structTreeReference,
+  unstructuredReference,
+} from "./references";
 
 /**
  * `BENCH_ONLY=quality`: each document of the manifest (first BENCH_QUALITY_PAGES pages, default 3) through every
@@ -74,11 +80,17 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
     ref.orderText = peer.text;
     if (!ref.headings?.length && peer.headings?.length) ref.headings = peer.headings;
     if (!ref.listItems?.length && peer.listItems?.length) ref.listItems = peer.listItems;
+    if (!ref.codeBlocks?.length && peer.codeBlocks?.length) ref.codeBlocks = peer.codeBlocks;
+    if (!ref.furniture?.length && peer.furniture?.length) ref.furniture = peer.furniture;
   }
   if (doc.icdar) {
     const tables = icdarTables(path.join(dir, doc.icdar.file), pages);
     ref.tableCells = tables.cells;
     ref.tableRelations = tables.relations;
+  }
+  if (doc.code && !ref.codeBlocks?.length) {
+    const listings = await monospaceListings(bytes, pages).catch(() => []);
+    if (listings.length) ref.codeBlocks = listings;
   }
   if (!ref.orderText && !tags) ref.orderText = text ?? undefined;
   return ref;
@@ -171,7 +183,7 @@ export const benchQuality = async (): Promise<string> => {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  const keys = ["words", "digits", "headings", "lists", "cells", "structure", "order"] as const;
+  const keys = ["words", "digits", "headings", "lists", "cells", "structure", "order", "code", "footers"] as const;
   const isScan = (r: Row) => r.doc.endsWith("(scan)");
   const mean = (subset: Row[], method: string, key: (typeof keys)[number]) => {
     const values = subset
@@ -223,6 +235,8 @@ export const benchQuality = async (): Promise<string> => {
     ...rows.filter((r) => r.error).map((r) => `Failed: ${r.doc} with ${r.method}: ${r.error}`),
     ...(skipped.length ? [`Skipped: ${skipped.join(", ")}`] : []),
     "(F1 of word and digit tokens against pdftotext's text layer; headings, list items and table cells against the" +
-      " PDF's tags, ICDAR 2013 or the peer's output; order = 2·LCS/(|a|+|b|) of the word sequences)",
+      " PDF's tags, ICDAR 2013 or the peer's output; order = 2·LCS/(|a|+|b|) of the word sequences;" +
+      " code = share of the reference's Code listings inside our CodeSnippets; footers = share of our Header/Footer/" +
+      "PageNumber elements that are the reference's artifacts or peer furniture)",
   ].join("\n");
 };

@@ -135,7 +135,12 @@ export type Extraction = {
   tableCells: string[];
   /** Adjacency relations of the tables' cells (table-structure.ts). */
   tableRelations: string[];
+  codeBlocks: string[];
+  /** Running heads, feet and page numbers (Header, Footer, PageNumber). */
+  furniture: string[];
 };
+
+const FURNITURE_TYPES = new Set(["Header", "Footer", "PageNumber"]);
 
 export const extractionOf = (elements: readonly ParsedElement[]): Extraction => ({
   text: elements
@@ -149,6 +154,8 @@ export const extractionOf = (elements: readonly ParsedElement[]): Extraction => 
     .flatMap((e) => htmlCells(e.html ?? ""))
     .filter(Boolean),
   tableRelations: elements.filter((e) => e.type === "Table").flatMap((e) => adjacencyRelations(htmlGrid(e.html ?? ""))),
+  codeBlocks: elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text),
+  furniture: elements.filter((e) => FURNITURE_TYPES.has(e.type)).map((e) => e.text),
 });
 
 /** A reference: what a peer (or the document's own tags) says is there. Missing parts are not scored. */
@@ -161,6 +168,10 @@ export type Reference = {
   tableCells?: string[];
   /** Adjacency relations of the reference tables' cells, for the structure score. */
   tableRelations?: string[];
+  /** Code listings (a tagged PDF's `Code` elements). */
+  codeBlocks?: string[];
+  /** Page furniture: a tagged PDF's artifacts (running heads, feet, page numbers), a peer's Header/Footer/PageNumber. */
+  furniture?: string[];
 };
 
 export type Scores = {
@@ -172,6 +183,30 @@ export type Scores = {
   /** Cell adjacency F1 (ICDAR 2013 table structure). */
   structure: number | null;
   order: number | null;
+  /** Share of the reference's code listings found inside our CodeSnippet elements. */
+  code: number | null;
+  /** Share of our Header/Footer/PageNumber elements that are page furniture in the reference. */
+  footers: number | null;
+};
+
+/** Share of `blocks` whose tokens are at least `share` inside `pool` (a bag): listings found, whatever their cut. */
+export const blockRecall = (pool: readonly string[], blocks: readonly string[], share = 0.8): number => {
+  const bag = new Set(pool.flatMap(tokens));
+  const found = blocks.filter((b) => {
+    const t = tokens(b);
+    return t.length > 0 && t.filter((w) => bag.has(w)).length >= t.length * share;
+  });
+  return found.length / Math.max(1, blocks.filter((b) => tokens(b).length > 0).length);
+};
+
+/**
+ * Footer precision: of the elements we typed as page furniture, the share whose words are all furniture words of the
+ * reference (null when we typed none or the reference has no furniture to tell).
+ */
+export const furniturePrecision = (ours: readonly string[], theirs: readonly string[]): number | null => {
+  const typed = ours.filter((t) => tokens(t).length > 0);
+  if (!theirs.length || !typed.length) return null;
+  return typed.filter((t) => blockRecall(theirs, [t], 1) === 1).length / typed.length;
 };
 
 export const scoreExtraction = (ours: Extraction, ref: Reference): Scores => {
@@ -185,5 +220,7 @@ export const scoreExtraction = (ours: Extraction, ref: Reference): Scores => {
     structure: ref.tableRelations?.length ? bagF1(ours.tableRelations, ref.tableRelations).f1 : null,
     order:
       (ref.orderText ?? ref.text) !== undefined ? orderSimilarity(ours.text, ref.orderText ?? ref.text ?? "") : null,
+    code: ref.codeBlocks?.length ? blockRecall(ours.codeBlocks, ref.codeBlocks) : null,
+    footers: furniturePrecision(ours.furniture, ref.furniture ?? []),
   };
 };

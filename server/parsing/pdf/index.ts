@@ -4,6 +4,7 @@ import { buildBlocks } from "./blocks";
 import { joinContinuedTables } from "./continued-tables";
 import { joinCaptions } from "./captions";
 import { classifyBlock } from "./classify";
+import { untypeRepeatedLetters } from "./list-letters";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { openPdf, readPage, type PdfDocument } from "./load";
@@ -282,7 +283,7 @@ const parseOpenPdf = async (
   }
   const repeated = findRepeatedMargins(paged);
 
-  const elements = joinCaptions(flowElements(paged, stats, repeated));
+  const elements = joinCaptions(untypeRepeatedLetters(flowElements(paged, stats, repeated)));
   const tables = gridElements(grids, pages);
   const merged = joinContinuedTables(mergeFigures(elements, tables));
   return { elements: merged, totalPages: total, warnings, verdicts, graphicsOf };

@@ -15,25 +15,35 @@ const REPEAT_BAND = 0.2;
 
 export type PageBlocks = { page: PageText; blocks: Block[] };
 
-/** The keys a margin block is known by (text with numbers masked, and its page-number offset), or none. */
-export const marginKeys = (block: Block, page: PageText): string[] => {
-  if (block.kind !== "text" || block.lines.length > 2) return [];
-  const text = joinLines(block.lines);
-  if (text.length > 150) return [];
-  const band =
-    block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
-  if (!band) return [];
-  const keys = [`text:${band}:${maskPageNumbers(text)}`];
-  const words = text.split(/\s+/);
+/** The page-number value a margin line carries at its end, or at its start when it is a bare number there. */
+const lineNumber = (text: string) => {
+  const words = text.trim().split(/\s+/);
   // A number at both ends ("3 Methods 27") is read from the end, where page numbers usually sit. At the start only a
   // bare number counts: "2." or "2.1" there numbers a section.
   const last = words.length > 1 ? words[words.length - 1] : undefined;
   const first = words[0] ?? "";
-  const value =
+  return (
     (last !== undefined ? pageNumberValue(last) : null) ??
-    (/^[\divxlcdm]+$/i.test(first) ? pageNumberValue(first) : null);
-  if (value) keys.push(`step:${band}:${value.kind}:${value.value - page.pageNumber}`);
-  return keys;
+    (/^[\divxlcdm]+$/i.test(first) ? pageNumberValue(first) : null)
+  );
+};
+
+/**
+ * The keys a margin block is known by (text with numbers masked, and its page-number offset), or none. A foot of up
+ * to three lines counts (copyright, document code and page number, terms of use), and its page number may end any
+ * of its lines.
+ */
+export const marginKeys = (block: Block, page: PageText): string[] => {
+  if (block.kind !== "text" || block.lines.length > 3) return [];
+  const text = joinLines(block.lines);
+  if (text.length > 200) return [];
+  const band =
+    block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
+  if (!band) return [];
+  const keys = [`text:${band}:${maskPageNumbers(text)}`];
+  const values = [text, ...(block.lines.length > 1 ? block.lines.map((l) => l.text) : [])].map(lineNumber);
+  for (const value of values) if (value) keys.push(`step:${band}:${value.kind}:${value.value - page.pageNumber}`);
+  return [...new Set(keys)];
 };
 
 /** Margin keys found on enough pages to be running heads or feet. */

@@ -41,6 +41,47 @@ describe("element types of the text layer", () => {
     // The body is untouched.
     expect(elements.filter((e) => e.type === "NarrativeText")).toHaveLength(9);
   });
+
+  it("types a three-line foot whose page number sits on its middle line as Footer on every page", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    for (let n = 1; n <= 4; n++) {
+      const page = doc.addPage([PAGE.width, PAGE.height]);
+      body(page, font, 120, n);
+      // A vendor manual's foot: copyright, then document code and page number, then terms; one block of three lines.
+      put(page, "© 2023 Example Corp.", 260, 730, 8, font);
+      put(page, "3HE 19220 AAAB TQZZA 01", 40, 741, 8, font);
+      put(page, String(90 + n), 560, 741, 8, font);
+      put(page, "Use subject to Terms available at: www.example.com/terms.", 200, 752, 8, font);
+    }
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const feet = elements.filter((e) => /Example Corp|TQZZA|Terms/.test(e.text));
+    expect(feet.length).toBeGreaterThanOrEqual(4);
+    expect(feet.every((e) => e.type === "Footer")).toBe(true);
+    expect(new Set(feet.map((e) => e.pageNumber))).toEqual(new Set([1, 2, 3, 4]));
+    expect(elements.filter((e) => e.type === "NarrativeText")).toHaveLength(4);
+  });
+});
+
+describe("lettered list items", () => {
+  it("keeps a lettered list, and types lines opening with the same letter in a row (honorifics, initials) as text", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const lines = [
+      "M. Gaston Tremblay, conseiller municipal",
+      "M. David Bouchard, conseiller municipal",
+      "a. Adoption of the agenda",
+      "b. Questions from the public",
+    ];
+    lines.forEach((line, i) => put(page, line, 72, 100 + i * 30, 11, font));
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (start: string) => elements.find((e) => e.text.startsWith(start))?.type;
+    expect(typeOf("M. Gaston")).not.toBe("ListItem");
+    expect(typeOf("M. David")).not.toBe("ListItem");
+    expect(typeOf("a. Adoption")).toBe("ListItem");
+    expect(typeOf("b. Questions")).toBe("ListItem");
+  });
 });
 
 describe("footnote marks", () => {
