@@ -39,7 +39,7 @@ const ProjectSwitcher = ({ projectId, className }: { projectId: string | null; c
           {team.projects.map((p) => (
             // A project being deleted cannot be opened from here; its settings (the progress) stay at their URL.
             <option key={p.id} value={p.id} disabled={p.deleting && p.id !== projectId}>
-              {p.deleting ? `${p.name} (Deleting…)` : p.name}
+              {p.deleting ? `${p.name} (${p.deletionFailed ? "Deletion failed" : "Deleting…"})` : p.name}
             </option>
           ))}
         </optgroup>

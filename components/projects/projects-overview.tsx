@@ -89,12 +89,12 @@ const NewTeamForm = () => {
   );
 };
 
-type ProjectRow = { id: string; name: string; createdAt: Date; deleting: boolean };
+type ProjectRow = { id: string; name: string; createdAt: Date; deleting: boolean; deletionFailed: boolean };
 type TeamView = { id: string; name: string; role: TeamRole; projects: ProjectRow[] };
 
 /**
- * A project of the list: a link to its sources; one being deleted shows "Deleting…" instead, and only its admins get a
- * link, to its settings where the progress (or a failed deletion's retry) is.
+ * A project of the list: a link to its sources; one being deleted shows "Deleting…" (or "Deletion failed") instead,
+ * and only its admins get a link, to its settings where the progress (or a failed deletion's retry) is.
  */
 const ProjectItem = ({ project, isAdmin }: { project: ProjectRow; isAdmin: boolean }) => {
   const row = "flex items-center justify-between px-5 py-3";
@@ -108,7 +108,11 @@ const ProjectItem = ({ project, isAdmin }: { project: ProjectRow; isAdmin: boole
       </Link>
     );
   }
-  const label = <span className="text-sm text-muted-foreground">Deleting…</span>;
+  const label = project.deletionFailed ? (
+    <span className="text-sm text-destructive">Deletion failed</span>
+  ) : (
+    <span className="text-sm text-muted-foreground">Deleting…</span>
+  );
   return isAdmin ? (
     <Link href={`/${project.id}/settings/general`} className={`${row} hover:bg-muted`}>
       <span className="font-medium">{project.name}</span>

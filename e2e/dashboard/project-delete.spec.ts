@@ -95,11 +95,12 @@ test.describe("a failed deletion", () => {
       });
       await failDeletion(projectId);
 
-      // A member: the project is listed as being deleted, with no way to its settings or a retry.
+      // A member: the project is listed as a failed deletion, with no way to its settings or a retry.
       await member.setViewportSize(size);
       await member.goto("/");
       const memberTeam = member.getByRole("region", { name: "Team Default team" });
       await expect(memberTeam.getByText(name)).toBeVisible();
+      await expect(memberTeam.getByRole("listitem").filter({ hasText: name })).toContainText("Deletion failed");
       await expect(memberTeam.getByRole("link", { name: new RegExp(`^${name}`) })).toHaveCount(0);
       await member.goto(`/${projectId}/settings/general`);
       await expect(member.getByText("Only admins of the team change these.")).toBeVisible();

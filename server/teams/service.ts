@@ -44,8 +44,9 @@ export const teamsOfUser = async (userId: string) => {
       id: p.id,
       name: p.name,
       createdAt: p.createdAt,
-      // Being deleted: listed with a "Deleting…" label, not opened like the others.
+      // Being deleted: listed with a "Deleting…" (or "Deletion failed") label, not opened like the others.
       deleting: p.deletingAt !== null,
+      deletionFailed: p.deletingAt !== null && p.deletionError !== null,
     })),
   }));
 };
