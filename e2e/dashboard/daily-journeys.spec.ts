@@ -70,13 +70,17 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(list.getByRole("button", { name: "How do basalt columns cool?", exact: true })).toBeVisible();
 
       // A citation opens beside the chat, which stays as it was.
-      const [viewer] = await Promise.all([
-        page.context().waitForEvent("page"),
+      // The new tab's problems are watched from its first event on.
+      const [{ viewer, viewerProblems }] = await Promise.all([
+        page
+          .context()
+          .waitForEvent("page")
+          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
         conversation.getByRole("link", { name: "[1]" }).first().click(),
       ]);
       await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?/);
       await expect(viewer.getByRole("heading", { level: 1, name: "basalt.md" })).toBeVisible();
-      await checkScreen(viewer, [], "citation viewer");
+      await checkScreen(viewer, viewerProblems, "citation viewer");
       await viewer.close();
       await expect(conversation).toContainText("Basalt columns cool into hexagons.");
 
