@@ -1,0 +1,33 @@
+import { expect, type Page } from "@playwright/test";
+import { checkA11y } from "./axe";
+import { cutSelects, expectFitsWindow, hiddenTabs } from "./layout";
+
+/** The two sizes issue 30's quality bar holds every journey to: a laptop and a phone. */
+export const JOURNEY_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+] as const;
+
+/**
+ * Issue 30's four checks on the screen as it is now: nothing wider than the window (no select cutting its label, no
+ * tab out of sight), no console error or failed request so far (`problems` from watchProblems), and no serious or
+ * critical axe violation.
+ */
+export const checkScreen = async (page: Page, problems: string[], screen: string) => {
+  await expectFitsWindow(page, screen);
+  expect(await cutSelects(page), `${screen}: selects whose label is cut`).toEqual([]);
+  expect(await hiddenTabs(page), `${screen}: tabs out of sight`).toEqual([]);
+  expect(problems, `${screen}: console errors and failed requests`).toEqual([]);
+  await checkA11y(page, screen);
+};
+
+/** Follows a link of the project's navigation; on a phone it sits behind the header's Menu button. */
+export const openProjectLink = async (page: Page, name: string) => {
+  // The header folds into the menu below the laptop size (decided by the window, not by what rendered first).
+  if (page.viewportSize()!.width < 1024) {
+    const menu = page.getByRole("banner").getByRole("button", { name: "Menu" });
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+  }
+  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name, exact: true }).click();
+};
