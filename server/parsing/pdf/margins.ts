@@ -36,7 +36,9 @@ const lineNumber = (text: string) => {
 export const marginKeys = (block: Block, page: PageText): string[] => {
   if (block.kind !== "text" || block.lines.length > 3) return [];
   const text = joinLines(block.lines);
-  if (text.length > 200) return [];
+  // Running heads are short: a first paragraph that differs from page to page only by its numbers ("Page 2
+  // paragraph 1: …") is body text. Only a three-line foot may run a little longer.
+  if (text.length > (block.lines.length === 3 ? 200 : 150)) return [];
   const band =
     block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
   if (!band) return [];
