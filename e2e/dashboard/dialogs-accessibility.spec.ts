@@ -149,7 +149,7 @@ const DIALOGS: DialogCase[] = [
   {
     dialog: () => "Delete this endpoint?",
     path: (w) => `/${w.projectId}/settings/webhooks`,
-    opener: (page) => page.getByRole("button", { name: `Delete ${SITE}/hooks` }),
+    opener: (page) => page.getByRole("button", { name: `Delete ${SITE}/hooks`, exact: true }),
   },
   {
     dialog: () => "Remove member?",
