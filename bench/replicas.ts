@@ -127,6 +127,22 @@ const verify = async (sql: pg.Client, ids: string[], objects: Set<string>) => {
   };
 };
 
+/** Objects no source owns, polled until the replicas' orphan sweep has removed them (or 3 minutes passed). */
+const waitForSweep = async (sql: pg.Client, s3: { keys: () => Promise<string[]> }, deadline: number) => {
+  const started = Date.now();
+  const until = Math.min(deadline, started + 180_000);
+  for (;;) {
+    const owned = new Set(
+      (
+        await sql.query<{ storage_key: string }>("SELECT storage_key FROM sources WHERE storage_key IS NOT NULL")
+      ).rows.map((r) => r.storage_key),
+    );
+    const stray = (await s3.keys()).filter((key) => !owned.has(key)).length;
+    if (stray === 0 || Date.now() > until) return { stray, ms: Date.now() - started };
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+};
+
 export const benchReplicas = async () => {
   const total = numberEnv("BENCH_REPLICAS_UPLOADS", 1000);
   const concurrency = numberEnv("BENCH_REPLICAS_CONCURRENCY", 8);
@@ -144,6 +160,8 @@ export const benchReplicas = async () => {
       QUARRY_JOB_LEASE_MS: String(LEASE_MS),
       QUARRY_RATE_LIMIT_PER_MIN: "0",
       QUARRY_UPLOADS_PER_TOKEN: "0",
+      // The shortest bound: the originals of uploads the kill cut are swept within the bench (every 15 s, past 1 min).
+      QUARRY_ORPHAN_UPLOAD_MINUTES: "1",
     };
     // One after the other: the first start migrates the database and creates the token both use.
     replicas.push(await startQuarry({ env }));
@@ -195,6 +213,7 @@ export const benchReplicas = async () => {
     const doneMs = Date.now() - started;
     const objects = new Set(await s3.keys());
     const v = await verify(client, ids, objects);
+    const swept = await waitForSweep(client, s3, deadline);
     await Promise.all([client.end(), watcher.end()]);
     const resent = uploads.filter((u) => u && u.attempts > 1).length;
     const duplicates = v.runsNotOne + v.badChunkSets;
@@ -221,7 +240,8 @@ export const benchReplicas = async () => {
       ["objects in the bucket", objects.size],
       ["sources left by cut requests (sent again)", v.extraSources],
       ["  of their builds not Completed", v.extraUnfinished],
-      ["objects of no source (cut uploads)", v.strayObjects],
+      ["objects of no source (cut uploads) once all built", v.strayObjects],
+      ["  left after the orphan sweep (bound 1 min)", `${swept.stray} (${fmt(swept.ms / 1000)} s after all built)`],
       ["duplicates found", duplicates],
     ];
     return [

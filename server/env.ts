@@ -84,6 +84,11 @@ const schema = z.object({
    * takes its runs over once this has passed.
    */
   QUARRY_JOB_LEASE_MS: int(30_000).pipe(z.number().min(1000).max(600_000)),
+  /**
+   * An upload's stored original whose source row never came (its replica was killed mid-upload) is deleted once its
+   * pending record is this old, by a sweep at start and every quarter of it. Longer than any upload can take.
+   */
+  QUARRY_ORPHAN_UPLOAD_MINUTES: int(60).pipe(z.number().min(1).max(10_080)),
   /** Per-document parse limits: the worker process is killed past them and the build fails with the reason. */
   QUARRY_PARSE_TIMEOUT_S: int(1800).pipe(z.number().min(1)),
   QUARRY_PARSE_MAX_MEMORY_MB: int(3072).pipe(z.number().min(64)),

@@ -12,6 +12,7 @@ import { assertMethodAvailable, type BuildOptions } from "../ingestion/build-opt
 import { extensionOf, isAllowedExtension } from "./sources.schema";
 import { forgetSourceInFlows } from "../flows/datasets";
 import { emitSourceDeleted } from "../webhooks/events";
+import { forgetPendingUpload, recordPendingUpload } from "./orphans";
 
 export const listSources = ({ projectId, fileIds }: { projectId: string; fileIds?: string[] }) =>
   db.source.findMany({
@@ -59,7 +60,10 @@ export const checkUploadFileName = (fileName: string) => {
   if (!isAllowedExtension(ext)) throw new AppError("BAD_REQUEST", `Unsupported file type: .${ext}`);
 };
 
-/** Streams an upload into the file store under a fresh source id; the caller creates the source afterwards. */
+/**
+ * Streams an upload into the file store under a fresh source id; the caller creates the source afterwards. The
+ * pending record written first lets the orphan sweep (orphans.ts) delete the file if the process dies before then.
+ */
 export const storeUpload = async ({
   projectId,
   fileName,
@@ -74,18 +78,28 @@ export const storeUpload = async ({
   const sourceId = randomUUID();
   const fileType = extensionOf(fileName);
   const storageKey = originalFileKey({ projectId, sourceId }, fileType);
-  const { size } = await fileStore().put(storageKey, stream, { maxBytes });
+  await recordPendingUpload({ projectId, sourceId });
+  const { size } = await fileStore()
+    .put(storageKey, stream, { maxBytes })
+    .catch(async (error: unknown) => {
+      await forgetPendingUpload(sourceId); // a failed put leaves nothing behind
+      throw error;
+    });
   return { sourceId, fileName, fileType, storageKey, size };
 };
 
 export type StoredUpload = Awaited<ReturnType<typeof storeUpload>>;
 
-export const discardUpload = (upload: StoredUpload) => fileStore().delete(upload.storageKey);
+export const discardUpload = async (upload: StoredUpload) => {
+  await fileStore().delete(upload.storageKey);
+  await forgetPendingUpload(upload.sourceId);
+};
 
 /**
  * Creates the source (status New) and its first build (Pending) in one statement, then schedules the build. Raw SQL:
  * Prisma's nested create took five round trips (BEGIN, two inserts, a read back, COMMIT), a fifth of an upload of
- * a small document. The other columns take their defaults.
+ * a small document. The other columns take their defaults. The same statement removes the upload's pending record:
+ * from then on the source row owns the file.
  */
 export const createSourceFromUpload = async ({
   projectId,
@@ -104,7 +118,8 @@ export const createSourceFromUpload = async ({
                            last_build_id, updated_at)
       VALUES (${upload.sourceId}::uuid, ${projectId}::uuid, ${upload.fileName}, ${upload.fileType}, ${upload.size},
               'local file', ${upload.storageKey}, ${options.method}, ${buildId}::uuid, now())
-      RETURNING id)
+      RETURNING id),
+    pending AS (DELETE FROM pending_uploads WHERE source_id = ${upload.sourceId}::uuid)
     INSERT INTO builds (id, project_id, source_id, method, enrichment, indexing, kind, updated_at)
     SELECT ${buildId}::uuid, ${projectId}::uuid, id, ${options.method}, ${options.enrichment}, ${options.indexing},
            'ingest', now()

@@ -11,6 +11,7 @@ import { setupKeywordEngine } from "../retrieval/keyword-engine";
 import { closeSearchPool } from "../retrieval/search-pool";
 import { resumePendingDeliveries } from "../webhooks/emit";
 import { resumeProjectDeletions } from "../projects/delete";
+import { startOrphanSweep } from "../sources/orphans";
 import { configureLocalJobs, LOCAL_EVENT_PATH, resumeUnfinishedBuilds } from "./job-runner";
 import {
   launchContext,
@@ -69,6 +70,7 @@ const startAppServices = async (launch: LaunchContext, functions: JobFunctions):
   await resumeProjectDeletions().catch((err: unknown) => logger.error({ err }, "could not resume project deletions"));
   await resumePendingDeliveries();
   await startReembedding().catch((err: unknown) => logger.error({ err }, "could not start re-embedding"));
+  const stopOrphanSweep = startOrphanSweep();
 
   const { url } = launch;
   logger.info({ url, database: launch.embeddedDatabase ? "embedded" : "external", jobs: runner }, "Quarry is ready");
@@ -87,6 +89,7 @@ const startAppServices = async (launch: LaunchContext, functions: JobFunctions):
   return {
     stopJobs: async () => {
       markJobRunnerReady(false);
+      stopOrphanSweep();
       setInProcessEvents(undefined);
       await executor?.stop();
     },
