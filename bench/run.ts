@@ -26,9 +26,11 @@
  * embedded and (QUARRY_BENCH_POSTGRES_URL) on a real Postgres (bench/querycost.ts).
  * Replicas: two app replicas on a throwaway Postgres 15 with S3 (s3rver) take 1,000 uploads while one is killed with
  * -9 and restarted, then every upload is checked to be built once (bench/replicas.ts).
+ * Pathological: token counting of long runs without spaces and a PDF of 200,000 nested graphics states, each next to
+ * a reference in the same run (bench/pathological.ts).
  * Scans: digit-token F1 of Tesseract, PP-OCR and the engine choice on 300-dpi renders (bench/quality/scans.ts).
  * BENCH_ONLY=ingest,methods,quality,scans,autospeed,raptor,querycost,memory,s3,busy,retrieval,answers,flows,evaluation,
- * scale,smalldocs,hostile,load,crash,responsiveness,replicas
+ * scale,smalldocs,hostile,load,crash,responsiveness,replicas,pathological
  * picks parts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -40,7 +42,7 @@ process.env.LOG_LEVEL ??= "warn";
 /** Parts that start a Quarry of their own (embedded database inside, as `npm start` runs it). */
 const HARDENING = ["memory", "s3", "replicas", "busy", "smalldocs", "hostile", "load", "crash", "responsiveness"];
 /** Parts that need no database of this process (querycost starts Quarries of its own). */
-const STANDALONE = ["quality", "scans", "autospeed", "raptor", "querycost"];
+const STANDALONE = ["quality", "scans", "autospeed", "raptor", "querycost", "pathological"];
 const numberEnv = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 
 /** Each hardening run on a Quarry of its own, as a person runs it (embedded database in the app's process). */
@@ -137,6 +139,10 @@ const main = async () => {
   if (wanted("raptor")) {
     const { benchRaptor } = await import("./raptor");
     process.stdout.write(`${await benchRaptor()}\n\n`);
+  }
+  if (wanted("pathological")) {
+    const { benchPathological } = await import("./pathological");
+    process.stdout.write(`${await benchPathological()}\n\n`);
   }
   if (wanted("querycost")) {
     // Quarries of its own (the embedded database inside, as `npm start` runs it; a real Postgres when given).
