@@ -127,18 +127,25 @@ const verify = async (sql: pg.Client, ids: string[], objects: Set<string>) => {
   };
 };
 
-/** Objects no source owns, polled until the replicas' orphan sweep has removed them (or 3 minutes passed). */
+/** Objects no source owns and pending upload records, polled until the replicas' orphan sweep has removed them all. */
+const orphansLeft = async (sql: pg.Client, s3: { keys: () => Promise<string[]> }) => {
+  const owned = new Set(
+    (
+      await sql.query<{ storage_key: string }>("SELECT storage_key FROM sources WHERE storage_key IS NOT NULL")
+    ).rows.map((r) => r.storage_key),
+  );
+  const stray = (await s3.keys()).filter((key) => !owned.has(key)).length;
+  const pending = (await sql.query<{ n: number }>("SELECT count(*)::int AS n FROM pending_uploads")).rows[0]!.n;
+  return { stray, pending };
+};
+
 const waitForSweep = async (sql: pg.Client, s3: { keys: () => Promise<string[]> }, deadline: number) => {
   const started = Date.now();
   const until = Math.min(deadline, started + 180_000);
-  for (;;) {
-    const owned = new Set(
-      (
-        await sql.query<{ storage_key: string }>("SELECT storage_key FROM sources WHERE storage_key IS NOT NULL")
-      ).rows.map((r) => r.storage_key),
-    );
-    const stray = (await s3.keys()).filter((key) => !owned.has(key)).length;
-    if (stray === 0 || Date.now() > until) return { stray, ms: Date.now() - started };
+  const before = await orphansLeft(sql, s3);
+  for (let left = before; ; left = await orphansLeft(sql, s3)) {
+    if ((left.stray === 0 && left.pending === 0) || Date.now() > until)
+      return { before, left, ms: Date.now() - started };
     await new Promise((resolve) => setTimeout(resolve, 2000));
   }
 };
@@ -241,7 +248,11 @@ export const benchReplicas = async () => {
       ["sources left by cut requests (sent again)", v.extraSources],
       ["  of their builds not Completed", v.extraUnfinished],
       ["objects of no source (cut uploads) once all built", v.strayObjects],
-      ["  left after the orphan sweep (bound 1 min)", `${swept.stray} (${fmt(swept.ms / 1000)} s after all built)`],
+      ["pending upload records (cut uploads) once all built", swept.before.pending],
+      [
+        "  objects / records left after the orphan sweep (1 min)",
+        `${swept.left.stray} / ${swept.left.pending} (${fmt(swept.ms / 1000)} s after all built)`,
+      ],
       ["duplicates found", duplicates],
     ];
     return [
