@@ -18,6 +18,7 @@ export const REAL_POSTGRES_SUITES = [
   "server/jobs/local-executor.int.test.ts",
   "server/webhooks/webhooks.int.test.ts",
   "server/public-api/sources-api.int.test.ts",
+  "server/sources/orphans.int.test.ts",
   "server/public-api/isolation.int.test.ts",
   "server/flows/flows-api.int.test.ts",
   "server/evaluation/evaluation.int.test.ts",
