@@ -108,22 +108,29 @@ const runLoad = async (
 export const measure = async ({
   api,
   sql,
+  prepared,
   queries,
   meter,
 }: {
   api: (query: string) => Promise<unknown>;
   sql: (query: string) => Promise<unknown>;
+  /** The same SQL as a named prepared statement (real Postgres, full-text engine), measured beside the plain one. */
+  prepared?: (query: string) => Promise<unknown>;
   queries: string[];
   meter: Meter;
 }): Promise<LoadRow[]> => {
-  // Warm both paths (plans, caches, the pools' connections) at full concurrency.
-  await runLoad(api, queries, CLIENTS, WARMUP, meter);
-  await runLoad(sql, queries, CLIENTS, WARMUP, meter);
+  const paths: [string, (query: string) => Promise<unknown>][] = [
+    ["prebuilt-rag (HTTP)", api],
+    ["same SQL alone", sql],
+    ...(prepared ? [["same SQL, prepared", prepared] as [string, typeof sql]] : []),
+  ];
+  // Warm every path (plans, caches, the pools' connections) at full concurrency.
+  for (const [, call] of paths) await runLoad(call, queries, CLIENTS, WARMUP, meter);
   const rows: LoadRow[] = [];
   for (const clients of [1, CLIENTS]) {
     const total = clients === 1 ? SEQUENTIAL_REQUESTS : CONCURRENT_REQUESTS;
-    rows.push({ path: "prebuilt-rag (HTTP)", clients, ...(await runLoad(api, queries, clients, total, meter)) });
-    rows.push({ path: "same SQL alone", clients, ...(await runLoad(sql, queries, clients, total, meter)) });
+    for (const [path, call] of paths)
+      rows.push({ path, clients, ...(await runLoad(call, queries, clients, total, meter)) });
   }
   return rows;
 };

@@ -1,4 +1,5 @@
 import pg from "pg";
+import type { Prisma } from "@/server/generated/prisma/client";
 import type { QuarryProcess } from "@/server/testing/quarry-process";
 import { copyCorpus } from "./querycost-copy";
 import { vectorRecall } from "./querycost-recall";
@@ -39,7 +40,7 @@ const planner = async (target: Target) => {
   const { commonLexemes } = await import("@/server/retrieval/keyword-query");
   const config = (await (await apiClient(target.quarry).get("/config")).json()) as { keyword_engine: string };
   const engine = config.keyword_engine === "bm25" ? "bm25" : "fulltext";
-  return async (query: string) => {
+  const plan = async (query: string) => {
     const [vector] = await getEmbedder().embed([query]);
     return searchSql({
       projectId: target.projectId,
@@ -52,6 +53,7 @@ const planner = async (target: Target) => {
       distinctDocuments: false,
     });
   };
+  return { plan, engine };
 };
 
 /** The pid whose thread ran the raw SQL: the embedded database's thread in the app process. */
@@ -85,8 +87,9 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
   const { apiClient } = await import("@/server/testing/quarry-process");
   const { searchConnectionOptions } = await import("@/server/retrieval/search-pool");
   const api = apiClient(target.quarry);
-  const plans = new Map<string, { text: string; values: unknown[] }>();
-  const plan = await planner(target);
+  const { searchQuery } = await import("@/server/retrieval/search-pool");
+  const plans = new Map<string, Prisma.Sql>();
+  const { plan, engine } = await planner(target);
   for (const q of queries) plans.set(q, await plan(q));
   // The app's search connections' settings (server/retrieval/search-pool.ts); the embedded server has them in its conf.
   const pool = new pg.Pool({
@@ -97,7 +100,10 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
     options: searchConnectionOptions(),
   });
   try {
-    const sql = (q: string) => pool.query(plans.get(q)!.text, plans.get(q)!.values);
+    const sql = (q: string) => pool.query(searchQuery(plans.get(q)!, false));
+    // What the app runs on a real Postgres with the full-text engine (server/retrieval/search-pool.ts).
+    const prepared =
+      external && engine === "fulltext" ? (q: string) => pool.query(searchQuery(plans.get(q)!, true)) : undefined;
     const appPid = target.quarry.pid()!;
     const calibrate = async () => void (await Promise.all(queries.slice(0, 40).map(sql)));
     const backend = Number((await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid);
@@ -107,11 +113,29 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
       if (!res.ok) throw new Error(`prebuilt-rag answered ${res.status}: ${await res.text()}`);
       return res.json();
     };
-    const rows = await measure({ api: call, sql, queries, meter });
-    return { rows, recall: await recall(target, queries.slice(0, RECALL_QUERIES)) };
+    const rows = await measure({ api: call, sql, prepared, queries, meter });
+    const identical = prepared ? await sameRows(queries, sql, prepared) : null;
+    return { rows, identical, recall: await recall(target, queries.slice(0, RECALL_QUERIES)) };
   } finally {
     await pool.end();
   }
+};
+
+/**
+ * Queries whose plain and prepared statements returned the same rows (ids, order, scores), run after the load, when
+ * Postgres had had every chance to switch the prepared statement to a generic plan.
+ */
+const sameRows = async (
+  queries: string[],
+  plain: (q: string) => Promise<pg.QueryResult>,
+  prepared: (q: string) => Promise<pg.QueryResult>,
+) => {
+  let same = 0;
+  for (const q of queries) {
+    const [a, b] = [(await plain(q)).rows, (await prepared(q)).rows];
+    if (JSON.stringify(a) === JSON.stringify(b)) same += 1;
+  }
+  return { same, of: queries.length };
 };
 
 /** HNSW recall@10 against exact search for these queries, on the target's database with the search settings. */
@@ -174,6 +198,11 @@ export const benchQueryCost = async () => {
         const measured = await runTarget(real, queries, true);
         out.push(formatLoad("postgres", measured.rows).split("\n").slice(1).join("\n"));
         notes.push(recallLine("postgres", measured.recall));
+        if (measured.identical)
+          notes.push(
+            `querycost: postgres: prepared statement returned the same rows as the plain one for ` +
+              `${measured.identical.same} of ${measured.identical.of} queries`,
+          );
       } finally {
         await real.quarry.dispose();
         await dropDatabase(adminUrl, real.databaseUrl);

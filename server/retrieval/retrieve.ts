@@ -149,6 +149,8 @@ export const retrieve = async (input: RetrieveInput): Promise<RetrieveResult> =>
       limit,
       distinctDocuments: input.distinctDocuments ?? false,
     }),
+    // Prepared on a real Postgres with the full-text engine (search-pool.ts says why not with BM25).
+    { prepare: engine === "fulltext" },
   );
   const sets = rows[0]?.sets ?? 0;
   const stale = rows[0]?.stale_sets ?? 0;

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client";
 import { markdownDoc } from "../testing/fixtures";
@@ -147,5 +148,62 @@ describe("the vector side's plan on a real Postgres", () => {
     );
     expect(rows[0]).toMatchObject({ id: probe!.id });
     expect(Number(rows[0]!.similarity)).toBeCloseTo(1, 5);
+  });
+});
+
+describe("the search statement prepared on a real Postgres", () => {
+  /** A hybrid search for the filler chunk `n`'s vector and a word of the document. */
+  const hybrid = async (n: number) => {
+    const { db, searchSql } = await load();
+    const [probe] = await db.$queryRaw<{ v: string }[]>`
+      SELECT embedding::text AS v FROM chunks WHERE project_id = ${projectId}::uuid AND text = ${`filler ${n}`}`;
+    return searchSql({
+      projectId,
+      mode: "hybrid",
+      vector: { literal: probe!.v, index },
+      keyword: { engine: "fulltext", text: "granite filler", common: NONE_COMMON },
+      vectorWeight: 0.3,
+      pool: 50,
+      limit: 10,
+      distinctDocuments: false,
+    });
+  };
+
+  it("returns the plain statement's rows on every run, past the five after which Postgres may plan it generically", async () => {
+    const { searchQuery, searchConnectionOptions } = await load();
+    const client = new pg.Client({ connectionString: server.url, options: searchConnectionOptions() });
+    await client.connect();
+    try {
+      // More runs than the five custom plans Postgres makes before it may switch to a generic one.
+      for (let n = 1; n <= 8; n++) {
+        const sql = await hybrid(n * 37);
+        const plain = (await client.query(searchQuery(sql, false))).rows;
+        const prepared = (await client.query(searchQuery(sql, true))).rows;
+        expect(plain.length).toBe(10);
+        expect(prepared).toEqual(plain);
+      }
+      const statements = await client.query<{ name: string; generic: string; custom: string }>(
+        "SELECT name, generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements",
+      );
+      // One statement for the eight searches: the name stands for the statement's text, not its values.
+      expect(statements.rows).toHaveLength(1);
+      expect(statements.rows[0]!.name).toMatch(/^quarry_search_[0-9a-f]{24}$/);
+      expect(Number(statements.rows[0]!.generic) + Number(statements.rows[0]!.custom)).toBe(8);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("is what runSearch runs when asked to prepare, with the same rows as unprepared", async () => {
+    const { runSearch, closeSearchPool } = await load();
+    const sql = await hybrid(5);
+    // A fresh pool used one call at a time holds a single connection: the count below reads the searches' session.
+    await closeSearchPool();
+    const plain = await runSearch(sql);
+    for (let i = 0; i < 7; i++) expect(await runSearch(sql, { prepare: true })).toEqual(plain);
+    const named = await runSearch<{ n: number }>(
+      Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'quarry\_search\_%'`,
+    );
+    expect(named[0]!.n).toBe(1);
   });
 });

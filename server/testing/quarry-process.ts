@@ -67,7 +67,9 @@ export const startQuarry = async ({
     log += `\n--- start ---\n`;
     // What `npm start` runs, with its memory settings (package.json), so that the memory bench measures what it runs;
     // node itself, not npm (which relays signals to a child of its own: a SIGKILL would leave the app running).
-    child = spawn(process.execPath, ["--max-semi-space-size=4", "scripts/start.mjs"], {
+    // QUARRY_TEST_SEMI_SPACE_MB: another young generation for a bench that compares them (bench/querycost.ts, memory).
+    const semiSpace = process.env.QUARRY_TEST_SEMI_SPACE_MB ?? "4";
+    child = spawn(process.execPath, [`--max-semi-space-size=${semiSpace}`, "scripts/start.mjs"], {
       cwd: ROOT,
       env: {
         ...process.env,
