@@ -9,8 +9,9 @@ export const Input = ({ className, ...props }: InputHTMLAttributes<HTMLInputElem
   <input className={cn(FIELD, "h-9", className)} {...props} />
 );
 
+/** The browser draws its arrow in room of its own past the padding, so the field's padding is all a select needs. */
 export const Select = ({ className, ...props }: SelectHTMLAttributes<HTMLSelectElement>) => (
-  <select className={cn(FIELD, "h-9 pr-8", className)} {...props} />
+  <select className={cn(FIELD, "h-9", className)} {...props} />
 );
 
 export const Textarea = ({ className, ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) => (

@@ -158,14 +158,14 @@ export const pageImageRefusal = (error: unknown, fileType: string, details: bool
     const name = OFFICE_NAMES[type] ?? `.${type}`;
     return {
       status: error.status,
-      message: "Page images cannot be shown for this file on this server. Its elements are listed beside.",
+      message: "Page images cannot be shown for this file on this server. Its elements are still listed here.",
       detail: detail(`Page images of ${name} files need LibreOffice on the server. ${error.message}`),
     };
   }
   if (error.code === "UNPROCESSABLE" || error.code === "TIMEOUT") {
     return {
       status: error.status,
-      message: "This page could not be drawn as an image. Its elements are listed beside.",
+      message: "This page could not be drawn as an image. Its elements are still listed here.",
       detail: detail(error.message),
     };
   }
