@@ -8,7 +8,8 @@
  * References: `tags` = the PDF's own structure tree (headings, list items, table cells, the author's reading
  * order); `text` = pdftotext's words of the same pages (the text layer's words and numbers); `comparison` = a
  * peer's expected text (pdfplumber); `icdar` = ICDAR 2013 table ground truth (as shipped by tabula-java);
- * `unstructured` = unstructured's expected elements; `code` = listings in a typewriter font (no peer ships code
+ * `unstructured` = unstructured's expected elements; `camelot` = camelot's expected tables (tests/data.py, the
+ * lists its tests compare its default lattice/network output with; tuning set); `code` = listings in a typewriter font (no peer ships code
  * ground truth for these files).
  */
 
@@ -23,6 +24,8 @@ export type QualityDoc = {
   comparison?: { file: string; path: string; sha256: string };
   icdar?: { file: string; path: string; sha256: string };
   unstructured?: { file: string; path: string; sha256: string };
+  /** camelot's data.py and the names of the tables of this document in it, in page order. */
+  camelot?: { file: string; path: string; sha256: string; tables: string[] };
   /** Also scored as a scan: its pages rendered to an image-only PDF, against the text layer of the original. */
   scan?: boolean;
   /**
@@ -37,6 +40,7 @@ export type QualityDoc = {
 
 const PDFPLUMBER = { repo: "jsvine/pdfplumber", commit: "147f2c4", licence: "MIT" };
 const TABULA = { repo: "tabulapdf/tabula-java", commit: "2cdf3b4", licence: "MIT (ICDAR 2013 competition data)" };
+const CAMELOT = { repo: "camelot-dev/camelot", commit: "2b80d0bc6", licence: "MIT" };
 const UNSTRUCTURED = { repo: "Unstructured-IO/unstructured", commit: "3e5482bfc", licence: "Apache-2.0" };
 
 const plumber = (name: string, sha256: string, note: string, extra: Partial<QualityDoc> = {}): QualityDoc => ({
@@ -69,6 +73,20 @@ const unstructured = (name: string, sha256: string, note: string, extra: Partial
   sha256,
   note,
   ...extra,
+});
+
+const CAMELOT_DATA = {
+  file: "camelot/data.py",
+  path: "tests/data.py",
+  sha256: "27e9937c2b96f513c115353dadc619dac78bf3c369d8161720fd207b65d343e2",
+};
+const camelot = (name: string, path: string, sha256: string, tables: string[], note: string): QualityDoc => ({
+  ...CAMELOT,
+  file: `camelot/${name}`,
+  path,
+  sha256,
+  camelot: { ...CAMELOT_DATA, tables },
+  note,
 });
 
 export const QUALITY_DOCS: QualityDoc[] = [
@@ -493,5 +511,33 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "pdf-with-ocr-text.pdf",
     "a0e8a73f4b94e9f04aabd8d74db9e23c6ef000b5d15ec389ebe86f91a31bb49b",
     "scan with an OCR text layer",
+  ),
+  camelot(
+    "health.pdf",
+    "tests/files/health.pdf",
+    "efdcd7794fc9397dd3626075f025fa27a95b1180331b0b2c5b89a6c85ae3c4f6",
+    ["data_stream"],
+    "unruled budget table, two-row spanning header",
+  ),
+  camelot(
+    "12s0324.pdf",
+    "tests/files/tabula/12s0324.pdf",
+    "092853e4af150d1c72f474a59ce902305e8675c1d04059d5e2af4a628bc6dfbd",
+    ["data_network_two_tables_1", "data_network_two_tables_2"],
+    "Statistical Abstract page: two unruled tables, dot leaders, multi-row headers",
+  ),
+  camelot(
+    "twotables_2.pdf",
+    "tests/files/twotables_2.pdf",
+    "c910eabbe6ea2c2b6669e37889efc31b8f68bfd691d9f5c148fa0a5174ea7c91",
+    ["data_lattice_two_tables_1", "data_lattice_two_tables_2"],
+    "two ruled tables on a page, spanning header",
+  ),
+  camelot(
+    "column_span_2.pdf",
+    "tests/files/column_span_2.pdf",
+    "14290fe5c01ad98b9362906b0c9646756ebf2999a82aaaeefc4dcecff5d3726f",
+    ["data_lattice_shift_text_left_top"],
+    "ruled table, cells spanning rows",
   ),
 ];

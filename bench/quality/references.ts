@@ -170,9 +170,12 @@ type IcdarXml = { document?: { table?: { region?: { page?: string; cell?: IcdarC
  * the cells' adjacency relations (table-structure.ts) for the structure score.
  */
 export const icdarTables = (file: string, pages: number): { cells: string[]; relations: string[] } => {
-  const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "", isArray: () => true }).parse(
-    readFileSync(file, "utf8"),
-  ) as IcdarXml;
+  const xml = new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "",
+    isArray: () => true,
+    parseTagValue: false,
+  }).parse(readFileSync(file, "utf8")) as IcdarXml;
   const cells: string[] = [];
   const relations: string[] = [];
   for (const table of xml.document?.[0]?.table ?? []) {

@@ -8,6 +8,7 @@ import { partitionDocument } from "@/server/parsing/partition";
 import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/server/parsing/quality";
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
+import { camelotTables } from "./camelot";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
 import {
   icdarTables,
@@ -85,6 +86,11 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
   }
   if (doc.icdar) {
     const tables = icdarTables(path.join(dir, doc.icdar.file), pages);
+    ref.tableCells = tables.cells;
+    ref.tableRelations = tables.relations;
+  }
+  if (doc.camelot) {
+    const tables = camelotTables(path.join(dir, doc.camelot.file), doc.camelot.tables);
     ref.tableCells = tables.cells;
     ref.tableRelations = tables.relations;
   }

@@ -14,10 +14,17 @@ const LEADERS_RE = /(?:[.·…_]\s*){3,}/u;
 
 type Entry = { title: string; page: string; lines: number };
 
+/**
+ * A row of a statistical table has leaders too ("Robbery . . . . 100,496 43,039 989"): a line with more than the page
+ * number after its last leaders is a table row.
+ */
+const isFigureRow = (line: Line, page: string): boolean =>
+  LEADERS_RE.test(line.text) && line.text.trim().split(LEADERS_RE).at(-1)?.trim() !== page;
+
 /** The entry a line ends, when it ends in a page number set apart (leaders or a cell gap). */
 const entryOf = (line: Line): Omit<Entry, "lines"> | null => {
   const match = ENTRY_RE.exec(line.text.trim());
-  if (!match) return null;
+  if (!match || isFigureRow(line, match[2] ?? "")) return null;
   const apart =
     LEADERS_RE.test(line.text) || (line.segments.length >= 2 && /^\S+$/.test(line.segments.at(-1)?.text ?? ""));
   if (!apart) return null;

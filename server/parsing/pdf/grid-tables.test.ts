@@ -120,4 +120,45 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
       ["Results by region", 3],
     ]);
   });
+
+  it("a ruled header wrapped over three lines with a year in it is one header row, above the body's rows", () => {
+    // eu-004 of ICDAR 2013 (tuning): "per capita / GNP ($000) / 1995" over a column, the body rows unruled.
+    const run = (text: string, left: number, top: number) => ({
+      text,
+      left,
+      right: left + 6 * text.length,
+      top,
+      bottom: top + 10,
+      baseline: top + 8,
+      fontSize: 10,
+      fontName: "Helvetica",
+      mono: false,
+    });
+    const xs = [72, 200, 320, 440];
+    const horizontal = [100, 142, 200].map((y) => ({ x0: 72, x1: 440, y }));
+    const vertical = xs.map((x) => ({ x, y0: 100, y1: 200 }));
+    const cell = (col: number, top: number, text: string) => run(text, (xs[col] ?? 0) + 5, top);
+    const runs = [
+      ...[
+        ["per capita", "population"],
+        ["GNP ($000)", "1995 (mn)"],
+        ["1995", "(census)"],
+      ].flatMap(([a, b], line) => [cell(1, 103 + 13 * line, a ?? ""), cell(2, 103 + 13 * line, b ?? "")]),
+      ...[
+        ["Germany", "27.5", "81.9"],
+        ["France", "25.0", "58.1"],
+        ["Italy", "19.0", "57.3"],
+      ].flatMap((row, r) => row.map((text, col) => cell(col, 146 + 16 * r, text))),
+    ];
+    const [table] = findGridTables({ runs, rotated: [], horizontal, vertical }).tables;
+    const rows = Array.from({ length: table?.rows ?? 0 }, (_, r) =>
+      (table?.cells ?? []).filter((c) => c.row === r).map((c) => c.text),
+    );
+    expect(rows).toEqual([
+      ["", "per capita GNP ($000) 1995", "population 1995 (mn) (census)"],
+      ["Germany", "27.5", "81.9"],
+      ["France", "25.0", "58.1"],
+      ["Italy", "19.0", "57.3"],
+    ]);
+  });
 });

@@ -117,13 +117,15 @@ const cellText = (pieces: Piece[]): string => {
 
 /** A cell's figure ("44.8", "$33,200", "-0.01", "12 %", "(3)"). */
 const FIGURE_RE = /^[-+−–(]?[$€£]?\d[\d.,\s]*%?\)?[*†‡]*$/;
+/** A year is a heading's word ("GNP ($000) / 1995"), not a figure of the body. */
+const YEAR_RE = /^(?:1[89]|20)\d\d$/;
 
 /**
  * Row boundaries the drawing leaves out: many tables rule every few rows only (or none inside the body). A grid row
  * whose cells hold text on the same baselines, in most columns, is that many rows; a cell that wraps while the
  * others do not keeps its lines together. The header (the first ruled row with text in two columns, none across
  * them) is not cut when it holds no figures: its lines are column headings wrapped inside their ruled cells
- * ("Schools identified / under NCLB / (n = 469)"), one heading each.
+ * ("Schools identified / under NCLB / (n = 469)", "GNP ($000) / 1995"), one heading each.
  */
 const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   const extra: number[] = [];
@@ -166,7 +168,7 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
             .join(" "),
         ),
       );
-      if (!cellTexts.some((text) => FIGURE_RE.test(text))) {
+      if (!cellTexts.some((text) => FIGURE_RE.test(text) && !YEAR_RE.test(text))) {
         for (let b = 1; b < bands.length; b++) if (crosses(bands[b - 1] ?? []) !== crosses(bands[b] ?? [])) cutAt(b);
         continue;
       }

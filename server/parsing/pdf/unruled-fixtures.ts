@@ -288,3 +288,45 @@ export const buildWrappedLabelsPdf = async (): Promise<Uint8Array> => {
   row(page, regular, 10, top + 40, [{ text: PARAGRAPH, x: 72 }]);
   return doc.save();
 };
+
+/**
+ * A statistical table whose row labels run into dot leaders ("Robbery . . . . .") up to the figures, one label with
+ * a small footnote mark set apart before its leaders ("Stolen property", "1 . . ."), and figures whose last column
+ * climbs like page numbers.
+ */
+export const buildLeaderTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  const leaders = (text: string, to: number, font = regular, size = 10) =>
+    `${text}${" .".repeat(Math.floor((to - 72 - font.widthOfTextAtSize(text, size)) / font.widthOfTextAtSize(" .", size)))}`;
+  row(page, bold, 10, 72, [
+    { text: "Offense", x: 72 },
+    { text: "Total", x: 330, align: "right" },
+    { text: "Male", x: 400, align: "right" },
+    { text: "Female", x: 470, align: "right" },
+  ]);
+  const body: [string, string, string, string][] = [
+    ["Robbery", "102,140", "90,012", "12"],
+    ["Burglary", "240,912", "205,010", "35"],
+    ["Stolen property", "84,310", "66,720", "47"],
+    ["Vandalism", "217,414", "178,101", "59"],
+    ["Fraud", "173,725", "98,437", "75"],
+  ];
+  let top = 92;
+  for (const [label, total, male, female] of body) {
+    const figures = [
+      { text: total, x: 330, align: "right" as const },
+      { text: male, x: 400, align: "right" as const },
+      { text: female, x: 470, align: "right" as const },
+    ];
+    if (label === "Stolen property") {
+      const x = 72 + regular.widthOfTextAtSize(label, 10) + 4;
+      row(page, regular, 10, top, [{ text: label, x: 72 }, ...figures]);
+      put(page, regular, 7, top, { text: "1", x });
+      put(page, regular, 10, top, { text: leaders("", 250 - x + 72).trim(), x: x + 6 });
+    } else row(page, regular, 10, top, [{ text: leaders(label, 250), x: 72 }, ...figures]);
+    top += 14;
+  }
+  return doc.save();
+};

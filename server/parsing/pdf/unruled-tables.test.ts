@@ -7,6 +7,7 @@ import {
   buildContinuedTablePdf,
   buildFigureAndGroupsPdf,
   buildLabelledListPdf,
+  buildLeaderTablePdf,
   buildResultsTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
@@ -133,6 +134,33 @@ describe("unruled tables: wrapped cells", () => {
       ["Other comprehensive Income", "12", "14"],
       ["Staff costs", "18", "19"],
       ["Total", "190", "208"],
+    ]);
+  });
+});
+
+describe("unruled tables: dot leaders", () => {
+  it("keeps a label's dot leaders in its cell and reads rows of figures after leaders as a table, not contents", async () => {
+    const elements = await parse(await buildLeaderTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(table.metadata?.table_kind).toBeUndefined();
+    const rows = rowsOf(table).map((r) => r.filter(Boolean));
+    expect(rows.map((r) => r.slice(1))).toEqual([
+      ["Total", "Male", "Female"],
+      ["102,140", "90,012", "12"],
+      ["240,912", "205,010", "35"],
+      ["84,310", "66,720", "47"],
+      ["217,414", "178,101", "59"],
+      ["173,725", "98,437", "75"],
+    ]);
+    expect(rows.map((r) => r[0]?.replace(/[\s.]+$/, "").replace(/\{\d+\}$/, ""))).toEqual([
+      "Offense",
+      "Robbery",
+      "Burglary",
+      "Stolen property 1",
+      "Vandalism",
+      "Fraud",
     ]);
   });
 });

@@ -16,6 +16,12 @@ type Interval = { left: number; right: number };
 /** Runs closer than this many font sizes are one cell's words (a font change inside a cell, not a new cell). */
 const WORD_GAP_EM = 0.45;
 
+/**
+ * Dot leaders set as a run of their own after a row label, a footnote mark before them ("Stolen property", "1 . . .")
+ * belong to the label's cell: never a column of dots.
+ */
+const LEADERS = /^(?:\S{1,2}\s+)?(?:[.·…_]\s*){3,}$/;
+
 const atomsOf = (line: Line): Atom[] => {
   const runs: Run[] = line.segments.flatMap((s) => s.runs).sort((a, b) => a.left - b.left);
   const atoms: Atom[] = [];
@@ -28,7 +34,15 @@ const atomsOf = (line: Line): Atom[] => {
       last.right = Math.max(last.right, run.right);
     } else atoms.push({ left: run.left, right: run.right, text });
   }
-  return atoms;
+  // Leaders (and the mark before them) go into the label's cell.
+  return atoms.reduce<Atom[]>((out, atom) => {
+    const label = out[out.length - 1];
+    if (label && LEADERS.test(atom.text)) {
+      label.text = `${label.text} ${atom.text}`;
+      label.right = atom.right;
+    } else out.push(atom);
+    return out;
+  }, []);
 };
 
 const overlaps = (a: Interval, b: Interval) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5;
