@@ -42,6 +42,8 @@ const PDFPLUMBER = { repo: "jsvine/pdfplumber", commit: "147f2c4", licence: "MIT
 const TABULA = { repo: "tabulapdf/tabula-java", commit: "2cdf3b4", licence: "MIT (ICDAR 2013 competition data)" };
 const CAMELOT = { repo: "camelot-dev/camelot", commit: "2b80d0bc6", licence: "MIT" };
 const UNSTRUCTURED = { repo: "Unstructured-IO/unstructured", commit: "3e5482bfc", licence: "Apache-2.0" };
+const PDFJS = { repo: "mozilla/pdf.js", commit: "0f26334f9", licence: "Apache-2.0 (pdf.js test corpus)" };
+const PYMUPDF = { repo: "pymupdf/PyMuPDF", commit: "53c9aaf53", licence: "AGPL-3.0 (PyMuPDF test resources)" };
 
 const plumber = (name: string, sha256: string, note: string, extra: Partial<QualityDoc> = {}): QualityDoc => ({
   ...PDFPLUMBER,
@@ -87,6 +89,26 @@ const camelot = (name: string, path: string, sha256: string, tables: string[], n
   sha256,
   camelot: { ...CAMELOT_DATA, tables },
   note,
+});
+
+/** Tagged PDFs of pdf.js's test corpus (files in the repository, not the linked ones): headings in the tree. */
+const pdfjs = (name: string, sha256: string, note: string, extra: Partial<QualityDoc> = {}): QualityDoc => ({
+  ...PDFJS,
+  file: `pdfjs/${name}`,
+  path: `test/pdfs/${name}`,
+  sha256,
+  note,
+  ...extra,
+});
+
+/** Tagged PDFs of PyMuPDF's test resources, all held out: the heading rules were not tuned on them. */
+const pymupdf = (name: string, sha256: string, note: string): QualityDoc => ({
+  ...PYMUPDF,
+  file: `pymupdf/${name}`,
+  path: `tests/resources/${name}`,
+  sha256,
+  note,
+  heldOut: true,
 });
 
 export const QUALITY_DOCS: QualityDoc[] = [
@@ -539,5 +561,60 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "14290fe5c01ad98b9362906b0c9646756ebf2999a82aaaeefc4dcecff5d3726f",
     ["data_lattice_shift_text_left_top"],
     "ruled table, cells spanning rows",
+  ),
+  pdfjs(
+    "bug1997343.pdf",
+    "759755768fbebf2b4ea36dcaa45520fbf66249d6a5844a5ebeecb62d5dfbb37c",
+    "LaTeX two-column example, tagged: headings, lists, a Code listing, artifacts",
+  ),
+  pdfjs(
+    "bug2009627.pdf",
+    "1febf685fda55a8f3fadd5ff912c682f5560cf2db00b91c6e76ba830da114f31",
+    "LaTeX document with a table of contents, tagged",
+  ),
+  pdfjs(
+    "issue12706.pdf",
+    "2349411ebaaf6eb2e226448756988ca7e997e8216a2101040d68bcfbd5046ddf",
+    "Word (PDFMaker) form sample, tagged",
+  ),
+  pdfjs(
+    "pdfjs_wikipedia.pdf",
+    "4a10e1aee6565b5f329f073470cf95410272412510985948dc86399b57d7b4db",
+    "Wikipedia page printed by Chrome, tagged",
+  ),
+  pdfjs(
+    "issue9972-1.pdf",
+    "dc072721f16954e5625e10df7c3d103e74454dd43395e98b68ddfb75d4b40379",
+    "OmniGraffle questionnaire, tagged",
+  ),
+  pdfjs(
+    "bug1937438_mml_from_latex.pdf",
+    "5b23d74150cdcef440519f66a1bea90140077e33e7dd844bb18e55f430a3ea5a",
+    "LaTeX page with a numbered section and a list, tagged",
+  ),
+  pymupdf(
+    "bug1945.pdf",
+    "fb431fd9d8c65d48b7c65d18ec11795b5b5416ce880123da0728e16075114d6a",
+    "BBC news page printed by Chromium, tagged (held out)",
+  ),
+  pymupdf(
+    "test_3842.pdf",
+    "ccc9f0d80145c1e380fdf3f3394257545e0876b1b72379c826af091d2facf43a",
+    "NIST report from Word, tagged (held out)",
+  ),
+  pymupdf(
+    "test_4245.pdf",
+    "5604e7d19e6b93b86ee3539269d1f4f38064c07428a9033ba76aad4b249ffa14",
+    "Wikipedia page printed by Chrome, tagged (held out)",
+  ),
+  pymupdf(
+    "test-4055.pdf",
+    "9382004462267330c0259946f2ee1bebb445a71314d21cd9127040d11f87ef8e",
+    "IRS form from LiveCycle Designer, tagged, artifacts (held out)",
+  ),
+  pymupdf(
+    "cms-etc-filled.pdf",
+    "c09d9b2b905785b1d666551186b85d3e835c9abaf522bec8eb7af37281203870",
+    "CMS form from InDesign, tagged (held out)",
   ),
 ];

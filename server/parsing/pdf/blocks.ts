@@ -1,6 +1,6 @@
 import { bulletPrefixLength, hasLetters, hasTerminalPunctuation, isBulleted } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
-import { union, type Block, type Line } from "./types";
+import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
@@ -115,6 +115,20 @@ const trimRun = (lines: Line[], start: number, end: number, stats: DocStats): [n
 };
 
 /**
+ * A section heading inside a run ends it: a line set larger than most of the run's lines, in a heading's style,
+ * with at most its number apart ("1 Document structures" after a short table of contents, before a display
+ * equation). A run never starts with one; the lines after it are another run, or text.
+ */
+const headingIn = (lines: Line[], start: number, end: number, stats: DocStats): number | null => {
+  const size = median(lines.slice(start, end + 1).map((l) => l.fontSize));
+  for (let i = start; i <= end; i++) {
+    const line = lines[i];
+    if (line && line.fontSize > 1.12 * size && line.segments.length <= 2 && isHeadingLine(line, stats)) return i;
+  }
+  return null;
+};
+
+/**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
  * "P@1" and "P@5"), is the table's first header row.
  */
@@ -173,6 +187,12 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
       else break;
     }
+    const heading = headingIn(lines, start, end, stats);
+    if (heading === start) {
+      start++;
+      continue;
+    }
+    if (heading !== null) end = heading - 1;
     const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
     if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));

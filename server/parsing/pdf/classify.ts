@@ -9,7 +9,7 @@ import {
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { isHeadingLine, joinLines } from "./blocks";
-import { marginKeys } from "./margins";
+import { carriesOwnFolio, marginKeys } from "./margins";
 import { monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
@@ -34,6 +34,18 @@ const listingText = (lines: Line[]): string => {
   // author block) need not.
   const typed = offsets.every((o) => Math.abs(o - Math.round(o)) <= 0.2 && Math.round(o) % 2 === 0);
   return lines.map((l, i) => (typed ? " ".repeat(Math.min(40, Math.round(offsets[i] ?? 0))) : "") + l.text).join("\n");
+};
+
+/**
+ * "B. SLEEP RITUALS", "II. FINDINGS": one line numbered like a list item but set as a heading (a heading font, and
+ * in capitals or larger than the body) is a section heading. Bold items of a list in sentence case stay items.
+ */
+const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
+  if (/^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]/.test(text)) return false;
+  const words = text.slice(bulletPrefixLength(text));
+  return line.fontSize >= stats.bodySize * 1.15 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
@@ -66,6 +78,11 @@ export const classifyBlock = ({
   const fontSize = maxOf(block.lines.map((l) => l.fontSize));
 
   if ((inTop || inBottom) && isPageNumberText(text)) return { type: "PageNumber", text };
+  // A line in a margin that ends with this page's own number is its folio or running head, seen once or not: the
+  // first pages of a LaTeX paper set the folio a little above the foot band and the running head only from page 2.
+  const folio = fontSize <= stats.bodySize * 1.15 ? carriesOwnFolio(block, page) : null;
+  if (folio === "bare") return { type: "PageNumber", text };
+  if (folio) return { type: folio === "top" ? "Header" : "Footer", text };
   // Running heads and feet are only what repeats across pages in the margins, and never a line set larger than
   // the body (a title on the first page, a chapter heading): text typed Header or Footer is left out of the index,
   // and a line seen once, at the top of one page, is as likely the document's title or first line.
@@ -76,7 +93,9 @@ export const classifyBlock = ({
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
-  if (bulletPrefixLength(text) > 0) return { type: "ListItem", text: listItemText(text) };
+  if (bulletPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
+    return { type: "ListItem", text: listItemText(text) };
+  }
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };
   const heading =
     block.lines.length <= 3 &&

@@ -48,6 +48,27 @@ export const marginKeys = (block: Block, page: PageText): string[] => {
   return [...new Set(keys)];
 };
 
+/**
+ * A one-line block at the very top or bottom of a page, in its top or bottom fifth, whose last word is this page's own number: "bare" for the number
+ * alone (a folio), else the band of a running head that carries it ("3 CITATIONS 2" on page 2). A number at the start
+ * does not count, since "2 Methods" heading page 2 is a section.
+ */
+export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | "bottom" | null => {
+  if (block.kind !== "text" || block.lines.length !== 1) return null;
+  const text = joinLines(block.lines).trim();
+  if (text.length > 80) return null;
+  const band =
+    block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
+  const words = text.split(/\s+/);
+  const last = pageNumberValue(words[words.length - 1] ?? "");
+  if (!band || last?.kind !== "arabic" || last.value !== page.pageNumber) return null;
+  // The page's first or last text, or it is a line of the body (a contents entry under its heading).
+  const edge =
+    band === "top" ? page.runs.some((r) => r.bottom <= block.top) : page.runs.some((r) => r.top >= block.bottom);
+  if (edge) return null;
+  return words.length === 1 ? (/^\d+$/.test(text) ? "bare" : null) : band;
+};
+
 /** Margin keys found on enough pages to be running heads or feet. */
 export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const counts = new Map<string, number>();

@@ -200,3 +200,88 @@ describe("code listings", () => {
     expect(code).toEqual([sql.filter(Boolean).join("\n"), py.join("\n")]);
   });
 });
+
+describe("folios and running heads seen on one page", () => {
+  it("types a bare folio above the foot band as PageNumber and a head ending with its page's number as Header", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    // A LaTeX paper: page 1 has its folio at 86 % of the height and no running head; page 2 a head from there on.
+    const first = doc.addPage([PAGE.width, PAGE.height]);
+    body(first, font, 120, 1);
+    put(first, "1", 300, 0.86 * PAGE.height, 10, font);
+    const second = doc.addPage([PAGE.width, PAGE.height]);
+    put(second, "3 RESULTS 2", 72, 60, 10, font);
+    body(second, font, 120, 2);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.find((e) => e.text === "1")?.type).toBe("PageNumber");
+    expect(elements.find((e) => e.text === "3 RESULTS 2")?.type).toBe("Header");
+    expect(elements.filter((e) => e.type === "NarrativeText")).toHaveLength(2);
+  });
+
+  it("leaves a line in the margin that ends with another number, or starts with the page's, as it was", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.addPage([PAGE.width, PAGE.height]);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "2 Methods", 72, 60, 10, font);
+    body(page, font, 120, 2);
+    put(page, "Results of year 2027", 72, 0.86 * PAGE.height, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    // A contents list at the top of page 1: its first entry ends with page 1, under the list's heading.
+    const contents = await PDFDocument.create();
+    const first = contents.addPage([PAGE.width, PAGE.height]);
+    put(first, "Contents", 72, 50, 14, await contents.embedFont(StandardFonts.HelveticaBold));
+    const regular = await contents.embedFont(StandardFonts.Helvetica);
+    put(first, "1 Introduction 1", 72, 80, 10, regular);
+    body(first, regular, 120, 1);
+    const entry = (await partitionPdf({ bytes: await contents.save() })).elements.find(
+      (e) => e.text === "1 Introduction 1",
+    );
+    expect(["Header", "Footer", "PageNumber"]).not.toContain(entry?.type);
+    expect(["Header", "Footer", "PageNumber"]).not.toContain(typeOf("2 Methods"));
+    expect(["Header", "Footer", "PageNumber"]).not.toContain(typeOf("Results of year 2027"));
+  });
+});
+
+describe("numbered headings", () => {
+  it("types a lettered line in a heading font and capitals as Title, and bold numbered items in sentence case as ListItem", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "A. SLEEP ENVIRONMENT", 72, 80, 11, bold);
+    body(page, font, 110, 1);
+    put(page, "B. SLEEP SCHEDULE", 72, 200, 11, bold);
+    body(page, font, 230, 2);
+    put(page, "1. Install the package", 72, 320, 11, bold);
+    put(page, "2. Configure the server", 72, 340, 11, bold);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(typeOf("A. SLEEP ENVIRONMENT")).toBe("Title");
+    expect(typeOf("B. SLEEP SCHEDULE")).toBe("Title");
+    expect(typeOf("1. Install the package")).toBe("ListItem");
+    expect(typeOf("2. Configure the server")).toBe("ListItem");
+  });
+
+  it("ends a run of two-column rows at a section heading set larger, and does not start one there", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const rows = (top: number, names: string[]) =>
+      names.forEach((name, i) => {
+        put(page, name, 72, top + i * 14, 10, font);
+        put(page, String(i + 1), 400, top + i * 14, 10, font);
+      });
+    rows(80, ["Introduction", "Methods", "Results"]);
+    // The section heading: its number set apart from its words, like LaTeX's, 14 pt bold.
+    put(page, "2", 72, 140, 14, bold);
+    put(page, "Document structures", 100, 140, 14, bold);
+    rows(170, ["Alpha", "Beta", "Gamma"]);
+    body(page, font, 240, 1);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.find((e) => e.text === "2 Document structures")?.type).toBe("Title");
+    expect(elements.filter((e) => e.type === "Table" && e.text.includes("Document structures"))).toHaveLength(0);
+  });
+});
