@@ -34,7 +34,10 @@ for (const viewport of JOURNEY_SIZES) {
       const member = await joinByInvitation(browser, link, { name: "Ada Account", email, password: original });
       await member.setViewportSize(viewport);
       // The wrong current password is refused on purpose (4xx from the auth endpoint).
-      const problems = watchProblems(member, (url, status) => status < 500 && url.includes("/api/auth/change-password"));
+      const problems = watchProblems(
+        member,
+        (url, status) => status < 500 && url.includes("/api/auth/change-password"),
+      );
       await openMenu(member);
       await member.getByRole("link", { name: `Account of ${email}` }).click();
       await expect(member.getByRole("heading", { name: "Account", level: 1 })).toBeVisible();

@@ -83,12 +83,18 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
       const projectId = page.url().split("/").at(-2)!;
       await trpc(page, "dashboard.flows.create", { projectId, name: "model-check" });
-      await trpc(page, "dashboard.flows.saveDraft", { projectId, name: "model-check", graph: GRAPH, expectedVersion: 0 });
+      await trpc(page, "dashboard.flows.saveDraft", {
+        projectId,
+        name: "model-check",
+        graph: GRAPH,
+        expectedVersion: 0,
+      });
 
       // 1. Nothing serves gpt-4o-mini here: the node says who answers instead.
       await page.goto(`/${projectId}/flows/model-check`);
       const node = page.locator('.react-flow__node[data-id="response-1764000000003"]');
-      await expect(node).toContainText("local extractive answerer · t=0");
+      // The label waits for the served-model list ("…" until then), which is slow on a loaded machine.
+      await expect(node).toContainText("local extractive answerer · t=0", { timeout: 30_000 });
       await expect(node).not.toContainText("gpt-4o-mini");
       await checkScreen(page, problems, "flow with no model configured");
 
@@ -110,7 +116,10 @@ for (const viewport of JOURNEY_SIZES) {
       await page.goto(`/${projectId}/flows/model-check`);
       await node.click();
       const picker = page.getByRole("form", { name: "Response settings" }).getByLabel("Model");
-      await expect(picker.locator("option")).toHaveText(["Default (local extractive answerer)", `picker-chat (${box})`]);
+      await expect(picker.locator("option")).toHaveText([
+        "Default (local extractive answerer)",
+        `picker-chat (${box})`,
+      ]);
       await checkScreen(page, problems, "response settings with a served model");
       if (phone) {
         await expect(picker).toBeDisabled();
@@ -165,7 +174,10 @@ for (const viewport of JOURNEY_SIZES) {
       await page.goto("/");
       await team.getByRole("link", { name: "Model providers" }).click();
       await providers.getByRole("button", { name: `Remove ${box}` }).click();
-      await page.getByRole("dialog", { name: `Remove ${box}?` }).getByRole("button", { name: "Remove provider" }).click();
+      await page
+        .getByRole("dialog", { name: `Remove ${box}?` })
+        .getByRole("button", { name: "Remove provider" })
+        .click();
       await expect(providers.getByRole("row", { name: new RegExp(box) })).toHaveCount(0);
       expect(problems).toEqual([]);
     });

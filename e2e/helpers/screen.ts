@@ -32,6 +32,16 @@ export const openMenu = async (page: Page) => {
   await expect(menu).toHaveAttribute("aria-expanded", "true");
 };
 
+/** Closes what openMenu opened (Escape, as a keyboard user does); on a laptop, nothing. */
+export const closeMenu = async (page: Page) => {
+  if (page.viewportSize()!.width >= 1024) return;
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("banner").getByRole("button", { name: "Menu" })).toHaveAttribute(
+    "aria-expanded",
+    "false",
+  );
+};
+
 /** Follows a link of the project's navigation; on a phone it sits behind the header's Menu button. */
 export const openProjectLink = async (page: Page, name: string) => {
   await openMenu(page);
