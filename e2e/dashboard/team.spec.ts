@@ -110,13 +110,15 @@ for (const viewport of JOURNEY_SIZES) {
       // Two browsers, a sign-up, a sign-in and two role changes: more than the default 30 s on 2 shared cores.
       test.setTimeout(180_000);
       const email = `viewer-${viewport.width}-${Date.now()}@e2e.test`;
+      const sourceName = `granite-${viewport.width}.md`;
       const emailPattern = new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       const problems = watchProblems(page);
       // A source in the default project, through the API token of the first start.
       const upload = await request.post("/api/public/v1/sources/ingest-file", {
         headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
         multipart: {
-          file: { name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from("# Granite\n\nHard rock.\n") },
+          // A name of this size's own: the other size's upload is in the same project.
+          file: { name: sourceName, mimeType: "text/markdown", buffer: Buffer.from("# Granite\n\nHard rock.\n") },
         },
       });
       expect(upload.status()).toBe(200);
@@ -161,7 +163,7 @@ for (const viewport of JOURNEY_SIZES) {
 
       // Reads the sources, but is offered no upload, no delete and no API tokens.
       await expect(
-        viewer.getByRole("table", { name: "Sources" }).getByRole("link", { name: "granite.md" }),
+        viewer.getByRole("table", { name: "Sources" }).getByRole("link", { name: sourceName }),
       ).toBeVisible();
       await expect(viewer.getByRole("region", { name: "Add sources" })).toHaveCount(0);
       await expect(viewer.getByRole("button", { name: /^Delete / })).toHaveCount(0);
