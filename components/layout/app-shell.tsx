@@ -93,8 +93,9 @@ export const AppShell = ({ email, children }: { email: string; children: ReactNo
             Quarry
           </Link>
           <div className="hidden min-w-0 flex-1 items-center gap-3 md:flex">
-            {/* As wide as the longest project name, up to 20 rem, so the chosen name reads whole. */}
-            <ProjectSwitcher projectId={projectId} className="w-auto max-w-xs min-w-40" />
+            {/* As wide as the longest project name, up to 20 rem (28 rem on a laptop, where a name with its deletion
+                state still reads whole), so the chosen name reads whole. */}
+            <ProjectSwitcher projectId={projectId} className="w-auto max-w-xs min-w-40 lg:max-w-md" />
             <div className="ml-auto flex min-w-0 items-center gap-3">
               <ThemeToggle />
               <Link

@@ -1,65 +1,93 @@
 import { writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
+import { watchProblems } from "../helpers/layout";
+import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
-test("the chat playground: pick a source, ask, follow a citation to its page, continue and start over", async ({
-  page,
-}, testInfo) => {
-  test.setTimeout(180_000);
-  await page.goto("/");
-  const team = page.getByRole("region", { name: "Team Default team" });
-  await team.getByLabel("Project name").fill(`chat-${Date.now()}`);
-  await team.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+/**
+ * The chat playground: pick a source, ask, continue, start over, and follow a citation to its page beside the chat. At
+ * a laptop's and a phone's size, every screen on the way fits the window, has no console error or failed request, and
+ * no serious axe violation.
+ */
+for (const viewport of JOURNEY_SIZES) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
 
-  const pdfPath = testInfo.outputPath("sandstone-report.pdf");
-  await writeFile(pdfPath, await pdfDoc({ pages: 2, title: "Sandstone Report" }));
-  const notesPath = testInfo.outputPath("basalt.md");
-  await writeFile(notesPath, "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n");
-  await page.getByLabel("Files", { exact: true }).setInputFiles([pdfPath, notesPath]);
-  const table = page.getByRole("table", { name: "Sources" });
-  for (const name of ["sandstone-report.pdf", "basalt.md"]) {
-    await expect(
-      table.getByRole("row", { name: new RegExp(name.replace(".", "\\.")) }).getByText("Completed", { exact: true }),
-    ).toBeVisible({ timeout: 90_000 });
-  }
+    test("the chat playground: pick a source, ask, follow a citation to its page, continue and start over", async ({
+      page,
+    }, testInfo) => {
+      test.setTimeout(240_000);
+      const problems = watchProblems(page);
+      await page.goto("/");
+      const team = page.getByRole("region", { name: "Team Default team" });
+      await team.getByLabel("Project name").fill(`chat-${Date.now()}`);
+      await team.getByRole("button", { name: "Create project" }).click();
+      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
 
-  await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Chat" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
-  await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
-  await page.getByLabel("Thinking level").selectOption("fast");
-  await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
-  await page.getByRole("button", { name: "Ask" }).click();
+      const pdfPath = testInfo.outputPath("sandstone-report.pdf");
+      await writeFile(pdfPath, await pdfDoc({ pages: 2, title: "Sandstone Report" }));
+      const notesPath = testInfo.outputPath("basalt.md");
+      await writeFile(notesPath, "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n");
+      await page.getByLabel("Files", { exact: true }).setInputFiles([pdfPath, notesPath]);
+      const table = page.getByRole("table", { name: "Sources" });
+      for (const name of ["sandstone-report.pdf", "basalt.md"]) {
+        await expect(
+          table
+            .getByRole("row", { name: new RegExp(name.replace(".", "\\.")) })
+            .getByText("Completed", { exact: true }),
+        ).toBeVisible({ timeout: 90_000 });
+      }
+      await checkScreen(page, problems, "sources to chat with");
 
-  const conversation = page.getByRole("list", { name: "Conversation" });
-  await expect(conversation.getByText("quarry-extractive")).toBeVisible({ timeout: 30_000 });
-  await expect(conversation).toContainText("test each block for strength");
-  const citations = conversation.getByRole("list", { name: "Citations" }).first();
-  await expect(citations).toContainText("sandstone-report.pdf, page");
-  // Only the picked source is cited.
-  await expect(citations).not.toContainText("basalt.md");
+      await openProjectLink(page, "Chat");
+      await expect(page.getByRole("heading", { level: 1, name: "Chat" })).toBeVisible();
+      await checkScreen(page, problems, "an empty chat");
+      await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
+      await page.getByLabel("Thinking level").selectOption("fast");
+      await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
+      await page.getByRole("button", { name: "Ask" }).click();
 
-  // A follow-up in the same conversation, then a fresh one.
-  await page.getByLabel("Follow-up question").fill("How do basalt columns cool?");
-  await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).uncheck();
-  await page.getByRole("button", { name: "Ask" }).click();
-  await expect(conversation.getByRole("listitem").filter({ hasText: "How do basalt columns cool?" })).toContainText(
-    "Basalt columns cool into hexagons.",
-    { timeout: 30_000 },
-  );
-  await page.getByRole("button", { name: "New conversation" }).click();
-  await expect(page.getByText("Ask your documents a question")).toBeVisible();
+      const conversation = page.getByRole("list", { name: "Conversation" });
+      await expect(conversation.getByText("quarry-extractive")).toBeVisible({ timeout: 30_000 });
+      await expect(conversation).toContainText("test each block for strength");
+      const citations = conversation.getByRole("list", { name: "Citations" }).first();
+      await expect(citations).toContainText("sandstone-report.pdf, page");
+      // Only the picked source is cited.
+      await expect(citations).not.toContainText("basalt.md");
+      await checkScreen(page, problems, "chat with a cited answer");
 
-  // Ask again and follow the citation marker to the element viewer at its page.
-  await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
-  await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
-  await page.getByRole("button", { name: "Ask" }).click();
-  // It opens beside the chat (issue 30: following it in the same tab lost the conversation).
-  const [viewer] = await Promise.all([
-    page.context().waitForEvent("page"),
-    conversation.getByRole("link", { name: "[1]" }).first().click(),
-  ]);
-  await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
-  await expect(viewer.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
-  await expect(conversation).toContainText("test each block for strength");
-});
+      // A follow-up in the same conversation, then a fresh one.
+      await page.getByLabel("Follow-up question").fill("How do basalt columns cool?");
+      await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).uncheck();
+      await page.getByRole("button", { name: "Ask" }).click();
+      await expect(conversation.getByRole("listitem").filter({ hasText: "How do basalt columns cool?" })).toContainText(
+        "Basalt columns cool into hexagons.",
+        { timeout: 30_000 },
+      );
+      await checkScreen(page, problems, "chat with a follow-up");
+      await page.getByRole("button", { name: "New conversation" }).click();
+      await expect(page.getByText("Ask your documents a question")).toBeVisible();
+      await checkScreen(page, problems, "a new conversation");
+
+      // Ask again and follow the citation marker to the element viewer at its page.
+      await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
+      await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
+      await page.getByRole("button", { name: "Ask" }).click();
+      // It opens beside the chat (issue 30: following it in the same tab lost the conversation).
+      // The new tab's problems are watched from its first event on.
+      const [{ viewer, viewerProblems }] = await Promise.all([
+        page
+          .context()
+          .waitForEvent("page")
+          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
+        conversation.getByRole("link", { name: "[1]" }).first().click(),
+      ]);
+      await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
+      await expect(viewer.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
+      await expect(viewer.getByRole("article", { name: "Element details" })).toBeVisible();
+      await checkScreen(viewer, viewerProblems, "a cited page beside the chat");
+      await expect(conversation).toContainText("test each block for strength");
+      expect(problems).toEqual([]);
+    });
+  });
+}

@@ -3,7 +3,25 @@
 import type { ReactNode } from "react";
 import type { FieldErrors, FieldValues } from "react-hook-form";
 
-/** A config form's frame: read-only for viewers and revisions (a disabled fieldset disables every control). */
+/** A config form's frame, without the fieldset: for a form that shows something to read between its controls. */
+export const ConfigForm = ({ label, children }: { label: string; children: ReactNode }) => (
+  <form aria-label={label} onSubmit={(e) => e.preventDefault()} noValidate className="space-y-3">
+    {children}
+  </form>
+);
+
+/**
+ * A config form's controls, read-only for viewers, revisions and phones (a disabled fieldset disables every control).
+ * Keep scrollable text outside it: what a disabled fieldset holds counts as disabled, so it could not take the focus
+ * that lets a keyboard scroll it (axe's scrollable-region-focusable).
+ */
+export const ConfigControls = ({ readOnly, children }: { readOnly: boolean; children: ReactNode }) => (
+  <fieldset disabled={readOnly} className="space-y-3">
+    {children}
+  </fieldset>
+);
+
+/** A config form's frame with its controls. */
 export const ConfigFieldset = ({
   label,
   readOnly,
@@ -13,11 +31,9 @@ export const ConfigFieldset = ({
   readOnly: boolean;
   children: ReactNode;
 }) => (
-  <form aria-label={label} onSubmit={(e) => e.preventDefault()} noValidate>
-    <fieldset disabled={readOnly} className="space-y-3">
-      {children}
-    </fieldset>
-  </form>
+  <ConfigForm label={label}>
+    <ConfigControls readOnly={readOnly}>{children}</ConfigControls>
+  </ConfigForm>
 );
 
 /** A message of the schema's cross-field check (its path is empty), if any. */

@@ -6,7 +6,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { Field } from "@/components/ui/field";
 import { Input, Select } from "@/components/ui/input";
 import type { LlmConfig } from "@/server/flows/node-kinds.schema";
-import { ConfigFieldset, errorOf } from "./fields";
+import { ConfigControls, ConfigForm, errorOf } from "./fields";
 import { numberValue, useKindForm } from "./use-kind-form";
 
 /** LLM and Response nodes: model, prompt and temperature. */
@@ -27,26 +27,29 @@ export const GenerationForm = ({
   const promptId = watch("promptId");
   const prompt = prompts.data?.find((p) => p.id === promptId);
   return (
-    <ConfigFieldset label={`${def.label} settings`} readOnly={readOnly}>
-      <ModelPicker
-        projectId={projectId}
-        role="chat"
-        label="Model"
-        value={watch("model")}
-        error={errorOf(e, "model")}
-        onChange={(model) => form.setValue("model", model, { shouldDirty: true, shouldValidate: true })}
-      />
-      <Field label="Prompt" error={errorOf(e, "promptId")}>
-        {(p) => (
-          <Select {...p} {...register("promptId")}>
-            {(prompts.data ?? [{ id: promptId, name: promptId }]).map((pr) => (
-              <option key={pr.id} value={pr.id}>
-                {pr.name}
-              </option>
-            ))}
-          </Select>
-        )}
-      </Field>
+    <ConfigForm label={`${def.label} settings`}>
+      <ConfigControls readOnly={readOnly}>
+        <ModelPicker
+          projectId={projectId}
+          role="chat"
+          label="Model"
+          value={watch("model")}
+          error={errorOf(e, "model")}
+          onChange={(model) => form.setValue("model", model, { shouldDirty: true, shouldValidate: true })}
+        />
+        <Field label="Prompt" error={errorOf(e, "promptId")}>
+          {(p) => (
+            <Select {...p} {...register("promptId")}>
+              {(prompts.data ?? [{ id: promptId, name: promptId }]).map((pr) => (
+                <option key={pr.id} value={pr.id}>
+                  {pr.name}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+      </ConfigControls>
+      {/* Outside the controls: the prompt reads and scrolls by keyboard on a read-only form too. */}
       {prompt && (
         <pre
           aria-label="Prompt text"
@@ -56,18 +59,20 @@ export const GenerationForm = ({
           {prompt.text}
         </pre>
       )}
-      <Field label="Temperature" error={errorOf(e, "temperature")}>
-        {(p) => (
-          <Input
-            {...p}
-            type="number"
-            min={0}
-            max={2}
-            step={0.1}
-            {...register("temperature", { setValueAs: numberValue })}
-          />
-        )}
-      </Field>
-    </ConfigFieldset>
+      <ConfigControls readOnly={readOnly}>
+        <Field label="Temperature" error={errorOf(e, "temperature")}>
+          {(p) => (
+            <Input
+              {...p}
+              type="number"
+              min={0}
+              max={2}
+              step={0.1}
+              {...register("temperature", { setValueAs: numberValue })}
+            />
+          )}
+        </Field>
+      </ConfigControls>
+    </ConfigForm>
   );
 };

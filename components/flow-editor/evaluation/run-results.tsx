@@ -98,7 +98,10 @@ const CaseDetails = ({ row }: { row: CaseRow }) => (
   </div>
 );
 
-/** A case's row; clicked, it opens a row below with the case's passages and reasons. */
+/**
+ * A case's row; clicked, it opens a row below with the case's passages and reasons. The question is the row's button
+ * (a table row cannot carry aria-expanded): keyboards reach it, and its click reaches the row.
+ */
 const EvaluationCase = ({
   row,
   nodeName,
@@ -117,11 +120,18 @@ const EvaluationCase = ({
     <Fragment>
       <tr
         className="cursor-pointer border-b border-border/60 align-top hover:bg-muted/50"
-        aria-expanded={open === key}
         onClick={() => setOpen(open === key ? null : key)}
       >
         <td className="px-2 py-1.5 text-muted-foreground">{row.position + 1}</td>
-        <td className="max-w-[22rem] px-2 py-1.5">{row.question}</td>
+        <td className="max-w-[22rem] px-2 py-1.5">
+          <button
+            type="button"
+            aria-expanded={open === key}
+            className="text-left focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          >
+            {row.question}
+          </button>
+        </td>
         {several && <td className="px-2 py-1.5 text-xs">{nodeName}</td>}
         <td className="max-w-[28rem] px-2 py-1.5 text-muted-foreground">
           <span className="line-clamp-2">{row.error ? `Failed: ${row.error}` : (row.answer ?? "—")}</span>

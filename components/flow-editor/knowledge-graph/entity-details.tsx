@@ -15,7 +15,12 @@ const Chunks = ({ input }: { input: GraphScope & { entityId: string } }) => {
   if (chunks.isError) return <ErrorAlert>{chunks.error.message}</ErrorAlert>;
   if (!chunks.data.length) return <p className="text-sm text-muted-foreground">No passage mentions it.</p>;
   return (
-    <ol aria-label="Passages it comes from" className="max-h-72 space-y-1.5 overflow-auto">
+    <ol
+      aria-label="Passages it comes from"
+      // A scrollable box must be reachable by keyboard (axe: scrollable-region-focusable).
+      tabIndex={0}
+      className="max-h-72 space-y-1.5 overflow-auto focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+    >
       {chunks.data.map((c) => (
         <li key={c.id} className="rounded-md border border-border px-2.5 py-1.5 text-xs">
           <p className="flex justify-between gap-2 font-medium">

@@ -25,6 +25,19 @@ const useFocusCamera = (sigma: RefObject<Sigma | null>, selected: RefObject<stri
 };
 
 /**
+ * sigma's settings. The box may have no size yet when sigma loads (the page still laying out): sigma then draws at
+ * 1 px instead of throwing (an uncaught error), and redrawOnResize redraws once the box has its size.
+ */
+const SETTINGS = { allowInvalidContainer: true, labelRenderedSizeThreshold: 7, labelDensity: 0.5, zIndex: true };
+
+/** Redraws the graph whenever its box changes size; returns what stops it. */
+const redrawOnResize = (renderer: Sigma, box: HTMLElement) => {
+  const observer = new ResizeObserver(() => renderer.scheduleRefresh());
+  observer.observe(box);
+  return () => observer.disconnect();
+};
+
+/**
  * The graph drawn by sigma.js (WebGL) over a graphology graph, at the positions the server computed. Hovering an
  * entity keeps it and its neighbours in colour and fades the rest; clicking one selects it (and the camera moves to
  * it when it is selected from elsewhere). A highlighted community keeps its entities in colour and fades the rest, as
@@ -65,6 +78,7 @@ export const GraphCanvas = ({
   useEffect(() => {
     let disposed = false;
     let hovered: string | null = null;
+    let stopRedraw = () => {};
     void (async () => {
       const [{ default: Graph }, { default: SigmaRenderer }] = await Promise.all([
         import("graphology"),
@@ -78,12 +92,7 @@ export const GraphCanvas = ({
         entity: hovered ?? (community.current ? null : selected.current),
         community: community.current,
       });
-      const renderer = new SigmaRenderer(graph, container.current, {
-        labelRenderedSizeThreshold: 7,
-        labelDensity: 0.5,
-        zIndex: true,
-        ...focusReducers(graph, focus),
-      });
+      const renderer = new SigmaRenderer(graph, container.current, { ...SETTINGS, ...focusReducers(graph, focus) });
       renderer.on("enterNode", ({ node }) => {
         hovered = node;
         renderer.refresh({ skipIndexation: true });
@@ -94,12 +103,14 @@ export const GraphCanvas = ({
       });
       renderer.on("clickNode", ({ node }) => select.current(node));
       renderer.on("clickStage", () => select.current(null));
+      stopRedraw = redrawOnResize(renderer, container.current);
       sigma.current = renderer;
       report.current();
       focusCamera.current();
     })();
     return () => {
       disposed = true;
+      stopRedraw();
       sigma.current?.kill();
       sigma.current = null;
     };
