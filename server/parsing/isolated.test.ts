@@ -65,14 +65,12 @@ describe("partitionIsolated", () => {
   });
 
   it("stops a document that outlives its time limit", async () => {
-    const started = Date.now();
     await expect(
       partitionIsolated(txt(bigText(8)), { ...limits, timeoutMs: 50, timeoutSetting: "QUARRY_PARSE_TIMEOUT_S" }),
     ).rejects.toMatchObject({
       // A parser that names no step is reading the file.
       message: "Parsing ran out of time after 0 s (QUARRY_PARSE_TIMEOUT_S) while reading the .txt file",
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it("stops a document that outgrows its memory limit", async () => {
@@ -125,29 +123,27 @@ describe("partitionIsolated", () => {
     // Short documents at once: one worker takes them in turn (two parses at once double each one's CPU time).
     await Promise.all([parse(), parse(), parse()]);
     expect(parseWorkerPids()).toHaveLength(1);
-    // A long parse (a PDF page of 400,000 text objects, seconds) does not hold a short one back past a second.
+    // A long parse (a PDF page of 400,000 text objects, seconds) does not hold a short one back: the short one goes
+    // to a second worker and ends first (a short text is milliseconds of work; the long page is seconds).
+    let longDone = false;
     const long = partitionIsolated(
       { bytes: await stallingPdf(), fileName: "s.pdf", fileType: "pdf", method: "basic" },
       two,
-    );
-    await new Promise((r) => setTimeout(r, 200));
-    const started = Date.now();
+    ).finally(() => (longDone = true));
     await parse();
-    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(longDone).toBe(false);
     expect(parseWorkerPids()).toHaveLength(2);
     await long;
     closeWorkerPools();
   }, 60_000);
 
   it("skips a PDF page that runs past the per-page budget and reads the rest", async () => {
-    const started = Date.now();
     const result = await partitionIsolated(
       { bytes: await stallingPdf(), fileName: "s.pdf", fileType: "pdf", method: "basic" },
       { ...limits, pageTimeoutMs: 1500 },
     );
     expect(result.elements.map((e) => e.text)).toEqual(["Granite survives the winter"]);
     expect(result.warnings).toContain("Page 1 was skipped: reading it took longer than 2 s");
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 });
 
