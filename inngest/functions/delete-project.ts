@@ -15,7 +15,10 @@ export const deleteProject = inngest.createFunction(
     name: "Delete project",
     retries: 5,
     triggers: [projectDeleteRequested],
-    onFailure: ({ event, error }) => recordDeletionFailure(event.data.event.data.projectId, error.message),
+    onFailure: ({ event, error }) => {
+      const { projectId, attempt } = event.data.event.data;
+      return recordDeletionFailure(projectId, error.message, attempt);
+    },
   },
   async ({ event, step }) => {
     const { projectId } = event.data;

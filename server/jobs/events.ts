@@ -43,7 +43,11 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
   schema: WebhookDeliveryRequestedData,
 });
 
-export const ProjectDeleteRequestedData = z.object({ projectId: z.uuid() });
+/** `attempt`: the deletion attempt the run belongs to (absent in events sent before it existed: the first). */
+export const ProjectDeleteRequestedData = z.object({
+  projectId: z.uuid(),
+  attempt: z.number().int().min(0).optional(),
+});
 export type ProjectDeleteRequestedData = z.infer<typeof ProjectDeleteRequestedData>;
 
 export const projectDeleteRequested = eventType("project/delete.requested", { schema: ProjectDeleteRequestedData });

@@ -124,23 +124,31 @@ const cancelActiveBuilds = async (projectId: string) => {
   ]);
 };
 
+const deletionAttempt = async (projectId: string) =>
+  (await db.project.findUnique({ where: { id: projectId }, select: { deletionAttempt: true } }))?.deletionAttempt ?? 0;
+
 /** The job's event id: it names the attempt, so a re-send (a restart) starts nothing twice and a retry does. */
-const deletionEventId = async (projectId: string) => {
-  const project = await db.project.findUnique({ where: { id: projectId }, select: { deletionAttempt: true } });
-  const attempt = project?.deletionAttempt ?? 0;
-  return attempt === 0 ? `project-delete-${projectId}` : `project-delete-${projectId}-retry-${attempt}`;
-};
+const deletionEventId = (projectId: string, attempt: number) =>
+  attempt === 0 ? `project-delete-${projectId}` : `project-delete-${projectId}-retry-${attempt}`;
 
 const startDeletionJob = async (projectId: string) => {
-  await sendJobEvent(projectDeleteRequested, { projectId }, { id: await deletionEventId(projectId) });
+  const attempt = await deletionAttempt(projectId);
+  await sendJobEvent(projectDeleteRequested, { projectId, attempt }, { id: deletionEventId(projectId, attempt) });
 };
 
-/** What the job records when it failed for good (after its retries): the step it was on and the error. */
-export const recordDeletionFailure = async (projectId: string, message: string) => {
+/**
+ * What the job records when it failed for good (after its retries): the step it was on and the error. Only while
+ * its attempt is the project's current one: a failure that arrives after an admin's retry started is not the new
+ * attempt's.
+ */
+export const recordDeletionFailure = async (projectId: string, message: string, attempt = 0) => {
   const project = await db.project.findUnique({ where: { id: projectId }, select: { deletionStep: true } });
   if (!project) return;
   const error = `Could not remove ${project.deletionStep ?? "the project"}: ${printable(message).slice(0, 500)}`;
-  await db.project.updateMany({ where: { id: projectId, deletingAt: { not: null } }, data: { deletionError: error } });
+  await db.project.updateMany({
+    where: { id: projectId, deletingAt: { not: null }, deletionAttempt: attempt },
+    data: { deletionError: error },
+  });
 };
 
 /** Starts a failed deletion again, where it stopped (409 unless it failed). */
@@ -170,9 +178,10 @@ export const resumeProjectDeletions = async () => {
     select: { id: true },
   });
   for (const { id } of projects) {
-    const runs = jobRunner() === "local" ? await runsOfEvent(db, await deletionEventId(id)) : [];
+    const attempt = await deletionAttempt(id);
+    const runs = jobRunner() === "local" ? await runsOfEvent(db, deletionEventId(id, attempt)) : [];
     const failed = runs.find((run) => run.status === "failed");
-    if (failed) await recordDeletionFailure(id, failed.error || UNRECORDED_FAILURE);
+    if (failed) await recordDeletionFailure(id, failed.error || UNRECORDED_FAILURE, attempt);
     else await startDeletionJob(id);
   }
   return projects.length;
