@@ -1,7 +1,7 @@
 import type Graph from "graphology";
 import type { Attributes } from "graphology-types";
 import type { EdgeDisplayData, NodeDisplayData } from "sigma/types";
-import { NO_COMMUNITY } from "./colours";
+import { colourOf } from "./colours";
 import type { GraphData } from "./types";
 
 /**
@@ -25,7 +25,7 @@ export const fillGraph = (graph: Graph, data: GraphData, colours: Map<string, st
       y: e.y,
       label: e.name,
       size: sizeOf(e.degree, maxDegree),
-      color: e.communityId ? (colours.get(e.communityId) ?? NO_COMMUNITY) : NO_COMMUNITY,
+      color: colourOf(colours, e.communityId),
       community: e.communityId,
     });
   for (const r of data.relationships)

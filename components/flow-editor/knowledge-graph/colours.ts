@@ -20,3 +20,13 @@ export const NO_COMMUNITY = "#94a3b8";
 
 export const communityColours = (communityIds: string[]) =>
   new Map(communityIds.map((id, i) => [id, PALETTE[i % PALETTE.length]!]));
+
+/** A stable index for an id: the same community gets the same colour wherever it is drawn. */
+const indexOf = (id: string) => [...id].reduce((h, c) => (h * 31 + c.charCodeAt(0)) >>> 0, 7) % PALETTE.length;
+
+/**
+ * An entity's colour: its community's, grey only when it has none. A community not in the list (an entity added from
+ * a search beside the drawn ones) still gets a community colour, from its id, so it never reads as "no community".
+ */
+export const colourOf = (colours: Map<string, string>, communityId: string | null | undefined) =>
+  communityId ? (colours.get(communityId) ?? PALETTE[indexOf(communityId)]!) : NO_COMMUNITY;

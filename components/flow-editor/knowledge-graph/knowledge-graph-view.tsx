@@ -8,7 +8,7 @@ import { useTRPC } from "@/components/providers/trpc-provider";
 import { ErrorAlert } from "@/components/ui/alert";
 import { EmptyState, Loading } from "@/components/ui/states";
 import { addHit, NOTHING_ADDED, withAdded, type Added } from "./added-entities";
-import { communityColours, NO_COMMUNITY } from "./colours";
+import { colourOf, communityColours } from "./colours";
 import { CommunityList } from "./community-list";
 import { EntityDetails } from "./entity-details";
 import { EntitySearch } from "./entity-search";
@@ -110,7 +110,7 @@ const ReadyGraph = ({ data: top, scope }: { data: GraphData; scope: GraphScope }
             key={detail.id}
             entity={detail}
             community={community}
-            colour={(detail.communityId && colours.get(detail.communityId)) || NO_COMMUNITY}
+            colour={colourOf(colours, detail.communityId)}
             neighbours={selected ? neighbours : []}
             notDrawn={
               addedEntity
