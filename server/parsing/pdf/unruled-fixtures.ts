@@ -368,3 +368,30 @@ export const buildGroupedHeaderPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/** A header whose one wrapped heading ("Net" / "income") sits over the middle of three columns: no group heading. */
+export const buildWrappedMiddleHeadingPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, bold, 10, 72, [{ text: "Net", x: 310, align: "right" }]);
+  row(page, bold, 10, 86, [
+    { text: "Year", x: 72 },
+    { text: "Sales", x: 250, align: "right" },
+    { text: "income", x: 310, align: "right" },
+    { text: "Staff", x: 370, align: "right" },
+  ]);
+  let top = 104;
+  for (const [year, ...figures] of [
+    ["2021", "1,204", "310", "52"],
+    ["2022", "1,380", "295", "55"],
+    ["2023", "1,511", "342", "61"],
+  ]) {
+    row(page, regular, 10, top, [
+      { text: year ?? "", x: 72 },
+      ...figures.map((text, i) => ({ text, x: [250, 310, 370][i] ?? 0, align: "right" as const })),
+    ]);
+    top += 14;
+  }
+  return doc.save();
+};

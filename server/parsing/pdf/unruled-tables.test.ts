@@ -12,6 +12,7 @@ import {
   buildResultsTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
+  buildWrappedMiddleHeadingPdf,
 } from "./unruled-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
@@ -183,5 +184,14 @@ describe("unruled tables: spanning headers", () => {
       ["West", "702", "751", "1,453", "35", "65"],
     ]);
     expect(table.metadata).toMatchObject({ table_rows: 6, table_columns: 6 });
+  });
+
+  it("keeps a wrapped heading aligned with the line under it in its own column, not spread over its neighbours", async () => {
+    const elements = await parse(await buildWrappedMiddleHeadingPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(table.html).not.toContain("colspan");
+    expect(rowsOf(table)[0]).toEqual(["Year", "Sales", "Net income", "Staff"]);
   });
 });
