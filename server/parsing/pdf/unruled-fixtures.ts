@@ -330,3 +330,68 @@ export const buildLeaderTablePdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A table with headings centred over groups of columns, narrower than the groups ("Persons" over three columns of
+ * figures, "Share (%)" over two), and a row label heading ("Region") on the first header line only.
+ */
+export const buildGroupedHeaderPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, bold, 10, 72, [
+    { text: "Region", x: 72 },
+    { text: "Persons", x: 298, align: "centre" },
+    { text: "Share (%)", x: 475, align: "centre" },
+  ]);
+  row(page, bold, 10, 86, [
+    { text: "Male", x: 250, align: "right" },
+    { text: "Female", x: 310, align: "right" },
+    { text: "All", x: 370, align: "right" },
+    { text: "Urban", x: 450, align: "right" },
+    { text: "Rural", x: 510, align: "right" },
+  ]);
+  const body = [
+    ["North", "1,204", "1,310", "2,514", "61", "39"],
+    ["South", "980", "1,022", "2,002", "48", "52"],
+    ["East", "1,511", "1,604", "3,115", "70", "30"],
+    ["West", "702", "751", "1,453", "35", "65"],
+  ];
+  let top = 104;
+  for (const [label, ...figures] of body) {
+    const xs = [250, 310, 370, 450, 510];
+    row(page, regular, 10, top, [
+      { text: label ?? "", x: 72 },
+      ...figures.map((text, i) => ({ text, x: xs[i] ?? 0, align: "right" as const })),
+    ]);
+    top += 14;
+  }
+  return doc.save();
+};
+
+/** A header whose one wrapped heading ("Net" / "income") sits over the middle of three columns: no group heading. */
+export const buildWrappedMiddleHeadingPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, bold, 10, 72, [{ text: "Net", x: 310, align: "right" }]);
+  row(page, bold, 10, 86, [
+    { text: "Year", x: 72 },
+    { text: "Sales", x: 250, align: "right" },
+    { text: "income", x: 310, align: "right" },
+    { text: "Staff", x: 370, align: "right" },
+  ]);
+  let top = 104;
+  for (const [year, ...figures] of [
+    ["2021", "1,204", "310", "52"],
+    ["2022", "1,380", "295", "55"],
+    ["2023", "1,511", "342", "61"],
+  ]) {
+    row(page, regular, 10, top, [
+      { text: year ?? "", x: 72 },
+      ...figures.map((text, i) => ({ text, x: [250, 310, 370][i] ?? 0, align: "right" as const })),
+    ]);
+    top += 14;
+  }
+  return doc.save();
+};

@@ -6,11 +6,13 @@ import {
   buildContentsPdf,
   buildContinuedTablePdf,
   buildFigureAndGroupsPdf,
+  buildGroupedHeaderPdf,
   buildLabelledListPdf,
   buildLeaderTablePdf,
   buildResultsTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
+  buildWrappedMiddleHeadingPdf,
 } from "./unruled-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
@@ -162,5 +164,34 @@ describe("unruled tables: dot leaders", () => {
       "Vandalism",
       "Fraud",
     ]);
+  });
+});
+
+describe("unruled tables: spanning headers", () => {
+  it("spans a heading centred over a group of columns it is narrower than, and a row label heading over the header rows", async () => {
+    const elements = await parse(await buildGroupedHeaderPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(table.html).toContain(
+      '<thead><tr><th rowspan="2">Region</th><th colspan="3">Persons</th><th colspan="2">Share (%)</th></tr>' +
+        "<tr><th>Male</th><th>Female</th><th>All</th><th>Urban</th><th>Rural</th></tr></thead>",
+    );
+    expect(rowsOf(table).slice(2)).toEqual([
+      ["North", "1,204", "1,310", "2,514", "61", "39"],
+      ["South", "980", "1,022", "2,002", "48", "52"],
+      ["East", "1,511", "1,604", "3,115", "70", "30"],
+      ["West", "702", "751", "1,453", "35", "65"],
+    ]);
+    expect(table.metadata).toMatchObject({ table_rows: 6, table_columns: 6 });
+  });
+
+  it("keeps a wrapped heading aligned with the line under it in its own column, not spread over its neighbours", async () => {
+    const elements = await parse(await buildWrappedMiddleHeadingPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(table.html).not.toContain("colspan");
+    expect(rowsOf(table)[0]).toEqual(["Year", "Sales", "Net income", "Staff"]);
   });
 });

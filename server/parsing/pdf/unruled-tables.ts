@@ -1,5 +1,6 @@
 import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
+import { type PlacedCell, widenGroupHeadings } from "./group-headings";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinWrappedCells } from "./wrapped-cells";
 
@@ -118,7 +119,7 @@ const splitAcross = (atom: Atom, columns: Interval[]): Atom[] => {
 
 /** Cells of a row, one per column: an atom over several columns starts a span. */
 const placeRow = (row: Atom[], columns: Interval[]) => {
-  const cells: { col: number; colSpan: number; text: string }[] = [];
+  const cells: PlacedCell[] = [];
   for (const atom of row.flatMap((a) => splitAcross(a, columns))) {
     const hit = columns.map((c, i) => (overlaps(atom, c) ? i : -1)).filter((i) => i >= 0);
     let first = hit[0];
@@ -133,12 +134,13 @@ const placeRow = (row: Atom[], columns: Interval[]) => {
     if (holder) {
       holder.text = `${holder.text} ${atom.text}`;
       holder.colSpan = Math.max(holder.colSpan, last - holder.col + 1);
-    } else cells.push({ col: first, colSpan: last - first + 1, text: atom.text });
+      holder.right = Math.max(holder.right, atom.right);
+    } else cells.push({ col: first, colSpan: last - first + 1, text: atom.text, left: atom.left, right: atom.right });
   }
   return cells.sort((a, b) => a.col - b.col);
 };
 
-type PlacedRow = ReturnType<typeof placeRow>;
+type PlacedRow = { col: number; colSpan: number; rowSpan?: number; text: string }[];
 
 /**
  * Header rows: the leading rows without figures in their value columns, when the body below has figures; a table of
@@ -155,6 +157,13 @@ const headerOf = (placed: PlacedRow[]): number => {
   // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group.
   const label = placed.findIndex((row, r) => r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0);
   return Math.min(label > 0 ? label : firstData, placed.length - 1);
+};
+
+/** How many rows from `from` on have no cell in column `col` (a row label heading above them spans them). */
+const rowsWithout = (rows: PlacedRow[], from: number, col: number) => {
+  let n = 0;
+  while (from + n < rows.length && !(rows[from + n] ?? []).some((c) => c.col === col)) n++;
+  return n;
 };
 
 const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[]; headerRows: number } => {
@@ -179,9 +188,10 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
     for (const cell of row.filter((c) => c.colSpan === 1)) {
       const same = below.find((c) => c.col === cell.col);
       if (same) same.text = `${cell.text} ${same.text}`;
+      else if (cell.col === 0) cell.rowSpan = rowsWithout(header, i + 1, 0) + 1;
       else below.push({ ...cell });
     }
-    header[i] = row.filter((c) => c.colSpan > 1);
+    header[i] = row.filter((c) => c.colSpan > 1 || (c.rowSpan ?? 1) > 1);
     below.sort((a, b) => a.col - b.col);
   }
   return { rows: [...header, ...placed.slice(headerRows)], headerRows: header.length };
@@ -213,17 +223,24 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
   if (filled < 0.4 * placed.length * columns.length) return null;
   const head = headerOf(placed);
+  widenGroupHeadings(placed, head);
   const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
   const { rows, headerRows } = joinHeader([...placed.slice(0, head), ...body], head);
   const cells: GridCell[] = [];
+  const covered = new Set<string>();
+  const blank = (r: number, col: number) => {
+    if (!covered.has(`${r},${col}`)) cells.push({ row: r, col, rowSpan: 1, colSpan: 1, text: "" });
+  };
   rows.forEach((row, r) => {
     let col = 0;
     for (const cell of row) {
-      for (; col < cell.col; col++) cells.push({ row: r, col, rowSpan: 1, colSpan: 1, text: "" });
-      cells.push({ row: r, col: cell.col, rowSpan: 1, colSpan: cell.colSpan, text: cell.text });
+      for (; col < cell.col; col++) blank(r, col);
+      const rowSpan = cell.rowSpan ?? 1;
+      cells.push({ row: r, col: cell.col, rowSpan, colSpan: cell.colSpan, text: cell.text });
+      for (let k = 1; k < rowSpan; k++) for (let c = 0; c < cell.colSpan; c++) covered.add(`${r + k},${cell.col + c}`);
       col = cell.col + cell.colSpan;
     }
-    for (; col < columns.length; col++) cells.push({ row: r, col, rowSpan: 1, colSpan: 1, text: "" });
+    for (; col < columns.length; col++) blank(r, col);
   });
   return { rows: rows.length, cols: columns.length, headerRows, cells };
 };
@@ -235,11 +252,14 @@ export const unruledRows = (table: UnruledTable): string[][] => {
   return rows;
 };
 
+const spanAttrs = (c: GridCell) =>
+  `${c.rowSpan > 1 ? ` rowspan="${c.rowSpan}"` : ""}${c.colSpan > 1 ? ` colspan="${c.colSpan}"` : ""}`;
+
 export const unruledHtml = (table: UnruledTable): string => {
   const tr = (r: number, tag: "th" | "td") =>
     `<tr>${table.cells
       .filter((c) => c.row === r)
-      .map((c) => `<${tag}${c.colSpan > 1 ? ` colspan="${c.colSpan}"` : ""}>${escapeHtml(c.text)}</${tag}>`)
+      .map((c) => `<${tag}${spanAttrs(c)}>${escapeHtml(c.text)}</${tag}>`)
       .join("")}</tr>`;
   const head = Array.from({ length: table.headerRows }, (_, r) => tr(r, "th")).join("");
   const body = Array.from({ length: table.rows - table.headerRows }, (_, i) => tr(table.headerRows + i, "td")).join("");
