@@ -1,4 +1,5 @@
 import { findColumns, markSpanningRows } from "./columns";
+import type { Extent } from "./margin-notes";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
 
 /**
@@ -8,6 +9,8 @@ import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "
 
 /** A gap wider than this many font sizes between two runs of a row separates segments (table cells, columns). */
 const SEGMENT_GAP_EM = 0.9;
+/** The narrowest gap between two columns' lines that splits a segment over a gutter. */
+const MIN_GUTTER_GAP = 6;
 
 const overlap = (a0: number, a1: number, b0: number, b1: number) => Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
 
@@ -114,6 +117,15 @@ export const joinRuns = (runs: Run[]): string => {
 /** A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border. */
 const MARKER_RE = /^(?:[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])$/;
 
+/** A segment of a row's runs (left to right), or null when they hold no text. */
+const toSegment = (runs: Run[], row: number): Segment | null => {
+  const text = joinRuns(runs);
+  if (!text) return null;
+  const { left, top, right, bottom } = union(runs);
+  const font = dominant(runs);
+  return { left, top, right, bottom, fontSize: font?.fontSize ?? 0, fontName: font?.fontName ?? "", text, runs, row };
+};
+
 const toSegments = (rows: Run[][]): Segment[] => {
   const segments: Segment[] = [];
   rows.forEach((row, rowIndex) => {
@@ -121,23 +133,8 @@ const toSegments = (rows: Run[][]): Segment[] => {
     let current: Run[] = [];
     const flush = () => {
       if (current.length === 0) return;
-      const text = joinRuns(current);
-      if (text) {
-        const { left, top, right, bottom } = union(current);
-        const font = dominant(current);
-        const fontSize = font?.fontSize ?? 0;
-        segments.push({
-          left,
-          top,
-          right,
-          bottom,
-          fontSize,
-          fontName: font?.fontName ?? "",
-          text,
-          runs: current,
-          row: rowIndex,
-        });
-      }
+      const segment = toSegment(current, rowIndex);
+      if (segment) segments.push(segment);
       current = [];
     };
     for (const run of sorted) {
@@ -169,15 +166,44 @@ const toLine = (segments: Segment[]): Line => {
   };
 };
 
+const extentOf = (segments: Segment[]) => ({
+  left: minOf(segments.map((s) => s.left)),
+  right: maxOf(segments.map((s) => s.right)),
+});
+
+/**
+ * A segment over a gutter whose runs leave a gap there is two columns' lines side by side: a gutter narrower than the
+ * gap that separates segments (a 14 pt heading beside a 10 pt line, 10 pt apart) joins them before the columns are
+ * known. The gap must be wider than a word space (half an em, at least the narrowest gutter), so a title's words that
+ * happen to straddle the gutter stay together.
+ */
+const splitAtGutters = (segments: Segment[], columns: Extent[]): Segment[] => {
+  const boundaries = columns.slice(0, -1).map((c) => c.right);
+  if (boundaries.length === 0) return segments;
+  return segments.flatMap((segment) => {
+    const runs = [...segment.runs].sort((a, b) => a.left - b.left);
+    const pieces: Run[][] = [[]];
+    runs.forEach((run, i) => {
+      const prev = runs[i - 1];
+      const gap = prev ? run.left - prev.right : 0;
+      const wide = gap >= Math.max(MIN_GUTTER_GAP, 0.5 * Math.min(run.fontSize, prev?.fontSize ?? 0));
+      if (prev && wide && boundaries.some((b) => prev.right <= b && run.left >= b)) pieces.push([]);
+      pieces[pieces.length - 1]?.push(run);
+    });
+    if (pieces.length === 1) return [segment];
+    return pieces.flatMap((p) => toSegment(p, segment.row) ?? []);
+  });
+};
+
 /** Lines of one region (a column between two full-width rows, or a full-width stretch), top to bottom. */
 export type Region = { lines: Line[]; column: number | null };
 
 export const layoutPage = ({ runs, pageHeight }: { runs: Run[]; pageHeight: number }): Region[] => {
   const rows = groupRows(dropDuplicates(runs));
-  const segments = toSegments(rows);
-  if (segments.length === 0) return [];
-  const extent = { left: minOf(segments.map((s) => s.left)), right: maxOf(segments.map((s) => s.right)) };
-  const columns = findColumns(segments, extent, pageHeight, 0);
+  const rawSegments = toSegments(rows);
+  if (rawSegments.length === 0) return [];
+  const columns = findColumns(rawSegments, extentOf(rawSegments), pageHeight, 0);
+  const segments = splitAtGutters(rawSegments, columns);
   const byRow = new Map<number, Segment[]>();
   for (const s of segments) {
     const list = byRow.get(s.row);
