@@ -15,17 +15,21 @@ const REPEAT_BAND = 0.2;
 
 export type PageBlocks = { page: PageText; blocks: Block[] };
 
-/** The page-number value a margin line carries at its end, or at its start when it is a bare number there. */
+/**
+ * The page-number value a margin line carries at its end, or at its start when it is a bare number there, and which
+ * end it sits at: a running head keeps its folio at the same end, so "1 Introduction 1" (a contents line) on page 1
+ * and the heading "2 Methods" on page 2 are not one running head in step with the page.
+ */
 const lineNumber = (text: string) => {
   const words = text.trim().split(/\s+/);
   // A number at both ends ("3 Methods 27") is read from the end, where page numbers usually sit. At the start only a
   // bare number counts: "2." or "2.1" there numbers a section.
   const last = words.length > 1 ? words[words.length - 1] : undefined;
   const first = words[0] ?? "";
-  return (
-    (last !== undefined ? pageNumberValue(last) : null) ??
-    (/^[\divxlcdm]+$/i.test(first) ? pageNumberValue(first) : null)
-  );
+  const atEnd = last !== undefined ? pageNumberValue(last) : null;
+  if (atEnd) return { ...atEnd, end: "end" };
+  const atStart = /^[\divxlcdm]+$/i.test(first) ? pageNumberValue(first) : null;
+  return atStart ? { ...atStart, end: "start" } : null;
 };
 
 /**
@@ -44,7 +48,9 @@ export const marginKeys = (block: Block, page: PageText): string[] => {
   if (!band) return [];
   const keys = [`text:${band}:${maskPageNumbers(text)}`];
   const values = [text, ...(block.lines.length > 1 ? block.lines.map((l) => l.text) : [])].map(lineNumber);
-  for (const value of values) if (value) keys.push(`step:${band}:${value.kind}:${value.value - page.pageNumber}`);
+  for (const value of values) {
+    if (value) keys.push(`step:${band}:${value.end}:${value.kind}:${value.value - page.pageNumber}`);
+  }
   return [...new Set(keys)];
 };
 
