@@ -24,6 +24,13 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   );
 };
 
+/** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
+const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
+
+/** The length of a list item's marker: a bullet, a number or letter, or a bibliography entry's "[n]". */
+export const itemPrefixLength = (text: string): number =>
+  bulletPrefixLength(text) || (REFERENCE_ENTRY_RE.exec(text)?.[0].length ?? 0);
+
 /**
  * Where the text of a list item's first line starts, after its bullet or number: the second run when the marker is a
  * run of its own, else the marker's characters at about half an em each.
@@ -32,7 +39,7 @@ const itemTextLeft = (line: Line): number => {
   const runs = line.segments.flatMap((s) => s.runs);
   const [marker, text] = runs;
   if (marker && text && isBulleted(`${marker.text.trim()} x`)) return text.left;
-  return line.left + 0.5 * line.fontSize * bulletPrefixLength(line.text);
+  return line.left + 0.5 * line.fontSize * itemPrefixLength(line.text);
 };
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
@@ -49,7 +56,7 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
     return pitch <= 0 || pitch > 2.5 * stats.pitch(prev.fontSize) + 1 || next.right < box.left;
   }
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
-  if (isBulleted(next.text)) return true;
+  if (itemPrefixLength(next.text) > 0) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   if (isHeadingLine(prev, stats) !== isHeadingLine(next, stats)) return true;
   if (next.right < box.left || next.left > box.right) return true;
@@ -59,7 +66,7 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   // After a finished sentence, a line there may as well be a new paragraph's indented first line.
   const first = block[0];
   const open = !hasTerminalPunctuation(prev.text) && !prev.text.endsWith(":");
-  if (first && open && isBulleted(first.text) && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
+  if (first && open && itemPrefixLength(first.text) > 0 && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
   const indent = next.left - box.left;

@@ -8,7 +8,7 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { isHeadingLine, joinLines } from "./blocks";
+import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
 import { carriesOwnFolio, marginKeys } from "./margins";
 import { monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
@@ -93,7 +93,7 @@ export const classifyBlock = ({
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
-  if (bulletPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
+  if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
     return { type: "ListItem", text: listItemText(text) };
   }
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };
