@@ -43,34 +43,6 @@ const buildNarrowGutterPdf = async () => {
   return doc.save();
 };
 
-/** A page with notes in its left margin, one of them on the row of a section heading. */
-const buildMarginNotesPdf = async () => {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const page = doc.addPage([PAGE.width, PAGE.height]);
-  const put = (text: string, x: number, top: number, size: number, f = font) =>
-    page.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
-  for (let i = 0; i < 6; i++) put(`${BODY.slice(0, 80)} ${i}.`, 100, 100 + i * 14, 10);
-  const notes = ["Marginal", "notes sit", "in the outer", "margin."];
-  notes.forEach((note, i) => put(note, 24, 184 + i * 14, 10));
-  // The heading shares its row with the notes' last line, 26 pt right of it (wider than a word space).
-  put("2.4 Theorems", 100, 226, 12, bold);
-  for (let i = 0; i < 6; i++) put(`${BODY.slice(0, 80)} ${i + 6}.`, 100, 248 + i * 14, 10);
-  return doc.save();
-};
-
-describe("notes in a page's margin", () => {
-  it("reads them apart from the body, so the heading beside a note stays a heading of its own", async () => {
-    const { elements } = await partitionPdf({ bytes: await buildMarginNotesPdf() });
-    const heading = elements.find((e) => e.text.includes("Theorems"));
-    expect(heading?.text).toBe("2.4 Theorems");
-    expect(heading?.type).toBe("Title");
-    const note = elements.find((e) => e.text.includes("Marginal"));
-    expect(note?.text).toBe("Marginal notes sit in the outer margin.");
-  });
-});
-
 describe("a narrow gutter", () => {
   it("splits a row's text at the gutter, so a heading in the right column is not read into the left line", async () => {
     const { elements } = await partitionPdf({ bytes: await buildNarrowGutterPdf() });

@@ -1,6 +1,8 @@
 import { findColumns, markSpanningRows } from "./columns";
-import type { Extent } from "./margin-notes";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
+
+/** A column's horizontal extent. */
+type Extent = { left: number; right: number };
 
 /**
  * Reading order of a page's horizontal text: runs are grouped into visual rows, rows into segments (split at wide
