@@ -135,6 +135,8 @@ const buildOptions = (secret: string) =>
         "/sign-up/*": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
         "/request-password-reset": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
         "/reset-password": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
+        // It checks the current password, so it is counted like a sign-in (Better Auth's own rule was 3 per 10 s).
+        "/change-password": { window: 60, max: env.QUARRY_AUTH_ATTEMPTS_PER_MINUTE },
       },
     },
     advanced: {

@@ -212,6 +212,18 @@ describe("sessions and headers", () => {
     expect(statuses).toContain(401);
     expect(statuses.at(-1)).toBe(429);
   });
+
+  it("counts password changes like sign-ins: ten a minute, then refused", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const body = { currentPassword: `wrong-${i}`, newPassword: "another-password-1" };
+      statuses.push((await client.authPost("/change-password", body, { Cookie: owner.cookie })).status);
+    }
+    // Better Auth's own rule refused the fourth within 10 s; a user who mistypes twice is not locked out for it.
+    expect(statuses.slice(0, 10)).not.toContain(429);
+    expect(statuses.slice(0, 10)).not.toContain(200);
+    expect(statuses.at(-1)).toBe(429);
+  });
 });
 
 describe("the job endpoint", () => {
