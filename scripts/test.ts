@@ -291,10 +291,12 @@ const main = async () => {
         run(
           "playwright",
           process.execPath,
-          ["node_modules/@playwright/test/cli.js", "test", `--retries=${RETRIES}`, "--reporter=list,json"],
+          ["node_modules/@playwright/test/cli.js", "test", `--retries=${RETRIES}`, "--reporter=list,json,html"],
           {
             CHROMIUM_PATH: chromium,
             PLAYWRIGHT_JSON_OUTPUT_FILE: PLAYWRIGHT_REPORT,
+            // The HTML report (playwright-report/) holds each journey screen's screenshot; never opened by the run.
+            PLAYWRIGHT_HTML_OPEN: "never",
           },
         ),
     ],
