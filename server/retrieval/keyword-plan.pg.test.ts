@@ -81,11 +81,9 @@ const run = async (text: string, limit = 10) => {
   );
 };
 
-const explain = async (text: string) => {
+const explain = async (text: string, options = Prisma.sql`ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF`) => {
   const { runSearch } = await load();
-  const rows = await runSearch<{ "QUERY PLAN": string }>(
-    Prisma.sql`EXPLAIN (ANALYZE, COSTS OFF, TIMING OFF, SUMMARY OFF) ${await keywordSearch(text)}`,
-  );
+  const rows = await runSearch<{ "QUERY PLAN": string }>(Prisma.sql`EXPLAIN (${options}) ${await keywordSearch(text)}`);
   return rows.map((r) => r["QUERY PLAN"]).join("\n");
 };
 
@@ -111,6 +109,15 @@ describe("the full-text keyword side on a real Postgres", () => {
     const plan = await explain("granite basalt");
     expect(plan.match(/CTE keyword_query/g)).toHaveLength(1);
     expect(plan).toMatch(/Bitmap Index Scan on chunks_tsv_idx[^\n]*\n\s*Index Cond: \(tsv @@ \$\d+\)/);
+  });
+
+  it("reads each ranked match's tsvector once: the scan sorts by the ts_rank it selects", async () => {
+    // Every function given a tsvector reads it from TOAST again; the ranking sort is where each match passes.
+    const plan = await explain("granite basalt", Prisma.sql`VERBOSE, COSTS OFF`);
+    const sort = /-> {2}Sort\n\s*Output: ([^\n]*)\n\s*Sort Key: ([^\n]*ts_rank[^\n]*)/.exec(plan);
+    expect(sort, plan).not.toBeNull();
+    expect(sort![1].match(/\btsv\b/g), sort![0]).toHaveLength(1);
+    expect(sort![2].match(/\btsv\b/g), sort![0]).toHaveLength(1);
   });
 
   it("ranks at most MAX_RANKED_MATCHES chunks for a question of words every chunk has", async () => {
