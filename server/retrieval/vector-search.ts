@@ -233,12 +233,15 @@ export const searchSql = (plan: SearchPlan): Prisma.Sql => {
       SELECT coalesce(v.id, k.id) AS id, v.similarity, k.keyword
       FROM by_vector v FULL JOIN by_keyword k ON k.id = v.id
     ),
+    -- OFFSET 0 keeps this a subquery of its own: pulled up into s, which names raw_keyword three times, the keyword
+    -- score of each vector candidate (two reads of its TOASTed tsvector with full text) was computed three times.
     scored AS (
       SELECT c.id, c.source_id, c.position,
         coalesce(x.similarity, ${similarity}) AS similarity,
         CASE WHEN ${useKeyword} THEN coalesce(${kw.sign}::float8 * x.keyword, ${kw.outside}) END AS raw_keyword
       FROM candidates x JOIN chunks c ON c.id = x.id
       WHERE c.project_id = ${projectId}::uuid
+      OFFSET 0
     ),
     s AS (
       SELECT id, source_id, position, similarity,
