@@ -65,6 +65,7 @@ export const summarise = (profile: Profile, { filter, skipMs = 0 }: { filter?: R
     kept += us;
     const leaf = (stack[0] ?? byId.get(id)!).callFrame;
     add(tables.selfFn, frameName(leaf), us);
+    if (leaf.functionName === "(idle)") return; // in no module, under no function
     add(tables.selfModule, moduleOf(leaf.url), us);
     for (const k of new Set(stack.map((n) => frameName(n.callFrame)))) add(tables.totalFn, k, us);
     for (const k of new Set(stack.map((n) => moduleOf(n.callFrame.url)))) add(tables.totalModule, k, us);
