@@ -129,9 +129,13 @@ export const verifyApiToken = async (token: string): Promise<TokenAuth | null> =
 const TOUCH_INTERVAL_MS = 60_000;
 const touched = new Map<string, number>();
 
+/** Whether touchApiToken would write now: callers skip scheduling it at all on most requests. */
+export const apiTokenTouchDue = (tokenId: string, now = Date.now()) =>
+  now - (touched.get(tokenId) ?? 0) >= TOUCH_INTERVAL_MS;
+
 export const touchApiToken = async (tokenId: string) => {
   const now = Date.now();
-  if (now - (touched.get(tokenId) ?? 0) < TOUCH_INTERVAL_MS) return;
+  if (!apiTokenTouchDue(tokenId, now)) return;
   touched.set(tokenId, now);
   if (touched.size > 10_000) touched.clear();
   await db.apiToken.update({ where: { id: tokenId }, data: { lastUsedAt: new Date(now) } }).catch(() => undefined);

@@ -68,8 +68,11 @@ export const startQuarry = async ({
     // What `npm start` runs, with its memory settings (package.json), so that the memory bench measures what it runs;
     // node itself, not npm (which relays signals to a child of its own: a SIGKILL would leave the app running).
     // QUARRY_TEST_SEMI_SPACE_MB: another young generation for a bench that compares them (bench/querycost.ts, memory).
+    // QUARRY_TEST_NODE_FLAGS: more flags for the app's node, e.g. `--cpu-prof --cpu-prof-dir=<dir>` (NODE_OPTIONS
+    // refuses --cpu-prof, and would reach the build child too); the profile is written when the app exits.
     const semiSpace = process.env.QUARRY_TEST_SEMI_SPACE_MB ?? "4";
-    child = spawn(process.execPath, [`--max-semi-space-size=${semiSpace}`, "scripts/start.mjs"], {
+    const flags = (process.env.QUARRY_TEST_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+    child = spawn(process.execPath, [`--max-semi-space-size=${semiSpace}`, ...flags, "scripts/start.mjs"], {
       cwd: ROOT,
       env: {
         ...process.env,
