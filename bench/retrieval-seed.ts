@@ -1,5 +1,6 @@
 import pg from "pg";
 import type { EmbeddingIndexRef } from "@/server/retrieval/embedding-index";
+import type { KeywordEngine } from "@/server/retrieval/keyword-engine";
 import { time } from "./stats";
 
 /**
@@ -22,29 +23,44 @@ const withClient = async <T>(databaseUrl: string, run: (client: pg.Client) => Pr
   }
 };
 
-const hnswName = (sql: string) => /INDEX IF NOT EXISTS "([^"]+)"/.exec(sql)![1]!;
+export const hnswName = (sql: string) => /INDEX IF NOT EXISTS "([^"]+)"/.exec(sql)![1]!;
 
-export const dropSearchIndexes = async ({ databaseUrl, index }: { databaseUrl: string; index: EmbeddingIndexRef }) => {
+/** The full-text engine's GIN index over chunks.tsv, as the init migration creates it. */
+export const FULLTEXT_INDEX = "chunks_tsv_idx";
+const FULLTEXT_INDEX_SQL = `CREATE INDEX IF NOT EXISTS "${FULLTEXT_INDEX}" ON chunks USING GIN (tsv)`;
+
+type Indexes = { databaseUrl: string; index: EmbeddingIndexRef; engine?: KeywordEngine };
+
+/** The keyword engine's index name and statement: BM25 (pg_textsearch), or the full-text fallback's GIN index. */
+export const keywordIndex = async (engine: KeywordEngine) => {
+  const { BM25_INDEX, BM25_INDEX_SQL } = await import("@/server/retrieval/keyword-engine");
+  return engine === "bm25"
+    ? { name: BM25_INDEX, sql: BM25_INDEX_SQL }
+    : { name: FULLTEXT_INDEX, sql: FULLTEXT_INDEX_SQL };
+};
+
+export const dropSearchIndexes = async ({ databaseUrl, index, engine = "bm25" }: Indexes) => {
   const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
-  const { BM25_INDEX } = await import("@/server/retrieval/keyword-engine");
+  const keyword = await keywordIndex(engine);
   await withClient(databaseUrl, async (client) => {
     await client.query(`DROP INDEX IF EXISTS "${hnswName(hnswIndexSql(index).sql)}"`);
-    await client.query(`DROP INDEX IF EXISTS "${BM25_INDEX}"`);
+    await client.query(`DROP INDEX IF EXISTS "${keyword.name}"`);
   });
 };
 
-export const buildSearchIndexes = async ({ databaseUrl, index }: { databaseUrl: string; index: EmbeddingIndexRef }) => {
+/** Builds the HNSW index and the keyword engine's index; `keywordMs` is BM25's build or the GIN index's. */
+export const buildSearchIndexes = async ({ databaseUrl, index, engine = "bm25" }: Indexes) => {
   const { hnswIndexSql } = await import("@/server/retrieval/embedding-index");
-  const { BM25_INDEX_SQL } = await import("@/server/retrieval/keyword-engine");
+  const keyword = await keywordIndex(engine);
   return withClient(databaseUrl, async (client) => {
     // pgvector builds the graph in memory while it fits in maintenance_work_mem (64 MB by default, about 50k of these
     // vectors), then far more slowly on disk. A bulk load's one-off build may take more, as a DBA would give it.
     await client.query("SET maintenance_work_mem = '1GB'").catch(() => undefined);
     const [, hnswMs] = await time(() => client.query(hnswIndexSql(index).sql));
     await client.query("RESET maintenance_work_mem").catch(() => undefined);
-    const [, bm25Ms] = await time(() => client.query(BM25_INDEX_SQL));
+    const [, keywordMs] = await time(() => client.query(keyword.sql));
     await client.query("ANALYZE chunks");
-    return { hnswMs, bm25Ms };
+    return { hnswMs, keywordMs };
   });
 };
 

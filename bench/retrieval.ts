@@ -94,7 +94,7 @@ export const benchRetrieval = async ({ quarry, databaseUrl }: { quarry: QuarryPr
         chunks,
         fmt(loadMs / 1000),
         fmt(built.hnswMs / 1000),
-        fmt(built.bm25Ms / 1000),
+        fmt(built.keywordMs / 1000),
         fmt(percentile(apiMs, 50)),
         fmt(percentile(apiMs, 95)),
         fmt(percentile(sqlMs, 50)),

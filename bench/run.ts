@@ -2,7 +2,8 @@
  * `npm run bench`: figures, not pass/fail. Starts its own Quarry on a temporary embedded Postgres, then prints
  * ingest throughput next to pdftotext, pages/s per partition method next to pdftotext and the tesseract CLI, peak
  * memory while ingesting a 100 MB file, retrieval quality on SciFact with prebuilt-rag latency next to the raw SQL it
- * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores).
+ * runs, and the scale point (BENCH_SCALE_CHUNKS, default 250,000 chunks, about 20 minutes on two cores; also on a
+ * real Postgres beside the embedded one when QUARRY_BENCH_POSTGRES_URL is set, bench/scale.ts).
  * The memory run starts a Quarry per format (text, Markdown, CSV; BENCH_BIG_MB, default 100) and prints the peak of the
  * whole process tree and of its largest process next to the file size.
  * The s3 run (bench/s3.ts) ingests the same large file with the local store and with STORAGE_DRIVER=s3 (s3rver) and
