@@ -4,8 +4,9 @@ import { partitionPdf } from ".";
 import { BODY, PAGE } from "./test-fixtures";
 
 /**
- * A paper's front matter: its title, two authors set a little larger than the body and centred over their
- * affiliation and e-mail, then a centred section heading over justified text.
+ * A paper's front matter: its title (set only a little larger than the authors, and the page's largest text), two
+ * authors set a little larger than the body and centred over their affiliation and e-mail, then a centred section
+ * heading over justified text.
  */
 const buildFrontMatterPdf = async () => {
   const doc = await PDFDocument.create();
@@ -18,7 +19,7 @@ const buildFrontMatterPdf = async () => {
       size,
       font,
     });
-  centred("Hidden Features of Documents", 60, 20);
+  centred("Hidden Features of Documents", 86, 13);
   centred("Ada Lovelace", 110, 12);
   centred("Analytical Engines Ltd", 126, 10);
   centred("ada@engines.example", 140, 10);

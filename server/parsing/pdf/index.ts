@@ -173,8 +173,9 @@ const flowElements = (
   const elements: ParsedElement[] = [];
   for (const { page, regions } of paged) {
     const pageLayout = { width: round(page.width), height: round(page.height) };
+    const largest = maxOf(page.runs.map((r) => r.fontSize));
     for (const region of regions) {
-      const authors = authorBlocks(region.blocks, stats);
+      const authors = authorBlocks(region.blocks, stats, largest);
       for (const block of region.blocks) {
         const found = classifyBlock({ block, page, stats, repeated });
         if (!found) continue;
