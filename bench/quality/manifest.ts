@@ -111,6 +111,20 @@ const pymupdf = (name: string, sha256: string, note: string): QualityDoc => ({
   heldOut: true,
 });
 
+/** Tagged PDFs of the PDF Association's PDF/UA reference suite 1.1, as shipped in opendataloader-pdf's samples. */
+const ODL = {
+  repo: "opendataloader-project/opendataloader-pdf",
+  commit: "20fe436c9",
+  licence: "PDF/UA Reference Suite (PDF Association), in an Apache-2.0 repository",
+};
+const pdfua = (name: string, sha256: string, note: string): QualityDoc => ({
+  ...ODL,
+  file: `pdfua/${name}`,
+  path: `samples/pdf/pdfua-1-reference-suite-1-1/${name}`,
+  sha256,
+  note,
+});
+
 export const QUALITY_DOCS: QualityDoc[] = [
   plumber(
     "scotus-transcript-p1.pdf",
@@ -592,6 +606,40 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "5b23d74150cdcef440519f66a1bea90140077e33e7dd844bb18e55f430a3ea5a",
     "LaTeX page with a numbered section and a list, tagged",
   ),
+  pdfua(
+    "PDFUA-Ref-2-03_AcademicAbstract.pdf",
+    "e61257d371261867926eb006f8895569a95fcfbcb93fca3be04b8b9187cb93a0",
+    "ACM-style paper abstract page, two columns, tagged: numbered sections",
+  ),
+  pdfua(
+    "PDFUA-Ref-2-04_Presentation.pdf",
+    "90acb829ca8bfa037796592539d15010e9099d1cd2622aac1fce7d9fd3ae7575",
+    "slide deck through Adobe PDF Library, tagged",
+  ),
+  pdfua(
+    "PDFUA-Ref-2-05_BookChapter-german.pdf",
+    "fc525b8899da31779b6143c16053779cd560d4417018a901472de33c71252352",
+    "German book chapter through Adobe PDF Library, tagged: numbered H2/H3",
+  ),
+  pdfua(
+    "PDFUA-Ref-2-06_Brochure.pdf",
+    "aefd5ab48a908b9996ffadcb14d8ff31a2c653657cbe011a46f4cf61396a589e",
+    "multi-column brochure, tagged",
+  ),
+  pdfua(
+    "PDFUA-Ref-2-08_BookChapter.pdf",
+    "2b958600daec79373736f413f2712fcd9c604de2c352cbc1ec9d67cc5d7932f1",
+    "textbook chapter (AbleDocs), tagged: chapter title, section headings",
+  ),
+  {
+    repo: "pdf-association/pdf20examples",
+    commit: "786de4fe5",
+    licence: "CC BY-SA 4.0",
+    file: "pdf20examples/pdf20-utf8-test.pdf",
+    path: "pdf20-utf8-test.pdf",
+    sha256: "4f25a7640724038c064bd11127ee67b2ad9c08138248e3d4f2f8a8168eb4f513",
+    note: "hand-written PDF 2.0, tagged: H1-H3",
+  },
   pymupdf(
     "bug1945.pdf",
     "fb431fd9d8c65d48b7c65d18ec11795b5b5416ce880123da0728e16075114d6a",

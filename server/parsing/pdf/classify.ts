@@ -83,10 +83,12 @@ export const classifyBlock = ({
   const folio = fontSize <= stats.bodySize * 1.15 ? carriesOwnFolio(block, page) : null;
   if (folio === "bare") return { type: "PageNumber", text };
   if (folio) return { type: folio === "top" ? "Header" : "Footer", text };
-  // Running heads and feet are only what repeats across pages in the margins, and never a line set larger than
-  // the body (a title on the first page, a chapter heading): text typed Header or Footer is left out of the index,
-  // and a line seen once, at the top of one page, is as likely the document's title or first line.
-  if (keys.length > 0 && fontSize <= stats.bodySize * 1.15) {
+  // Running heads and feet are only what repeats across pages in the margins, and a line set larger than the body
+  // only when its words repeat unchanged (a title on the first page, "Chapter 3" are headings): text typed Header
+  // or Footer is left out of the index, and a line seen once, at the top of one page, is as likely the document's
+  // title or first line.
+  const unchanged = keys.some((k) => k.startsWith("same:"));
+  if (keys.length > 0 && (fontSize <= stats.bodySize * 1.15 || unchanged)) {
     return { type: keys.some((k) => k.split(":")[1] === "top") ? "Header" : "Footer", text };
   }
   // Listings keep their line breaks: indentation and line order are the content.

@@ -51,3 +51,34 @@ describe("a narrow gutter", () => {
     expect(heading?.type).toBe("Title");
   });
 });
+
+/**
+ * Three columns whose lines do not share rows (the right column is set half a line lower, as a brochure's columns
+ * often are): no row fills the two right columns together, so they only read as prose once they split again.
+ */
+const buildThreeColumnPdf = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const put = (text: string, x: number, top: number, size: number, f = font) =>
+    page.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+  const columns = [
+    { x: 40, shift: 0, heading: "What is a column?" },
+    { x: 226, shift: 0, heading: "Why read them apart?" },
+    { x: 412, shift: 7, heading: "How is it checked?" },
+  ];
+  columns.forEach(({ x, shift, heading }, c) => {
+    put(heading, x, 80 + shift, 14, bold);
+    fitLines(font, 150, 20 - 4 * c).forEach((line, i) => put(line, x, 104 + shift + i * 14, 10));
+  });
+  return doc.save();
+};
+
+describe("three columns on rows of their own", () => {
+  it("reads each column whole, so the headings side by side stay three headings", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildThreeColumnPdf() });
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["What is a column?", "Why read them apart?", "How is it checked?"]);
+  });
+});

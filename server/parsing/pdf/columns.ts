@@ -88,7 +88,13 @@ const findGutter = (
     if (median([...words.values()]) < 4) return false;
     return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);
   };
-  if (!proseLike(leftSide, extent.left, gutter.left) || !proseLike(rightSide, gutter.right, extent.right)) return null;
+  // A side may hold two columns itself (a three-column page): their lines sit on rows of their own, so no row fills
+  // the side. It is prose if it splits again into prose columns.
+  const sideOk = (side: Segment[], colLeft: number, colRight: number) =>
+    proseLike(side, colLeft, colRight) ||
+    (depth + 1 < MAX_COLUMN_DEPTH &&
+      findGutter(side, { left: colLeft, right: colRight }, pageHeight, depth + 1) !== null);
+  if (!sideOk(leftSide, extent.left, gutter.left) || !sideOk(rightSide, gutter.right, extent.right)) return null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
   if (depth > 0) {

@@ -7,6 +7,7 @@ import { classifyBlock } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
+import { authorBlocks } from "./authors";
 import { openPdf, readPage, type PdfDocument } from "./load";
 import { figuresOf, graphicsReader, type GraphicsReader } from "./figures";
 import { pagesNeedingOcr } from "./scan-pages";
@@ -172,10 +173,14 @@ const flowElements = (
   const elements: ParsedElement[] = [];
   for (const { page, regions } of paged) {
     const pageLayout = { width: round(page.width), height: round(page.height) };
+    const largest = maxOf(page.runs.map((r) => r.fontSize));
     for (const region of regions) {
+      const authors = authorBlocks(region.blocks, stats, largest);
       for (const block of region.blocks) {
-        const classified = classifyBlock({ block, page, stats, repeated });
-        if (!classified) continue;
+        const found = classifyBlock({ block, page, stats, repeated });
+        if (!found) continue;
+        const classified =
+          found.type === "Title" && authors.has(block) ? { ...found, type: "UncategorizedText" as const } : found;
         const fontSize = maxOf(block.lines.map((l) => l.fontSize));
         elements.push({
           type: classified.type,

@@ -46,7 +46,9 @@ export const marginKeys = (block: Block, page: PageText): string[] => {
   const band =
     block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
   if (!band) return [];
-  const keys = [`text:${band}:${maskPageNumbers(text)}`];
+  // The words themselves, numbers and all: a line set large that repeats unchanged is a running head (a slide
+  // deck's conference line), where "Chapter 3" and "Chapter 4" opening two chapters are headings.
+  const keys = [`text:${band}:${maskPageNumbers(text)}`, `same:${band}:${text}`];
   const values = [text, ...(block.lines.length > 1 ? block.lines.map((l) => l.text) : [])].map(lineNumber);
   for (const value of values) {
     if (value) keys.push(`step:${band}:${value.end}:${value.kind}:${value.value - page.pageNumber}`);
