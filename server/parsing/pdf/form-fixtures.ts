@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib"
 
 /**
  * PDFs whose text lines up like cells without being a table (a form's fields, key/value lines, prose beside an
- * infobox), built in code for forms.test.ts (pdf-lib is a dev
+ * infobox), and tables with row groups, built in code for forms.test.ts and row-groups.test.ts (pdf-lib is a dev
  * dependency; nothing in the app imports this). Positions are top-left based like the parser's output.
  */
 
@@ -144,5 +144,38 @@ export const buildParagraphEndBesidePdf = async (): Promise<Uint8Array> => {
     { text: "Written in", x: 370 },
     { text: "JavaScript", x: 460 },
   ]);
+  return doc.save();
+};
+
+/**
+ * A table without rules whose first column labels groups of three rows ("1991" beside "Men", "Women", "All"):
+ * `first` sets each label on its group's first row, `centred` on the middle row, `between` between the middle two
+ * of four rows (a line of its own).
+ */
+export const buildRowGroupsPdf = async (place: "first" | "centred" | "between"): Promise<Uint8Array> => {
+  const { doc, regular, bold, page } = await start();
+  row(page, regular, 72, [{ text: PARAGRAPH, x: 72 }]);
+  const figures = (a: string, b: string): Cell[] => [
+    { text: a, x: 330, align: "right" },
+    { text: b, x: 420, align: "right" },
+  ];
+  row(page, bold, 110, [
+    { text: "Year", x: 72 },
+    { text: "Group", x: 150 },
+    { text: "Employed", x: 280 },
+    { text: "Unemployed", x: 360 },
+  ]);
+  const series = place === "between" ? ["Men", "Women", "Young", "All"] : ["Men", "Women", "All"];
+  let top = 130;
+  ["1991", "1996", "2001"].forEach((year, g) => {
+    const labelTop = place === "first" ? top : place === "centred" ? top + 14 : top + 14 * ((series.length - 1) / 2);
+    row(page, regular, labelTop, [{ text: year, x: 72 }]);
+    series.forEach((name, i) => {
+      row(page, regular, top, [{ text: name, x: 150 }, ...figures(`${40 + g + i}.${i}`, `${5 + g}.${i + 1}`)]);
+      top += 14;
+    });
+    top += 4;
+  });
+  row(page, regular, top + 30, [{ text: PARAGRAPH, x: 72 }]);
   return doc.save();
 };

@@ -2,6 +2,7 @@ import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
 import { isKeyValueList, isProseBeside } from "./forms";
 import { type PlacedCell, widenGroupHeadings } from "./group-headings";
+import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinWrappedCells } from "./wrapped-cells";
 
@@ -227,7 +228,9 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const head = headerOf(placed);
   widenGroupHeadings(placed, head);
   const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
-  const { rows, headerRows } = joinHeader([...placed.slice(0, head), ...body], head);
+  const joined = joinHeader([...placed.slice(0, head), ...body], head);
+  const { headerRows } = joined;
+  const rows = spanRowGroups(joined.rows, headerRows, isFigure);
   const cells: GridCell[] = [];
   const covered = new Set<string>();
   const blank = (r: number, col: number) => {
