@@ -2,7 +2,7 @@ import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib"
 
 /**
  * PDFs whose text lines up like cells without being a table (a form's fields, key/value lines, prose beside an
- * infobox), and tables with row groups, built in code for forms.test.ts and row-groups.test.ts (pdf-lib is a dev
+ * infobox), and tables with row groups, built in code for forms.test.ts, row-groups.test.ts and grid-groups.test.ts (pdf-lib is a dev
  * dependency; nothing in the app imports this). Positions are top-left based like the parser's output.
  */
 
@@ -177,5 +177,47 @@ export const buildRowGroupsPdf = async (place: "first" | "centred" | "between"):
     top += 4;
   });
   row(page, regular, top + 30, [{ text: PARAGRAPH, x: 72 }]);
+  return doc.save();
+};
+
+/**
+ * A ruled table whose first column labels groups of three rows, vertically centred on them, that column ruled at
+ * the groups' edges only and without a vertical line on its left (as Eurostat's country reports set it): every other
+ * row rule starts at the label column's right edge.
+ */
+export const buildRuledRowGroupsPdf = async (): Promise<Uint8Array> => {
+  const { doc, regular, bold, page } = await start();
+  const rule = (x0: number, y0: number, x1: number, y1: number) =>
+    page.drawLine({ start: { x: x0, y: HEIGHT - y0 }, end: { x: x1, y: HEIGHT - y1 }, thickness: 0.5 });
+  row(page, regular, 72, [{ text: PARAGRAPH, x: 72 }]);
+  const xs = [130, 230, 330, 430, 530];
+  const top = 110;
+  const pitch = 16;
+  const rows = 1 + 3 * 3;
+  const bottom = top + pitch * rows;
+  rule(230, top, 530, top);
+  for (const x of xs) rule(x, x === 130 ? top + pitch : top, x, bottom);
+  row(page, bold, top + 4, [
+    { text: "Employed", x: 240 },
+    { text: "Industry", x: 340 },
+    { text: "Services", x: 440 },
+  ]);
+  ["1991", "1996", "2001"].forEach((year, g) => {
+    const groupTop = top + pitch * (1 + 3 * g);
+    rule(72, groupTop, 530, groupTop);
+    row(page, regular, groupTop + pitch + 4, [{ text: year, x: 80 }]);
+    ["Men", "Women", "Total"].forEach((name, i) => {
+      const y = groupTop + pitch * i;
+      if (i > 0) rule(130, y, 530, y);
+      row(page, regular, y + 4, [
+        { text: name, x: 140 },
+        { text: `${10 + g}.${i}`, x: 300, align: "right" },
+        { text: `${40 + g}.${i}`, x: 400, align: "right" },
+        { text: `${50 + g}.${i}`, x: 500, align: "right" },
+      ]);
+    });
+  });
+  rule(72, bottom, 530, bottom);
+  row(page, regular, bottom + 30, [{ text: PARAGRAPH, x: 72 }]);
   return doc.save();
 };
