@@ -2,6 +2,7 @@ import { bulletPrefixLength, hasLetters, hasTerminalPunctuation, isBulleted } fr
 import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
+import { opensFieldGroup } from "./forms";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -178,7 +179,9 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
   // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
   const bridge = (i: number) => {
     const text = lines[i]?.text ?? "";
-    return text.length <= 40 && !CAPTION_RE.test(text) && !NOTE_RE.test(text);
+    return (
+      text.length <= 40 && !CAPTION_RE.test(text) && !NOTE_RE.test(text) && !opensFieldGroup(lines[i], lines[i - 1])
+    );
   };
   const found: { start: number; end: number; block: Block }[] = [];
   let start = 0;

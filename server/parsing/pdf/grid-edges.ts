@@ -7,7 +7,8 @@ import type { Box } from "./types";
  * ruled table (the row labels, or the last column, set outside the ruled figures) is one table, not a ruled part
  * and an unruled part. The rules' far end is that column's edge. The text beyond must sit row by row inside the
  * grid's rows, in at least half of them: lines of prose beside a grid do not. The rows ruled up to the old edge go
- * on into the new column.
+ * on into the new column, unless that column is ruled at its groups' edges only (row labels over groups of rows,
+ * "1991" beside "Men", "Women", "Total"): then each label spans its group.
  */
 
 const TOL = 2;
@@ -28,6 +29,24 @@ const joinSegments = (h: HorizontalLine[]): HorizontalLine[] => {
   return out;
 };
 
+/**
+ * Labels left of the grid's first vertical line, each inside one band between the rules drawn that far, in half the
+ * bands or more (two at least), with fewer bands than the grid has rows: each band holds a group of rows.
+ */
+const labelsGroups = (beyond: Box[], rules: number[], ys: number[], from: number, to: number): boolean => {
+  const top = ys[0] ?? 0;
+  const bottom = ys[ys.length - 1] ?? 0;
+  const edges = [...new Set([top, ...rules.filter((y) => y > top + TOL && y < bottom - TOL), bottom])].sort(
+    (a, b) => a - b,
+  );
+  const bands = edges.length - 1;
+  if (bands < 2 || bands >= ys.length - 1) return false;
+  const bandOf = (p: Box) =>
+    edges.findIndex((y, i) => i < bands && p.top >= y - TOL && p.bottom <= (edges[i + 1] ?? y) + TOL);
+  if (beyond.some((p) => p.left < from - TOL || p.right > to + TOL || bandOf(p) < 0)) return false;
+  return new Set(beyond.map(bandOf)).size >= Math.max(2, bands / 2);
+};
+
 export const withRuledEdges = (
   xs: number[],
   h: HorizontalLine[],
@@ -40,11 +59,13 @@ export const withRuledEdges = (
   const across = joinSegments(h).filter((l) => l.x0 <= first + TOL && l.x1 >= last - TOL);
   const rowOf = (p: Box) =>
     ys.findIndex((y, i) => i + 1 < ys.length && p.top >= y - TOL && p.bottom <= (ys[i + 1] ?? y) + TOL);
-  const lined = (from: number, to: number) => {
-    const beyond = pieces.filter((p) => {
+  const beyondOf = (from: number, to: number) =>
+    pieces.filter((p) => {
       const y = (p.top + p.bottom) / 2;
       return y > (ys[0] ?? 0) && y < (ys[ys.length - 1] ?? 0) && p.right > from + TOL && p.left < to - TOL;
     });
+  const lined = (from: number, to: number) => {
+    const beyond = beyondOf(from, to);
     if (beyond.some((p) => p.left < from - TOL || p.right > to + TOL || rowOf(p) < 0)) return false;
     return new Set(beyond.map(rowOf)).size >= Math.max(2, (ys.length - 1) / 2);
   };
@@ -52,12 +73,24 @@ export const withRuledEdges = (
   const rights = across.map((l) => l.x1).filter((x) => x > last + MIN_REACH);
   const left = lefts.length ? Math.min(...lefts) : null;
   const right = rights.length ? Math.max(...rights) : null;
-  const newLeft = left !== null && lined(left, first) ? left : null;
+  // Row labels over groups of rows, the column ruled at the groups' edges only: the labels leave the grid's other
+  // rules open, so each label spans its group.
+  const grouped =
+    left !== null &&
+    !lined(left, first) &&
+    labelsGroups(
+      beyondOf(left, first),
+      across.filter((l) => l.x0 <= left + TOL).map((l) => l.y),
+      ys,
+      left,
+      first,
+    );
+  const newLeft = left !== null && (grouped || lined(left, first)) ? left : null;
   const newRight = right !== null && lined(last, right) ? right : null;
   if (newLeft === null && newRight === null) return { xs, h };
   const extended = h.map((l) => ({
     ...l,
-    x0: newLeft !== null && l.x0 <= first + TOL ? Math.min(l.x0, newLeft) : l.x0,
+    x0: newLeft !== null && !grouped && l.x0 <= first + TOL ? Math.min(l.x0, newLeft) : l.x0,
     x1: newRight !== null && l.x1 >= last - TOL ? Math.max(l.x1, newRight) : l.x1,
   }));
   return { xs: [...(newLeft === null ? [] : [newLeft]), ...xs, ...(newRight === null ? [] : [newRight])], h: extended };

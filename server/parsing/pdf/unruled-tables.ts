@@ -1,6 +1,8 @@
 import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
+import { isKeyValueList, isProseBeside } from "./forms";
 import { type PlacedCell, widenGroupHeadings } from "./group-headings";
+import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinWrappedCells } from "./wrapped-cells";
 
@@ -201,8 +203,8 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /**
  * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
- * two-column page whose gutter was missed), mostly glyphs without letters or digits (icons, symbol columns), or a
- * mostly empty grid (a chart's axis labels).
+ * two-column page whose gutter was missed), mostly glyphs without letters or digits (icons, symbol columns), a
+ * mostly empty grid (a chart's axis labels), a form's labelled fields or prose beside a side box (forms.ts).
  */
 export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const atoms = lines.map(atomsOf);
@@ -222,10 +224,13 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   // A chart's axis labels and legend line up too, but leave most of their grid empty.
   const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
   if (filled < 0.4 * placed.length * columns.length) return null;
+  if (isKeyValueList(placed) || isProseBeside(placed)) return null;
   const head = headerOf(placed);
   widenGroupHeadings(placed, head);
   const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
-  const { rows, headerRows } = joinHeader([...placed.slice(0, head), ...body], head);
+  const joined = joinHeader([...placed.slice(0, head), ...body], head);
+  const { headerRows } = joined;
+  const rows = spanRowGroups(joined.rows, headerRows, isFigure);
   const cells: GridCell[] = [];
   const covered = new Set<string>();
   const blank = (r: number, col: number) => {

@@ -1,0 +1,56 @@
+import type { Line } from "./types";
+
+/**
+ * Text that lines up like cells without being a table: a form's fields and a page's side box (an infobox beside
+ * prose). A form with labelled fields is at best a key/value list; read as a table it hides its labels and text.
+ */
+
+type Cell = { col: number; colSpan: number; text: string };
+
+const LABEL = /\p{L}[^:]*:$/u;
+/** A gap above a line wider than this many font sizes is more than a blank line: a new group of fields. */
+const FIELD_GROUP_GAP_EM = 3;
+
+/**
+ * A label alone on its line, ending in a colon, set after more than a blank line ("Ordinary Radio Buttons:" under a
+ * row of check boxes' labels): it opens the form's next group of fields, it does not label a table's next rows.
+ */
+export const opensFieldGroup = (line: Line | undefined, above: Line | undefined): boolean =>
+  !!line &&
+  !!above &&
+  LABEL.test(line.text.trim()) &&
+  line.baseline - above.baseline > FIELD_GROUP_GAP_EM * line.fontSize;
+
+/**
+ * Key/value lines ("Name: …", "Date of birth: …"): most labels of the first column end in a colon. A table's row
+ * labels name a row; a label with a colon introduces its value.
+ */
+export const isKeyValueList = (rows: Cell[][]): boolean => {
+  const labels = rows.map((row) => row.find((c) => c.col === 0)?.text.trim() ?? "").filter(Boolean);
+  const colons = labels.filter((t) => LABEL.test(t)).length;
+  return colons >= 2 && colons >= 0.5 * labels.length;
+};
+
+const words = (text: string) => text.split(/\s+/).filter(Boolean);
+const isSentence = (text: string) => words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
+
+/**
+ * A row that carries a line of running text: a sentence over three or more columns, or justified prose cut at its
+ * wide word spaces into three or more cells that start in lower case, one of them ending a clause ("web",
+ * "applications,", "including"). Lower-case column headings ("population", "number of") end no clause.
+ */
+const carriesProse = (row: Cell[]) => {
+  const lower = row.map((c) => c.text.trim()).filter((t) => /^\p{Ll}/u.test(t));
+  return (
+    row.some((c) => c.colSpan >= 3 && isSentence(c.text)) || (lower.length >= 3 && lower.some((t) => /[,;]$/.test(t)))
+  );
+};
+
+/**
+ * Prose beside a box (a Wikipedia infobox next to the article's text, one column of a page whose gutter was not
+ * found): a third of the rows or more, and two at least, carry running text.
+ */
+export const isProseBeside = (rows: Cell[][]): boolean => {
+  const prose = rows.filter(carriesProse).length;
+  return prose >= 2 && prose >= rows.length / 3;
+};

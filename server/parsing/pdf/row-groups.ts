@@ -1,0 +1,75 @@
+/**
+ * Row labels over a group of body rows in a table without rules ("1991" beside the rows of its three series): the
+ * label is set once, on the group's first row, or vertically centred on the group, and the rows under or around it
+ * leave the first column empty. Such a label is one cell spanning its group (rowspan), as ICDAR 2013's ground truth
+ * encodes it. Only a repeated pattern counts (two groups at least, every label a word, not a figure): a single row
+ * without a label (a total) is no group, and a first column of figures with gaps is missing values.
+ */
+
+type Cell = { col: number; colSpan: number; rowSpan?: number; text: string };
+type Kind = "label" | "alone" | "blank" | "other";
+
+const kindOf = (row: Cell[]): Kind => {
+  const first = row.find((c) => c.col === 0);
+  if (!first) return row.length > 0 ? "blank" : "other";
+  if (first.colSpan !== 1 || !first.text) return "other";
+  return row.length === 1 ? "alone" : "label";
+};
+
+/** A group: the rows `from`..`to` (inclusive) under one label cell taken from row `anchor`. */
+type Group = { anchor: number; from: number; to: number };
+
+/** Label on the group's first row: each label row and the blank rows right under it. */
+const groupsUnder = (kinds: Kind[]): Group[] => {
+  const groups: Group[] = [];
+  kinds.forEach((kind, i) => {
+    if (kind !== "label") return;
+    let to = i;
+    while (kinds[to + 1] === "blank") to++;
+    if (to > i) groups.push({ anchor: i, from: i, to });
+  });
+  return groups;
+};
+
+/**
+ * Labels centred on their groups: as many blank rows above each label as below it (a label alone on its line sits
+ * between the two middle rows). Null when the counts do not work out for every label.
+ */
+const groupsAround = (kinds: Kind[]): Group[] | null => {
+  const groups: Group[] = [];
+  let i = 0;
+  while (i < kinds.length) {
+    let up = 0;
+    while (kinds[i + up] === "blank") up++;
+    const anchor = i + up;
+    const kind = kinds[anchor];
+    if (up === 0 || (kind !== "label" && kind !== "alone")) return null;
+    const down = anchor + up;
+    for (let k = anchor + 1; k <= down; k++) if (kinds[k] !== "blank") return null;
+    groups.push({ anchor, from: i, to: down });
+    i = down + 1;
+  }
+  return groups;
+};
+
+/** The rows with each group's label moved to its first row as a cell spanning the group; `head` header rows kept. */
+export const spanRowGroups = (rows: Cell[][], head: number, isFigure: (text: string) => boolean): Cell[][] => {
+  const body = rows.slice(head).map((row) => row.map((c) => ({ ...c })));
+  const kinds = body.map(kindOf);
+  if (!kinds.includes("blank")) return rows;
+  const labels = body.flatMap((row) => row.filter((c) => c.col === 0).map((c) => c.text));
+  if (labels.some(isFigure)) return rows;
+  const groups = kinds[0] === "blank" ? groupsAround(kinds) : groupsUnder(kinds);
+  if (!groups || groups.length < 2) return rows;
+  const dropped = new Set<number>();
+  for (const { anchor, from, to } of groups) {
+    const row = body[anchor] ?? [];
+    const label = row.find((c) => c.col === 0);
+    if (!label) continue;
+    body[anchor] = row.filter((c) => c !== label);
+    if (kinds[anchor] === "alone") dropped.add(anchor);
+    const span = to - from + 1 - (kinds[anchor] === "alone" ? 1 : 0);
+    (body[from] ?? []).unshift({ ...label, rowSpan: span });
+  }
+  return [...rows.slice(0, head), ...body.filter((_, i) => !dropped.has(i))];
+};
