@@ -1,4 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { createInvitation, newGuestPage } from "../helpers/dashboard";
+import { openDefaultProject } from "../helpers/project";
 
 /**
  * Failed builds in the user's words (issue 30, item 3): a web address whose host does not resolve and a file that
@@ -28,15 +30,6 @@ const ingest = async (page: Page, width: number) => {
   return { host, pdf: `broken-${width}.pdf` };
 };
 
-const openDefaultProject = async (page: Page) => {
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-};
-
 /** A new viewer of the default team, signed in in a browser of their own. */
 const signUpViewer = async (
   owner: Page,
@@ -44,17 +37,8 @@ const signUpViewer = async (
   email: string,
   viewport: { width: number; height: number },
 ) => {
-  await owner.goto("/");
-  await owner
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: "Members and invitations" })
-    .click();
-  const invite = owner.getByRole("form", { name: "Create invitation" });
-  await invite.getByLabel("Role").selectOption("viewer");
-  await invite.getByRole("button", { name: "Create invitation link" }).click();
-  const link = (await owner.getByLabel("Invitation link").textContent())!.trim();
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport });
-  const viewer = await guest.newPage();
+  const link = await createInvitation(owner, "viewer");
+  const viewer = await newGuestPage(browser, viewport);
   await viewer.goto(link);
   const signUp = viewer.getByRole("form", { name: "Create your account" });
   await signUp.getByLabel("Name").fill("Vic Viewer");
