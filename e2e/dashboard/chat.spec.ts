@@ -1,7 +1,7 @@
-import { writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { watchProblems } from "../helpers/layout";
+import { createProject, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -15,28 +15,18 @@ for (const viewport of JOURNEY_SIZES) {
 
     test("the chat playground: pick a source, ask, follow a citation to its page, continue and start over", async ({
       page,
-    }, testInfo) => {
+    }) => {
       test.setTimeout(240_000);
       const problems = watchProblems(page);
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`chat-${Date.now()}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-
-      const pdfPath = testInfo.outputPath("sandstone-report.pdf");
-      await writeFile(pdfPath, await pdfDoc({ pages: 2, title: "Sandstone Report" }));
-      const notesPath = testInfo.outputPath("basalt.md");
-      await writeFile(notesPath, "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n");
-      await page.getByLabel("Files", { exact: true }).setInputFiles([pdfPath, notesPath]);
-      const table = page.getByRole("table", { name: "Sources" });
-      for (const name of ["sandstone-report.pdf", "basalt.md"]) {
-        await expect(
-          table
-            .getByRole("row", { name: new RegExp(name.replace(".", "\\.")) })
-            .getByText("Completed", { exact: true }),
-        ).toBeVisible({ timeout: 90_000 });
-      }
+      await createProject(page, `chat-${Date.now()}`);
+      await uploadSources(page, [
+        {
+          name: "sandstone-report.pdf",
+          text: await pdfDoc({ pages: 2, title: "Sandstone Report" }),
+          mimeType: "application/pdf",
+        },
+        { name: "basalt.md", text: "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n" },
+      ]);
       await checkScreen(page, problems, "sources to chat with");
 
       await openProjectLink(page, "Chat");

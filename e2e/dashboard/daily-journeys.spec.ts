@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { trpc } from "../helpers/dashboard";
 import { watchProblems } from "../helpers/layout";
+import { createProject } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -17,12 +18,7 @@ const GRANITE = "# Granite\n\nGranite blocks are cut from the quarry face with d
 
 /** A project of its own with two built sources and one whose build failed. */
 const projectWithSources = async (page: Page, problems: string[], prefix: string) => {
-  await page.goto("/");
-  const team = page.getByRole("region", { name: "Team Default team" });
-  await team.getByLabel("Project name").fill(`${prefix}-${Date.now()}`);
-  await team.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-  const projectId = page.url().split("/").at(-2)!;
+  const projectId = await createProject(page, `${prefix}-${Date.now()}`);
   await page.getByLabel("Files", { exact: true }).setInputFiles([
     { name: "basalt.md", mimeType: "text/markdown", buffer: Buffer.from(BASALT) },
     { name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from(GRANITE) },

@@ -36,7 +36,7 @@ export const createProjectByApi = async (page: Page, name: string) => {
   return (await trpc<{ id: string }>(page, "dashboard.projects.create", { teamId, name })).id;
 };
 
-export type SourceFile = { name: string; text: string; mimeType?: string };
+export type SourceFile = { name: string; text: string | Buffer; mimeType?: string };
 
 /** On a project's sources page: uploads text files and waits until every one is built (Completed). */
 export const uploadSources = async (page: Page, files: SourceFile[], timeout = 90_000) => {
