@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
+import { followCitation } from "../helpers/chat";
 import { watchProblems } from "../helpers/layout";
 import { createProject, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
@@ -63,17 +64,9 @@ for (const viewport of JOURNEY_SIZES) {
       await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
       await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
       await page.getByRole("button", { name: "Ask" }).click();
-      // It opens beside the chat (issue 30: following it in the same tab lost the conversation).
-      // The new tab's problems are watched from its first event on.
-      const [{ viewer, viewerProblems }] = await Promise.all([
-        page
-          .context()
-          .waitForEvent("page")
-          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
-        conversation.getByRole("link", { name: "[1]" }).first().click(),
-      ]);
+      // It opens beside the chat.
+      const { viewer, viewerProblems } = await followCitation(page, conversation, "sandstone-report.pdf");
       await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
-      await expect(viewer.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
       await expect(viewer.getByRole("article", { name: "Element details" })).toBeVisible();
       await checkScreen(viewer, viewerProblems, "a cited page beside the chat");
       await expect(conversation).toContainText("test each block for strength");

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { trpc } from "../helpers/dashboard";
+import { followCitation } from "../helpers/chat";
 import { watchProblems } from "../helpers/layout";
 import { createProject } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
@@ -66,16 +67,8 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(list.getByRole("button", { name: "How do basalt columns cool?", exact: true })).toBeVisible();
 
       // A citation opens beside the chat, which stays as it was.
-      // The new tab's problems are watched from its first event on.
-      const [{ viewer, viewerProblems }] = await Promise.all([
-        page
-          .context()
-          .waitForEvent("page")
-          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
-        conversation.getByRole("link", { name: "[1]" }).first().click(),
-      ]);
+      const { viewer, viewerProblems } = await followCitation(page, conversation, "basalt.md");
       await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?/);
-      await expect(viewer.getByRole("heading", { level: 1, name: "basalt.md" })).toBeVisible();
       await checkScreen(viewer, viewerProblems, "citation viewer");
       await viewer.close();
       await expect(conversation).toContainText("Basalt columns cool into hexagons.");
