@@ -14,7 +14,10 @@ const TOKEN = process.env.E2E_API_TOKEN;
 const OPERATOR_TEXT = /ENOTFOUND|EAI_AGAIN|Could not fetch|apt-get/;
 
 const ingest = async (page: Page, width: number) => {
-  const host = `quarry-missing-${width}-${Date.now()}.invalid`;
+  // Names of this run's own: the default project keeps what earlier runs uploaded.
+  const stamp = `${width}-${Date.now()}`;
+  const host = `quarry-missing-${stamp}.invalid`;
+  const pdf = `broken-${stamp}.pdf`;
   const url = await page.request.post("/api/public/v1/sources/ingest-url", {
     headers: { Authorization: `Bearer ${TOKEN}` },
     data: { url: `http://${host}/` },
@@ -23,11 +26,11 @@ const ingest = async (page: Page, width: number) => {
   const file = await page.request.post("/api/public/v1/sources/ingest-file", {
     headers: { Authorization: `Bearer ${TOKEN}` },
     multipart: {
-      file: { name: `broken-${width}.pdf`, mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") },
+      file: { name: pdf, mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") },
     },
   });
   expect(file.status()).toBe(200);
-  return { host, pdf: `broken-${width}.pdf` };
+  return { host, pdf };
 };
 
 /** A new viewer of the default team, signed in in a browser of their own. */
