@@ -2,6 +2,7 @@ import { expect as baseExpect, test, type Browser, type Locator, type Page } fro
 import { pdfDoc } from "../../server/testing/fixtures";
 import { checkA11y, pickTheme, THEMES, type Theme } from "../helpers/axe";
 import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
+import { createProject, defaultTeamId, uploadSources } from "../helpers/project";
 
 /**
  * axe-core on every dashboard page (issue 30): WCAG 2.0/2.1 A and AA, no serious or critical violation, in the light
@@ -38,32 +39,20 @@ let world: World;
 const buildWorld = async (browser: Browser): Promise<World> => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto("/");
-  const team = page.getByRole("region", { name: "Team Default team" });
-  await team.getByLabel("Project name").fill(`a11y-${Date.now()}`);
-  await team.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-  const projectId = page.url().split("/").at(-2)!;
-  await page.getByLabel("Files", { exact: true }).setInputFiles([
-    {
-      name: "sandstone-report.pdf",
-      mimeType: "application/pdf",
-      buffer: await pdfDoc({ pages: 2, title: "Sandstone Report" }),
-    },
-    {
-      name: "basalt.md",
-      mimeType: "text/markdown",
-      buffer: Buffer.from("# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n"),
-    },
-  ]);
+  const projectId = await createProject(page, `a11y-${Date.now()}`);
+  const pdf = await pdfDoc({ pages: 2, title: "Sandstone Report" });
+  const basalt = "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n";
+  await uploadSources(
+    page,
+    [
+      { name: "sandstone-report.pdf", text: pdf, mimeType: "application/pdf" },
+      { name: "basalt.md", text: basalt },
+    ],
+    120_000,
+  );
   const table = page.getByRole("table", { name: "Sources" });
-  for (const name of [/sandstone-report\.pdf/, /basalt\.md/])
-    await expect(table.getByRole("row", { name }).getByText("Completed", { exact: true })).toBeVisible({
-      timeout: 120_000,
-    });
   const sourcePath = (await table.getByRole("link", { name: "sandstone-report.pdf" }).getAttribute("href"))!;
-  const me = await trpc<{ teams: { id: string; name: string }[] }>(page, "dashboard.account.me", undefined, "query");
-  const teamId = me.teams.find((t) => t.name === "Default team")!.id;
+  const teamId = await defaultTeamId(page);
   await trpc(page, "dashboard.flowFiles.fromTemplate", { projectId, template: "plain-rag" });
   await context.close();
   return { projectId, teamId, sourcePath, flowName: "plain-rag" };

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { openDefaultProject } from "../helpers/project";
 
 /**
  * The API reference page: reached from the API tokens page, it renders the app's own OpenAPI document with Scalar's
@@ -19,12 +20,7 @@ test("an admin follows the API reference link from the tokens page and reads the
     if (/^https?:$/.test(url.protocol) && !["localhost", "127.0.0.1"].includes(url.hostname)) outside.push(url.href);
   });
 
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+  await openDefaultProject(page);
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "API tokens" }).click();
   await page.getByRole("link", { name: "the API reference" }).click();
   await expect(page).toHaveURL(/\/api-reference$/);

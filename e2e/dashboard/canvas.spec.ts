@@ -1,6 +1,8 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { trpc } from "../helpers/dashboard";
+import { connect, nodeOf } from "../helpers/flow";
 import { watchProblems } from "../helpers/layout";
+import { createProject, createProjectByApi, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 
 /**
@@ -19,23 +21,12 @@ const NOTES =
       `Block ${i} was cut from bench ${i % 40}, tested for compressive strength and shipped to site ${i % 17} by rail.\n`,
   ).join("\n");
 
-const nodeOf = (page: Page, kind: string) => page.locator(`.react-flow__node[data-id^="${kind}-"]`);
-
 const box = async (l: Locator) => (await l.boundingBox())!;
 
 /** The canvas's zoom, read from the transform React Flow puts on its viewport. */
 const zoomOf = async (page: Page) => {
   const transform = await page.locator(".react-flow__viewport").evaluate((el) => (el as HTMLElement).style.transform);
   return Number(/scale\(([\d.]+)\)/.exec(transform)![1]);
-};
-
-const connect = async (page: Page, from: Locator, to: Locator) => {
-  const a = await box(from.locator(".react-flow__handle.source"));
-  const b = await box(to.locator(".react-flow__handle.target"));
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
 };
 
 test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
@@ -47,17 +38,8 @@ test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
     test.setTimeout(360_000);
     const problems = watchProblems(page);
 
-    await page.goto("/");
-    const team = page.getByRole("region", { name: "Team Default team" });
-    await team.getByLabel("Project name").fill(`canvas-${Date.now()}`);
-    await team.getByRole("button", { name: "Create project" }).click();
-    await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-    const projectId = page.url().split("/").at(-2)!;
-    await page
-      .getByLabel("Files", { exact: true })
-      .setInputFiles([{ name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from(NOTES) }]);
-    const source = page.getByRole("table", { name: "Sources" }).getByRole("row", { name: /granite\.md/ });
-    await expect(source.getByText("Completed", { exact: true })).toBeVisible({ timeout: 120_000 });
+    const projectId = await createProject(page, `canvas-${Date.now()}`);
+    await uploadSources(page, [{ name: "granite.md", text: NOTES }], 120_000);
 
     // An imported example (five nodes, 1,440 px wide) opens at a zoom where its text reads.
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Flows" }).click();
@@ -161,11 +143,7 @@ test.describe(`at ${PHONE.width}×${PHONE.height}`, () => {
     test.setTimeout(120_000);
     const problems = watchProblems(page);
     await page.goto("/");
-    const me = await trpc<{ teams: { id: string; name: string }[] }>(page, "dashboard.account.me", undefined, "query");
-    const { id: projectId } = await trpc<{ id: string }>(page, "dashboard.projects.create", {
-      teamId: me.teams.find((t) => t.name === "Default team")!.id,
-      name: `canvas-phone-${Date.now()}`,
-    });
+    const projectId = await createProjectByApi(page, `canvas-phone-${Date.now()}`);
     const { name } = await trpc<{ name: string }>(page, "dashboard.flowFiles.fromTemplate", {
       projectId,
       template: "raptor-rag",

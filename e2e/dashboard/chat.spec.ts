@@ -1,7 +1,8 @@
-import { writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
+import { followCitation } from "../helpers/chat";
 import { watchProblems } from "../helpers/layout";
+import { createProject, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -15,28 +16,18 @@ for (const viewport of JOURNEY_SIZES) {
 
     test("the chat playground: pick a source, ask, follow a citation to its page, continue and start over", async ({
       page,
-    }, testInfo) => {
+    }) => {
       test.setTimeout(240_000);
       const problems = watchProblems(page);
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`chat-${Date.now()}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-
-      const pdfPath = testInfo.outputPath("sandstone-report.pdf");
-      await writeFile(pdfPath, await pdfDoc({ pages: 2, title: "Sandstone Report" }));
-      const notesPath = testInfo.outputPath("basalt.md");
-      await writeFile(notesPath, "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n");
-      await page.getByLabel("Files", { exact: true }).setInputFiles([pdfPath, notesPath]);
-      const table = page.getByRole("table", { name: "Sources" });
-      for (const name of ["sandstone-report.pdf", "basalt.md"]) {
-        await expect(
-          table
-            .getByRole("row", { name: new RegExp(name.replace(".", "\\.")) })
-            .getByText("Completed", { exact: true }),
-        ).toBeVisible({ timeout: 90_000 });
-      }
+      await createProject(page, `chat-${Date.now()}`);
+      await uploadSources(page, [
+        {
+          name: "sandstone-report.pdf",
+          text: await pdfDoc({ pages: 2, title: "Sandstone Report" }),
+          mimeType: "application/pdf",
+        },
+        { name: "basalt.md", text: "# Basalt\n\nBasalt columns cool into hexagons. Lava cools fast at the surface.\n" },
+      ]);
       await checkScreen(page, problems, "sources to chat with");
 
       await openProjectLink(page, "Chat");
@@ -73,17 +64,9 @@ for (const viewport of JOURNEY_SIZES) {
       await page.getByRole("checkbox", { name: "sandstone-report.pdf" }).check();
       await page.getByLabel("Question", { exact: true }).fill("What do quarry operators test each block for?");
       await page.getByRole("button", { name: "Ask" }).click();
-      // It opens beside the chat (issue 30: following it in the same tab lost the conversation).
-      // The new tab's problems are watched from its first event on.
-      const [{ viewer, viewerProblems }] = await Promise.all([
-        page
-          .context()
-          .waitForEvent("page")
-          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
-        conversation.getByRole("link", { name: "[1]" }).first().click(),
-      ]);
+      // It opens beside the chat.
+      const { viewer, viewerProblems } = await followCitation(page, conversation, "sandstone-report.pdf");
       await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?page=\d+&element=[0-9a-f]{32}/);
-      await expect(viewer.getByRole("heading", { level: 1, name: "sandstone-report.pdf" })).toBeVisible();
       await expect(viewer.getByRole("article", { name: "Element details" })).toBeVisible();
       await checkScreen(viewer, viewerProblems, "a cited page beside the chat");
       await expect(conversation).toContainText("test each block for strength");

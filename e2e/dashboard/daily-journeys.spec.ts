@@ -2,7 +2,9 @@ import { writeFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { trpc } from "../helpers/dashboard";
+import { followCitation } from "../helpers/chat";
 import { watchProblems } from "../helpers/layout";
+import { createProject } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -17,12 +19,7 @@ const GRANITE = "# Granite\n\nGranite blocks are cut from the quarry face with d
 
 /** A project of its own with two built sources and one whose build failed. */
 const projectWithSources = async (page: Page, problems: string[], prefix: string) => {
-  await page.goto("/");
-  const team = page.getByRole("region", { name: "Team Default team" });
-  await team.getByLabel("Project name").fill(`${prefix}-${Date.now()}`);
-  await team.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-  const projectId = page.url().split("/").at(-2)!;
+  const projectId = await createProject(page, `${prefix}-${Date.now()}`);
   await page.getByLabel("Files", { exact: true }).setInputFiles([
     { name: "basalt.md", mimeType: "text/markdown", buffer: Buffer.from(BASALT) },
     { name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from(GRANITE) },
@@ -70,16 +67,8 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(list.getByRole("button", { name: "How do basalt columns cool?", exact: true })).toBeVisible();
 
       // A citation opens beside the chat, which stays as it was.
-      // The new tab's problems are watched from its first event on.
-      const [{ viewer, viewerProblems }] = await Promise.all([
-        page
-          .context()
-          .waitForEvent("page")
-          .then((viewer) => ({ viewer, viewerProblems: watchProblems(viewer) })),
-        conversation.getByRole("link", { name: "[1]" }).first().click(),
-      ]);
+      const { viewer, viewerProblems } = await followCitation(page, conversation, "basalt.md");
       await expect(viewer).toHaveURL(/\/sources\/[0-9a-f-]{36}\?/);
-      await expect(viewer.getByRole("heading", { level: 1, name: "basalt.md" })).toBeVisible();
       await checkScreen(viewer, viewerProblems, "citation viewer");
       await viewer.close();
       await expect(conversation).toContainText("Basalt columns cool into hexagons.");

@@ -1,5 +1,7 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { createFlow, searchFlowGraph } from "../helpers/flow";
 import { watchProblems } from "../helpers/layout";
+import { createProject, sourceIds, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 
 const DOCS = {
@@ -15,50 +17,6 @@ const CASES = [
   },
   { question: "How is marble polished?", expected_answer: "With tin oxide.", relevant_files: ["marble.md"] },
 ];
-
-/** A dashboard tRPC call from the signed-in page (setup only: what the test is about goes through the UI). */
-const trpc = async (page: Page, path: string, input: unknown, type: "query" | "mutation") => {
-  const origin = new URL(page.url()).origin;
-  const res =
-    type === "query"
-      ? await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
-      : await page.request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { Origin: origin } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return ((await res.json()) as { result: { data: { json: unknown } } }).result.data.json;
-};
-
-const graphOf = (fileIds: string[]) => ({
-  nodes: [
-    {
-      id: "dataset-1764000000001",
-      type: "dataset",
-      position: { x: 0, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Documents", config: { fileIds } },
-    },
-    {
-      id: "retrieval-1764000000002",
-      type: "retrieval",
-      position: { x: 300, y: 100 },
-      style: { height: 80, width: 240 },
-      data: {
-        name: "Hybrid search",
-        config: { searchType: "hybrid", topK: 4, scoreThreshold: 0, retrievalQuery: null },
-      },
-    },
-    {
-      id: "response-1764000000003",
-      type: "response",
-      position: { x: 600, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Answer", config: { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } },
-    },
-  ],
-  edges: [
-    { source: "dataset-1764000000001", target: "retrieval-1764000000002" },
-    { source: "retrieval-1764000000002", target: "response-1764000000003" },
-  ],
-});
 
 /**
  * A test set imported, run against the draft and the deployed revision, and the two runs compared. The flow is set up
@@ -81,32 +39,13 @@ for (const viewport of JOURNEY_SIZES) {
       );
 
       // A project of its own with two Completed sources and a flow over them.
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`evaluation-${viewport.width}-${Date.now()}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-      const projectId = page.url().split("/").at(-2)!;
-      await page
-        .getByLabel("Files", { exact: true })
-        .setInputFiles(
-          Object.entries(DOCS).map(([name, text]) => ({ name, mimeType: "text/markdown", buffer: Buffer.from(text) })),
-        );
-      const sources = page.getByRole("table", { name: "Sources" });
-      for (const name of Object.keys(DOCS))
-        await expect(sources.getByRole("row", { name: new RegExp(name) }).getByText("Completed")).toBeVisible({
-          timeout: 30_000,
-        });
-      const listed = (await trpc(page, "dashboard.sources.list", { projectId }, "query")) as {
-        items: { id: string }[];
-      };
-      await trpc(page, "dashboard.flows.create", { projectId, name: "stone-answers" }, "mutation");
-      await trpc(
+      const projectId = await createProject(page, `evaluation-${viewport.width}-${Date.now()}`);
+      await uploadSources(
         page,
-        "dashboard.flows.saveDraft",
-        { projectId, name: "stone-answers", graph: graphOf(listed.items.map((s) => s.id)), expectedVersion: 0 },
-        "mutation",
+        Object.entries(DOCS).map(([name, text]) => ({ name, text })),
       );
+      const graph = searchFlowGraph({ fileIds: await sourceIds(page, projectId), retrievalName: "Hybrid search" });
+      await createFlow(page, { projectId, name: "stone-answers" }, graph);
 
       // 1. Import the test set from a JSONL file in the Evaluate tab; a bad file is refused with its line.
       await page.goto(`/${projectId}/flows/stone-answers`);

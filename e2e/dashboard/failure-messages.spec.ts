@@ -1,4 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { createInvitation, newGuestPage } from "../helpers/dashboard";
+import { openDefaultProject } from "../helpers/project";
 
 /**
  * Failed builds in the user's words (issue 30, item 3): a web address whose host does not resolve and a file that
@@ -12,7 +14,10 @@ const TOKEN = process.env.E2E_API_TOKEN;
 const OPERATOR_TEXT = /ENOTFOUND|EAI_AGAIN|Could not fetch|apt-get/;
 
 const ingest = async (page: Page, width: number) => {
-  const host = `quarry-missing-${width}-${Date.now()}.invalid`;
+  // Names of this run's own: the default project keeps what earlier runs uploaded.
+  const stamp = `${width}-${Date.now()}`;
+  const host = `quarry-missing-${stamp}.invalid`;
+  const pdf = `broken-${stamp}.pdf`;
   const url = await page.request.post("/api/public/v1/sources/ingest-url", {
     headers: { Authorization: `Bearer ${TOKEN}` },
     data: { url: `http://${host}/` },
@@ -21,20 +26,11 @@ const ingest = async (page: Page, width: number) => {
   const file = await page.request.post("/api/public/v1/sources/ingest-file", {
     headers: { Authorization: `Bearer ${TOKEN}` },
     multipart: {
-      file: { name: `broken-${width}.pdf`, mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") },
+      file: { name: pdf, mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF") },
     },
   });
   expect(file.status()).toBe(200);
-  return { host, pdf: `broken-${width}.pdf` };
-};
-
-const openDefaultProject = async (page: Page) => {
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+  return { host, pdf };
 };
 
 /** A new viewer of the default team, signed in in a browser of their own. */
@@ -44,17 +40,8 @@ const signUpViewer = async (
   email: string,
   viewport: { width: number; height: number },
 ) => {
-  await owner.goto("/");
-  await owner
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: "Members and invitations" })
-    .click();
-  const invite = owner.getByRole("form", { name: "Create invitation" });
-  await invite.getByLabel("Role").selectOption("viewer");
-  await invite.getByRole("button", { name: "Create invitation link" }).click();
-  const link = (await owner.getByLabel("Invitation link").textContent())!.trim();
-  const guest = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport });
-  const viewer = await guest.newPage();
+  const link = await createInvitation(owner, "viewer");
+  const viewer = await newGuestPage(browser, viewport);
   await viewer.goto(link);
   const signUp = viewer.getByRole("form", { name: "Create your account" });
   await signUp.getByLabel("Name").fill("Vic Viewer");

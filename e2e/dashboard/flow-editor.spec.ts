@@ -1,6 +1,8 @@
-import { expect, test, type Locator, type Page } from "@playwright/test";
-import { trpc } from "../helpers/dashboard";
+import { expect, test } from "@playwright/test";
+import { createInvitation, newGuestPage, signUpByInvitation } from "../helpers/dashboard";
+import { connect, createFlow, nodeOf, searchFlowGraph } from "../helpers/flow";
 import { watchProblems } from "../helpers/layout";
+import { createProject, sourceIds, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 
 /**
@@ -15,18 +17,6 @@ const NOTES =
   "# Granite quarry notes\n\nGranite blocks are tested for compressive strength before they leave the quarry.\n\n" +
   "Blocks that fail the strength test are crushed into gravel for road beds.\n";
 
-const nodeOf = (page: Page, kind: string) => page.locator(`.react-flow__node[data-id^="${kind}-"]`);
-
-/** Draws an edge from `from`'s output handle to `to`'s input handle with the mouse, as a user does. */
-const connect = async (page: Page, from: Locator, to: Locator) => {
-  const a = (await from.locator(".react-flow__handle.source").boundingBox())!;
-  const b = (await to.locator(".react-flow__handle.target").boundingBox())!;
-  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
-  await page.mouse.down();
-  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 8 });
-  await page.mouse.up();
-};
-
 test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
   // Palette, canvas and side panel side by side.
   test.use({ viewport: LAPTOP });
@@ -40,21 +30,8 @@ test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
     const problems = watchProblems(page, (url, status) => status === 409 && url.includes("dashboard.flows.saveDraft"));
 
     // A project of its own with one Completed source.
-    await page.goto("/");
-    const team = page.getByRole("region", { name: "Team Default team" });
-    await team.getByLabel("Project name").fill(`flows-${Date.now()}`);
-    await team.getByRole("button", { name: "Create project" }).click();
-    await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-    const projectId = page.url().split("/").at(-2)!;
-    await page
-      .getByLabel("Files", { exact: true })
-      .setInputFiles([{ name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from(NOTES) }]);
-    await expect(
-      page
-        .getByRole("table", { name: "Sources" })
-        .getByRole("row", { name: /granite\.md/ })
-        .getByText("Completed"),
-    ).toBeVisible({ timeout: 30_000 });
+    const projectId = await createProject(page, `flows-${Date.now()}`);
+    await uploadSources(page, [{ name: "granite.md", text: NOTES }]);
 
     // 1. The Flows tab: empty, a name the server refuses, then a flow.
     await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Flows" }).click();
@@ -232,29 +209,19 @@ test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
     expect(problems).toEqual([]);
 
     // A viewer of the team opens the same flow: everything is there, nothing can be changed.
-    await page.goto("/");
-    await page
-      .getByRole("region", { name: "Team Default team" })
-      .getByRole("link", { name: "Members and invitations" })
-      .click();
-    const invite = page.getByRole("form", { name: "Create invitation" });
-    await invite.getByLabel("Role").selectOption("viewer");
-    await invite.getByRole("button", { name: "Create invitation link" }).click();
-    const link = (await page.getByLabel("Invitation link").textContent())!.trim();
-    const guest = await browser.newContext({ storageState: { cookies: [], origins: [] }, viewport: LAPTOP });
-    const viewer = await guest.newPage();
+    const link = await createInvitation(page, "viewer");
+    const viewer = await newGuestPage(browser, LAPTOP);
     // The viewer's refused save below answers 403 on purpose.
     const viewerProblems = watchProblems(
       viewer,
       (url, status) => status === 403 && url.includes("dashboard.flows.saveDraft"),
     );
     await viewer.goto(link);
-    const signUp = viewer.getByRole("form", { name: "Create your account" });
-    await signUp.getByLabel("Name").fill("Fay Flowviewer");
-    await signUp.getByLabel("Email").fill(`flow-viewer-${Date.now()}@e2e.test`);
-    await signUp.getByLabel("Password").fill("viewer-password-1");
-    await signUp.getByRole("button", { name: "Create account and join" }).click();
-    await expect(viewer.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible();
+    await signUpByInvitation(viewer, {
+      name: "Fay Flowviewer",
+      email: `flow-viewer-${Date.now()}@e2e.test`,
+      password: "viewer-password-1",
+    });
     await viewer.goto(`/${projectId}/flows/granite-answers`);
     await expect(viewer.getByRole("status", { name: "Draft state" })).toHaveText("Read-only");
     await expect(viewer.locator(".react-flow__node")).toHaveCount(5);
@@ -279,7 +246,7 @@ test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
       return res.status;
     }, projectId);
     expect(status).toBe(403);
-    await guest.close();
+    await viewer.context().close();
 
     // 1. The owner deletes the flow from the list.
     await page.goto(`/${projectId}/flows`);
@@ -292,36 +259,6 @@ test.describe(`at ${LAPTOP.width}×${LAPTOP.height}`, () => {
   });
 });
 
-const GRAPH = (fileIds: string[]) => ({
-  nodes: [
-    {
-      id: "dataset-1764000000001",
-      type: "dataset",
-      position: { x: 0, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Documents", config: { fileIds } },
-    },
-    {
-      id: "retrieval-1764000000002",
-      type: "retrieval",
-      position: { x: 300, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Search", config: { searchType: "keyword", topK: 3, scoreThreshold: 0, retrievalQuery: null } },
-    },
-    {
-      id: "response-1764000000003",
-      type: "response",
-      position: { x: 600, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Answer", config: { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } },
-    },
-  ],
-  edges: [
-    { source: "dataset-1764000000001", target: "retrieval-1764000000002" },
-    { source: "retrieval-1764000000002", target: "response-1764000000003" },
-  ],
-});
-
 test.describe(`at ${PHONE.width}×${PHONE.height}`, () => {
   test.use({ viewport: PHONE });
 
@@ -330,30 +267,10 @@ test.describe(`at ${PHONE.width}×${PHONE.height}`, () => {
   }) => {
     test.setTimeout(240_000);
     const problems = watchProblems(page);
-    await page.goto("/");
-    const team = page.getByRole("region", { name: "Team Default team" });
-    await team.getByLabel("Project name").fill(`flows-phone-${Date.now()}`);
-    await team.getByRole("button", { name: "Create project" }).click();
-    await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-    const projectId = page.url().split("/").at(-2)!;
-    await page
-      .getByLabel("Files", { exact: true })
-      .setInputFiles([{ name: "granite.md", mimeType: "text/markdown", buffer: Buffer.from(NOTES) }]);
-    await expect(
-      page
-        .getByRole("table", { name: "Sources" })
-        .getByRole("row", { name: /granite\.md/ })
-        .getByText("Completed"),
-    ).toBeVisible({ timeout: 60_000 });
-    const sources = await trpc<{ items: { id: string }[] }>(page, "dashboard.sources.list", { projectId }, "query");
-    const ref = { projectId, name: "granite-phone" };
-    await trpc(page, "dashboard.flows.create", ref);
-    await trpc(page, "dashboard.flows.saveDraft", {
-      ...ref,
-      graph: GRAPH(sources.items.map((s) => s.id)),
-      expectedVersion: 0,
-    });
-    await trpc(page, "dashboard.flows.deploy", { ...ref, description: "from the API" });
+    const projectId = await createProject(page, `flows-phone-${Date.now()}`);
+    await uploadSources(page, [{ name: "granite.md", text: NOTES }]);
+    const graph = searchFlowGraph({ fileIds: await sourceIds(page, projectId), searchType: "keyword", topK: 3 });
+    await createFlow(page, { projectId, name: "granite-phone" }, graph, "from the API");
 
     // The flow reads, with no way to change the canvas here.
     await page.goto(`/${projectId}/flows/granite-phone`);

@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { trpc } from "../helpers/dashboard";
 import { watchProblems } from "../helpers/layout";
+import { createProject, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -18,17 +19,10 @@ for (const viewport of JOURNEY_SIZES) {
     test("templates, import, export, duplicate, and a one-click rollback", async ({ page }, testInfo) => {
       test.setTimeout(240_000);
       const problems = watchProblems(page);
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`flow-files-${Date.now()}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-      const projectId = page.url().split("/").at(-2)!;
-      const notes = testInfo.outputPath("basalt.md");
-      await writeFile(notes, "# Basalt\n\nBasalt columns cool into hexagons when lava cools slowly.\n");
-      await page.getByLabel("Files", { exact: true }).setInputFiles(notes);
-      const source = page.getByRole("table", { name: "Sources" }).getByRole("row", { name: /basalt\.md/ });
-      await expect(source.getByText("Completed", { exact: true })).toBeVisible({ timeout: 90_000 });
+      const projectId = await createProject(page, `flow-files-${Date.now()}`);
+      await uploadSources(page, [
+        { name: "basalt.md", text: "# Basalt\n\nBasalt columns cool into hexagons when lava cools slowly.\n" },
+      ]);
 
       // 1. A template, one click from a draft on the canvas.
       await checkScreen(page, problems, "sources");

@@ -1,6 +1,8 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { graphFixture } from "../../server/graph-rag/graph-fixture";
+import { trpc } from "../helpers/dashboard";
 import { watchProblems } from "../helpers/layout";
+import { createProjectByApi } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 
 /**
@@ -15,31 +17,14 @@ import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 const NODE = "graph-rag-1764000000023";
 const DATASET = "dataset-1764000000021";
 
-/** A dashboard tRPC call from the signed-in page (setup only: what the test is about goes through the UI). */
-const trpc = async <T>(page: Page, path: string, input: unknown, type: "query" | "mutation") => {
-  const origin = new URL(page.url()).origin;
-  const res =
-    type === "query"
-      ? await page.request.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`)
-      : await page.request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { Origin: origin } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return ((await res.json()) as { result: { data: { json: T } } }).result.data.json;
-};
-
 /** A project of its own with the graph-rag template over a generated document, deployed through the public API. */
 const deployGraphFlow = async (page: Page) => {
   await page.goto("/");
-  const me = await trpc<{ teams: { id: string }[] }>(page, "dashboard.account.me", undefined, "query");
-  const project = await trpc<{ id: string }>(
-    page,
-    "dashboard.projects.create",
-    { teamId: me.teams[0]!.id, name: `kgraph-${Date.now()}` },
-    "mutation",
-  );
+  const projectId = await createProjectByApi(page, `kgraph-${Date.now()}`);
   const { token } = await trpc<{ token: string }>(
     page,
     "dashboard.tokens.create",
-    { projectId: project.id, name: "kgraph", permissions: ["read", "write", "deploy"] },
+    { projectId, name: "kgraph", permissions: ["read", "write", "deploy"] },
     "mutation",
   );
   const auth = { Authorization: `Bearer ${token}` };
@@ -69,7 +54,7 @@ const deployGraphFlow = async (page: Page) => {
       await trpc<{ name: string }>(
         page,
         "dashboard.flowFiles.fromTemplate",
-        { projectId: project.id, template: "graph-rag" },
+        { projectId, template: "graph-rag" },
         "mutation",
       )
     ).name;
@@ -86,7 +71,7 @@ const deployGraphFlow = async (page: Page) => {
     timeout: 240_000,
   });
   expect(deploy.status(), await deploy.text()).toBe(200);
-  return { projectId: project.id, deployed, never };
+  return { projectId, deployed, never };
 };
 
 type Seeded = Awaited<ReturnType<typeof deployGraphFlow>>;

@@ -1,7 +1,9 @@
-import { writeFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { startFakeChatServer, type FakeChatServer } from "../../server/testing/fake-chat-server";
+import { trpc } from "../helpers/dashboard";
+import { createFlow, RESPONSE_NODE, searchFlowGraph } from "../helpers/flow";
 import { watchProblems } from "../helpers/layout";
+import { createProject, defaultTeamId, openDefaultTeam, uploadSources } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -26,42 +28,13 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => standIn?.close());
 
-/** A dashboard tRPC call from the signed-in page (setup only: what the test is about goes through the UI). */
-const trpc = async (page: Page, path: string, input: unknown) => {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input }, headers: { Origin: origin } });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return ((await res.json()) as { result: { data: { json: unknown } } }).result.data.json;
-};
-
-const GRAPH = {
-  nodes: [
-    {
-      id: "dataset-1764000000001",
-      type: "dataset",
-      position: { x: 0, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Documents", config: { fileIds: [] } },
-    },
-    {
-      id: "retrieval-1764000000002",
-      type: "retrieval",
-      position: { x: 300, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Search", config: { searchType: "hybrid", topK: 4, scoreThreshold: 0, retrievalQuery: null } },
-    },
-    {
-      id: "response-1764000000003",
-      type: "response",
-      position: { x: 600, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Answer", config: { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } },
-    },
-  ],
-  edges: [
-    { source: "dataset-1764000000001", target: "retrieval-1764000000002" },
-    { source: "retrieval-1764000000002", target: "response-1764000000003" },
-  ],
+/** Every provider of this spec's ("Picker box …"), so a run stopped half-way leaves nothing the next run's picker lists. */
+const removeOurProviders = async (page: Page) => {
+  const teamId = await defaultTeamId(page);
+  const list = "dashboard.modelProviders.list";
+  const { providers } = await trpc<{ providers: { id: string; name: string }[] }>(page, list, { teamId }, "query");
+  for (const { id } of providers.filter((p) => p.name.startsWith("Picker box ")))
+    await trpc(page, "dashboard.modelProviders.remove", { teamId, providerId: id });
 };
 
 for (const viewport of JOURNEY_SIZES) {
@@ -70,36 +43,27 @@ for (const viewport of JOURNEY_SIZES) {
 
     test("a node shows the model that answers; the picker lists served models; the project's default applies; usage shows its calls", async ({
       page,
-    }, testInfo) => {
+    }) => {
       test.setTimeout(180_000);
       const phone = viewport.width < 768;
-      // A provider of this size's own, removed at the end, so the node's picker lists exactly it.
+      // A provider of this size's own, removed at the end (and any a stopped run left, at the start), so the node's
+      // picker lists exactly it.
       const box = `Picker box ${viewport.width}`;
       const problems = watchProblems(page);
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`models-${viewport.width}-${Date.now()}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-      const projectId = page.url().split("/").at(-2)!;
-      await trpc(page, "dashboard.flows.create", { projectId, name: "model-check" });
-      await trpc(page, "dashboard.flows.saveDraft", {
-        projectId,
-        name: "model-check",
-        graph: GRAPH,
-        expectedVersion: 0,
-      });
+      const projectId = await createProject(page, `models-${viewport.width}-${Date.now()}`);
+      await removeOurProviders(page);
+      await createFlow(page, { projectId, name: "model-check" }, searchFlowGraph({ fileIds: [] }));
 
       // 1. Nothing serves gpt-4o-mini here: the node says who answers instead.
       await page.goto(`/${projectId}/flows/model-check`);
-      const node = page.locator('.react-flow__node[data-id="response-1764000000003"]');
+      const node = page.locator(`.react-flow__node[data-id="${RESPONSE_NODE}"]`);
       // The label waits for the served-model list ("…" until then), which is slow on a loaded machine.
       await expect(node).toContainText("local extractive answerer · t=0", { timeout: 30_000 });
       await expect(node).not.toContainText("gpt-4o-mini");
       await checkScreen(page, problems, "flow with no model configured");
 
       // 2. An admin adds the stand-in as a provider and tests it, which lists its model.
-      await page.goto("/");
+      const team = await openDefaultTeam(page);
       await team.getByRole("link", { name: "Model providers" }).click();
       const add = page.getByRole("form", { name: "Add provider" });
       await add.getByLabel("Kind").selectOption("openai_compatible");
@@ -145,12 +109,13 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(picker.locator("option").first()).toHaveText(`Default (picker-chat (${box}))`);
 
       // 5. The chat page is answered by the default model, and usage shows its calls by model and cause.
-      const notes = testInfo.outputPath("granite.md");
-      await writeFile(notes, "# Granite\n\nGranite blocks are cut with wire saws at the north face of the quarry.\n");
       await page.goto(`/${projectId}/sources`);
-      await page.getByLabel("Files", { exact: true }).setInputFiles(notes);
-      const source = page.getByRole("table", { name: "Sources" }).getByRole("row", { name: /granite\.md/ });
-      await expect(source.getByText("Completed", { exact: true })).toBeVisible({ timeout: 90_000 });
+      await uploadSources(page, [
+        {
+          name: "granite.md",
+          text: "# Granite\n\nGranite blocks are cut with wire saws at the north face of the quarry.\n",
+        },
+      ]);
       await openProjectLink(page, "Chat");
       await page.getByLabel("Question", { exact: true }).fill("How are granite blocks cut?");
       await page.getByRole("button", { name: "Ask" }).click();
@@ -171,8 +136,7 @@ for (const viewport of JOURNEY_SIZES) {
       await checkScreen(page, problems, "usage by model and cause");
 
       // The provider goes again, so the other size's picker lists its own only.
-      await page.goto("/");
-      await team.getByRole("link", { name: "Model providers" }).click();
+      await (await openDefaultTeam(page)).getByRole("link", { name: "Model providers" }).click();
       await providers.getByRole("button", { name: `Remove ${box}` }).click();
       await page
         .getByRole("dialog", { name: `Remove ${box}?` })

@@ -1,7 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { createInvitation, joinByInvitation, trpc } from "../helpers/dashboard";
+import { createInvitation, joinByInvitation } from "../helpers/dashboard";
 import { appSql } from "../helpers/database";
 import { watchProblems } from "../helpers/layout";
+import { createProject, createProjectByApi } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES } from "../helpers/screen";
 
 /**
@@ -20,12 +21,7 @@ for (const size of JOURNEY_SIZES) {
     const name = `doomed-${size.width}-${Date.now()}`;
     const problems = watchProblems(page, goneProject);
     await page.setViewportSize(size);
-    await page.goto("/");
-    const team = page.getByRole("region", { name: "Team Default team" });
-    await team.getByLabel("Project name").fill(name);
-    await team.getByRole("button", { name: "Create project" }).click();
-    await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-    const projectId = new URL(page.url()).pathname.split("/")[1]!;
+    const projectId = await createProject(page, name);
 
     await page.goto(`/${projectId}/settings/general`);
     const zone = page.getByRole("region", { name: "Danger zone" });
@@ -43,6 +39,7 @@ for (const size of JOURNEY_SIZES) {
     await expect(zone.getByText("The project was deleted.")).toBeVisible({ timeout: 60_000 });
     await checkScreen(page, problems, "project deleted");
     await zone.getByRole("link", { name: "Back to your projects" }).click();
+    const team = page.getByRole("region", { name: "Team Default team" });
     await expect(team).toBeVisible();
     await expect(team.getByRole("link", { name: new RegExp(`^${name}`) })).toHaveCount(0);
     await checkScreen(page, problems, "projects after a deletion");
@@ -74,15 +71,8 @@ test.describe("a failed deletion", () => {
       test.setTimeout(180_000);
       await page.setViewportSize(size);
       await page.goto("/");
-      const me = await trpc<{ teams: { id: string; name: string }[] }>(
-        page,
-        "dashboard.account.me",
-        undefined,
-        "query",
-      );
-      const teamId = me.teams.find((t) => t.name === "Default team")!.id;
       const name = `stuck-${size.width}-${Date.now()}`;
-      const { id: projectId } = await trpc<{ id: string }>(page, "dashboard.projects.create", { teamId, name });
+      const projectId = await createProjectByApi(page, name);
       const link = await createInvitation(page, "member");
       const member = await joinByInvitation(browser, link, {
         name: "Deletion member",

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { watchProblems } from "../helpers/layout";
+import { createProject, openDefaultTeam } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openMenu, openProjectLink } from "../helpers/screen";
 
 /**
@@ -17,15 +18,8 @@ for (const viewport of JOURNEY_SIZES) {
       const stamp = `${viewport.width}-${Date.now()}`;
       // The refused renames answer 4xx on purpose.
       const problems = watchProblems(page, (url, status) => status < 500 && url.includes("dashboard.projects.rename"));
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
-      await team.getByLabel("Project name").fill(`taken-${stamp}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-      await page.goto("/");
-      await team.getByLabel("Project name").fill(`draft-${stamp}`);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+      await createProject(page, `taken-${stamp}`);
+      await createProject(page, `draft-${stamp}`);
 
       await openProjectLink(page, "Settings");
       await expect(page.getByRole("heading", { name: "Project settings", level: 1 })).toBeVisible();
@@ -48,7 +42,7 @@ for (const viewport of JOURNEY_SIZES) {
       await openMenu(page);
       await expect(page.getByRole("navigation", { name: "Project" })).toContainText(`Field notes ${stamp}`);
       await checkScreen(page, problems, "project settings after a rename");
-      await page.goto("/");
+      const team = await openDefaultTeam(page);
       await expect(team.getByRole("link", { name: new RegExp(`^Field notes ${stamp}`) })).toBeVisible();
       await checkScreen(page, problems, "projects after a rename");
     });

@@ -1,5 +1,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { OWNER_STATE } from "../../playwright.config";
+import { trpc } from "../helpers/dashboard";
+import { createFlow, searchFlowGraph } from "../helpers/flow";
 import {
   attachScreenshot,
   cutSelects,
@@ -8,6 +10,7 @@ import {
   VIEWPORTS,
   watchProblems,
 } from "../helpers/layout";
+import { createProject, defaultTeamId } from "../helpers/project";
 
 /**
  * Issue 30's layout from a phone to a laptop: every dashboard screen at 360, 390 and 1440 px, over a project whose
@@ -21,60 +24,11 @@ const NOTES = "# Granite benches\n\nGranite blocks are cut from the quarry face 
 
 type Seed = { projectId: string; teamId: string; completedId: string; failedId: string; flow: string };
 
-/** A dashboard tRPC call from the signed-in page (setup only). */
-const trpc = async (page: Page, path: string, input: unknown) => {
-  const res = await page.request.post(`/api/trpc/${path}`, {
-    data: { json: input },
-    headers: { Origin: new URL(page.url()).origin },
-  });
-  expect(res.status(), `${path}: ${await res.text()}`).toBe(200);
-  return ((await res.json()) as { result: { data: { json: unknown } } }).result.data.json;
-};
-
-const graph = (fileId: string) => ({
-  nodes: [
-    {
-      id: "dataset-1764000000001",
-      type: "dataset",
-      position: { x: 0, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Survey documents of the northern benches", config: { fileIds: [fileId] } },
-    },
-    {
-      id: "retrieval-1764000000002",
-      type: "retrieval",
-      position: { x: 300, y: 100 },
-      style: { height: 80, width: 240 },
-      data: {
-        name: "Hybrid search",
-        config: { searchType: "hybrid", topK: 4, scoreThreshold: 0, retrievalQuery: null },
-      },
-    },
-    {
-      id: "response-1764000000003",
-      type: "response",
-      position: { x: 600, y: 100 },
-      style: { height: 80, width: 240 },
-      data: { name: "Answer", config: { model: "gpt-4o-mini", promptId: "default_retrieval_prompt", temperature: 0 } },
-    },
-  ],
-  edges: [
-    { source: "dataset-1764000000001", target: "retrieval-1764000000002" },
-    { source: "retrieval-1764000000002", target: "response-1764000000003" },
-  ],
-});
-
 /** A project of its own: a built source and failed ones (a damaged PDF, an unreachable address), all with long names. */
 const seed = async (browser: Browser): Promise<Seed> => {
   const context = await browser.newContext({ storageState: OWNER_STATE, viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  await page.goto("/");
-  const team = page.getByRole("region", { name: "Team Default team" });
-  const teamHref = await team.getByRole("link", { name: "Members and invitations" }).getAttribute("href");
-  await team.getByLabel("Project name").fill(`responsive-${Date.now()}`);
-  await team.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-  const projectId = page.url().split("/").at(-2)!;
+  const projectId = await createProject(page, `responsive-${Date.now()}`);
   await page.getByLabel("Files", { exact: true }).setInputFiles([
     { name: `${LONG}.md`, mimeType: "text/markdown", buffer: Buffer.from(NOTES) },
     { name: `${LONG}-scanned.pdf`, mimeType: "application/pdf", buffer: Buffer.from("this is not a PDF at all") },
@@ -93,15 +47,15 @@ const seed = async (browser: Browser): Promise<Seed> => {
   const completedId = await idOf(`${LONG}.md`);
   const failedId = await idOf(`${LONG}-scanned.pdf`);
   const flow = "survey-answers";
-  await trpc(page, "dashboard.flows.create", { projectId, name: flow });
-  await trpc(page, "dashboard.flows.saveDraft", {
-    projectId,
-    name: flow,
-    graph: graph(completedId),
-    expectedVersion: 0,
+  const graph = searchFlowGraph({
+    fileIds: [completedId],
+    datasetName: "Survey documents of the northern benches",
+    retrievalName: "Hybrid search",
   });
+  await createFlow(page, { projectId, name: flow }, graph);
+  const teamId = await defaultTeamId(page);
   await context.close();
-  return { projectId, teamId: teamHref!.split("/")[2]!, completedId, failedId, flow };
+  return { projectId, teamId, completedId, failedId, flow };
 };
 
 type Screen = { name: string; path: (s: Seed) => string; then?: (page: Page) => Promise<void> };

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { expect, test } from "@playwright/test";
 import { pdfDoc } from "../../server/testing/fixtures";
 import { watchProblems } from "../helpers/layout";
+import { createProject } from "../helpers/project";
 import { checkScreen, closeMenu, JOURNEY_SIZES, openMenu, openProjectLink } from "../helpers/screen";
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -30,12 +31,8 @@ for (const viewport of JOURNEY_SIZES) {
       });
 
       // A new project in the owner's team.
-      await page.goto("/");
-      const team = page.getByRole("region", { name: "Team Default team" });
       const projectName = `papers-${viewport.width}-${Date.now()}`;
-      await team.getByLabel("Project name").fill(projectName);
-      await team.getByRole("button", { name: "Create project" }).click();
-      await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+      await createProject(page, projectName);
       await openMenu(page);
       await expect(page.getByRole("navigation", { name: "Project" }).getByText(projectName)).toBeVisible();
       await closeMenu(page);

@@ -1,16 +1,8 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { createInvitation } from "../helpers/dashboard";
 import { watchProblems } from "../helpers/layout";
+import { openDefaultProject } from "../helpers/project";
 import { checkScreen, closeMenu, JOURNEY_SIZES, openMenu, openProjectLink } from "../helpers/screen";
-
-const openDefaultProject = async (page: Page) => {
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-  return page.url().split("/").at(-2)!;
-};
 
 /**
  * API tokens, the MCP endpoint, a viewer who joins by invitation and reads only, role changes that confirm themselves,
@@ -124,15 +116,7 @@ for (const viewport of JOURNEY_SIZES) {
       expect(upload.status()).toBe(200);
 
       // The owner makes a viewer invitation link.
-      await page.goto("/");
-      await page
-        .getByRole("region", { name: "Team Default team" })
-        .getByRole("link", { name: "Members and invitations" })
-        .click();
-      const invite = page.getByRole("form", { name: "Create invitation" });
-      await invite.getByLabel("Role").selectOption("viewer");
-      await invite.getByRole("button", { name: "Create invitation link" }).click();
-      const link = (await page.getByLabel("Invitation link").textContent())!.trim();
+      const link = await createInvitation(page, "viewer");
       expect(link).toMatch(/\/invite\/[\w-]{20,}$/);
       await expect(page.getByRole("list", { name: "Pending invitations" })).toContainText("viewer");
       await checkScreen(page, problems, "members with an invitation");

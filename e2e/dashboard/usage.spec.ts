@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { watchProblems } from "../helpers/layout";
+import { openDefaultProject } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -9,15 +10,6 @@ import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
  * laptop's and a phone's size, every screen on the way fits the window, has no console error or failed request, and
  * no serious axe violation.
  */
-
-const openDefaultProject = async (page: Page) => {
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
-};
 
 for (const viewport of JOURNEY_SIZES) {
   test.describe(`at ${viewport.width}×${viewport.height}`, () => {

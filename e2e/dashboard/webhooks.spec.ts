@@ -1,6 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
 import { startWebhookReceiver, type WebhookReceiver } from "../../server/testing/webhook-receiver";
+import { trpc } from "../helpers/dashboard";
 import { watchProblems } from "../helpers/layout";
+import { createProject } from "../helpers/project";
 import { checkScreen, JOURNEY_SIZES, openProjectLink } from "../helpers/screen";
 
 /**
@@ -22,23 +24,25 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => receiver?.close());
 
-const openWebhooks = async (page: Page) => {
-  await page.goto("/");
-  await page
-    .getByRole("region", { name: "Team Default team" })
-    .getByRole("link", { name: /^default/ })
-    .click();
-  await expect(page).toHaveURL(/\/[0-9a-f-]{36}\/sources$/);
+/**
+ * A project of this run's own, so no endpoint a run stopped half-way left behind is listed, and an API token that
+ * uploads to it (setup only); ends on its webhooks page.
+ */
+const openWebhooks = async (page: Page, name: string) => {
+  const projectId = await createProject(page, name);
+  const input = { projectId, name: "webhooks upload", permissions: ["read", "write"] };
+  const { token } = await trpc<{ token: string }>(page, "dashboard.tokens.create", input);
   await openProjectLink(page, "Webhooks");
   await expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible();
+  return token;
 };
 
-const uploadNote = async (baseURL: string) => {
+const uploadNote = async (baseURL: string, token: string) => {
   const form = new FormData();
   form.set("file", new Blob(["# Hooks\n\nA note that ends in a webhook.\n"]), "hooked.md");
   const res = await fetch(`${baseURL}/api/public/v1/sources/ingest-file`, {
     method: "POST",
-    headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
+    headers: { Authorization: `Bearer ${token}` },
     body: form,
   });
   expect(res.status).toBe(200);
@@ -59,7 +63,7 @@ for (const viewport of JOURNEY_SIZES) {
       receiver.received.splice(0);
       // The loopback address is refused on purpose (4xx from create).
       const problems = watchProblems(page, (url, status) => status < 500 && url.includes("dashboard.webhooks.create"));
-      await openWebhooks(page);
+      const token = await openWebhooks(page, `webhooks-${viewport.width}-${Date.now()}`);
       await expect(page.getByText("No endpoints yet")).toBeVisible();
       await checkScreen(page, problems, "webhooks");
 
@@ -85,7 +89,7 @@ for (const viewport of JOURNEY_SIZES) {
       await expect(log.getByRole("row", { name: /webhook\.test/ })).toContainText("succeeded", { timeout: 20_000 });
       expect(receiver.received.at(-1)).toMatchObject({ error: null, event: { type: "webhook.test" } });
 
-      const buildId = await uploadNote(baseURL!);
+      const buildId = await uploadNote(baseURL!, token);
       await expect(log.getByRole("row", { name: /build\.completed/ })).toContainText("succeeded", { timeout: 60_000 });
       const built = receiver.received.find((r) => r.event?.type === "build.completed");
       expect(built).toMatchObject({ error: null, event: { data: { build_id: buildId, file_name: "hooked.md" } } });

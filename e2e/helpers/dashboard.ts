@@ -24,6 +24,27 @@ export const createInvitation = async (owner: Page, role: "admin" | "member" | "
   return (await owner.getByLabel("Invitation link").textContent())!.trim();
 };
 
+type Account = { name: string; email: string; password: string };
+
+/** A page in a browser context of its own, signed out (someone new), at `viewport` when given. */
+export const newGuestPage = async (browser: Browser, viewport?: { width: number; height: number }) => {
+  const context = await browser.newContext({
+    storageState: { cookies: [], origins: [] },
+    ...(viewport && { viewport }),
+  });
+  return context.newPage();
+};
+
+/** On an open invitation page: creates the account and waits for the projects list. */
+export const signUpByInvitation = async (page: Page, account: Account) => {
+  const signUp = page.getByRole("form", { name: "Create your account" });
+  await signUp.getByLabel("Name").fill(account.name);
+  await signUp.getByLabel("Email").fill(account.email);
+  await signUp.getByLabel("Password").fill(account.password);
+  await signUp.getByRole("button", { name: "Create account and join" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible({ timeout: 30_000 });
+};
+
 /**
  * Someone new opens an invitation link in a browser of their own and creates an account; returns their signed-in
  * page on the projects list. `beforeSignUp` sees the invitation page first.
@@ -31,19 +52,13 @@ export const createInvitation = async (owner: Page, role: "admin" | "member" | "
 export const joinByInvitation = async (
   browser: Browser,
   link: string,
-  account: { name: string; email: string; password: string },
+  account: Account,
   beforeSignUp?: (page: Page) => Promise<void>,
 ) => {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
-  const page = await context.newPage();
+  const page = await newGuestPage(browser);
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "Join Default team" })).toBeVisible();
   await beforeSignUp?.(page);
-  const signUp = page.getByRole("form", { name: "Create your account" });
-  await signUp.getByLabel("Name").fill(account.name);
-  await signUp.getByLabel("Email").fill(account.email);
-  await signUp.getByLabel("Password").fill(account.password);
-  await signUp.getByRole("button", { name: "Create account and join" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Projects" })).toBeVisible({ timeout: 30_000 });
+  await signUpByInvitation(page, account);
   return page;
 };
