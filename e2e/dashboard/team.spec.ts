@@ -15,8 +15,8 @@ for (const viewport of JOURNEY_SIZES) {
 
     test("an admin creates an API token, shown once with a curl line, and revokes it", async ({ page, request }) => {
       test.setTimeout(120_000);
-      // A name of this size's own: the other size's revoked token stays listed.
-      const name = `nightly import ${viewport.width}`;
+      // A name of this size and run of its own: the other size's (and an earlier run's) revoked token stays listed.
+      const name = `nightly import ${viewport.width}-${Date.now()}`;
       const problems = watchProblems(page);
       await openDefaultProject(page);
       await openProjectLink(page, "API tokens");
@@ -102,14 +102,14 @@ for (const viewport of JOURNEY_SIZES) {
       // Two browsers, a sign-up, a sign-in and two role changes: more than the default 30 s on 2 shared cores.
       test.setTimeout(180_000);
       const email = `viewer-${viewport.width}-${Date.now()}@e2e.test`;
-      const sourceName = `granite-${viewport.width}.md`;
+      const sourceName = `granite-${viewport.width}-${Date.now()}.md`;
       const emailPattern = new RegExp(email.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
       const problems = watchProblems(page);
       // A source in the default project, through the API token of the first start.
       const upload = await request.post("/api/public/v1/sources/ingest-file", {
         headers: { Authorization: `Bearer ${process.env.E2E_API_TOKEN}` },
         multipart: {
-          // A name of this size's own: the other size's upload is in the same project.
+          // A name of this size and run of its own: the other size's (and an earlier run's) upload is in the project.
           file: { name: sourceName, mimeType: "text/markdown", buffer: Buffer.from("# Granite\n\nHard rock.\n") },
         },
       });
