@@ -75,9 +75,10 @@ export const withRuledEdges = (
   const right = rights.length ? Math.max(...rights) : null;
   // Row labels over groups of rows, the column ruled at the groups' edges only: the labels leave the grid's other
   // rules open, so each label spans its group.
+  const leftLined = left !== null && lined(left, first);
   const grouped =
     left !== null &&
-    !lined(left, first) &&
+    !leftLined &&
     labelsGroups(
       beyondOf(left, first),
       across.filter((l) => l.x0 <= left + TOL).map((l) => l.y),
@@ -85,7 +86,7 @@ export const withRuledEdges = (
       left,
       first,
     );
-  const newLeft = left !== null && (grouped || lined(left, first)) ? left : null;
+  const newLeft = grouped || leftLined ? left : null;
   const newRight = right !== null && lined(last, right) ? right : null;
   if (newLeft === null && newRight === null) return { xs, h };
   const extended = h.map((l) => ({
