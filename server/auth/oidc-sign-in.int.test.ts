@@ -64,7 +64,7 @@ beforeAll(async () => {
   });
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string }[] }>(owner, "dashboard.account.me", undefined, "query");
+  const me = await client.me(owner);
   teamId = me.teams[0]!.id;
 });
 
@@ -95,24 +95,14 @@ describe("OpenID Connect sign-in", () => {
     const result = await signInWithOidc({ email: "newcomer@oidc.test", name: "Newcomer" }, path.split("/").pop());
     expect(result.status).toBe(302);
     expect(result.location).not.toMatch(/error/);
-    const me = await client.ok<{ email: string; teams: { id: string; role: string }[] }>(
-      result.session,
-      "dashboard.account.me",
-      undefined,
-      "query",
-    );
+    const me = await client.me(result.session);
     expect(me).toMatchObject({ email: "newcomer@oidc.test", teams: [{ id: teamId, role: "member" }] });
   });
 
   it("signs a returning person in to the same account", async () => {
     const result = await signInWithOidc({ email: "newcomer@oidc.test", name: "Newcomer" });
     expect(result.location).not.toMatch(/error/);
-    const me = await client.ok<{ email: string; teams: { role: string }[] }>(
-      result.session,
-      "dashboard.account.me",
-      undefined,
-      "query",
-    );
+    const me = await client.me(result.session);
     expect(me).toMatchObject({ email: "newcomer@oidc.test", teams: [{ role: "member" }] });
   });
 

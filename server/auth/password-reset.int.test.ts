@@ -38,7 +38,7 @@ const invite = async (team: string, role: string, email: string) => {
     "mutation",
   );
   const session = await client.signUp({ name: role, email, password: PASSWORD }, path.split("/").pop());
-  const me = await client.ok<{ userId: string }>(session, "dashboard.account.me", undefined, "query");
+  const me = await client.me(session);
   return { id: me.userId, session };
 };
 
@@ -87,12 +87,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: appDatabaseUrl(quarry) });
   await sql.connect();
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ userId: string; teams: { id: string }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   teamId = me.teams[0]!.id;
   users.owner = { id: me.userId, session: owner };
   for (const role of ["viewer", "member", "admin"]) users[role] = await invite(teamId, role, `${role}@reset.test`);

@@ -53,12 +53,7 @@ beforeAll(async () => {
   });
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { projects: { id: string; name: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   projectId = me.teams[0]!.projects.find((p) => p.name === "default")!.id;
   const api = apiClient(quarry);
   for (const [name, text] of [
@@ -197,12 +192,7 @@ it("resumes a run killed with -9 after its last finished batch, without judging 
 
 it("does not show another project's test sets or runs", async () => {
   createToken(quarry, "evaluation-other");
-  const me = await client.ok<{ teams: { projects: { id: string; name: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   const other = me.teams[0]!.projects.find((p) => p.name === "evaluation-other")!.id;
   const [run] = await client.ok<{ id: string }[]>(owner, "dashboard.evaluation.runs", { projectId }, "query");
   const notFound = await client.call(owner, "dashboard.evaluation.run", { projectId: other, runId: run!.id }, "query");

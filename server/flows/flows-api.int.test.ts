@@ -384,12 +384,7 @@ describe("the editor's draft (dashboard procedures)", () => {
   it("refuses a save from a stale draft version with 409; API PATCHes count as edits, run flags do not", async () => {
     const dash = dashboardClient(quarry.url);
     const owner = await dash.signIn(OWNER.email, OWNER.password);
-    const me = await dash.ok<{ teams: { projects: { id: string; name: string }[] }[] }>(
-      owner,
-      "dashboard.account.me",
-      undefined,
-      "query",
-    );
+    const me = await dash.me(owner);
     const projectId = me.teams[0]!.projects.find((p) => p.name === "default")!.id;
     const ref = { projectId, name: "editor-draft" };
     await dash.ok(owner, "dashboard.flows.create", ref, "mutation");

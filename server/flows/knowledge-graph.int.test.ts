@@ -50,12 +50,7 @@ beforeAll(async () => {
   });
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   projectId = me.teams[0]!.projects[0]!.id;
   viewer = await invite(me.teams[0]!.id, "viewer", "viewer@kgraph.test");
   const other = await client.ok<{ id: string }>(owner, "dashboard.account.createTeam", { name: "Other" }, "mutation");

@@ -87,12 +87,7 @@ beforeAll(async () => {
   );
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   teamId = me.teams[0]!.id;
   projectId = me.teams[0]!.projects[0]!.id;
 }, 600_000);

@@ -53,7 +53,7 @@ const call = (path: string, input: object, type: "query" | "mutation") => oq.cli
 /** A new project of the owner's team with a built source, a flow, a conversation and an API token. */
 const filledProject = async (name: string) => {
   const { owner, client } = oq;
-  const me = await client.ok<{ teams: { id: string }[] }>(owner, "dashboard.account.me", undefined, "query");
+  const me = await client.me(owner);
   const project = await client.ok<{ id: string }>(
     owner,
     "dashboard.projects.create",

@@ -148,12 +148,7 @@ it("refuses a flagged project's tokens, then removes everything of it and nothin
   expect(rows).toEqual([]);
   expect(existsSync(path.join(files, projectId))).toBe(false);
   expect((await api.get("")).status).toBe(401);
-  const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   const listed = me.teams.flatMap((t) => t.projects.map((p) => p.id));
   expect(listed).not.toContain(projectId);
   expect(listed).toContain(other.id);

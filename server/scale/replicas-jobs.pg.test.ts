@@ -121,12 +121,7 @@ beforeAll(async () => {
   sql.on("error", () => undefined);
   await sql.connect();
   owner = await dashboardClient(b.url).signIn(OWNER.email, OWNER.password);
-  const me = await dashboardClient(a.url).ok<{ teams: { projects: { id: string; name: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await dashboardClient(a.url).me(owner);
   projectId = me.teams[0]!.projects.find((p) => p.name === "default")!.id;
 
   const stone = Array.from({ length: 400 }, (_, i) => `Paragraph ${i} on quarry stone number ${i}.`).join("\n\n");

@@ -180,12 +180,7 @@ describe("what a browser or client sees from either replica", () => {
     async () => {
       const client = dashboardClient(b.url);
       const owner = await client.signIn(OWNER.email, OWNER.password);
-      const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
-        owner,
-        "dashboard.account.me",
-        undefined,
-        "query",
-      );
+      const me = await client.me(owner);
       const projectId = me.teams[0]!.projects[0]!.id;
       // A viewer on each replica (the session signed in on b is good on a too: sessions live in the database). The claim
       // race decides which replica runs the build, so both viewers must see it: one of them is on the replica that did

@@ -5,6 +5,13 @@
 
 export type Session = { cookie: string };
 
+/** `dashboard.account.me`: the signed-in user, their teams and each team's projects. */
+export type Me = {
+  userId: string;
+  email: string;
+  teams: { id: string; name: string; role: string; projects: { id: string; name: string }[] }[];
+};
+
 const sessionCookie = (res: Response): string => {
   const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0]!);
   const session = cookies.find((c) => c.includes("session_token="));
@@ -75,7 +82,10 @@ export const dashboardClient = (baseUrl: string) => {
     return res.data as T;
   };
 
-  return { origin, signIn, signUp, call, ok, authPost };
+  /** Who the session is: its user, teams and projects. */
+  const me = (session: Session) => ok<Me>(session, "dashboard.account.me", undefined, "query");
+
+  return { origin, signIn, signUp, call, ok, me, authPost };
 };
 
 /**

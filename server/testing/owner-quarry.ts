@@ -20,12 +20,7 @@ export const startOwnerQuarry = async (owner: { email: string; password: string 
   });
   const client = dashboardClient(quarry.url);
   const session = await client.signIn(owner.email, owner.password);
-  const me = await client.ok<{ teams: { id: string; projects: { id: string }[] }[] }>(
-    session,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(session);
   const team = me.teams[0]!;
   const other = await client.ok<{ id: string }>(
     session,

@@ -35,12 +35,7 @@ beforeAll(async () => {
   });
   client = dashboardClient(quarry.url);
   sessions.owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { id: string; role: string; projects: { id: string; name: string }[] }[] }>(
-    sessions.owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(sessions.owner);
   // The headless owner owns the default team, which holds the project the first start made (QUARRY_INIT_TOKEN).
   expect(me.teams).toHaveLength(1);
   expect(me.teams[0]).toMatchObject({ role: "owner", projects: [{ name: "default" }] });

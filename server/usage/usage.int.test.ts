@@ -63,12 +63,7 @@ beforeAll(async () => {
   api = apiClient(quarry);
   client = dashboardClient(quarry.url);
   owner = await client.signIn(OWNER.email, OWNER.password);
-  const me = await client.ok<{ teams: { projects: { id: string }[] }[] }>(
-    owner,
-    "dashboard.account.me",
-    undefined,
-    "query",
-  );
+  const me = await client.me(owner);
   projectId = me.teams[0]!.projects[0]!.id;
   const res = await api.upload("rivers.md", RIVERS, { enrichment: "none" });
   const { build_id } = (await res.json()) as { build_id: string };
