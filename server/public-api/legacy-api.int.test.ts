@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { request } from "node:http";
 import path from "node:path";
 import { existsSync, statSync } from "node:fs";
 import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import JSZip from "jszip";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pdfDoc, textDoc } from "../testing/fixtures";
+import { multipartHead } from "../testing/multipart-head";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 
 /** The legacy sources endpoints (contract §6) and page screenshots (§5.11) over real HTTP against the running app. */
@@ -169,28 +169,7 @@ describe("POST /upload", () => {
     await expectDetail(await legacyUpload("evil.exe", "x"), 400, "Unsupported file type: .exe");
     await expectDetail(await api.post("/upload", {}), 400, "Expected multipart/form-data");
 
-    const raw = (headers: Record<string, string>) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(
-          `${api.base}/upload`,
-          {
-            method: "POST",
-            headers: {
-              Authorization: `Bearer ${quarry.token}`,
-              "Content-Type": "multipart/form-data; boundary=x",
-              ...headers,
-            },
-          },
-          (res) => {
-            let body = "";
-            res.on("data", (d) => (body += d));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on("error", reject);
-        if (headers["Transfer-Encoding"]) req.write("--x\r\n");
-        req.end();
-      });
+    const raw = (headers: Record<string, string>) => multipartHead(`${api.base}/upload`, quarry.token, headers);
     expect(await raw({ "Transfer-Encoding": "chunked" })).toEqual({
       status: 411,
       body: JSON.stringify({ detail: "Content-Length header is required" }),

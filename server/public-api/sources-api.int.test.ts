@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { request } from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALLOWED_EXTENSIONS } from "../sources/sources.schema";
 import { markdownDoc, pdfDoc, textDoc } from "../testing/fixtures";
+import { multipartHead } from "../testing/multipart-head";
 import { apiClient, startQuarry, type QuarryProcess } from "../testing/quarry-process";
 
 /** The public sources API over real HTTP against the running app (embedded Postgres, in-process jobs). */
@@ -275,28 +275,7 @@ describe("errors", () => {
   });
 
   it("answers 411 without Content-Length and 413 past 100 MB, without reading the body", async () => {
-    const raw = (headers: Record<string, string>) =>
-      new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(
-          `${api.base}/ingest-file`,
-          {
-            method: "POST",
-            headers: {
-              Authorization: `Bearer ${quarry.token}`,
-              "Content-Type": "multipart/form-data; boundary=x",
-              ...headers,
-            },
-          },
-          (res) => {
-            let body = "";
-            res.on("data", (d) => (body += d));
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-          },
-        );
-        req.on("error", reject);
-        if (headers["Transfer-Encoding"]) req.write("--x\r\n");
-        req.end();
-      });
+    const raw = (headers: Record<string, string>) => multipartHead(`${api.base}/ingest-file`, quarry.token, headers);
     const chunked = await raw({ "Transfer-Encoding": "chunked" });
     expect(chunked).toEqual({ status: 411, body: JSON.stringify({ detail: "Content-Length header is required" }) });
     const huge = await raw({ "Content-Length": String(150 * 1024 * 1024) });
