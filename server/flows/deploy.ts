@@ -200,6 +200,15 @@ export const activateRevision = async (revisionId: string) => {
     ...measured,
     ...snapshot.nodes.filter((n) => !measured.some((m) => m.id === n.id)).map((n) => ({ id: n.id, ok: true })),
   ];
+  // The draft's flags and counts are written before the revision reads ready: the deploy request answers on that
+  // status, and its caller reads them at once. Flags follow the draft: a node edited since the deploy was asked for
+  // stays not updated.
+  const deployedConfig = new Map(snapshot.nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
+  await mutateDraft(revision.flowId, (flow) => {
+    const draft = new Map(graphOf(flow).nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
+    const same = outcome.filter((o) => draft.get(o.id) === deployedConfig.get(o.id));
+    return { nodeState: markProcessed(statesOf(flow), same) };
+  });
   await db.$transaction([
     db.flowRevision.update({
       where: { id: revisionId },
@@ -208,13 +217,6 @@ export const activateRevision = async (revisionId: string) => {
     db.flow.update({ where: { id: revision.flowId }, data: { activeRevisionId: revisionId, status: "Deployed" } }),
   ]);
   await emitDeployEnded(revisionId);
-  // Flags follow the draft: a node edited since the deploy was asked for stays not updated.
-  const deployedConfig = new Map(snapshot.nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
-  await mutateDraft(revision.flowId, (flow) => {
-    const draft = new Map(graphOf(flow).nodes.map((n) => [n.id, JSON.stringify([n.type, n.data.config])]));
-    const same = outcome.filter((o) => draft.get(o.id) === deployedConfig.get(o.id));
-    return { nodeState: markProcessed(statesOf(flow), same) };
-  });
   const old = await db.flowRevision.findMany({
     where: { flowId: revision.flowId },
     orderBy: { number: "desc" },
@@ -232,15 +234,18 @@ export const activateRevision = async (revisionId: string) => {
 /** A failed deploy marks the flow Failed; a cancelled one leaves it as it was (serving its last revision, if any). */
 export const failRevision = async (revisionId: string, error: unknown) => {
   const message = errorMessage(error);
-  const cancelled = (await db.flowRevision.findUnique({ where: { id: revisionId } }))?.cancelRequested ?? false;
+  const revision = await db.flowRevision.findUniqueOrThrow({ where: { id: revisionId }, include: { flow: true } });
+  const cancelled = revision.cancelRequested;
   if (!cancelled) logger.warn({ revisionId, err: error }, "flow deploy failed");
-  const revision = await db.flowRevision.update({
-    where: { id: revisionId },
-    data: { status: cancelled ? "cancelled" : "failed", error: message, finishedAt: new Date() },
-  });
-  const flow = await db.flow.findUniqueOrThrow({ where: { id: revision.flowId } });
-  const status = !cancelled ? "Failed" : flow.activeRevisionId ? "Deployed" : "NotDeployed";
-  await db.flow.update({ where: { id: revision.flowId }, data: { status } });
+  const status = !cancelled ? "Failed" : revision.flow.activeRevisionId ? "Deployed" : "NotDeployed";
+  // One commit: the deploy request answers as soon as the revision has ended, and the flow's status says so by then.
+  await db.$transaction([
+    db.flowRevision.update({
+      where: { id: revisionId },
+      data: { status: cancelled ? "cancelled" : "failed", error: message, finishedAt: new Date() },
+    }),
+    db.flow.update({ where: { id: revision.flowId }, data: { status } }),
+  ]);
   await emitDeployEnded(revisionId);
   await releaseUnfinishedFlowChunkSets(revision.projectId);
   return { error: message };
