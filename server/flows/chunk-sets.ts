@@ -4,6 +4,7 @@ import { latestSuccessfulBuild } from "../ingestion/builds";
 import { embeddingInput } from "../chunk-sets/service";
 import { writeChunkVectors } from "../chunk-sets/vectors";
 import { db } from "../db";
+import { env } from "../env";
 import { resolveEmbedder } from "../model-providers/resolve";
 import { AppError } from "../errors";
 import { CHUNK_INSERT_BATCH } from "../chunk-sets/insert";
@@ -35,10 +36,11 @@ const splitterOptions = (config: ChunkingConfig) => ({
 });
 
 /**
- * The chunk set of one document under one chunking configuration: reused when ready, else (re)built: split, stored,
- * embedded, then marked ready. Idempotent: a retried call after a crash starts the unfinished set again.
+ * The chunk set of one document under one chunking configuration: reused when ready, awaited while another live
+ * attempt builds it, else (re)built: split, stored, embedded, then marked ready. Idempotent: a retried call after a
+ * crash starts the unfinished set again once its builder's lease ran out. Embedding calls are recorded as the
+ * project's `flow_build`.
  */
-/** A chunking node's chunk set; its embedding calls are recorded as the project's `flow_build`. */
 export const ensureFlowChunkSet = (input: { projectId: string; sourceId: string; config: ChunkingConfig }) =>
   withModelUsage({ projectId: input.projectId, cause: "flow_build" }, () => buildFlowChunkSet(input));
 
@@ -64,8 +66,10 @@ const buildFlowChunkSet = async ({
     where: { projectId, sourceId, ownerKind: "flow_chunking", config: { path: ["key"], equals: key } },
   });
   if (existing?.status === "ready") return existing;
+  const claimed = existing ? await claimOrAwait(existing.id) : null;
+  if (claimed?.status === "ready") return claimed;
   const chunkSet =
-    existing ??
+    claimed ??
     (await db.chunkSet.create({
       data: {
         projectId,
@@ -75,7 +79,59 @@ const buildFlowChunkSet = async ({
         status: "building",
       },
     }));
+  const heartbeat = setInterval(() => void beat(chunkSet.id), env.QUARRY_JOB_LEASE_MS / 3);
+  try {
+    return await fillChunkSet({ chunkSet, build, source, options, embedder, index, projectId, sourceId });
+  } finally {
+    clearInterval(heartbeat);
+  }
+};
 
+/**
+ * A set still `building` is another attempt's (a second flow with the same settings deploying, a simulation, another
+ * replica) while its builder keeps it fresh: waited for, not rebuilt, since rebuilding deletes that attempt's chunks
+ * and the first to finish would mark ready a set whose chunks the other had not embedded yet. A set nobody has
+ * touched for a job lease lost its builder (a crash) and is taken over, once, by whoever claims it first. Null when
+ * the set was deleted meanwhile (a failed deploy tidied it up): the caller starts a new one.
+ */
+const claimOrAwait = async (id: string) => {
+  for (let delay = 100; ; delay = Math.min(1000, delay * 2)) {
+    const set = await db.chunkSet.findUnique({ where: { id } });
+    if (!set || set.status === "ready") return set;
+    const stale = new Date(Date.now() - env.QUARRY_JOB_LEASE_MS);
+    const { count } = await db.chunkSet.updateMany({
+      where: { id, status: "building", updatedAt: { lt: stale } },
+      data: { updatedAt: new Date() },
+    });
+    if (count === 1) return set;
+    await new Promise((r) => setTimeout(r, delay));
+  }
+};
+
+/** The builder's sign of life on its set (see claimOrAwait). */
+const beat = (id: string) =>
+  db.chunkSet.updateMany({ where: { id, status: "building" }, data: { updatedAt: new Date() } }).catch(() => undefined);
+
+/** Splits the build's elements into the set, embeds them, and marks the set ready. */
+const fillChunkSet = async ({
+  chunkSet,
+  build,
+  source,
+  options,
+  embedder,
+  index,
+  projectId,
+  sourceId,
+}: {
+  chunkSet: { id: string };
+  build: { id: string };
+  source: { fileName: string };
+  options: ReturnType<typeof splitterOptions>;
+  embedder: Awaited<ReturnType<typeof resolveEmbedder>>;
+  index: { id: string };
+  projectId: string;
+  sourceId: string;
+}) => {
   const rows = await readBuildElements(build.id);
   const elements: ParsedElement[] = rows.map((r) => ({
     type: r.elementType as ParsedElement["type"],
