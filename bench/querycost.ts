@@ -99,11 +99,20 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
     idleTimeoutMillis: 0,
     options: searchConnectionOptions(),
   });
+  // What the app runs on a real Postgres with the full-text engine: prepared, on connections that plan it generically
+  // (server/retrieval/search-pool.ts).
+  const preparedPool = new pg.Pool({
+    connectionString: target.databaseUrl,
+    max: CLIENTS,
+    idleTimeoutMillis: 0,
+    options: searchConnectionOptions({ prepared: true }),
+  });
   try {
     const sql = (q: string) => pool.query(searchQuery(plans.get(q)!, false));
-    // What the app runs on a real Postgres with the full-text engine (server/retrieval/search-pool.ts).
     const prepared =
-      external && engine === "fulltext" ? (q: string) => pool.query(searchQuery(plans.get(q)!, true)) : undefined;
+      external && engine === "fulltext"
+        ? (q: string) => preparedPool.query(searchQuery(plans.get(q)!, true))
+        : undefined;
     const appPid = target.quarry.pid()!;
     const calibrate = async () => void (await Promise.all(queries.slice(0, 40).map(sql)));
     const backend = Number((await pool.query<{ pid: number }>("SELECT pg_backend_pid() AS pid")).rows[0]!.pid);
@@ -117,7 +126,7 @@ const runTarget = async (target: Target, queries: string[], external: boolean) =
     const identical = prepared ? await sameRows(queries, sql, prepared) : null;
     return { rows, identical, recall: await recall(target, queries.slice(0, RECALL_QUERIES)) };
   } finally {
-    await pool.end();
+    await Promise.all([pool.end(), preparedPool.end()]);
   }
 };
 

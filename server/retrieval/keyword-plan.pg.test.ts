@@ -1,5 +1,7 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Prisma } from "../generated/prisma/client";
+import { explainPrepared } from "../testing/explain-prepared";
 import { realPostgresUrl } from "../testing/scratch-database";
 import { startTestDatabase, type TestDatabase } from "../testing/test-database";
 
@@ -149,5 +151,35 @@ describe("the full-text keyword side on a real Postgres", () => {
       both.every((text) => text.includes("granite") && text.includes("basalt")),
       both.join("\n"),
     ).toBe(true);
+  });
+
+  it("keeps, in the prepared statement's generic plan, the GIN index, the bound on ranking and the plain rows", async () => {
+    const { MAX_RANKED_MATCHES, runSearch, searchConnectionOptions, searchQuery } = await load();
+    const client = new pg.Client({
+      connectionString: server.url,
+      options: searchConnectionOptions({ prepared: true }),
+    });
+    await client.connect();
+    try {
+      for (const question of ["quarry report", "granite and basalt in the quarry", "O'Brien's serpentinite"]) {
+        const sql = await keywordSearch(question);
+        const plain = await runSearch(sql);
+        expect((await client.query(searchQuery(sql, true))).rows, question).toEqual(plain);
+      }
+      const plan = await explainPrepared(
+        client,
+        await keywordSearch("quarry report"),
+        "ANALYZE, COSTS OFF, TIMING OFF",
+      );
+      expect(plan).toMatch(/Bitmap Index Scan on chunks_tsv_idx/);
+      expect(Number(/Subquery Scan on c[^\n]*actual rows=(\d+)/.exec(plan)?.[1]), plan).toBe(MAX_RANKED_MATCHES);
+      const plans = await client.query<{ custom: number; generic: number }>(
+        "SELECT sum(custom_plans)::int AS custom, sum(generic_plans)::int AS generic FROM pg_prepared_statements",
+      );
+      expect(plans.rows[0]!.custom).toBe(0);
+      expect(plans.rows[0]!.generic).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
   });
 });

@@ -11,12 +11,16 @@ import { logger } from "../logger";
  * settings come from its postgresql.conf. Statements are built from Prisma.sql fragments, as everywhere else.
  *
  * Prepared (named) statements only where they are safe and pay (`runSearch(sql, { prepare: true })`, used for the
- * full-text engine): on a real Postgres the statement is parsed and rewritten once per connection, not per search.
- * Postgres 15 still plans each run with its values (custom plans); the database's CPU per search still went from 5.4
- * to 3.2 ms under 20 clients, rows identical (BENCH_ONLY=querycost, 300 SciFact documents). Never on the embedded
- * Postgres, whose connections share one session (two connections preparing the same name collide), and never for
- * BM25: pg_textsearch serves a BM25 score from its index scan only when the planner can fold the query to a
- * constant, which a generic plan would not do.
+ * full-text engine): on a real Postgres the statement is parsed, rewritten and planned once per connection, not per
+ * search. They run on a second pool whose connections start with `plan_cache_mode=force_generic_plan`: left to
+ * itself, Postgres 15 planned each run with its values (custom plans, ~1.7 ms of planning per hybrid search at
+ * SciFact's 6.5k chunks); the generic plan has the same shape (HNSW walk, GIN bitmap, the same index ranges for the
+ * scope) for every search type, returns the same rows, and took the database's CPU per hybrid search from 7.1 to
+ * 5.9 ms (one client, A/B interleaved, 200 SciFact queries). Not for the plain pool: node-postgres sends every
+ * statement with values as an unnamed prepared one, which the setting reaches too, and BM25 needs custom plans.
+ * Never prepared on the embedded Postgres, whose connections share one session (two connections preparing the same
+ * name collide), and never for BM25: pg_textsearch serves a BM25 score from its index scan only when the planner can
+ * fold the query to a constant, which a generic plan would not do.
  */
 
 /**
@@ -39,31 +43,47 @@ const searchSettings = () => ({
   random_page_cost: "1.1",
   enable_seqscan: "off",
 });
-/** The search connections' startup options (also the query-cost bench's raw SQL connections). */
-export const searchConnectionOptions = () =>
-  Object.entries(searchSettings())
+/** What the connections of prepared searches add: one plan per statement, made without the values. */
+const preparedSettings = { plan_cache_mode: "force_generic_plan" };
+const toOptions = (settings: Record<string, string>) =>
+  Object.entries(settings)
     .map(([name, value]) => `-c ${name}=${value}`)
     .join(" ");
+/** The search connections' startup options (also the query-cost bench's raw SQL connections). */
+export const searchConnectionOptions = ({ prepared = false }: { prepared?: boolean } = {}) =>
+  toOptions({ ...searchSettings(), ...(prepared ? preparedSettings : {}) });
 const MAX_CONNECTIONS = 8;
 
-type SearchPool = { url: string; pool: pg.Pool; embedded?: Promise<boolean> };
-const globalForPool = globalThis as unknown as { quarrySearchPool?: SearchPool };
+type SearchPools = { url: string; plain: pg.Pool; prepared: pg.Pool; embedded?: Promise<boolean> };
+const globalForPool = globalThis as unknown as { quarrySearchPool?: SearchPools };
 
-const searchPool = (): SearchPool => {
+const createPool = (url: string, options: string) => {
+  const pool = new pg.Pool({ connectionString: url, max: MAX_CONNECTIONS, options });
+  pool.on("error", (err) => logger.warn({ err }, "idle search connection failed"));
+  return pool;
+};
+
+/** The plain pool and the prepared statements' pool; a pool opens connections only when a search needs one. */
+const searchPools = (): SearchPools => {
   const url = env.DATABASE_URL;
   if (!url) throw new Error("DATABASE_URL is not set");
   const current = globalForPool.quarrySearchPool;
   if (current?.url === url) return current;
-  void current?.pool.end().catch(() => undefined);
-  const created = new pg.Pool({ connectionString: url, max: MAX_CONNECTIONS, options: searchConnectionOptions() });
-  created.on("error", (err) => logger.warn({ err }, "idle search connection failed"));
-  globalForPool.quarrySearchPool = { url, pool: created };
+  if (current) void endPools(current);
+  globalForPool.quarrySearchPool = {
+    url,
+    plain: createPool(url, searchConnectionOptions()),
+    prepared: createPool(url, searchConnectionOptions({ prepared: true })),
+  };
   return globalForPool.quarrySearchPool;
 };
 
-/** Whether the pool's server is the embedded Postgres (PGlite): asked once per pool. */
-const isEmbedded = (current: SearchPool) => {
-  current.embedded ??= current.pool
+const endPools = (pools: SearchPools) =>
+  Promise.all([pools.plain.end().catch(() => undefined), pools.prepared.end().catch(() => undefined)]);
+
+/** Whether the pools' server is the embedded Postgres (PGlite): asked once per pool. */
+const isEmbedded = (current: SearchPools) => {
+  current.embedded ??= current.plain
     .query<{ version: string }>("SELECT version()")
     .then((r) => /PGlite/i.test(r.rows[0]?.version ?? ""))
     .catch((error: unknown) => {
@@ -87,13 +107,13 @@ export const runSearch = async <T extends pg.QueryResultRow>(
   sql: Prisma.Sql,
   { prepare = false }: { prepare?: boolean } = {},
 ): Promise<T[]> => {
-  const current = searchPool();
+  const current = searchPools();
   const prepared = prepare && !(await isEmbedded(current));
-  return (await current.pool.query<T>(searchQuery(sql, prepared))).rows;
+  return (await (prepared ? current.prepared : current.plain).query<T>(searchQuery(sql, prepared))).rows;
 };
 
 export const closeSearchPool = async () => {
   const current = globalForPool.quarrySearchPool;
   globalForPool.quarrySearchPool = undefined;
-  await current?.pool.end();
+  if (current) await Promise.all([current.plain.end(), current.prepared.end()]);
 };
