@@ -67,7 +67,7 @@ const midBuild = async (set: { id: string; projectId: string; sourceId: string |
   const { db } = await import("../db");
   await db.chunk.deleteMany({ where: { chunkSetId: set.id } });
   const own = await db.chunk.create({
-    data: { projectId: set.projectId, sourceId: set.sourceId, chunkSetId: set.id, position: 0, text: "theirs" },
+    data: { projectId: set.projectId, sourceId: set.sourceId!, chunkSetId: set.id, position: 0, text: "theirs" },
   });
   await db.chunkSet.update({ where: { id: set.id }, data: { status: "building", updatedAt: touched } });
   return own;
