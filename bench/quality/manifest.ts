@@ -9,7 +9,8 @@
  * order); `text` = pdftotext's words of the same pages (the text layer's words and numbers); `comparison` = a
  * peer's expected text (pdfplumber); `icdar` = ICDAR 2013 table ground truth (as shipped by tabula-java);
  * `unstructured` = unstructured's expected elements; `camelot` = camelot's expected tables (tests/data.py, the
- * lists its tests compare its default lattice/network output with; tuning set); `code` = listings in a typewriter font (no peer ships code
+ * lists its tests compare its default lattice/network output with; tuning set); `tabulaJson` = tabula-java's expected
+ * tables of a whole page (its JSON fixtures, spanning cells included; tuning set); `code` = listings in a typewriter font (no peer ships code
  * ground truth for these files).
  */
 
@@ -26,6 +27,8 @@ export type QualityDoc = {
   unstructured?: { file: string; path: string; sha256: string };
   /** camelot's data.py and the names of the tables of this document in it, in page order. */
   camelot?: { file: string; path: string; sha256: string; tables: string[] };
+  /** tabula-java's expected tables as its JSON writer prints them (tabula-json.ts). */
+  tabulaJson?: { file: string; path: string; sha256: string };
   /** Also scored as a scan: its pages rendered to an image-only PDF, against the text layer of the original. */
   scan?: boolean;
   /**
@@ -88,6 +91,17 @@ const camelot = (name: string, path: string, sha256: string, tables: string[], n
   path,
   sha256,
   camelot: { ...CAMELOT_DATA, tables },
+  note,
+});
+
+const TABULA_DIR = "src/test/resources/technology/tabula";
+const tabulaJson = (name: string, pdfSha: string, jsonSha: string, note: string): QualityDoc => ({
+  ...TABULA,
+  licence: "MIT (tabula-java test resources)",
+  file: `tabula/${name}.pdf`,
+  path: `${TABULA_DIR}/${name}.pdf`,
+  sha256: pdfSha,
+  tabulaJson: { file: `tabula/${name}.json`, path: `${TABULA_DIR}/json/${name}.json`, sha256: jsonSha },
   note,
 });
 
@@ -575,6 +589,53 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "14290fe5c01ad98b9362906b0c9646756ebf2999a82aaaeefc4dcecff5d3726f",
     ["data_lattice_shift_text_left_top"],
     "ruled table, cells spanning rows",
+  ),
+  camelot(
+    "multiple_tables.pdf",
+    "tests/files/multiple_tables.pdf",
+    "9ac99cf86d3dd9b8e3773b773b942ec784c9e4b6e36febe1637767468e96526a",
+    ["data_network_two_tables_b_1", "data_network_two_tables_b_2"],
+    "two unruled tables with a paragraph between them",
+  ),
+  camelot(
+    "edge_tol.pdf",
+    "tests/files/edge_tol.pdf",
+    "7cc0473fbee0617bf30e5556dc25e0938690ac98bf252dddaa99923fb90a7ef1",
+    ["data_network_edge_tol"],
+    "fund report's key figures: label and amount rows in groups under subheadings",
+  ),
+  camelot(
+    "background_lines_1.pdf",
+    "tests/files/background_lines_1.pdf",
+    "fe4c0ea9c600f03fdc8c4d6d030265116178a71fa02fcbf6f4d0ae149ea608fb",
+    ["data_lattice_process_background"],
+    "annual report: prose, then a table on shaded rows with a wrapped multi-line header",
+  ),
+  camelot(
+    "split_text_lattice.pdf",
+    "tests/files/split_text_lattice.pdf",
+    "15b8cf2901342f88a7d4d57da6e7c98a4bb29c6b9b022707af2adf593a3db9a2",
+    ["data_lattice_split_text"],
+    "ruled register, cells wrapped over several lines",
+  ),
+  camelot(
+    "stream_inner_outer_columns.pdf",
+    "tests/files/stream_inner_outer_columns.pdf",
+    "c1b275fa317d166038d1c9ac3525283a3c6ef25837a079e6ea34d47ec2b2ed02",
+    ["data_stream_inner_outer_columns"],
+    "unruled table, columns empty below the first row",
+  ),
+  tabulaJson(
+    "spanning_cells",
+    "f0a8fb8a293a192ca896ff4100b7b7113149ca89145ba61da662bd9d9fec3acf",
+    "06c2a98b1fb8d4ff9e8f09b0b98051a4ad513b58d688139560c6e6aaeb1dfe42",
+    "report appendix: two ruled tables, scenario headings spanning every column, prose between",
+  ),
+  tabulaJson(
+    "twotables",
+    "72a9d20672e4d581ae9933a07cbe9a6f6db40632218fb7e73bd923dee033d8cd",
+    "32a393e77a8f70a4114ff30cd232471610d0576ba55ce0624b3880820d77fc6a",
+    "Japanese financial statement: two ruled tables, two-level spanning headers, wrapped header cells",
   ),
   pdfjs(
     "bug1997343.pdf",

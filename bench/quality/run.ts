@@ -9,6 +9,7 @@ import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/se
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { camelotTables } from "./camelot";
+import { tabulaTables } from "./tabula-json";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
 import {
   icdarTables,
@@ -91,6 +92,11 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
   }
   if (doc.camelot) {
     const tables = camelotTables(path.join(dir, doc.camelot.file), doc.camelot.tables);
+    ref.tableCells = tables.cells;
+    ref.tableRelations = tables.relations;
+  }
+  if (doc.tabulaJson) {
+    const tables = tabulaTables(path.join(dir, doc.tabulaJson.file), pages);
     ref.tableCells = tables.cells;
     ref.tableRelations = tables.relations;
   }
