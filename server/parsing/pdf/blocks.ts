@@ -137,6 +137,27 @@ const headingIn = (lines: Line[], start: number, end: number, stats: DocStats): 
 };
 
 /**
+ * A line of running text under a table ends it: a segment of five or more words with lower-case letters, on a line
+ * reaching more than two ems past both edges of the rows above it (the paragraph going on under a narrow table, beside
+ * a margin note). A wrapped cell or a long last column stays within the rows' extent on at least one side.
+ */
+const proseAfter = (lines: Line[], start: number, end: number): number | null => {
+  let left = Infinity;
+  let right = -Infinity;
+  for (let i = start; i <= end; i++) {
+    const line = lines[i];
+    if (!line) continue;
+    const em = line.fontSize;
+    const prose = line.segments.some((s) => s.text.split(/\s+/).length >= 5 && /\p{Ll}/u.test(s.text));
+    const beyond = line.left < left - 2 * em && line.right > right + 2 * em;
+    if (i - start >= MIN_TABLE_ROWS - 1 && prose && beyond) return i;
+    left = Math.min(left, line.left);
+    right = Math.max(right, line.right);
+  }
+  return null;
+};
+
+/**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
  * "P@1" and "P@5"), is the table's first header row.
  */
@@ -203,12 +224,16 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       continue;
     }
     if (heading !== null) end = heading - 1;
+    // The running text under the table and whatever the run held after it are text, not the start of another run.
+    const prose = proseAfter(lines, start, end);
+    const next = end + 1;
+    if (prose !== null) end = prose - 1;
     const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
     if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });
     }
-    start = end + 1;
+    start = next;
   }
   return found;
 };

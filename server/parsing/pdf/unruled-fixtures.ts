@@ -395,3 +395,46 @@ export const buildWrappedMiddleHeadingPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A small table set inside a paragraph's column, narrower than it, and right under it (at the rows' own spacing) the
+ * paragraph going on beside a note in the left margin: two segments a line, like the table's rows.
+ */
+export const buildNarrowTableBeforeProsePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [{ text: "Small tables may be shown within the paragraph, set in its column:", x: 150 }]);
+  let top = 100;
+  for (const [name, value] of [
+    ["Name", "Value"],
+    ["This", "11"],
+    ["That", "2"],
+    ["Other", "7"],
+  ] as const) {
+    row(page, regular, 10, top, [
+      { text: name, x: 250 },
+      { text: value, x: 330, align: "right" },
+    ]);
+    top += 12;
+  }
+  for (const [note, text] of [
+    ["Marginal", "Larger figures such as the first one are usually placed in a float"],
+    ["notes are", "to be positioned at a suitable place in the text, which helps"],
+    ["usually", "with breaking the columns and the pages of the document."],
+  ] as const) {
+    row(page, regular, 10, top, [
+      { text: note, x: 72 },
+      { text, x: 150 },
+    ]);
+    top += 12;
+  }
+  // The note goes on under the paragraph, beside the next section's heading.
+  for (const note of ["placed in", "the outer"]) {
+    row(page, regular, 10, top, [{ text: note, x: 72 }]);
+    top += 12;
+  }
+  row(page, regular, 10, top, [{ text: "margin.", x: 72 }]);
+  row(page, fonts.bold, 12, top - 2, [{ text: "2.4 Theorems", x: 150 }]);
+  return doc.save();
+};

@@ -9,6 +9,7 @@ import {
   buildGroupedHeaderPdf,
   buildLabelledListPdf,
   buildLeaderTablePdf,
+  buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
@@ -50,6 +51,24 @@ describe("unruled tables from text positions", () => {
     expect(heading).toBeGreaterThan(table);
     expect(elements[heading]?.type).toBe("Title");
     expect(elements[table]?.text).not.toContain("Conclusion");
+  });
+
+  it("ends a narrow table where the paragraph under it goes on past its edges, beside a margin note", async () => {
+    const elements = await parse(await buildNarrowTableBeforeProsePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Name", "Value"],
+      ["This", "11"],
+      ["That", "2"],
+      ["Other", "7"],
+    ]);
+    const after = elements
+      .filter((e) => e.type !== "Table")
+      .map((e) => e.text)
+      .join(" ");
+    expect(after).toContain("Larger figures such as the first one");
+    expect(after).toContain("with breaking the columns");
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {
