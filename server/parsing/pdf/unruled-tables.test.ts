@@ -7,6 +7,7 @@ import {
   buildContinuedTablePdf,
   buildFigureAndGroupsPdf,
   buildGroupedHeaderPdf,
+  buildLabelColumnsTablePdf,
   buildLabelledListPdf,
   buildLeaderTablePdf,
   buildNarrowTableBeforeProsePdf,
@@ -69,6 +70,17 @@ describe("unruled tables from text positions", () => {
       .join(" ");
     expect(after).toContain("Larger figures such as the first one");
     expect(after).toContain("with breaking the columns");
+  });
+
+  it("keeps the header apart from the first body row when several label columns come before the figures", async () => {
+    const elements = await parse(await buildLabelColumnsTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows[0]).toEqual(["Test Data", "Model", "Table Category", "Accuracy", "Recall", "F1"]);
+    expect(rows[1]).toEqual(["Non-Canonical", "DETR-NC", "Simple", "0.8678", "0.9872", "0.9859"]);
+    expect(rows).toHaveLength(7);
+    expect(tables[0]?.html).toContain("<thead><tr><th>Test Data</th>");
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {

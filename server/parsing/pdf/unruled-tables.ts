@@ -150,8 +150,20 @@ type PlacedRow = { col: number; colSpan: number; rowSpan?: number; text: string 
  * lines); a row with a span stays a row of its own, above its sub-headings.
  */
 const headerOf = (placed: PlacedRow[]): number => {
+  // The value columns: those holding figures in most of their rows; without any, every column but the first (a
+  // table of several label columns before its figures has words in its first body row's label cells too).
+  const figures = new Map<number, number>();
+  const filled = new Map<number, number>();
+  for (const c of placed.flat().filter((c) => c.colSpan === 1 && c.text)) {
+    filled.set(c.col, (filled.get(c.col) ?? 0) + 1);
+    if (isFigure(c.text)) figures.set(c.col, (figures.get(c.col) ?? 0) + 1);
+  }
+  const numeric = new Set(
+    [...figures].filter(([col, n]) => n >= 2 && n >= 0.5 * (filled.get(col) ?? 0)).map(([c]) => c),
+  );
+  const isValue = (c: { col: number }) => (numeric.size ? numeric.has(c.col) : c.col > 0);
   const hasFigures = (row: PlacedRow) => {
-    const values = row.filter((c) => c.col > 0 && c.text);
+    const values = row.filter((c) => isValue(c) && c.text);
     return values.length > 0 && values.filter((c) => isFigure(c.text)).length >= 0.75 * values.length;
   };
   const firstData = placed.findIndex(hasFigures);
