@@ -474,3 +474,40 @@ export const buildLabelColumnsTablePdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * Negative values whose sign is set in another font than the digits, right against them (a paper's math-font minus
+ * before text-font digits): two runs with no gap between them, one word.
+ */
+export const buildSignedFiguresTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const sign = await doc.embedFont(StandardFonts.TimesRoman);
+  const { regular } = fonts;
+  const signed = (value: number, right: number, top: number) => {
+    const digits = String(Math.abs(value));
+    const x = right - regular.widthOfTextAtSize(digits, 10);
+    page.drawText(digits, { x, y: HEIGHT - top - 10, size: 10, font: regular });
+    if (value < 0) {
+      const w = sign.widthOfTextAtSize("–", 10);
+      page.drawText("–", { x: x - w, y: HEIGHT - top - 10, size: 10, font: sign });
+    }
+  };
+  row(page, regular, 10, 100, [
+    { text: "Zeolite", x: 72 },
+    { text: "Transfer", x: 250, align: "right" },
+    { text: "Dispersion", x: 350, align: "right" },
+  ]);
+  [
+    ["BEA", -148, -129],
+    ["BEC", -123, -151],
+    ["BOG", -140, 140],
+    ["CON", -132, -149],
+  ].forEach(([name, a, b], i) => {
+    const top = 114 + 14 * i;
+    row(page, regular, 10, top, [{ text: String(name), x: 72 }]);
+    signed(Number(a), 250, top);
+    signed(Number(b), 350, top);
+  });
+  return doc.save();
+};

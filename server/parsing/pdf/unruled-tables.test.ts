@@ -12,6 +12,7 @@ import {
   buildLeaderTablePdf,
   buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
+  buildSignedFiguresTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
   buildWrappedMiddleHeadingPdf,
@@ -81,6 +82,18 @@ describe("unruled tables from text positions", () => {
     expect(rows[1]).toEqual(["Non-Canonical", "DETR-NC", "Simple", "0.8678", "0.9872", "0.9859"]);
     expect(rows).toHaveLength(7);
     expect(tables[0]?.html).toContain("<thead><tr><th>Test Data</th>");
+  });
+
+  it("keeps a minus sign set in another font against its figures in one word, as the line's text does", async () => {
+    const elements = await parse(await buildSignedFiguresTablePdf());
+    const table = elements.find((e) => e.type === "Table") as ParsedElement;
+    expect(rowsOf(table)).toEqual([
+      ["Zeolite", "Transfer", "Dispersion"],
+      ["BEA", "–148", "–129"],
+      ["BEC", "–123", "–151"],
+      ["BOG", "–140", "140"],
+      ["CON", "–132", "–149"],
+    ]);
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {
