@@ -19,12 +19,16 @@ describe("expected tables as CSV text by name (gmft's ditr_csvs.json)", () => {
     const file = path.join(dir, "refs.json");
     writeFileSync(
       file,
-      JSON.stringify({ t0: ',SVR n = 29,p value\nAge (mean),45.2,0.09a\n"Gender, m/f",,1.0b\n', t1: "x,y\n" }),
+      JSON.stringify({
+        t0: ',SVR n = 29,p value\nAge (mean),45.2,0.09a\n"Gender, m/f",,1.0b\n',
+        t1: 'nan,"Phar\uFFFEmaco\nkinetics",x\n',
+      }),
     );
     const { cells, relations } = csvTables(file, ["t0"]);
     expect(cells).toEqual(["SVR n = 29", "p value", "Age (mean)", "45.2", "0.09a", "Gender, m/f", "1.0b"]);
     expect(relations).toContain("svr n 29 ↓ 45 2");
     expect(relations).toContain("gender m f → 1 0b");
+    expect(csvTables(file, ["t1"]).cells).toEqual(["Pharmaco kinetics", "x"]);
     expect(() => csvTables(file, ["t9"])).toThrow(/no table t9/);
   });
 });

@@ -4,7 +4,9 @@ import { adjacencyRelations, type GridCell } from "@/server/parsing/table-struct
 /**
  * Expected tables kept as CSV text in a JSON object, table name → CSV (gmft's `data/test/references/ditr_csvs.json`,
  * the tables its tests compare its output with). Each CSV is a full grid: the first line the header, an empty field
- * an empty cell; a spanning cell is not marked (a span's text in its first cell, or repeated in each).
+ * an empty cell; a spanning cell is not marked (a span's text in its first cell, or repeated in each). pandas' `nan`
+ * is an empty cell, and PDFium's mark of a hyphen that broke a word over two lines (U+FFFE) is dropped, as the word
+ * reads joined.
  */
 
 /** Rows of fields of RFC 4180 CSV: quoted fields may hold commas, doubled quotes and line breaks. */
@@ -45,7 +47,11 @@ export const csvTables = (file: string, names: readonly string[]): { cells: stri
     const grid: GridCell[] = [];
     parseCsv(csv).forEach((fields, row) =>
       fields.forEach((value, col) => {
-        const text = value.replace(/\s+/g, " ").trim();
+        const clean = value
+          .replace(/\uFFFE/g, "")
+          .replace(/\s+/g, " ")
+          .trim();
+        const text = clean === "nan" ? "" : clean;
         if (text) cells.push(text);
         grid.push({ row, col, rowSpan: 1, colSpan: 1, text });
       }),
