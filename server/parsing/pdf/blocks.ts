@@ -3,6 +3,7 @@ import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
+import { splitSideCaptions } from "./side-captions";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -238,7 +239,8 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
   return found;
 };
 
-export const buildBlocks = (lines: Line[], stats: DocStats): Block[] => {
+export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
+  const lines = splitSideCaptions(regionLines);
   const blocks: Block[] = [];
   const contents = findContents(lines).map(({ start, end, table }) => {
     const block: Block = { ...union(lines.slice(start, end + 1)), lines: lines.slice(start, end + 1), kind: "table" };

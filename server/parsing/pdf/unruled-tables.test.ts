@@ -12,6 +12,7 @@ import {
   buildLeaderTablePdf,
   buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
+  buildSideCaptionTablePdf,
   buildSignedFiguresTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
@@ -94,6 +95,23 @@ describe("unruled tables from text positions", () => {
       ["BOG", "–140", "140"],
       ["CON", "–132", "–149"],
     ]);
+  });
+
+  it("reads a caption set in a narrow column beside the table's first rows as text before it, not as cells", async () => {
+    const elements = await parse(await buildSideCaptionTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Variable", "N", "Mean", "SD"],
+      ["Age (years)", "34", "41.3", "10.4"],
+      ["Weight (kg)", "34", "83.5", "20.2"],
+      ["Height (cm)", "34", "173", "13.3"],
+      ["BMI (kg/m2)", "34", "27.6", "4.7"],
+      ["Albumin (g/dL)", "34", "3.83", "0.403"],
+    ]);
+    const caption = elements.findIndex((e) => e.text.startsWith("Table 2"));
+    expect(elements[caption]?.text).toBe("Table 2 Demographics and characteristics of the study population (n = 34)");
+    expect(caption).toBeLessThan(elements.indexOf(tables[0] as ParsedElement));
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {
