@@ -18,7 +18,7 @@ const lineOf = (line: Line, segments: Segment[]): Line => ({
  * A table's caption set in a narrow column to its left (journals set "Table 2 Demographics of …" beside the table's
  * first rows): on the line where it starts, two or more segments follow it, more than an em away. Its pieces on that
  * line and the next ones, left of the table, become lines of their own before the table's rows, so the caption is
- * a paragraph and the rows keep only their cells.
+ * a paragraph and the rows keep only their cells. A second "Table N" in that column makes it a list of tables.
  */
 export const splitSideCaptions = (lines: Line[]): Line[] => {
   const out: Line[] = [];
@@ -44,15 +44,18 @@ export const splitSideCaptions = (lines: Line[]): Line[] => {
     const captions: Line[] = [];
     const rows: Line[] = [];
     let j = i;
+    let list = false;
     for (let missed = 0; j < lines.length && j < i + MAX_CAPTION_LINES && missed < 2; j++) {
       const row = lines[j] as Line;
       const side = row.segments.filter(inColumn);
+      // Another "Table 3" in the column: a list of tables, numbers beside titles, not a caption.
+      list ||= j > i && side.some((s) => SIDE_CAPTION_RE.test(s.text));
       missed = side.length ? 0 : missed + 1;
       if (side.length) captions.push(lineOf(row, side));
       const rest = row.segments.filter((s) => !side.includes(s));
       if (rest.length) rows.push(side.length ? lineOf(row, rest) : row);
     }
-    out.push(...captions, ...rows);
+    out.push(...(list ? lines.slice(i, j) : [...captions, ...rows]));
     i = j - 1;
   }
   return out;

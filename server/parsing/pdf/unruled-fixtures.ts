@@ -547,3 +547,23 @@ export const buildSideCaptionTablePdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/** A report's list of tables: number, title and page as three segments a line, no dot leaders. */
+export const buildListOfTablesPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.bold, 14, 72, [{ text: "List of tables", x: 72 }]);
+  [
+    ["Table 1", "Demographics of the study population", "5"],
+    ["Table 2", "Pharmacokinetic parameters", "8"],
+    ["Table 3", "Adverse events by dose group", "12"],
+    ["Table 4", "Laboratory values at baseline", "15"],
+  ].forEach(([label, title, pageNumber], i) =>
+    row(page, fonts.regular, 10, 100 + 14 * i, [
+      { text: label ?? "", x: 72 },
+      { text: title ?? "", x: 130 },
+      { text: pageNumber ?? "", x: 540, align: "right" },
+    ]),
+  );
+  return doc.save();
+};

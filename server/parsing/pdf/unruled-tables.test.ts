@@ -10,6 +10,7 @@ import {
   buildLabelColumnsTablePdf,
   buildLabelledListPdf,
   buildLeaderTablePdf,
+  buildListOfTablesPdf,
   buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
   buildSideCaptionTablePdf,
@@ -112,6 +113,17 @@ describe("unruled tables from text positions", () => {
     const caption = elements.findIndex((e) => e.text.startsWith("Table 2"));
     expect(elements[caption]?.text).toBe("Table 2 Demographics and characteristics of the study population (n = 34)");
     expect(caption).toBeLessThan(elements.indexOf(tables[0] as ParsedElement));
+  });
+
+  it("keeps a list of tables' numbers beside their titles: a caption column holds one caption", async () => {
+    const elements = await parse(await buildListOfTablesPdf());
+    for (const [label, title] of [
+      ["Table 1", "Demographics of the study population"],
+      ["Table 4", "Laboratory values at baseline"],
+    ] as const) {
+      const holder = elements.find((e) => e.text.includes(title));
+      expect(holder?.text).toMatch(new RegExp(`${label}\\s+${title}`));
+    }
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {
