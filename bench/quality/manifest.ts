@@ -9,7 +9,10 @@
  * order); `text` = pdftotext's words of the same pages (the text layer's words and numbers); `comparison` = a
  * peer's expected text (pdfplumber); `icdar` = ICDAR 2013 table ground truth (as shipped by tabula-java);
  * `unstructured` = unstructured's expected elements; `camelot` = camelot's expected tables (tests/data.py, the
- * lists its tests compare its default lattice/network output with; tuning set); `code` = listings in a typewriter font (no peer ships code
+ * lists its tests compare its default lattice/network output with; tuning set); `tabulaJson` = tabula-java's expected
+ * tables of a whole page (its JSON fixtures, spanning cells included; tuning set); `csvTables` = gmft's expected
+ * tables of open-access papers' pages (its DITR formatter's CSVs its tests compare with, a model's output checked
+ * by its authors, not hand-made ground truth; row labels it repeats down a group count as cells; tuning set); `code` = listings in a typewriter font (no peer ships code
  * ground truth for these files).
  */
 
@@ -26,6 +29,12 @@ export type QualityDoc = {
   unstructured?: { file: string; path: string; sha256: string };
   /** camelot's data.py and the names of the tables of this document in it, in page order. */
   camelot?: { file: string; path: string; sha256: string; tables: string[] };
+  /** tabula-java's expected tables as its JSON writer prints them (tabula-json.ts). */
+  tabulaJson?: { file: string; path: string; sha256: string };
+  /** A JSON object of table name → CSV and the names of this document's tables in page order (csv-tables.ts). */
+  csvTables?: { file: string; path: string; sha256: string; tables: string[] };
+  /** The pages scored (1-based), instead of the first ones: a paper's pages with tables. */
+  pages?: number[];
   /** Also scored as a scan: its pages rendered to an image-only PDF, against the text layer of the original. */
   scan?: boolean;
   /**
@@ -88,6 +97,38 @@ const camelot = (name: string, path: string, sha256: string, tables: string[], n
   path,
   sha256,
   camelot: { ...CAMELOT_DATA, tables },
+  note,
+});
+
+const TABULA_DIR = "src/test/resources/technology/tabula";
+const tabulaJson = (name: string, pdfSha: string, jsonSha: string, note: string): QualityDoc => ({
+  ...TABULA,
+  licence: "MIT (tabula-java test resources)",
+  file: `tabula/${name}.pdf`,
+  path: `${TABULA_DIR}/${name}.pdf`,
+  sha256: pdfSha,
+  tabulaJson: { file: `tabula/${name}.json`, path: `${TABULA_DIR}/json/${name}.json`, sha256: jsonSha },
+  note,
+});
+
+const GMFT = {
+  repo: "conjuncts/gmft",
+  commit: "ac7ef5e",
+  licence: "open-access articles (CC BY) in an MIT repository",
+};
+const GMFT_REFS = {
+  file: "gmft/ditr_csvs.json",
+  path: "data/test/references/ditr_csvs.json",
+  sha256: "1b902266af92a6d5a3f12fe168ec3937934d306497b96f16f6f84b8173674724",
+};
+/** A paper of gmft's test data, scored on its pages with tables (not rotated ones) against gmft's expected CSVs. */
+const gmft = (name: string, sha256: string, pages: number[], tables: string[], note: string): QualityDoc => ({
+  ...GMFT,
+  file: `gmft/${name}`,
+  path: `data/pdfs/${name}`,
+  sha256,
+  pages,
+  csvTables: { ...GMFT_REFS, tables },
   note,
 });
 
@@ -575,6 +616,102 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "14290fe5c01ad98b9362906b0c9646756ebf2999a82aaaeefc4dcecff5d3726f",
     ["data_lattice_shift_text_left_top"],
     "ruled table, cells spanning rows",
+  ),
+  camelot(
+    "multiple_tables.pdf",
+    "tests/files/multiple_tables.pdf",
+    "9ac99cf86d3dd9b8e3773b773b942ec784c9e4b6e36febe1637767468e96526a",
+    ["data_network_two_tables_b_1", "data_network_two_tables_b_2"],
+    "two unruled tables with a paragraph between them",
+  ),
+  camelot(
+    "background_lines_1.pdf",
+    "tests/files/background_lines_1.pdf",
+    "fe4c0ea9c600f03fdc8c4d6d030265116178a71fa02fcbf6f4d0ae149ea608fb",
+    ["data_lattice_process_background"],
+    "annual report: prose, then a table on shaded rows with a wrapped multi-line header",
+  ),
+  camelot(
+    "split_text_lattice.pdf",
+    "tests/files/split_text_lattice.pdf",
+    "15b8cf2901342f88a7d4d57da6e7c98a4bb29c6b9b022707af2adf593a3db9a2",
+    ["data_lattice_split_text"],
+    "ruled register, cells wrapped over several lines",
+  ),
+  camelot(
+    "stream_inner_outer_columns.pdf",
+    "tests/files/stream_inner_outer_columns.pdf",
+    "c1b275fa317d166038d1c9ac3525283a3c6ef25837a079e6ea34d47ec2b2ed02",
+    ["data_stream_inner_outer_columns"],
+    "unruled table, columns empty below the first row",
+  ),
+  tabulaJson(
+    "spanning_cells",
+    "f0a8fb8a293a192ca896ff4100b7b7113149ca89145ba61da662bd9d9fec3acf",
+    "06c2a98b1fb8d4ff9e8f09b0b98051a4ad513b58d688139560c6e6aaeb1dfe42",
+    "report appendix: two ruled tables, scenario headings spanning every column, prose between",
+  ),
+  tabulaJson(
+    "twotables",
+    "72a9d20672e4d581ae9933a07cbe9a6f6db40632218fb7e73bd923dee033d8cd",
+    "32a393e77a8f70a4114ff30cd232471610d0576ba55ce0624b3880820d77fc6a",
+    "Japanese financial statement: two ruled tables, two-level spanning headers, wrapped header cells",
+  ),
+  gmft(
+    "1.pdf",
+    "4f5534e8a33e96ca86f12f0895ac1dfe3a897499580941002275b44ad98b32fb",
+    [4, 6, 8, 10, 11, 13, 14, 16, 19],
+    ["pdf1_t0", "pdf1_t1", "pdf1_t2", "pdf1_t3", "pdf1_t4", "pdf1_t5", "pdf1_t6", "pdf1_t7", "pdf1_t8", "pdf1_t9"],
+    "water-science paper, two columns: booktabs tables of materials, isotherm and kinetics parameters",
+  ),
+  gmft(
+    "2.pdf",
+    "ed97152e845d42892dc973e5d1f9ce1b06037208129b8b59b8d598b4807b5cb0",
+    [3, 6, 7, 8],
+    ["pdf2_t0", "pdf2_t1", "pdf2_t2", "pdf2_t3"],
+    "clinical pharmacology paper: demographics with group rows, PK parameters",
+  ),
+  gmft(
+    "3.pdf",
+    "425de3328275e117ea0f96da59313706966c2cc2023114646958d7ae2d50319d",
+    [4, 6, 8],
+    ["pdf3_t1", "pdf3_t2", "pdf3_t3"],
+    "Nature Communications article: unruled results tables, minus signs, units in headers (page 1 left out: gmft's table there is the abstract)",
+  ),
+  gmft(
+    "4.pdf",
+    "18893573d6a95cbbd65a0f21538be57a3bdd7c8f9869cb20046a119a23c0fbc4",
+    [3, 8],
+    ["pdf4_t0", "pdf4_t1"],
+    "Scientific Reports article: results tables",
+  ),
+  gmft(
+    "5.pdf",
+    "77f2f0f752daab1a6f0749384bc6fa0757751e9af30a998222165c8e3270453a",
+    [3, 5],
+    ["pdf5_t0", "pdf5_t1"],
+    "IUCrJ crystallography paper: long parameter tables",
+  ),
+  gmft(
+    "6.pdf",
+    "ac34475f0d9d818d8000e6ec3301ec3de0699ea8e69895189ce5c1f6fbdf5089",
+    [5, 7, 12],
+    ["pdf6_t0", "pdf6_t1", "pdf6_t2"],
+    "Rice journal article: results tables with wrapped cells",
+  ),
+  gmft(
+    "7.pdf",
+    "7ad9276c97ffbf1b2404e4667dc832cee40754c02883577779cd7e2b4b67e8d7",
+    [3, 4],
+    ["pdf7_t0", "pdf7_t1", "pdf7_t2"],
+    "BMC article: patient tables, two on a page, values like 11 / 18",
+  ),
+  gmft(
+    "tatr.pdf",
+    "9ed56fdf6cdac02a1b559b59e787b18eb26bf67fbcc216f7d4ba33e72a83d593",
+    [4, 6, 7, 8],
+    ["pubt_p4", "pubt_p6", "pubt_p7", "pubt_p8"],
+    "PubTables-1M paper (arXiv): booktabs results tables, spanning group labels down the rows",
   ),
   pdfjs(
     "bug1997343.pdf",

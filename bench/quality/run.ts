@@ -9,6 +9,8 @@ import { extractionOf, scoreExtraction, type Reference, type Scores } from "@/se
 import { getVisionModel } from "@/server/providers/vision";
 import { fmt, table, time } from "../stats";
 import { camelotTables } from "./camelot";
+import { csvTables } from "./csv-tables";
+import { tabulaTables } from "./tabula-json";
 import { QUALITY_DOCS, type QualityDoc } from "./manifest";
 import {
   icdarTables,
@@ -38,18 +40,16 @@ export const qualityDir = (): string | null => {
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 
-const firstPages = async (bytes: Uint8Array, pages: number) => {
+/** The first `pages` pages, or the listed ones (1-based) when a document names its pages. */
+const firstPages = async (bytes: Uint8Array, pages: number, only?: number[]) => {
   const { PDFDocument } = await import("pdf-lib");
   const source = await PDFDocument.load(bytes, { ignoreEncryption: true });
   const count = Math.min(source.getPageCount(), pages);
-  if (count === source.getPageCount()) return { bytes, pages: count };
+  if (!only && count === source.getPageCount()) return { bytes, pages: count };
+  const indices = only ? only.map((p) => p - 1) : Array.from({ length: count }, (_, i) => i);
   const doc = await PDFDocument.create();
-  for (const page of await doc.copyPages(
-    source,
-    Array.from({ length: count }, (_, i) => i),
-  ))
-    doc.addPage(page);
-  return { bytes: await doc.save(), pages: count };
+  for (const page of await doc.copyPages(source, indices)) doc.addPage(page);
+  return { bytes: await doc.save(), pages: indices.length };
 };
 
 /** The pages as pictures only (200 dpi, like a office scanner), to score the OCR path against the text layer. */
@@ -94,6 +94,16 @@ const referenceOf = async (doc: QualityDoc, dir: string, file: string, bytes: Ui
     ref.tableCells = tables.cells;
     ref.tableRelations = tables.relations;
   }
+  if (doc.tabulaJson) {
+    const tables = tabulaTables(path.join(dir, doc.tabulaJson.file), pages);
+    ref.tableCells = tables.cells;
+    ref.tableRelations = tables.relations;
+  }
+  if (doc.csvTables) {
+    const tables = csvTables(path.join(dir, doc.csvTables.file), doc.csvTables.tables);
+    ref.tableCells = tables.cells;
+    ref.tableRelations = tables.relations;
+  }
   if (doc.code && !ref.codeBlocks?.length) {
     const listings = await monospaceListings(bytes, pages).catch(() => []);
     if (listings.length) ref.codeBlocks = listings;
@@ -135,10 +145,13 @@ export const benchQuality = async (): Promise<string> => {
         skipped.push(`${doc.file} (sha256 differs)`);
         continue;
       }
-      const cut = await firstPages(original, maxPages);
+      const cut = await firstPages(original, maxPages, doc.pages);
       const cutFile = path.join(work, path.basename(doc.file));
       writeFileSync(cutFile, cut.bytes);
-      const ref = await referenceOf(doc, dir, file, original, cut.pages);
+      // Chosen pages are a new file: its text layer is the reference (the original's tags are not kept).
+      const ref = doc.pages
+        ? await referenceOf(doc, dir, cutFile, cut.bytes, cut.pages)
+        : await referenceOf(doc, dir, file, original, cut.pages);
       const inputs: { name: string; bytes: Uint8Array; ref: Reference }[] = [
         { name: path.basename(doc.file), bytes: cut.bytes, ref },
       ];
@@ -219,7 +232,7 @@ export const benchQuality = async (): Promise<string> => {
           ]),
         ];
   return [
-    `Quality: ${new Set(rows.map((r) => r.doc)).size} documents (first ${maxPages} pages each), methods ${methods.join(", ")}`,
+    `Quality: ${new Set(rows.map((r) => r.doc)).size} documents (first ${maxPages} pages each, or the pages a document names), methods ${methods.join(", ")}`,
     table([
       ["document", "method", ...keys, "seconds"],
       ...rows.map((r) => [

@@ -3,6 +3,7 @@ import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
+import { splitSideCaptions } from "./side-captions";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -137,6 +138,27 @@ const headingIn = (lines: Line[], start: number, end: number, stats: DocStats): 
 };
 
 /**
+ * A line of running text under a table ends it: a segment of five or more words with lower-case letters, on a line
+ * reaching more than two ems past both edges of the rows above it (the paragraph going on under a narrow table, beside
+ * a margin note). A wrapped cell or a long last column stays within the rows' extent on at least one side.
+ */
+const proseAfter = (lines: Line[], start: number, end: number): number | null => {
+  let left = Infinity;
+  let right = -Infinity;
+  for (let i = start; i <= end; i++) {
+    const line = lines[i];
+    if (!line) continue;
+    const em = line.fontSize;
+    const prose = line.segments.some((s) => s.text.split(/\s+/).length >= 5 && /\p{Ll}/u.test(s.text));
+    const beyond = line.left < left - 2 * em && line.right > right + 2 * em;
+    if (i - start >= MIN_TABLE_ROWS - 1 && prose && beyond) return i;
+    left = Math.min(left, line.left);
+    right = Math.max(right, line.right);
+  }
+  return null;
+};
+
+/**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
  * "P@1" and "P@5"), is the table's first header row.
  */
@@ -203,17 +225,22 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       continue;
     }
     if (heading !== null) end = heading - 1;
+    // The running text under the table and whatever the run held after it are text, not the start of another run.
+    const prose = proseAfter(lines, start, end);
+    const next = end + 1;
+    if (prose !== null) end = prose - 1;
     const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
     if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });
     }
-    start = end + 1;
+    start = next;
   }
   return found;
 };
 
-export const buildBlocks = (lines: Line[], stats: DocStats): Block[] => {
+export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
+  const lines = splitSideCaptions(regionLines);
   const blocks: Block[] = [];
   const contents = findContents(lines).map(({ start, end, table }) => {
     const block: Block = { ...union(lines.slice(start, end + 1)), lines: lines.slice(start, end + 1), kind: "table" };

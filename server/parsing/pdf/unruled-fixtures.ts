@@ -395,3 +395,175 @@ export const buildWrappedMiddleHeadingPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A small table set inside a paragraph's column, narrower than it, and right under it (at the rows' own spacing) the
+ * paragraph going on beside a note in the left margin: two segments a line, like the table's rows.
+ */
+export const buildNarrowTableBeforeProsePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [{ text: "Small tables may be shown within the paragraph, set in its column:", x: 150 }]);
+  let top = 100;
+  for (const [name, value] of [
+    ["Name", "Value"],
+    ["This", "11"],
+    ["That", "2"],
+    ["Other", "7"],
+  ] as const) {
+    row(page, regular, 10, top, [
+      { text: name, x: 250 },
+      { text: value, x: 330, align: "right" },
+    ]);
+    top += 12;
+  }
+  for (const [note, text] of [
+    ["Marginal", "Larger figures such as the first one are usually placed in a float"],
+    ["notes are", "to be positioned at a suitable place in the text, which helps"],
+    ["usually", "with breaking the columns and the pages of the document."],
+  ] as const) {
+    row(page, regular, 10, top, [
+      { text: note, x: 72 },
+      { text, x: 150 },
+    ]);
+    top += 12;
+  }
+  // The note goes on under the paragraph, beside the next section's heading.
+  for (const note of ["placed in", "the outer"]) {
+    row(page, regular, 10, top, [{ text: note, x: 72 }]);
+    top += 12;
+  }
+  row(page, regular, 10, top, [{ text: "margin.", x: 72 }]);
+  row(page, fonts.bold, 12, top - 2, [{ text: "2.4 Theorems", x: 150 }]);
+  return doc.save();
+};
+
+/**
+ * A paper's results table with three label columns before the figures (data, model, category), the data and model
+ * labels only on the first row of their group.
+ */
+export const buildLabelColumnsTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [{ text: "Table 4. Test performance of the models on the test data.", x: 150 }]);
+  const at = [72, 160, 250, 360, 430, 500];
+  const put = (top: number, texts: string[]) =>
+    row(
+      page,
+      regular,
+      9,
+      top,
+      texts
+        .map((text, i) => ({ text, x: at[i] ?? 0, align: i >= 3 ? "right" : "left" }) as const)
+        .filter((c) => c.text),
+    );
+  let top = 100;
+  put(top, ["Test Data", "Model", "Table Category", "Accuracy", "Recall", "F1"]);
+  for (const r of [
+    ["Non-Canonical", "DETR-NC", "Simple", "0.8678", "0.9872", "0.9859"],
+    ["", "", "Complex", "0.5360", "0.9600", "0.9618"],
+    ["", "", "All", "0.7336", "0.9762", "0.9761"],
+    ["Canonical", "DETR", "Simple", "0.9349", "0.9933", "0.9920"],
+    ["", "", "Complex", "0.2712", "0.9257", "0.9290"],
+    ["", "", "All", "0.5851", "0.9576", "0.9588"],
+  ]) {
+    top += 12;
+    put(top, r);
+  }
+  return doc.save();
+};
+
+/**
+ * Negative values whose sign is set in another font than the digits, right against them (a paper's math-font minus
+ * before text-font digits): two runs with no gap between them, one word.
+ */
+export const buildSignedFiguresTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const sign = await doc.embedFont(StandardFonts.TimesRoman);
+  const { regular } = fonts;
+  const signed = (value: number, right: number, top: number) => {
+    const digits = String(Math.abs(value));
+    const x = right - regular.widthOfTextAtSize(digits, 10);
+    page.drawText(digits, { x, y: HEIGHT - top - 10, size: 10, font: regular });
+    if (value < 0) {
+      const w = sign.widthOfTextAtSize("–", 10);
+      page.drawText("–", { x: x - w, y: HEIGHT - top - 10, size: 10, font: sign });
+    }
+  };
+  row(page, regular, 10, 100, [
+    { text: "Zeolite", x: 72 },
+    { text: "Transfer", x: 250, align: "right" },
+    { text: "Dispersion", x: 350, align: "right" },
+  ]);
+  [
+    ["BEA", -148, -129],
+    ["BEC", -123, -151],
+    ["BOG", -140, 140],
+    ["CON", -132, -149],
+  ].forEach(([name, a, b], i) => {
+    const top = 114 + 14 * i;
+    row(page, regular, 10, top, [{ text: String(name), x: 72 }]);
+    signed(Number(a), 250, top);
+    signed(Number(b), 350, top);
+  });
+  return doc.save();
+};
+
+/**
+ * A journal's table with its caption in a narrow column to the left of it, on the table's first lines ("Table 2
+ * Demographics of …" wrapped over three lines beside the header and the first rows, at a closer line pitch).
+ */
+export const buildSideCaptionTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: PARAGRAPH, x: 72 }]);
+  const caption = ["Demographics and", "characteristics of the", "study population (n = 34)"];
+  const rows = [
+    ["Variable", "N", "Mean", "SD"],
+    ["Age (years)", "34", "41.3", "10.4"],
+    ["Weight (kg)", "34", "83.5", "20.2"],
+    ["Height (cm)", "34", "173", "13.3"],
+    ["BMI (kg/m2)", "34", "27.6", "4.7"],
+    ["Albumin (g/dL)", "34", "3.83", "0.403"],
+  ];
+  rows.forEach(([label, n, mean, sd], i) => {
+    const top = 110 + 12 * i;
+    // The label in bold, the caption's words after it in the text face.
+    if (i === 0) row(page, bold, 9, top, [{ text: "Table 2", x: 72 }]);
+    const side = i === 0 ? caption[0] : caption[i];
+    const x = i === 0 ? 72 + bold.widthOfTextAtSize("Table 2 ", 9) : 72;
+    // Set at its own line pitch: after the first line, the caption's lines fall between the rows' baselines.
+    if (side) row(page, regular, 9, 110 + 10 * i, [{ text: side, x }]);
+    row(page, regular, 9, top, [
+      { text: label ?? "", x: 240 },
+      { text: n ?? "", x: 380, align: "right" },
+      { text: mean ?? "", x: 440, align: "right" },
+      { text: sd ?? "", x: 500, align: "right" },
+    ]);
+  });
+  return doc.save();
+};
+
+/** A report's list of tables: number, title and page as three segments a line, no dot leaders. */
+export const buildListOfTablesPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.bold, 14, 72, [{ text: "List of tables", x: 72 }]);
+  [
+    ["Table 1", "Demographics of the study population", "5"],
+    ["Table 2", "Pharmacokinetic parameters", "8"],
+    ["Table 3", "Adverse events by dose group", "12"],
+    ["Table 4", "Laboratory values at baseline", "15"],
+  ].forEach(([label, title, pageNumber], i) =>
+    row(page, fonts.regular, 10, 100 + 14 * i, [
+      { text: label ?? "", x: 72 },
+      { text: title ?? "", x: 130 },
+      { text: pageNumber ?? "", x: 540, align: "right" },
+    ]),
+  );
+  return doc.save();
+};

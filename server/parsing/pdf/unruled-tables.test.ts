@@ -7,9 +7,14 @@ import {
   buildContinuedTablePdf,
   buildFigureAndGroupsPdf,
   buildGroupedHeaderPdf,
+  buildLabelColumnsTablePdf,
   buildLabelledListPdf,
   buildLeaderTablePdf,
+  buildListOfTablesPdf,
+  buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
+  buildSideCaptionTablePdf,
+  buildSignedFiguresTablePdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
   buildWrappedMiddleHeadingPdf,
@@ -50,6 +55,75 @@ describe("unruled tables from text positions", () => {
     expect(heading).toBeGreaterThan(table);
     expect(elements[heading]?.type).toBe("Title");
     expect(elements[table]?.text).not.toContain("Conclusion");
+  });
+
+  it("ends a narrow table where the paragraph under it goes on past its edges, beside a margin note", async () => {
+    const elements = await parse(await buildNarrowTableBeforeProsePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Name", "Value"],
+      ["This", "11"],
+      ["That", "2"],
+      ["Other", "7"],
+    ]);
+    const after = elements
+      .filter((e) => e.type !== "Table")
+      .map((e) => e.text)
+      .join(" ");
+    expect(after).toContain("Larger figures such as the first one");
+    expect(after).toContain("with breaking the columns");
+  });
+
+  it("keeps the header apart from the first body row when several label columns come before the figures", async () => {
+    const elements = await parse(await buildLabelColumnsTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows[0]).toEqual(["Test Data", "Model", "Table Category", "Accuracy", "Recall", "F1"]);
+    expect(rows[1]).toEqual(["Non-Canonical", "DETR-NC", "Simple", "0.8678", "0.9872", "0.9859"]);
+    expect(rows).toHaveLength(7);
+    expect(tables[0]?.html).toContain("<thead><tr><th>Test Data</th>");
+  });
+
+  it("keeps a minus sign set in another font against its figures in one word, as the line's text does", async () => {
+    const elements = await parse(await buildSignedFiguresTablePdf());
+    const table = elements.find((e) => e.type === "Table") as ParsedElement;
+    expect(rowsOf(table)).toEqual([
+      ["Zeolite", "Transfer", "Dispersion"],
+      ["BEA", "–148", "–129"],
+      ["BEC", "–123", "–151"],
+      ["BOG", "–140", "140"],
+      ["CON", "–132", "–149"],
+    ]);
+  });
+
+  it("reads a caption set in a narrow column beside the table's first rows as text before it, not as cells", async () => {
+    const elements = await parse(await buildSideCaptionTablePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(rowsOf(tables[0] as ParsedElement)).toEqual([
+      ["Variable", "N", "Mean", "SD"],
+      ["Age (years)", "34", "41.3", "10.4"],
+      ["Weight (kg)", "34", "83.5", "20.2"],
+      ["Height (cm)", "34", "173", "13.3"],
+      ["BMI (kg/m2)", "34", "27.6", "4.7"],
+      ["Albumin (g/dL)", "34", "3.83", "0.403"],
+    ]);
+    const caption = elements.findIndex((e) => e.text.startsWith("Table 2"));
+    expect(elements[caption]?.text).toBe("Table 2 Demographics and characteristics of the study population (n = 34)");
+    expect(caption).toBeLessThan(elements.indexOf(tables[0] as ParsedElement));
+  });
+
+  it("keeps a list of tables' numbers beside their titles: a caption column holds one caption", async () => {
+    const elements = await parse(await buildListOfTablesPdf());
+    for (const [label, title] of [
+      ["Table 1", "Demographics of the study population"],
+      ["Table 4", "Laboratory values at baseline"],
+    ] as const) {
+      const holder = elements.find((e) => e.text.includes(title));
+      expect(holder?.text).toMatch(new RegExp(`${label}\\s+${title}`));
+    }
   });
 
   it("reads a table continued on the next page as one table with both pages", async () => {

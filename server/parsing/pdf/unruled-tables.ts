@@ -4,6 +4,7 @@ import { isKeyValueList, isProseBeside } from "./forms";
 import { type PlacedCell, widenGroupHeadings } from "./group-headings";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
+import { joinRuns } from "./layout";
 import { joinWrappedCells } from "./wrapped-cells";
 
 /**
@@ -27,16 +28,17 @@ const LEADERS = /^(?:\S{1,2}\s+)?(?:[.·…_]\s*){3,}$/;
 
 const atomsOf = (line: Line): Atom[] => {
   const runs: Run[] = line.segments.flatMap((s) => s.runs).sort((a, b) => a.left - b.left);
-  const atoms: Atom[] = [];
+  const groups: { left: number; right: number; runs: Run[] }[] = [];
   for (const run of runs) {
-    const text = run.text.trim();
-    if (!text) continue;
-    const last = atoms[atoms.length - 1];
+    if (!run.text.trim()) continue;
+    const last = groups[groups.length - 1];
     if (last && run.left - last.right < WORD_GAP_EM * run.fontSize) {
-      last.text = `${last.text} ${text}`;
+      last.runs.push(run);
       last.right = Math.max(last.right, run.right);
-    } else atoms.push({ left: run.left, right: run.right, text });
+    } else groups.push({ left: run.left, right: run.right, runs: [run] });
   }
+  // An atom's runs are joined as the line's text is: a sign in another font against its digits stays one word.
+  const atoms = groups.map((g) => ({ left: g.left, right: g.right, text: joinRuns(g.runs) }));
   // Leaders (and the mark before them) go into the label's cell.
   return atoms.reduce<Atom[]>((out, atom) => {
     const label = out[out.length - 1];
@@ -150,8 +152,20 @@ type PlacedRow = { col: number; colSpan: number; rowSpan?: number; text: string 
  * lines); a row with a span stays a row of its own, above its sub-headings.
  */
 const headerOf = (placed: PlacedRow[]): number => {
+  // The value columns: those holding figures in most of their rows; without any, every column but the first (a
+  // table of several label columns before its figures has words in its first body row's label cells too).
+  const figures = new Map<number, number>();
+  const filled = new Map<number, number>();
+  for (const c of placed.flat().filter((c) => c.colSpan === 1 && c.text)) {
+    filled.set(c.col, (filled.get(c.col) ?? 0) + 1);
+    if (isFigure(c.text)) figures.set(c.col, (figures.get(c.col) ?? 0) + 1);
+  }
+  const numeric = new Set(
+    [...figures].filter(([col, n]) => n >= 2 && n >= 0.5 * (filled.get(col) ?? 0)).map(([c]) => c),
+  );
+  const isValue = (c: { col: number }) => (numeric.size ? numeric.has(c.col) : c.col > 0);
   const hasFigures = (row: PlacedRow) => {
-    const values = row.filter((c) => c.col > 0 && c.text);
+    const values = row.filter((c) => isValue(c) && c.text);
     return values.length > 0 && values.filter((c) => isFigure(c.text)).length >= 0.75 * values.length;
   };
   const firstData = placed.findIndex(hasFigures);
