@@ -11,13 +11,30 @@ import { unruledRows, unruledTable } from "./unruled-tables";
 
 const MIN_TABLE_ROWS = 3;
 
+export const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+/** "1. ", "2.1 ", "3.1.2. " before a capital: a section's number. */
+export const SECTION_NUMBER_RE = /^\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=\p{Lu})/u;
+
+/**
+ * Some styles set section headings a little smaller than the body, in bold (ASME's 9 pt sans capitals over 10 pt
+ * text): such a line counts as a heading when numbered as a section or in capitals, not a bold phrase of any kind.
+ */
+const numberedOrCapitals = (text: string): boolean => {
+  if (SECTION_NUMBER_RE.test(text)) return true;
+  const letters = text.replace(/[^\p{L}]/gu, "");
+  return letters.length >= 4 && !/\p{Ll}/u.test(letters);
+};
+
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
+  // A word broken at the line's end goes on below: a paragraph's line (an italic abstract's), not a heading.
+  if (/\p{Ll}-$/u.test(line.text)) return false;
   if (line.fontSize >= stats.bodySize * 1.15 && line.text.length <= 200) return true;
+  const smallBold = line.fontSize >= stats.bodySize * 0.8 && BOLD_FONT.test(line.fontName);
   return (
     line.fontName !== stats.bodyFont &&
     monoShare([line]) < 0.5 &&
-    line.fontSize >= stats.bodySize * 0.95 &&
+    (line.fontSize >= stats.bodySize * 0.95 || (smallBold && numberedOrCapitals(line.text))) &&
     fontShare(line) >= 0.9 &&
     line.text.length <= 100 &&
     !hasTerminalPunctuation(line.text) &&
@@ -59,7 +76,10 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (itemPrefixLength(next.text) > 0) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
-  if (isHeadingLine(prev, stats) !== isHeadingLine(next, stats)) return true;
+  const prevHeading = isHeadingLine(prev, stats);
+  if (prevHeading !== isHeadingLine(next, stats)) return true;
+  // A heading's lines share one font: a heading line in another font under it is the next heading or a subheading.
+  if (prevHeading && prev.fontName !== next.fontName) return true;
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short

@@ -1,0 +1,131 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from ".";
+import { BODY, PAGE } from "./test-fixtures";
+
+/**
+ * Headings of papers on small PDFs made here: set smaller than the body in bold, numbered in the body's font, run
+ * into their paragraph, and over an italic abstract.
+ */
+
+const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
+  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+
+/** Four lines of body text at a 12 pt pitch, from `top`; returns where the next line would go. */
+const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
+  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 12, 10, font);
+  return top + 4 * 12;
+};
+
+const fonts = async (doc: PDFDocument) => ({
+  regular: await doc.embedFont(StandardFonts.Helvetica),
+  bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+});
+
+const typesOf = async (doc: PDFDocument) => {
+  const { elements } = await partitionPdf({ bytes: await doc.save() });
+  return { elements, typeOf: (text: string) => elements.find((e) => e.text === text)?.type };
+};
+
+describe("headings of papers", () => {
+  it("types bold headings set smaller than the body as Title when numbered or in capitals, not other bold lines", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "1. INTRODUCTION", 72, 80, 9, bold);
+    body(page, regular, 92, 1);
+    put(page, "1.1. Essential Initial Commands", 72, 160, 9, bold);
+    body(page, regular, 172, 2);
+    put(page, "Proceedings of the annual meeting", 72, 240, 9, bold);
+    body(page, regular, 252, 3);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("1. INTRODUCTION")).toBe("Title");
+    expect(typeOf("1.1. Essential Initial Commands")).toBe("Title");
+    expect(typeOf("Proceedings of the annual meeting")).toBeUndefined();
+  });
+
+  it("keeps a heading apart from an italic paragraph under it and from a heading in another font", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold, italic } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "ABSTRACT", 72, 80, 9, bold);
+    // An italic abstract whose first line ends in a word broken across lines, at the body's pitch.
+    put(page, "This paper is an example of and a template for type-", 72, 92, 10, italic);
+    put(page, "setting conference papers using the class file here", 72, 104, 10, italic);
+    put(page, "and references can include identifiers and links.", 72, 116, 10, italic);
+    put(page, "NOMENCLATURE", 72, 150, 9, bold);
+    put(page, "Roman letters", 72, 162, 10, italic);
+    put(page, "k Thermal conductivity", 80, 174, 10, regular);
+    body(page, regular, 200, 1);
+    body(page, regular, 260, 2);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("ABSTRACT")).toBe("Title");
+    expect(typeOf("NOMENCLATURE")).toBe("Title");
+    const abstract = elements.find((e) => e.text.startsWith("This paper is an example"));
+    expect(abstract?.type).not.toBe("Title");
+    expect(abstract?.text).toContain("typesetting conference papers");
+  });
+
+  it("types a line numbered as a section and set apart as Title in the body's font, not a wrapped contents entry", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // A contents list whose fourth entry wraps: its first line sits at the list's pitch on both sides.
+    const entries = [
+      ["2.1 Method", "2"],
+      ["2.2 Design", "2"],
+      ["2.3 Data sets", "3"],
+      ["2.4 Preliminary considerations and criteria for the making", ""],
+      ["of accessible documents", "4"],
+      ["2.5 Results", "5"],
+      ["2.6 Discussion", "7"],
+    ];
+    entries.forEach(([entry = "", folio = ""], i) => {
+      put(page, entry, entry.startsWith("of") ? 90 : 72, 80 + i * 12, 10, regular);
+      if (folio) put(page, folio, 500, 80 + i * 12, 10, regular);
+    });
+    // An entry alone, with dot leaders to its page.
+    put(page, "2.7 Conclusions . . . . . . . . . . . . . . 9", 72, 200, 10, regular);
+    body(page, regular, 240, 1);
+    put(page, "2.1 Method", 72, 320, 10, regular);
+    body(page, regular, 340, 2);
+    body(page, regular, 400, 3);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("2.1 Method")).toBe("Title");
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles.filter((t) => /Preliminary|Conclusions/.test(t))).toEqual([]);
+  });
+
+  it("splits a bold run-in heading ending in a full stop from its paragraph, not a bold caption label", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    body(page, regular, 80, 1);
+    put(page, "Online Sources.", 72, 140, 10, bold);
+    put(
+      page,
+      "A bibliography entry is included for citation of web pages",
+      72 + bold.widthOfTextAtSize("Online Sources. ", 10),
+      140,
+      10,
+      regular,
+    );
+    put(page, "and other sources that are found online, with the date they were read.", 72, 152, 10, regular);
+    put(page, "Figure 2.", 72, 190, 10, bold);
+    put(
+      page,
+      "Throughput of the parser per page count.",
+      72 + bold.widthOfTextAtSize("Figure 2. ", 10),
+      190,
+      10,
+      regular,
+    );
+    body(page, regular, 230, 2);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("Online Sources.")).toBe("Title");
+    const paragraph = elements.find((e) => e.text.startsWith("A bibliography entry"));
+    expect(paragraph?.type).toBe("NarrativeText");
+    expect(elements.find((e) => e.text.startsWith("Figure 2."))?.type).toBe("FigureCaption");
+  });
+});
