@@ -30,6 +30,17 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   // A word broken at the line's end goes on below: a paragraph's line (an italic abstract's), not a heading.
   if (/\p{Ll}-$/u.test(line.text)) return false;
   if (line.fontSize >= stats.bodySize * 1.15 && line.text.length <= 200) return true;
+  // A heading set barely larger than the body ("Heading Level 3" at 12 pt over 11 pt text): a short line that
+  // starts like a heading and does not end like a sentence.
+  if (
+    line.fontSize >= stats.bodySize * 1.08 &&
+    line.text.length <= 80 &&
+    /^[\p{Lu}\d]/u.test(line.text) &&
+    !hasTerminalPunctuation(line.text) &&
+    !/[,;:]$/.test(line.text)
+  ) {
+    return true;
+  }
   const smallBold = line.fontSize >= stats.bodySize * 0.8 && BOLD_FONT.test(line.fontName);
   return (
     line.fontName !== stats.bodyFont &&
@@ -78,8 +89,11 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);
   if (prevHeading !== isHeadingLine(next, stats)) return true;
-  // A heading's lines share one font: a heading line in another font under it is the next heading or a subheading.
-  if (prevHeading && prev.fontName !== next.fontName) return true;
+  // A heading's lines share one font and size: a heading line in another under it is the next heading or a
+  // subheading.
+  if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {
+    return true;
+  }
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short

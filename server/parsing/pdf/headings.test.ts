@@ -128,4 +128,38 @@ describe("headings of papers", () => {
     expect(paragraph?.type).toBe("NarrativeText");
     expect(elements.find((e) => e.text.startsWith("Figure 2."))?.type).toBe("FigureCaption");
   });
+
+  it("types headings set barely larger than the body as Title, each level apart, not a paragraph's last line", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Heading Level 2", 72, 80, 12, regular);
+    put(page, "Heading Level 3", 72, 96, 11, regular);
+    put(page, "Some paragraph text under the headings.", 72, 111, 10, regular);
+    body(page, regular, 140, 1);
+    body(page, regular, 200, 2);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Heading Level 2")).toBe("Title");
+    expect(typeOf("Heading Level 3")).toBe("Title");
+    expect(typeOf("Some paragraph text under the headings.")).toBe("NarrativeText");
+  });
+
+  it("keeps an author's affiliation lines, set a little larger than the body, out of the headings", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Hidden features of the document format", 72, 60, 18, bold);
+    const centred = (text: string, top: number, size: number) =>
+      put(page, text, 200 - regular.widthOfTextAtSize(text, size) / 2, top, size, regular);
+    centred("Tamir Hassan", 100, 12);
+    centred("Member, Document Association", 114, 11);
+    centred("Round-Trip Solutions", 127, 11);
+    centred("Vienna, Austria", 140, 11);
+    centred("tamir@example.com", 153, 11);
+    body(page, regular, 190, 1);
+    body(page, regular, 250, 2);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["Hidden features of the document format"]);
+  });
 });
