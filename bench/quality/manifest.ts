@@ -679,13 +679,6 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "cfba159c9005c79fefc24dc570efe8098615dc64da14862c2077b6db09d8a4ef",
     "ASME conference paper template, tagged: numbered upper-case sections, run-in paragraph headings",
   ),
-  latex3(
-    "stem-article-2col-af.pdf",
-    "documentation/wtpdf/stem-article-2col-af.pdf",
-    "47fbf68b5",
-    "ef8b7fcbe59f17fd74e65b7611e56524ad294b7bea55d2c983c209df098e0ef7",
-    "two-column STEM article, tagged: numbered sections, a contents list",
-  ),
   pdfuaTechnique(
     "UA1_Tpdf-H_02.pdf",
     "H_02-Multiline-heading-correctly-tagged",
