@@ -31,10 +31,11 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   if (/\p{Ll}-$/u.test(line.text)) return false;
   if (line.fontSize >= stats.bodySize * 1.15 && line.text.length <= 200) return true;
   // A heading set barely larger than the body ("Heading Level 3" at 12 pt over 11 pt text): a short line that
-  // starts like a heading and does not end like a sentence.
+  // starts like a heading and does not end like a sentence, nor lists names with commas (a paper's authors).
   if (
     line.fontSize >= stats.bodySize * 1.08 &&
     line.text.length <= 80 &&
+    (line.text.match(/,/g) ?? []).length < 2 &&
     /^[\p{Lu}\d]/u.test(line.text) &&
     !hasTerminalPunctuation(line.text) &&
     !/[,;:]$/.test(line.text)

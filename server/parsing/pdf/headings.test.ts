@@ -144,18 +144,19 @@ describe("headings of papers", () => {
     expect(typeOf("Some paragraph text under the headings.")).toBe("NarrativeText");
   });
 
-  it("keeps an author's affiliation lines, set a little larger than the body, out of the headings", async () => {
+  it("keeps a paper's author line and an author's affiliation lines, set a little larger than the body, out of the headings", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "Hidden features of the document format", 72, 60, 18, bold);
+    put(page, "Slobodan Jenko, Jingxuan He, Niels Mundler, and Mark Vero", 72, 80, 11, regular);
     const centred = (text: string, top: number, size: number) =>
       put(page, text, 200 - regular.widthOfTextAtSize(text, size) / 2, top, size, regular);
-    centred("Tamir Hassan", 100, 12);
-    centred("Member, Document Association", 114, 11);
-    centred("Round-Trip Solutions", 127, 11);
-    centred("Vienna, Austria", 140, 11);
-    centred("tamir@example.com", 153, 11);
+    centred("Tamir Hassan", 110, 12);
+    centred("Member, Document Association", 124, 11);
+    centred("Round-Trip Solutions", 137, 11);
+    centred("Vienna, Austria", 150, 11);
+    centred("tamir@example.com", 163, 11);
     body(page, regular, 190, 1);
     body(page, regular, 250, 2);
     const { elements } = await typesOf(doc);
