@@ -50,6 +50,8 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     fontShare(line) >= 0.9 &&
     line.text.length <= 100 &&
     !hasTerminalPunctuation(line.text) &&
+    // A sentence that ends inside the line ("… widely used. However, it is") makes it a paragraph's line.
+    !/\p{Ll}{2}[.!?][ \t]+\p{Lu}/u.test(line.text) &&
     !/^\p{Ll}/u.test(line.text)
   );
 };

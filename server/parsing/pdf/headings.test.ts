@@ -54,9 +54,12 @@ describe("headings of papers", () => {
     put(page, "This paper is an example of and a template for type-", 72, 92, 10, italic);
     put(page, "setting conference papers using the class file here", 72, 104, 10, italic);
     put(page, "and references can include identifiers and links.", 72, 116, 10, italic);
-    put(page, "NOMENCLATURE", 72, 150, 9, bold);
-    put(page, "Roman letters", 72, 162, 10, italic);
-    put(page, "k Thermal conductivity", 80, 174, 10, regular);
+    // An italic paragraph at the body's size whose line holds a sentence's end.
+    put(page, "Irregular text is widely used. However, it is", 72, 128, 10, italic);
+    put(page, "hard to read for the recognition models we have.", 72, 140, 10, italic);
+    put(page, "NOMENCLATURE", 72, 160, 9, bold);
+    put(page, "Roman letters", 72, 172, 10, italic);
+    put(page, "k Thermal conductivity", 80, 184, 10, regular);
     body(page, regular, 200, 1);
     body(page, regular, 260, 2);
     const { elements, typeOf } = await typesOf(doc);
@@ -65,6 +68,8 @@ describe("headings of papers", () => {
     const abstract = elements.find((e) => e.text.startsWith("This paper is an example"));
     expect(abstract?.type).not.toBe("Title");
     expect(abstract?.text).toContain("typesetting conference papers");
+    const emphasised = elements.find((e) => e.text.startsWith("Irregular text"));
+    expect(emphasised?.type).not.toBe("Title");
   });
 
   it("types a line numbered as a section and set apart as Title in the body's font, not a wrapped contents entry", async () => {
