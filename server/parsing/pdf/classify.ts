@@ -37,15 +37,16 @@ const listingText = (lines: Line[]): string => {
 };
 
 /**
- * "B. SLEEP RITUALS", "II. FINDINGS": one line numbered like a list item but set as a heading (a heading font, and
- * in capitals or larger than the body) is a section heading. Bold items of a list in sentence case stay items.
+ * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
+ * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
+ * in sentence case at the body's size stay items.
  */
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
   if (/^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]/.test(text)) return false;
   const words = text.slice(bulletPrefixLength(text));
-  return line.fontSize >= stats.bodySize * 1.15 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
+  return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
 
 /**

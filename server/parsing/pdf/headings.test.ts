@@ -29,7 +29,7 @@ const typesOf = async (doc: PDFDocument) => {
 };
 
 describe("headings of papers", () => {
-  it("types bold headings set smaller than the body as Title when numbered or in capitals, not other bold lines", async () => {
+  it("types bold section headings set a little smaller or larger than the body as Title, not other bold lines", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
@@ -39,10 +39,14 @@ describe("headings of papers", () => {
     body(page, regular, 172, 2);
     put(page, "Proceedings of the annual meeting", 72, 240, 9, bold);
     body(page, regular, 252, 3);
+    // A paper's numbered section heading set a point larger than the body, in sentence case.
+    put(page, "2. Related Work", 72, 320, 11, bold);
+    body(page, regular, 336, 4);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("1. INTRODUCTION")).toBe("Title");
     expect(typeOf("1.1. Essential Initial Commands")).toBe("Title");
     expect(typeOf("Proceedings of the annual meeting")).toBeUndefined();
+    expect(typeOf("2. Related Work")).toBe("Title");
   });
 
   it("keeps a heading apart from an italic paragraph under it and from a heading in another font", async () => {
