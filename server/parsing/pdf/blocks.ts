@@ -76,6 +76,17 @@ const itemTextLeft = (line: Line): number => {
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
 
+/**
+ * Two lines at the body's size in one font that is neither the body's nor bold (an italic abstract), at the text's
+ * pitch: one paragraph, though one of them, short of a sentence's end, looks like a heading line by its font.
+ */
+const inOneEmphasis = (prev: Line, next: Line, stats: DocStats): boolean =>
+  prev.fontName === next.fontName &&
+  prev.fontName !== stats.bodyFont &&
+  !BOLD_FONT.test(prev.fontName) &&
+  Math.max(prev.fontSize, next.fontSize) < stats.bodySize * 1.08 &&
+  Math.abs(prev.fontSize - next.fontSize) <= 0.04 * prev.fontSize;
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -91,7 +102,7 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (itemPrefixLength(next.text) > 0) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);
-  if (prevHeading !== isHeadingLine(next, stats)) return true;
+  if (prevHeading !== isHeadingLine(next, stats) && !inOneEmphasis(prev, next, stats)) return true;
   // A heading's lines share one font and size: a heading line in another under it is the next heading or a
   // subheading.
   if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {

@@ -61,6 +61,8 @@ describe("headings of papers", () => {
     // An italic paragraph at the body's size whose line holds a sentence's end.
     put(page, "Irregular text is widely used. However, it is", 72, 128, 10, italic);
     put(page, "hard to read for the recognition models we have.", 72, 140, 10, italic);
+    put(page, "The model consists of a rectification network and a", 72, 340, 10, italic);
+    put(page, "recognition network that are trained end to end.", 72, 352, 10, italic);
     put(page, "NOMENCLATURE", 72, 160, 9, bold);
     put(page, "Roman letters", 72, 172, 10, italic);
     put(page, "k Thermal conductivity", 80, 184, 10, regular);
@@ -74,6 +76,9 @@ describe("headings of papers", () => {
     expect(abstract?.text).toContain("typesetting conference papers");
     const emphasised = elements.find((e) => e.text.startsWith("Irregular text"));
     expect(emphasised?.type).not.toBe("Title");
+    const paragraph = elements.find((e) => e.text.startsWith("The model consists"));
+    expect(paragraph?.type).not.toBe("Title");
+    expect(paragraph?.text).toContain("trained end to end");
   });
 
   it("types a line numbered as a section and set apart as Title in the body's font, not a wrapped contents entry", async () => {
