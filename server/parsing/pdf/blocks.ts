@@ -42,7 +42,9 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   ) {
     return true;
   }
-  const smallBold = line.fontSize >= stats.bodySize * 0.8 && BOLD_FONT.test(line.fontName);
+  // One segment: a bold total row of a table set smaller than the body ("TOTAL   1,234") is no heading.
+  const smallBold =
+    line.fontSize >= stats.bodySize * 0.8 && BOLD_FONT.test(line.fontName) && line.segments.length === 1;
   return (
     line.fontName !== stats.bodyFont &&
     monoShare([line]) < 0.5 &&

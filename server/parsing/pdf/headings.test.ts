@@ -39,14 +39,22 @@ describe("headings of papers", () => {
     body(page, regular, 172, 2);
     put(page, "Proceedings of the annual meeting", 72, 240, 9, bold);
     body(page, regular, 252, 3);
+    // A ruled-free table set smaller than the body, its last row a bold total.
+    ["North", "South", "East"].forEach((name, i) => {
+      put(page, name, 72, 420 + i * 11, 8, regular);
+      put(page, String(100 + i), 300, 420 + i * 11, 8, regular);
+    });
+    put(page, "TOTAL", 72, 453, 8, bold);
+    put(page, "303", 300, 453, 8, bold);
     // A paper's numbered section heading set a point larger than the body, in sentence case.
     put(page, "2. Related Work", 72, 320, 11, bold);
     body(page, regular, 336, 4);
-    const { typeOf } = await typesOf(doc);
+    const { elements, typeOf } = await typesOf(doc);
     expect(typeOf("1. INTRODUCTION")).toBe("Title");
     expect(typeOf("1.1. Essential Initial Commands")).toBe("Title");
     expect(typeOf("Proceedings of the annual meeting")).toBeUndefined();
     expect(typeOf("2. Related Work")).toBe("Title");
+    expect(elements.find((e) => e.type === "Table")?.text).toContain("TOTAL");
   });
 
   it("keeps a heading apart from an italic paragraph under it and from a heading in another font", async () => {
