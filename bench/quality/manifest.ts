@@ -166,6 +166,28 @@ const pdfua = (name: string, sha256: string, note: string): QualityDoc => ({
   note,
 });
 
+/** LaTeX papers tagged by the LaTeX tagging project's code (LPPL): numbered sections, run-in paragraph headings. */
+const latex3 = (name: string, path: string, commit: string, sha256: string, note: string): QualityDoc => ({
+  repo: "latex3/tagging-project",
+  commit,
+  licence: "LPPL 1.3c",
+  file: `latex3/${name}`,
+  path,
+  sha256,
+  note,
+});
+
+/** The PDF Association's examples of correctly tagged headings (Techniques for Accessible PDF; no licence stated). */
+const pdfuaTechnique = (name: string, folder: string, sha256: string, note: string): QualityDoc => ({
+  repo: "pdf-association/techniques-for-accessible-pdf",
+  commit: "d725dcc",
+  licence: "PDF Association examples, no licence stated",
+  file: `pdfua-techniques/${name}`,
+  path: `headings/${folder}/${name}`,
+  sha256,
+  note,
+});
+
 export const QUALITY_DOCS: QualityDoc[] = [
   plumber(
     "scotus-transcript-p1.pdf",
@@ -777,6 +799,47 @@ export const QUALITY_DOCS: QualityDoc[] = [
     sha256: "4f25a7640724038c064bd11127ee67b2ad9c08138248e3d4f2f8a8168eb4f513",
     note: "hand-written PDF 2.0, tagged: H1-H3",
   },
+  pdfjs(
+    "bug2004951.pdf",
+    "03996344ab293d7636929c39040e4450d395ec0c78e1d590ba7205d7c0580b06",
+    "LaTeX page with a numbered section, tagged",
+  ),
+  pdfua(
+    "PDFUA-Ref-2-02_Invoice.pdf",
+    "fbae08464f192f532205833215505b78266e86df6283d9b0c439cb06927ce0b9",
+    "invoice, tagged: one heading over address blocks and a table",
+  ),
+  latex3(
+    "asmeconf-template.pdf",
+    "tagging-status/testfiles/asmeconf/asmeconf-template.pdf",
+    "67d15fe35",
+    "cfba159c9005c79fefc24dc570efe8098615dc64da14862c2077b6db09d8a4ef",
+    "ASME conference paper template, tagged: numbered upper-case sections, run-in paragraph headings",
+  ),
+  pdfuaTechnique(
+    "UA1_Tpdf-H_02.pdf",
+    "H_02-Multiline-heading-correctly-tagged",
+    "21597b622cab31700d7c1d311536cf41f9da629386882a5f51887ddab771614a",
+    "a heading set on two lines, tagged",
+  ),
+  pdfuaTechnique(
+    "UA1_Tpdf-H_03.pdf",
+    "H_03-Headings-with-different-levels-correctly-tagged",
+    "5a542c854127d5c1725b900eca9c06110dffb0d047e807ef3a15ebf758e11625",
+    "headings of three levels between paragraphs, tagged",
+  ),
+  pdfuaTechnique(
+    "UA1_Tpdf-H_05.pdf",
+    "H_05-Heading-levels-correctly-not-skipped",
+    "513284c861416442cad00ce4ea47b1cb90cf99b31b5f49eac2aca5f666c0fab9",
+    "numbered headings (1, 1.1.1), tagged",
+  ),
+  pdfuaTechnique(
+    "UA1_Tpdf-H_08.pdf",
+    "H_08-Heading-level-7-correctly-rolemapped-to-P",
+    "5c800f3ceb967bf1299a22a0c875c2d1b26fed96a280574da45f02d5291ff2dd",
+    "headings H1-H6 and a seventh level tagged as a paragraph",
+  ),
   pymupdf(
     "bug1945.pdf",
     "fb431fd9d8c65d48b7c65d18ec11795b5b5416ce880123da0728e16075114d6a",

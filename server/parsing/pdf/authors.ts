@@ -5,7 +5,8 @@ import type { Block, Line } from "./types";
 /**
  * Author lines of a paper's or a report's front matter: a name set a little larger than the body, centred over the
  * lines under it (affiliation, e-mail, date), is no heading. The stack under it must say so: an e-mail address or a
- * date, centred on the same axis. The page's largest text is its title, never an author line.
+ * date, centred on the same axis, and the lines between are the author's affiliation. The page's largest text is its
+ * title, never an author line.
  */
 
 const DATE_RE =
@@ -33,13 +34,16 @@ export const authorBlocks = (blocks: readonly Block[], stats: DocStats, largest:
     const tolerance = Math.max(3, 0.3 * name.fontSize);
     let bottom = name.bottom;
     let seen = 0;
+    // The affiliation lines between the name and its e-mail or date are the author's too, not headings.
+    const stack: Block[] = [block];
     for (const next of blocks.slice(i + 1)) {
+      stack.push(next);
       for (const line of next.lines) {
         if (seen >= STACK_LINES || line.top - bottom > 2.5 * name.fontSize) return;
         if (Math.abs(centre(line) - axis) > tolerance) return;
         const text = line.text.trim();
         if (findEmailAddresses(text).length > 0 || DATE_RE.test(text)) {
-          found.add(block);
+          for (const b of stack) found.add(b);
           return;
         }
         bottom = line.bottom;

@@ -12,16 +12,49 @@ import { unruledRows, unruledTable } from "./unruled-tables";
 
 const MIN_TABLE_ROWS = 3;
 
+export const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+/** "1. ", "2.1 ", "3.1.2. " before a capital: a section's number. */
+export const SECTION_NUMBER_RE = /^\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=\p{Lu})/u;
+
+/**
+ * Some styles set section headings a little smaller than the body, in bold (ASME's 9 pt sans capitals over 10 pt
+ * text): such a line counts as a heading when numbered as a section or in capitals, not a bold phrase of any kind.
+ */
+const numberedOrCapitals = (text: string): boolean => {
+  if (SECTION_NUMBER_RE.test(text)) return true;
+  const letters = text.replace(/[^\p{L}]/gu, "");
+  return letters.length >= 4 && !/\p{Ll}/u.test(letters);
+};
+
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
+  // A word broken at the line's end goes on below: a paragraph's line (an italic abstract's), not a heading.
+  if (/\p{Ll}-$/u.test(line.text)) return false;
   if (line.fontSize >= stats.bodySize * 1.15 && line.text.length <= 200) return true;
+  // A heading set barely larger than the body ("Heading Level 3" at 12 pt over 11 pt text): a short line that
+  // starts like a heading and does not end like a sentence, nor lists names with commas (a paper's authors).
+  if (
+    line.fontSize >= stats.bodySize * 1.08 &&
+    line.text.length <= 80 &&
+    (line.text.match(/,/g) ?? []).length < 2 &&
+    /^[\p{Lu}\d]/u.test(line.text) &&
+    !hasTerminalPunctuation(line.text) &&
+    !/[,;:]$/.test(line.text)
+  ) {
+    return true;
+  }
+  // One segment: a bold total row of a table set smaller than the body ("TOTAL   1,234") is no heading.
+  const smallBold =
+    line.fontSize >= stats.bodySize * 0.8 && BOLD_FONT.test(line.fontName) && line.segments.length === 1;
   return (
     line.fontName !== stats.bodyFont &&
     monoShare([line]) < 0.5 &&
-    line.fontSize >= stats.bodySize * 0.95 &&
+    (line.fontSize >= stats.bodySize * 0.95 || (smallBold && numberedOrCapitals(line.text))) &&
     fontShare(line) >= 0.9 &&
     line.text.length <= 100 &&
     !hasTerminalPunctuation(line.text) &&
+    // A sentence that ends inside the line ("… widely used. However, it is") makes it a paragraph's line.
+    !/\p{Ll}{2}[.!?][ \t]+\p{Lu}/u.test(line.text) &&
     !/^\p{Ll}/u.test(line.text)
   );
 };
@@ -46,6 +79,17 @@ const itemTextLeft = (line: Line): number => {
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
 
+/**
+ * Two lines at the body's size in one font that is neither the body's nor bold (an italic abstract), at the text's
+ * pitch: one paragraph, though one of them, short of a sentence's end, looks like a heading line by its font.
+ */
+const inOneEmphasis = (prev: Line, next: Line, stats: DocStats): boolean =>
+  prev.fontName === next.fontName &&
+  prev.fontName !== stats.bodyFont &&
+  !BOLD_FONT.test(prev.fontName) &&
+  Math.max(prev.fontSize, next.fontSize) < stats.bodySize * 1.08 &&
+  Math.abs(prev.fontSize - next.fontSize) <= 0.04 * prev.fontSize;
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -60,7 +104,13 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (itemPrefixLength(next.text) > 0) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
-  if (isHeadingLine(prev, stats) !== isHeadingLine(next, stats)) return true;
+  const prevHeading = isHeadingLine(prev, stats);
+  if (prevHeading !== isHeadingLine(next, stats) && !inOneEmphasis(prev, next, stats)) return true;
+  // A heading's lines share one font and size: a heading line in another under it is the next heading or a
+  // subheading.
+  if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {
+    return true;
+  }
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short

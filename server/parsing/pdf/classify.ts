@@ -37,15 +37,46 @@ const listingText = (lines: Line[]): string => {
 };
 
 /**
- * "B. SLEEP RITUALS", "II. FINDINGS": one line numbered like a list item but set as a heading (a heading font, and
- * in capitals or larger than the body) is a section heading. Bold items of a list in sentence case stay items.
+ * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
+ * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
+ * in sentence case at the body's size stay items.
  */
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
   if (/^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]/.test(text)) return false;
   const words = text.slice(bulletPrefixLength(text));
-  return line.fontSize >= stats.bodySize * 1.15 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
+  return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
+};
+
+/**
+ * "2.1 Method", "1.1.1 Scope": a line standing alone, numbered with a section's dotted number and starting with a
+ * capital, short and without a sentence's end or a contents entry's dot leaders, is a section heading even in the
+ * body's font and size.
+ */
+const isNumberedHeading = (block: Block, text: string, page: PageText, stats: DocStats): boolean =>
+  block.lines.length === 1 &&
+  text.length <= 80 &&
+  /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u.test(text) &&
+  hasLetters(text.replace(/^[\d. \t]+/, "")) &&
+  !/[.,;:]$/.test(text) &&
+  !/(?:\.[ \t]?){3}/.test(text) &&
+  spacedApart(block, page, stats);
+
+/**
+ * A heading in the body's font is set off by space above or below it; a line at the text's own line pitch on both
+ * sides (an entry of a contents list wrapped onto the next line) is not.
+ */
+const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line) return false;
+  const pitch = stats.pitch(line.fontSize);
+  const near = page.runs.filter(
+    (r) => r.right > block.left && r.left < block.right && Math.abs(r.baseline - line.baseline) > 0.5 * line.fontSize,
+  );
+  const above = minOf(near.filter((r) => r.baseline < line.baseline).map((r) => line.baseline - r.baseline));
+  const below = minOf(near.filter((r) => r.baseline > line.baseline).map((r) => r.baseline - line.baseline));
+  return Math.max(above, below) > 1.4 * pitch;
 };
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
@@ -105,7 +136,7 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats));
-  if (heading) return { type: "Title", text };
+  if (heading || isNumberedHeading(block, text, page, stats)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };

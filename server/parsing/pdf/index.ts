@@ -3,11 +3,12 @@ import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
 import { joinContinuedTables } from "./continued-tables";
 import { joinCaptions } from "./captions";
-import { classifyBlock } from "./classify";
+import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { authorBlocks } from "./authors";
+import { splitRunIn } from "./run-in";
 import { openPdf, readPage, type PdfDocument } from "./load";
 import { figuresOf, graphicsReader, type GraphicsReader } from "./figures";
 import { pagesNeedingOcr } from "./scan-pages";
@@ -17,7 +18,7 @@ import { rowsToText } from "../table-html";
 import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
 import type { OutsideRow } from "./grid-outside";
 import { computeStats } from "./stats";
-import { maxOf, type Box, type PageText, type RotatedText } from "./types";
+import { maxOf, type Block, type Box, type PageText, type RotatedText } from "./types";
 
 /** Work bounds: a hostile or huge PDF must not hold a worker for hours. */
 export const MAX_PDF_PAGES = 2000;
@@ -176,9 +177,8 @@ const flowElements = (
     const largest = maxOf(page.runs.map((r) => r.fontSize));
     for (const region of regions) {
       const authors = authorBlocks(region.blocks, stats, largest);
-      for (const block of region.blocks) {
-        const found = classifyBlock({ block, page, stats, repeated });
-        if (!found) continue;
+      const push = (block: Block, found: Classified | null) => {
+        if (!found) return;
         const classified =
           found.type === "Title" && authors.has(block) ? { ...found, type: "UncategorizedText" as const } : found;
         const fontSize = maxOf(block.lines.map((l) => l.fontSize));
@@ -195,6 +195,11 @@ const flowElements = (
             ...classified.metadata,
           },
         });
+      };
+      for (const block of region.blocks) {
+        const runIn = splitRunIn(block, stats);
+        if (runIn) push(runIn.heading, { type: "Title", text: runIn.heading.lines[0]?.text ?? "" });
+        push(runIn?.rest ?? block, classifyBlock({ block: runIn?.rest ?? block, page, stats, repeated }));
       }
     }
     for (const rotated of groupRotated(page.rotated)) {

@@ -1,0 +1,188 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from ".";
+import { BODY, PAGE } from "./test-fixtures";
+
+/**
+ * Headings of papers on small PDFs made here: set smaller than the body in bold, numbered in the body's font, run
+ * into their paragraph, and over an italic abstract.
+ */
+
+const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
+  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+
+/** Four lines of body text at a 12 pt pitch, from `top`; returns where the next line would go. */
+const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
+  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 12, 10, font);
+  return top + 4 * 12;
+};
+
+const fonts = async (doc: PDFDocument) => ({
+  regular: await doc.embedFont(StandardFonts.Helvetica),
+  bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  italic: await doc.embedFont(StandardFonts.HelveticaOblique),
+});
+
+const typesOf = async (doc: PDFDocument) => {
+  const { elements } = await partitionPdf({ bytes: await doc.save() });
+  return { elements, typeOf: (text: string) => elements.find((e) => e.text === text)?.type };
+};
+
+describe("headings of papers", () => {
+  it("types bold section headings set a little smaller or larger than the body as Title, not other bold lines", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "1. INTRODUCTION", 72, 80, 9, bold);
+    body(page, regular, 92, 1);
+    put(page, "1.1. Essential Initial Commands", 72, 160, 9, bold);
+    body(page, regular, 172, 2);
+    put(page, "Proceedings of the annual meeting", 72, 240, 9, bold);
+    body(page, regular, 252, 3);
+    // A ruled-free table set smaller than the body, its last row a bold total.
+    ["North", "South", "East"].forEach((name, i) => {
+      put(page, name, 72, 420 + i * 11, 8, regular);
+      put(page, String(100 + i), 300, 420 + i * 11, 8, regular);
+    });
+    put(page, "TOTAL", 72, 453, 8, bold);
+    put(page, "303", 300, 453, 8, bold);
+    // A paper's numbered section heading set a point larger than the body, in sentence case.
+    put(page, "2. Related Work", 72, 320, 11, bold);
+    body(page, regular, 336, 4);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("1. INTRODUCTION")).toBe("Title");
+    expect(typeOf("1.1. Essential Initial Commands")).toBe("Title");
+    expect(typeOf("Proceedings of the annual meeting")).toBeUndefined();
+    expect(typeOf("2. Related Work")).toBe("Title");
+    expect(elements.find((e) => e.type === "Table")?.text).toContain("TOTAL");
+  });
+
+  it("keeps a heading apart from an italic paragraph under it and from a heading in another font", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold, italic } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "ABSTRACT", 72, 80, 9, bold);
+    // An italic abstract whose first line ends in a word broken across lines, at the body's pitch.
+    put(page, "This paper is an example of and a template for type-", 72, 92, 10, italic);
+    put(page, "setting conference papers using the class file here", 72, 104, 10, italic);
+    put(page, "and references can include identifiers and links.", 72, 116, 10, italic);
+    // An italic paragraph at the body's size whose line holds a sentence's end.
+    put(page, "Irregular text is widely used. However, it is", 72, 128, 10, italic);
+    put(page, "hard to read for the recognition models we have.", 72, 140, 10, italic);
+    put(page, "The model consists of a rectification network and a", 72, 340, 10, italic);
+    put(page, "recognition network that are trained end to end.", 72, 352, 10, italic);
+    put(page, "NOMENCLATURE", 72, 160, 9, bold);
+    put(page, "Roman letters", 72, 172, 10, italic);
+    put(page, "k Thermal conductivity", 80, 184, 10, regular);
+    body(page, regular, 200, 1);
+    body(page, regular, 260, 2);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("ABSTRACT")).toBe("Title");
+    expect(typeOf("NOMENCLATURE")).toBe("Title");
+    const abstract = elements.find((e) => e.text.startsWith("This paper is an example"));
+    expect(abstract?.type).not.toBe("Title");
+    expect(abstract?.text).toContain("typesetting conference papers");
+    const emphasised = elements.find((e) => e.text.startsWith("Irregular text"));
+    expect(emphasised?.type).not.toBe("Title");
+    const paragraph = elements.find((e) => e.text.startsWith("The model consists"));
+    expect(paragraph?.type).not.toBe("Title");
+    expect(paragraph?.text).toContain("trained end to end");
+  });
+
+  it("types a line numbered as a section and set apart as Title in the body's font, not a wrapped contents entry", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // A contents list whose fourth entry wraps: its first line sits at the list's pitch on both sides.
+    const entries = [
+      ["2.1 Method", "2"],
+      ["2.2 Design", "2"],
+      ["2.3 Data sets", "3"],
+      ["2.4 Preliminary considerations and criteria for the making", ""],
+      ["of accessible documents", "4"],
+      ["2.5 Results", "5"],
+      ["2.6 Discussion", "7"],
+    ];
+    entries.forEach(([entry = "", folio = ""], i) => {
+      put(page, entry, entry.startsWith("of") ? 90 : 72, 80 + i * 12, 10, regular);
+      if (folio) put(page, folio, 500, 80 + i * 12, 10, regular);
+    });
+    // An entry alone, with dot leaders to its page.
+    put(page, "2.7 Conclusions . . . . . . . . . . . . . . 9", 72, 200, 10, regular);
+    body(page, regular, 240, 1);
+    put(page, "2.1 Method", 72, 320, 10, regular);
+    body(page, regular, 340, 2);
+    body(page, regular, 400, 3);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("2.1 Method")).toBe("Title");
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles.filter((t) => /Preliminary|Conclusions/.test(t))).toEqual([]);
+  });
+
+  it("splits a bold run-in heading ending in a full stop from its paragraph, not a bold caption label", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    body(page, regular, 80, 1);
+    put(page, "Online Sources.", 72, 140, 10, bold);
+    put(
+      page,
+      "A bibliography entry is included for citation of web pages",
+      72 + bold.widthOfTextAtSize("Online Sources. ", 10),
+      140,
+      10,
+      regular,
+    );
+    put(page, "and other sources that are found online, with the date they were read.", 72, 152, 10, regular);
+    put(page, "Figure 2.", 72, 190, 10, bold);
+    put(
+      page,
+      "Throughput of the parser per page count.",
+      72 + bold.widthOfTextAtSize("Figure 2. ", 10),
+      190,
+      10,
+      regular,
+    );
+    body(page, regular, 230, 2);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("Online Sources.")).toBe("Title");
+    const paragraph = elements.find((e) => e.text.startsWith("A bibliography entry"));
+    expect(paragraph?.type).toBe("NarrativeText");
+    expect(elements.find((e) => e.text.startsWith("Figure 2."))?.type).toBe("FigureCaption");
+  });
+
+  it("types headings set barely larger than the body as Title, each level apart, not a paragraph's last line", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Heading Level 2", 72, 80, 12, regular);
+    put(page, "Heading Level 3", 72, 96, 11, regular);
+    put(page, "Some paragraph text under the headings.", 72, 111, 10, regular);
+    body(page, regular, 140, 1);
+    body(page, regular, 200, 2);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Heading Level 2")).toBe("Title");
+    expect(typeOf("Heading Level 3")).toBe("Title");
+    expect(typeOf("Some paragraph text under the headings.")).toBe("NarrativeText");
+  });
+
+  it("keeps a paper's author line and an author's affiliation lines, set a little larger than the body, out of the headings", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Hidden features of the document format", 72, 60, 18, bold);
+    put(page, "Slobodan Jenko, Jingxuan He, Niels Mundler, and Mark Vero", 72, 80, 11, regular);
+    const centred = (text: string, top: number, size: number) =>
+      put(page, text, 200 - regular.widthOfTextAtSize(text, size) / 2, top, size, regular);
+    centred("Tamir Hassan", 110, 12);
+    centred("Member, Document Association", 124, 11);
+    centred("Round-Trip Solutions", 137, 11);
+    centred("Vienna, Austria", 150, 11);
+    centred("tamir@example.com", 163, 11);
+    body(page, regular, 190, 1);
+    body(page, regular, 250, 2);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["Hidden features of the document format"]);
+  });
+});

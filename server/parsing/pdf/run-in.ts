@@ -1,0 +1,52 @@
+import { BOLD_FONT } from "./blocks";
+import { joinRuns } from "./layout";
+import type { DocStats } from "./stats";
+import { union, type Block, type Line, type Run } from "./types";
+
+const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit|listing|algorithm)\s*\d/i;
+
+/** A run-in heading's words: a capital or a section number first, a full stop last, a few words. */
+const looksLikeRunIn = (text: string): boolean =>
+  text.length >= 3 &&
+  text.length <= 60 &&
+  /^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?\p{Lu}/u.test(text) &&
+  /\p{L}[.]{1,2}$/u.test(text) &&
+  text.split(/\s+/).length <= 8 &&
+  !CAPTION_RE.test(text);
+
+const lineOf = (runs: Run[], like: Line): Line => ({
+  ...like,
+  ...union(runs),
+  text: joinRuns(runs).trim(),
+  segments: like.segments
+    .map((s) => ({ ...s, runs: s.runs.filter((r) => runs.includes(r)) }))
+    .filter((s) => s.runs.length > 0)
+    .map((s) => ({ ...s, ...union(s.runs), text: joinRuns(s.runs).trim() })),
+});
+
+/**
+ * A paragraph that opens with a few words in bold ending in a full stop, then goes on in the body's font on the same
+ * line ("Online Sources. A bibliography entry …", LaTeX's \paragraph), starts with a run-in heading: the heading and
+ * the paragraph are two elements.
+ */
+export const splitRunIn = (block: Block, stats: DocStats): { heading: Block; rest: Block } | null => {
+  const [first, ...others] = block.lines;
+  if (block.kind !== "text" || !first) return null;
+  const runs = first.segments.flatMap((s) => s.runs);
+  const boldFont = runs[0]?.fontName ?? "";
+  if (boldFont === stats.bodyFont || !BOLD_FONT.test(boldFont)) return null;
+  const count = runs.findIndex((r) => r.fontName !== boldFont);
+  if (count <= 0) return null;
+  const lead = runs.slice(0, count);
+  const tail = runs.slice(count);
+  const heading = joinRuns(lead).trim();
+  // The rest of the line is the paragraph's text, in a font that is not bold.
+  if (!looksLikeRunIn(heading) || BOLD_FONT.test(tail[0]?.fontName ?? "")) return null;
+  if (joinRuns(tail).trim().length < 3) return null;
+  const headingLine = lineOf(lead, first);
+  const restLine = lineOf(tail, first);
+  return {
+    heading: { ...union([headingLine]), lines: [headingLine], kind: "text" },
+    rest: { ...block, ...union([restLine, ...others]), lines: [restLine, ...others] },
+  };
+};
