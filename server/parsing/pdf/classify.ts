@@ -10,6 +10,7 @@ import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
 import { carriesOwnFolio, marginKeys } from "./margins";
+import { repeatedInPlace } from "./repeated-lines";
 import { monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
@@ -122,6 +123,9 @@ export const classifyBlock = ({
   if (keys.length > 0 && (fontSize <= stats.bodySize * 1.15 || unchanged)) {
     return { type: keys.some((k) => k.split(":")[1] === "top") ? "Header" : "Footer", text };
   }
+  // The same lines at the same place on most pages, however large and wherever on the page (a slide's presenter).
+  const placed = repeatedInPlace(block, page, repeated);
+  if (placed) return { type: placed === "top" ? "Header" : "Footer", text };
   // Listings keep their line breaks: indentation and line order are the content.
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };

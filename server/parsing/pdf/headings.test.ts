@@ -186,3 +186,62 @@ describe("headings of papers", () => {
     expect(titles).toEqual(["Hidden features of the document format"]);
   });
 });
+
+describe("headings of pages with little body text and of chapter openings", () => {
+  it("takes the body's size from the smallest of sizes used about equally, so a page of heading levels keeps them", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // One line per level, the same length each, the last one the body's: no size leads by its share of the text.
+    [30, 26, 22, 19, 17, 15, 13].reduce((top, size, i) => {
+      put(page, `This is an H${i + 1}`, 72, top, size, regular);
+      return top + size * 1.6;
+    }, 60);
+    const { typeOf } = await typesOf(doc);
+    for (let level = 1; level <= 6; level++) expect(typeOf(`This is an H${level}`)).toBe("Title");
+    expect(typeOf("This is an H7")).not.toBe("Title");
+  });
+
+  it("reads a letter-spaced chapter label, its title and the subtitle after the title's colon as one heading", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "C H A P T E R 5", 72, 60, 12, bold);
+    put(page, "Physical Development:", 72, 90, 24, bold);
+    put(page, "The Brain, Body and Motor Skills", 72, 124, 16, bold);
+    body(page, regular, 160, 1);
+    // A heading ending in a colon without a label above it stays apart from the heading under it.
+    put(page, "Questions to ask:", 72, 230, 14, bold);
+    put(page, "Growth in Height", 72, 252, 12, bold);
+    body(page, regular, 272, 2);
+    const { elements, typeOf } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles[0]).toBe("C H A P T E R 5 Physical Development: The Brain, Body and Motor Skills");
+    expect(typeOf("Questions to ask:")).toBe("Title");
+    expect(typeOf("Growth in Height")).toBe("Title");
+  });
+
+  it("types a line repeated at one place on most pages, outside the margins, as furniture, not a heading", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    for (let n = 0; n < 3; n++) {
+      const page = doc.addPage([PAGE.width, PAGE.height]);
+      put(page, `Section heading ${n + 1}`, 72, 180, 16, bold);
+      body(page, regular, 210, n);
+      // A presenter's name on every slide, above the foot band, set larger than the body.
+      put(page, "Jane Roe, Member of the Society", 72, 400, 14, bold);
+      // A heading seen on every page but at another place each time is still a heading.
+      put(page, "Summary", 72, 460 + n * 30, 14, bold);
+      body(page, regular, 500 + n * 30, n + 10);
+    }
+    const { elements } = await typesOf(doc);
+    const presenter = elements.filter((e) => e.text === "Jane Roe, Member of the Society");
+    expect(presenter.map((e) => e.type)).toEqual(["Footer", "Footer", "Footer"]);
+    expect(elements.filter((e) => e.text === "Summary").map((e) => e.type)).toEqual(["Title", "Title", "Title"]);
+    expect(elements.filter((e) => e.text.startsWith("Section heading")).map((e) => e.type)).toEqual([
+      "Title",
+      "Title",
+      "Title",
+    ]);
+  });
+});

@@ -3,6 +3,7 @@ import type { ParsedElement, PartitionResult } from "../types";
 import { buildBlocks } from "./blocks";
 import { joinContinuedTables } from "./continued-tables";
 import { joinCaptions } from "./captions";
+import { joinChapterTitles } from "./chapter-titles";
 import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
@@ -293,7 +294,7 @@ const parseOpenPdf = async (
   }
   const repeated = findRepeatedMargins(paged);
 
-  const elements = joinCaptions(untypeRepeatedLetters(flowElements(paged, stats, repeated)));
+  const elements = joinCaptions(joinChapterTitles(untypeRepeatedLetters(flowElements(paged, stats, repeated))));
   const tables = gridElements(grids, pages);
   const merged = joinContinuedTables(mergeFigures(elements, tables));
   return { elements: merged, totalPages: total, warnings, verdicts, graphicsOf };

@@ -1,5 +1,6 @@
 import { maskPageNumbers, pageNumberValue } from "../furniture";
 import { joinLines } from "./blocks";
+import { placeKeys, placeNeeded } from "./repeated-lines";
 import type { Block, PageText } from "./types";
 
 /**
@@ -81,14 +82,14 @@ export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | 
 export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const counts = new Map<string, number>();
   for (const { page, blocks } of pages) {
-    const keys = new Set(blocks.flatMap((b) => marginKeys(b, page)));
+    const keys = new Set(blocks.flatMap((b) => [...marginKeys(b, page), ...placeKeys(b)]));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const needed = pages.length <= 2 ? 2 : Math.max(3, Math.ceil(pages.length * 0.3));
   // A number in step with the page on three pages is no coincidence, whatever the words; the same words on three
   // pages of many can be.
   const inStep = Math.min(3, Math.max(2, pages.length));
-  return new Set(
-    [...counts].filter(([key, n]) => n >= (key.startsWith("step:") ? inStep : needed)).map(([key]) => key),
-  );
+  const neededFor = (key: string) =>
+    key.startsWith("step:") ? inStep : key.startsWith("place:") ? placeNeeded(pages.length) : needed;
+  return new Set([...counts].filter(([key, n]) => n >= neededFor(key)).map(([key]) => key));
 };

@@ -1,4 +1,4 @@
-import { median, weightedMode, type Line, type Run } from "./types";
+import { maxOf, median, minOf, weightedMode, type Line, type Run } from "./types";
 
 /** What "ordinary text" looks like in this document, to tell headings, margins and paragraph breaks apart. */
 export type DocStats = {
@@ -10,8 +10,20 @@ export type DocStats = {
 
 const sizeKey = (size: number) => Math.round(size * 2) / 2;
 
+/**
+ * The size most text is set in. When no size clearly leads (a page of headings, one line per level, the last one
+ * the body's), the smallest of the near-equal sizes is the body's: headings are set larger than the text they head.
+ */
+const bodySizeOf = (runs: Run[]): number => {
+  const totals = new Map<number, number>();
+  for (const r of runs) totals.set(sizeKey(r.fontSize), (totals.get(sizeKey(r.fontSize)) ?? 0) + r.text.length);
+  const top = maxOf([...totals.values()]);
+  const near = [...totals].filter(([, chars]) => chars >= 0.9 * top).map(([size]) => size);
+  return near.length ? minOf(near) : 10;
+};
+
 export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
-  const bodySize = weightedMode(runs.map((r): [number, number] => [sizeKey(r.fontSize), r.text.length])) ?? 10;
+  const bodySize = bodySizeOf(runs);
   const bodyFont = weightedMode(runs.map((r): [string, number] => [r.fontName, r.text.length])) ?? "";
   const pitches = new Map<number, number[]>();
   for (const lines of lineGroups) {
