@@ -13,6 +13,7 @@ import {
   buildListOfTablesPdf,
   buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
+  buildScriptLabelsPdf,
   buildSideCaptionTablePdf,
   buildSignedFiguresTablePdf,
   buildTwoColumnPdf,
@@ -267,5 +268,24 @@ describe("unruled tables: spanning headers", () => {
     const table = tables[0] as ParsedElement;
     expect(table.html).not.toContain("colspan");
     expect(rowsOf(table)[0]).toEqual(["Year", "Sales", "Net income", "Staff"]);
+  });
+
+  it("keeps superscripts and subscripts of row labels in their own row and cell, beside a column of taller prose", async () => {
+    const elements = await parse(await buildScriptLabelsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows.every((r) => r.length === 3)).toBe(true);
+    expect(rows.slice(0, 6)).toEqual([
+      ["Parameter", "Native", "Soaked"],
+      ["No. of crystals", "10.5", "20.25"],
+      ["Multiplicity", "11.5", "21.25"],
+      ["Wilson B factor (Å2)", "12.5", "22.25"],
+      ["Completeness (%)", "13.5", "23.25"],
+      ["CC1/2", "14.5", "24.25"],
+    ]);
+    expect(rows[8]?.[0]).toMatch(/^SO4 ?2-$/);
+    expect(rows.map((r) => r[0])).toContain("B factors (Å2)");
+    expect(rows).toHaveLength(12);
   });
 });
