@@ -629,3 +629,44 @@ export const buildScriptLabelsPdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/**
+ * A two-column paper page: the left column has a paragraph, then a table of figures (a label and five values a
+ * row) set on the same heights as the right column's prose lines, so its rows share the page's rows with that text.
+ */
+export const buildTableBesideColumnPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
+  const prose = (x: number, from: number, to: number) => {
+    let line = "";
+    let at = from;
+    for (const word of [...words, ...words, ...words]) {
+      const next = line ? `${line} ${word}` : word;
+      if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
+      else if (at < to) {
+        row(page, fonts.regular, 10, at, [{ text: line, x }]);
+        at += 12;
+        line = word;
+      }
+    }
+  };
+  prose(72, 72, 330);
+  prose(330, 72, 720);
+  let top = 350;
+  const xs = [150, 185, 225, 260, 292];
+  row(page, fonts.bold, 8, top, [
+    { text: "Source", x: 72 },
+    ...["DF", "SS", "MS", "F", "p"].map((text, i) => ({ text, x: xs[i] ?? 0, align: "right" as const })),
+  ]);
+  for (let i = 0; i < 20; i++) {
+    top += 12;
+    const values = [String(1 + (i % 3)), (2.5 * i + 1.25).toFixed(3), (1.1 * i + 0.5).toFixed(4)];
+    values.push((3.3 * i + 2).toFixed(2), (0.001 * i).toFixed(3));
+    row(page, fonts.regular, 8, top, [
+      { text: `Term ${i + 1}`, x: 72 },
+      ...values.map((text, k) => ({ text, x: xs[k] ?? 0, align: "right" as const })),
+    ]);
+  }
+  return doc.save();
+};

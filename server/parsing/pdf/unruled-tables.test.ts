@@ -16,6 +16,7 @@ import {
   buildScriptLabelsPdf,
   buildSideCaptionTablePdf,
   buildSignedFiguresTablePdf,
+  buildTableBesideColumnPdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
   buildWrappedMiddleHeadingPdf,
@@ -287,5 +288,20 @@ describe("unruled tables: spanning headers", () => {
     expect(rows[8]?.[0]).toMatch(/^SO4 ?2-$/);
     expect(rows.map((r) => r[0])).toContain("B factors (Å2)");
     expect(rows).toHaveLength(12);
+  });
+
+  it("finds the columns of a page whose left column holds a table on the same rows as the right column's prose", async () => {
+    const elements = await parse(await buildTableBesideColumnPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows).toHaveLength(21);
+    expect(rows[0]).toEqual(["Source", "DF", "SS", "MS", "F", "p"]);
+    expect(rows[1]).toEqual(["Term 1", "1", "1.250", "0.5000", "2.00", "0.000"]);
+    expect(rows.every((r) => r.length === 6)).toBe(true);
+    expect(tables[0]?.text).not.toContain("parsers");
+    // The right column's prose is read as paragraphs, whole.
+    const prose = elements.filter((e) => e.type === "NarrativeText" && e.text.includes("parsers"));
+    expect(prose.length).toBeGreaterThanOrEqual(2);
   });
 });
