@@ -94,7 +94,17 @@ const findGutter = (
     proseLike(side, colLeft, colRight) ||
     (depth + 1 < MAX_COLUMN_DEPTH &&
       findGutter(side, { left: colLeft, right: colRight }, pageHeight, depth + 1) !== null);
-  if (!sideOk(leftSide, extent.left, gutter.left) || !sideOk(rightSide, gutter.right, extent.right)) return null;
+  // Beside a column of prose, a column holding a table and prose is one too: its prose alone must read as prose (the
+  // table's rows share the page's rows with the other column's text).
+  const withTable = (side: Segment[], colLeft: number, colRight: number) =>
+    proseLike(withoutTableRows(side), colLeft, colRight);
+  const leftOk = sideOk(leftSide, extent.left, gutter.left);
+  const rightOk = sideOk(rightSide, gutter.right, extent.right);
+  const columns =
+    (leftOk && rightOk) ||
+    (leftOk && withTable(rightSide, gutter.right, extent.right)) ||
+    (rightOk && withTable(leftSide, extent.left, gutter.left));
+  if (!columns) return null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
   if (depth > 0) {
@@ -104,6 +114,16 @@ const findGutter = (
     if (crossing.size > 0.1 * rows.size) return null;
   }
   return gutter;
+};
+
+/** A side's segments without its table rows: rows of three cells or more, or of figures mostly. */
+const withoutTableRows = (side: Segment[]): Segment[] => {
+  const rows = new Map<number, Segment[]>();
+  for (const s of side) rows.set(s.row, [...(rows.get(s.row) ?? []), s]);
+  const chars = (segs: Segment[]) => segs.reduce((n, seg) => n + seg.text.length, 0);
+  const isTableRow = (segs: Segment[]) =>
+    segs.length >= 3 || chars(segs.filter((seg) => FIGURE_RE.test(seg.text))) > 0.5 * chars(segs);
+  return [...rows.values()].filter((segs) => !isTableRow(segs)).flat();
 };
 
 /** Column x-ranges, left to right; recursion finds a second gutter inside a column (three-column layouts). */

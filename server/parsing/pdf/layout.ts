@@ -1,4 +1,5 @@
 import { findColumns, markSpanningRows } from "./columns";
+import { attachScripts } from "./script-runs";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
 
 /** A column's horizontal extent. */
@@ -201,7 +202,7 @@ const splitAtGutters = (segments: Segment[], columns: Extent[]): Segment[] => {
 export type Region = { lines: Line[]; column: number | null };
 
 export const layoutPage = ({ runs, pageHeight }: { runs: Run[]; pageHeight: number }): Region[] => {
-  const rows = groupRows(dropDuplicates(runs));
+  const rows = attachScripts(groupRows(dropDuplicates(runs)));
   const rawSegments = toSegments(rows);
   if (rawSegments.length === 0) return [];
   const columns = findColumns(rawSegments, extentOf(rawSegments), pageHeight, 0);

@@ -567,3 +567,106 @@ export const buildListOfTablesPdf = async (): Promise<Uint8Array> => {
   );
   return doc.save();
 };
+
+/**
+ * A two-column paper page: prose on the left (10 pt), a parameter table on the right (8 pt, a tighter pitch) whose
+ * row labels carry superscripts and subscripts ("(Å²)", "CC½") set small and raised or lowered, so they overlap the
+ * prose line beside them or the row above more than their own row.
+ */
+export const buildScriptLabelsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
+  const prose = (x: number, from: number, to: number) => {
+    let line = "";
+    let at = from;
+    for (const word of [...words, ...words]) {
+      const next = line ? `${line} ${word}` : word;
+      if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
+      else if (at < to) {
+        row(page, fonts.regular, 10, at, [{ text: line, x }]);
+        at += 12;
+        line = word;
+      }
+    }
+  };
+  prose(72, 72, 720);
+  prose(330, 240, 720);
+  // Label pieces: plain text, or a script as [text, "sup" | "sub"].
+  const labels: (string | [string, "sup" | "sub"])[][] = [
+    ["No. of crystals"],
+    ["Multiplicity"],
+    ["Wilson B factor (Å", ["2", "sup"], ")"],
+    ["Completeness (%)"],
+    ["CC", ["1/2", "sub"]],
+    ["Resolution (Å)"],
+    ["Mean B (Å", ["2", "sup"], ")"],
+    ["SO", ["4", "sub"], ["2-", "sup"]],
+    ["Water"],
+    ["B factors (Å", ["2", "sup"], ")"],
+    ["Protein"],
+  ];
+  let top = 100;
+  row(page, fonts.bold, 8, top, [
+    { text: "Parameter", x: 330 },
+    { text: "Native", x: 480, align: "right" },
+    { text: "Soaked", x: 540, align: "right" },
+  ]);
+  labels.forEach((pieces, i) => {
+    top += 9;
+    let x = 330;
+    for (const piece of pieces) {
+      const [text, kind] = typeof piece === "string" ? [piece, null] : piece;
+      const size = kind ? 5.5 : 8;
+      const at = kind === "sup" ? top - 2.2 : kind === "sub" ? top + 4.6 : top;
+      put(page, fonts.regular, size, at, { text, x });
+      x += fonts.regular.widthOfTextAtSize(text, size);
+    }
+    row(page, fonts.regular, 8, top, [
+      { text: (10.5 + i).toFixed(1), x: 480, align: "right" },
+      { text: (20.25 + i).toFixed(2), x: 540, align: "right" },
+    ]);
+  });
+  return doc.save();
+};
+
+/**
+ * A two-column paper page: the left column has a paragraph, then a table of figures (a label and five values a
+ * row) set on the same heights as the right column's prose lines, so its rows share the page's rows with that text.
+ */
+export const buildTableBesideColumnPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
+  const prose = (x: number, from: number, to: number) => {
+    let line = "";
+    let at = from;
+    for (const word of [...words, ...words, ...words]) {
+      const next = line ? `${line} ${word}` : word;
+      if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
+      else if (at < to) {
+        row(page, fonts.regular, 10, at, [{ text: line, x }]);
+        at += 12;
+        line = word;
+      }
+    }
+  };
+  prose(72, 72, 330);
+  prose(330, 72, 720);
+  let top = 350;
+  const xs = [150, 185, 225, 260, 292];
+  row(page, fonts.bold, 8, top, [
+    { text: "Source", x: 72 },
+    ...["DF", "SS", "MS", "F", "p"].map((text, i) => ({ text, x: xs[i] ?? 0, align: "right" as const })),
+  ]);
+  for (let i = 0; i < 20; i++) {
+    top += 12;
+    const values = [String(1 + (i % 3)), (2.5 * i + 1.25).toFixed(3), (1.1 * i + 0.5).toFixed(4)];
+    values.push((3.3 * i + 2).toFixed(2), (0.001 * i).toFixed(3));
+    row(page, fonts.regular, 8, top, [
+      { text: `Term ${i + 1}`, x: 72 },
+      ...values.map((text, k) => ({ text, x: xs[k] ?? 0, align: "right" as const })),
+    ]);
+  }
+  return doc.save();
+};

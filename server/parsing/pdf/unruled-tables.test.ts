@@ -13,8 +13,10 @@ import {
   buildListOfTablesPdf,
   buildNarrowTableBeforeProsePdf,
   buildResultsTablePdf,
+  buildScriptLabelsPdf,
   buildSideCaptionTablePdf,
   buildSignedFiguresTablePdf,
+  buildTableBesideColumnPdf,
   buildTwoColumnPdf,
   buildWrappedLabelsPdf,
   buildWrappedMiddleHeadingPdf,
@@ -267,5 +269,39 @@ describe("unruled tables: spanning headers", () => {
     const table = tables[0] as ParsedElement;
     expect(table.html).not.toContain("colspan");
     expect(rowsOf(table)[0]).toEqual(["Year", "Sales", "Net income", "Staff"]);
+  });
+
+  it("keeps superscripts and subscripts of row labels in their own row and cell, beside a column of taller prose", async () => {
+    const elements = await parse(await buildScriptLabelsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows.every((r) => r.length === 3)).toBe(true);
+    expect(rows.slice(0, 6)).toEqual([
+      ["Parameter", "Native", "Soaked"],
+      ["No. of crystals", "10.5", "20.25"],
+      ["Multiplicity", "11.5", "21.25"],
+      ["Wilson B factor (Å2)", "12.5", "22.25"],
+      ["Completeness (%)", "13.5", "23.25"],
+      ["CC1/2", "14.5", "24.25"],
+    ]);
+    expect(rows[8]?.[0]).toMatch(/^SO4 ?2-$/);
+    expect(rows.map((r) => r[0])).toContain("B factors (Å2)");
+    expect(rows).toHaveLength(12);
+  });
+
+  it("finds the columns of a page whose left column holds a table on the same rows as the right column's prose", async () => {
+    const elements = await parse(await buildTableBesideColumnPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = rowsOf(tables[0] as ParsedElement);
+    expect(rows).toHaveLength(21);
+    expect(rows[0]).toEqual(["Source", "DF", "SS", "MS", "F", "p"]);
+    expect(rows[1]).toEqual(["Term 1", "1", "1.250", "0.5000", "2.00", "0.000"]);
+    expect(rows.every((r) => r.length === 6)).toBe(true);
+    expect(tables[0]?.text).not.toContain("parsers");
+    // The right column's prose is read as paragraphs, whole.
+    const prose = elements.filter((e) => e.type === "NarrativeText" && e.text.includes("parsers"));
+    expect(prose.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -214,6 +214,7 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
 };
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const RELATION = /^[=≈≤≥<>∝≡]$/;
 
 /**
  * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
@@ -229,6 +230,8 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const glyphs = all.filter((a) => !LETTER_OR_DIGIT.test(a.text)).length;
   if (glyphs > 0.3 * all.length) return null;
   const words = (t: string) => t.split(/\s+/).length;
+  // Displayed equations line up too ("P(s) = softmax(…) (3)"): a relation sign standing alone on most lines.
+  if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
   const placed = atoms.map((row) => placeRow(row, columns));
