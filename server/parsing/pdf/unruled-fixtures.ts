@@ -34,6 +34,31 @@ const PARAGRAPH =
   "The results below compare the parsers on the same documents; each figure is the mean of three runs on one core.";
 
 /**
+ * A column of prose 220 pt wide at `x`: the paragraph `repeats` times over, one 10 pt line every 12 pt from `from`
+ * while above `to` (the words left over are dropped).
+ */
+const proseColumn = (
+  page: PDFPage,
+  fonts: Fonts,
+  { x, from, to, repeats }: { x: number; from: number; to: number; repeats: number },
+) => {
+  const words = Array.from({ length: repeats }, () => PARAGRAPH)
+    .join(" ")
+    .split(" ");
+  let line = "";
+  let at = from;
+  for (const word of words) {
+    const next = line ? `${line} ${word}` : word;
+    if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
+    else if (at < to) {
+      row(page, fonts.regular, 10, at, [{ text: line, x }]);
+      at += 12;
+      line = word;
+    }
+  }
+};
+
+/**
  * A paper's results table: a header spanning two columns ("Precision" over "A" and "B"), a header cell wrapped
  * over two lines, numeric columns set 7 points apart (narrower than a cell gap elsewhere), then a bold numbered
  * section heading right under the table.
@@ -576,20 +601,7 @@ export const buildListOfTablesPdf = async (): Promise<Uint8Array> => {
 export const buildScriptLabelsPdf = async (): Promise<Uint8Array> => {
   const { doc, fonts, page: newPage } = await start();
   const page = newPage();
-  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
-  const prose = (x: number, from: number, to: number) => {
-    let line = "";
-    let at = from;
-    for (const word of [...words, ...words]) {
-      const next = line ? `${line} ${word}` : word;
-      if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
-      else if (at < to) {
-        row(page, fonts.regular, 10, at, [{ text: line, x }]);
-        at += 12;
-        line = word;
-      }
-    }
-  };
+  const prose = (x: number, from: number, to: number) => proseColumn(page, fonts, { x, from, to, repeats: 8 });
   prose(72, 72, 720);
   prose(330, 240, 720);
   // Label pieces: plain text, or a script as [text, "sup" | "sub"].
@@ -637,20 +649,7 @@ export const buildScriptLabelsPdf = async (): Promise<Uint8Array> => {
 export const buildTableBesideColumnPdf = async (): Promise<Uint8Array> => {
   const { doc, fonts, page: newPage } = await start();
   const page = newPage();
-  const words = `${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH} ${PARAGRAPH}`.split(" ");
-  const prose = (x: number, from: number, to: number) => {
-    let line = "";
-    let at = from;
-    for (const word of [...words, ...words, ...words]) {
-      const next = line ? `${line} ${word}` : word;
-      if (fonts.regular.widthOfTextAtSize(next, 10) <= 220) line = next;
-      else if (at < to) {
-        row(page, fonts.regular, 10, at, [{ text: line, x }]);
-        at += 12;
-        line = word;
-      }
-    }
-  };
+  const prose = (x: number, from: number, to: number) => proseColumn(page, fonts, { x, from, to, repeats: 12 });
   prose(72, 72, 330);
   prose(330, 72, 720);
   let top = 350;
