@@ -232,19 +232,21 @@ export const benchQuality = async (): Promise<string> => {
           ]),
         ];
   return [
-    `Quality: ${new Set(rows.map((r) => r.doc)).size} documents (first ${maxPages} pages each, or the pages a document names), methods ${methods.join(", ")}`,
+    `Quality: ${new Set(rows.map((r) => r.doc)).size} documents (first ${maxPages} pages each, or the pages a document names), methods ${methods.join(", ")}; documents held out from tuning are not listed one by one, only in their means`,
     table([
       ["document", "method", ...keys, "seconds"],
-      ...rows.map((r) => [
-        r.doc,
-        r.method,
-        ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : ["failed", ...keys.slice(1).map(() => "")]),
-        fmt(r.seconds, 2),
-      ]),
+      ...rows
+        .filter((r) => !r.heldOut)
+        .map((r) => [
+          r.doc,
+          r.method,
+          ...(r.scores ? keys.map((k) => cell(r.scores?.[k])) : ["failed", ...keys.slice(1).map(() => "")]),
+          fmt(r.seconds, 2),
+        ]),
     ]),
     ...means(
-      "Means per method, born-digital documents (over the documents that have the reference):",
-      rows.filter((r) => !isScan(r)),
+      "Means per method, born-digital documents tuned on (over the documents that have the reference):",
+      rows.filter((r) => !isScan(r) && !r.heldOut),
     ),
     ...means("Means per method, the same pages as scans:", rows.filter(isScan)),
     ...means(
