@@ -33,6 +33,8 @@ export const REAL_POSTGRES_SUITES = [
   // Real-Postgres only: the ts_rank fallback's statement (its tsquery built inside it, the ranking bounded).
   "server/retrieval/keyword-plan.pg.test.ts",
   "server/scale/replicas-jobs.pg.test.ts",
+  // Real-Postgres only: two first callers of one flow chunking configuration at once make one chunk set.
+  "server/flows/chunk-set-race.pg.test.ts",
 ];
 
 /** Suites that test a server itself or start their own: running them "on" the real server changes nothing. */
@@ -45,6 +47,7 @@ const EMBEDDED_ONLY: Record<string, string> = {
   "server/teams/team-migration.int.test.ts": "starts embedded servers of its own",
   "server/retrieval/keyword-query.int.test.ts": "starts an embedded server of its own",
   "server/flows/unfinished-chunk-sets.int.test.ts": "starts an embedded server of its own",
+  "server/flows/chunk-set-claims.int.test.ts": "starts an embedded server of its own",
   "server/ingestion/busy-build.int.test.ts": "tests the embedded server's one shared session",
   "scripts/start.int.test.ts": "tests the first start on an embedded data dir",
   "scripts/migrate-diff.int.test.ts": "starts embedded servers of its own",

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { setRuntimeEnv } from "@/server/env";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "../postgres/embedded-postgres";
 import { applyMigrations } from "../postgres/migrate";
-import type { ChunkingConfig } from "./node-kinds";
+import { builtSource } from "./chunk-set-fixtures";
 
 /**
  * A flow chunk set still `building` belongs to another attempt while its builder keeps it fresh (a second flow with
@@ -24,37 +24,10 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const PARAGRAPHS = Array.from({ length: 12 }, (_, i) => `Basalt column ${i} cooled into a hexagonal prism.`);
-
-/** A source with a completed build of a dozen paragraphs, and its chunk set built once under the default settings. */
+/** builtSource, with its chunk set built once. */
 const builtSet = async (name: string) => {
   const { db } = await import("../db");
-  const { ensureProject } = await import("../projects/service");
-  const { parseNodeConfig } = await import("./node-kinds");
-  const { ensureFlowChunkSet } = await import("./chunk-sets");
-  const project = await ensureProject(name);
-  const source = await db.source.create({
-    data: { projectId: project.id, fileName: "basalt.txt", fileType: "txt", fileSize: 100, fileSource: "local file" },
-  });
-  const build = await db.build.create({
-    data: { projectId: project.id, sourceId: source.id, method: "fast", status: "Completed" },
-  });
-  await db.element.createMany({
-    data: PARAGRAPHS.map((text, position) => ({
-      projectId: project.id,
-      sourceId: source.id,
-      buildId: build.id,
-      elementId: position.toString(16).padStart(32, "0"),
-      position,
-      elementType: "NarrativeText",
-      text,
-    })),
-  });
-  const input = {
-    projectId: project.id,
-    sourceId: source.id,
-    config: parseNodeConfig("chunking", { chunkSize: 60, chunkOverlap: 0 }) as ChunkingConfig,
-  };
+  const { input, ensureFlowChunkSet } = await builtSource(name);
   const set = await ensureFlowChunkSet(input);
   expect(set.status).toBe("ready");
   const chunks = await db.chunk.count({ where: { chunkSetId: set.id, embeddingIndexId: { not: null } } });

@@ -62,23 +62,11 @@ const buildFlowChunkSet = async ({
   const key = createHash("sha256")
     .update(JSON.stringify({ options, buildId: build.id, index: index.id }))
     .digest("hex");
-  const existing = await db.chunkSet.findFirst({
-    where: { projectId, sourceId, ownerKind: "flow_chunking", config: { path: ["key"], equals: key } },
-  });
-  if (existing?.status === "ready") return existing;
-  const claimed = existing ? await claimOrAwait(existing.id) : null;
-  if (claimed?.status === "ready") return claimed;
-  const chunkSet =
-    claimed ??
-    (await db.chunkSet.create({
-      data: {
-        projectId,
-        sourceId,
-        ownerKind: "flow_chunking",
-        config: { ...options, key, sourceBuildId: build.id, embeddingModel: embedder.model },
-        status: "building",
-      },
-    }));
+  const found = await findOrStartSet({ projectId, sourceId, key, options, build, embeddingModel: embedder.model });
+  const chunkSet = found.created || found.set.status === "ready" ? found.set : await claimOrAwait(found.set.id);
+  if (chunkSet?.status === "ready") return chunkSet;
+  // Deleted while we waited (a failed deploy tidied it up): start over.
+  if (!chunkSet) return buildFlowChunkSet({ projectId, sourceId, config });
   const heartbeat = setInterval(() => void beat(chunkSet.id), env.QUARRY_JOB_LEASE_MS / 3);
   try {
     return await fillChunkSet({ chunkSet, build, source, options, embedder, index, projectId, sourceId });
@@ -86,6 +74,43 @@ const buildFlowChunkSet = async ({
     clearInterval(heartbeat);
   }
 };
+
+/**
+ * The set of this key, or a new one marked `building` (`created`: the caller builds it). Under a transaction lock on the key, so two first
+ * callers at the same instant (two flows deploying, two replicas) find one set instead of each creating its own.
+ */
+const findOrStartSet = ({
+  projectId,
+  sourceId,
+  key,
+  options,
+  build,
+  embeddingModel,
+}: {
+  projectId: string;
+  sourceId: string;
+  key: string;
+  options: ReturnType<typeof splitterOptions>;
+  build: { id: string };
+  embeddingModel: string;
+}) =>
+  db.$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${key}))`;
+    const existing = await tx.chunkSet.findFirst({
+      where: { projectId, sourceId, ownerKind: "flow_chunking", config: { path: ["key"], equals: key } },
+    });
+    if (existing) return { set: existing, created: false };
+    const set = await tx.chunkSet.create({
+      data: {
+        projectId,
+        sourceId,
+        ownerKind: "flow_chunking",
+        config: { ...options, key, sourceBuildId: build.id, embeddingModel },
+        status: "building",
+      },
+    });
+    return { set, created: true };
+  });
 
 /**
  * A set still `building` is another attempt's (a second flow with the same settings deploying, a simulation, another
