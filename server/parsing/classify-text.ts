@@ -47,8 +47,11 @@ export const wordCount = (text: string): number => {
   return count;
 };
 
+/** "R. H. Whitehouse": a name's initials, not a lettered item. */
+const INITIALS_RE = /^[ \t]*[A-Z]\.[ \t]+[A-Z]\.[ \t]/;
+
 export const bulletPrefixLength = (line: string): number => {
-  if (line.length > SHORT_TEXT * 20) return 0;
+  if (line.length > SHORT_TEXT * 20 || INITIALS_RE.test(line)) return 0;
   const match = BULLET_RE.exec(line.slice(0, 40));
   return match ? match[0].length : 0;
 };

@@ -132,7 +132,10 @@ export const classifyBlock = ({
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
-    return { type: "ListItem", text: listItemText(text) };
+    const item = listItemText(text);
+    // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
+    if (item !== text.trim() && CAPTION_RE.test(item)) return { type: "FigureCaption", text: item };
+    return { type: "ListItem", text: item };
   }
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };
   const heading =

@@ -51,4 +51,23 @@ describe("list items", () => {
       "3. From the idea to the accessible document",
     ]);
   });
+
+  it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const dingbats = await doc.embedFont(StandardFonts.ZapfDingbats);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "■", 72, 200, 9, dingbats);
+    put(page, "Figure 5.1 Gain in height per year by males and females.", 84, 200, 9, font);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 260 + i * 14, 10, font);
+    put(page, "R. H. Whitehouse and A. Takaishi, 1966, pp. 454-471.", 72, 340, 9, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const caption = elements.find((e) => e.text.includes("Gain in height"));
+    expect(caption).toMatchObject({
+      type: "FigureCaption",
+      text: "Figure 5.1 Gain in height per year by males and females.",
+    });
+    expect(elements.find((e) => e.text.includes("Whitehouse"))?.type).not.toBe("ListItem");
+  });
 });
