@@ -52,6 +52,27 @@ describe("list items", () => {
     ]);
   });
 
+  it("types an agenda numbered 1., 2., 3. in a heading's size as list items, numbered sections apart as headings", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const slide = doc.addPage([PAGE.width, PAGE.height]);
+    put(slide, "Topics", 72, 80, 24, bold);
+    const agenda = ["1. Short intro on tagged PDF", "2. Advantages of tagged PDF", "3. Future of tagged PDF"];
+    agenda.forEach((text, i) => put(slide, text, 72, 140 + i * 30, 16, font));
+    put(slide, "A presentation of the PDF Association, with notes for the speaker.", 72, 300, 11, font);
+    const paper = doc.addPage([PAGE.width, PAGE.height]);
+    const sections = ["1. Introduction", "2. Methods", "3. Results"];
+    sections.forEach((text, i) => {
+      put(paper, text, 72, 80 + i * 110, 16, bold);
+      for (let j = 0; j < 4; j++) put(paper, `${BODY.slice(0, 88)} ${i}.${j}`, 72, 110 + i * 110 + j * 14, 11, font);
+    });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(agenda.map(typeOf)).toEqual(["ListItem", "ListItem", "ListItem"]);
+    expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
