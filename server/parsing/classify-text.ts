@@ -15,7 +15,7 @@ const SHORT_TEXT = 300;
  * Wingdings: U+F0B7, U+F0A7) come out as when the font maps them to nothing else. Up and down triangles are left out:
  * they mark a change in a table ("▲ 2.3%").
  */
-export const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌\\uF020-\\uF0FF";
+const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌\\uF020-\\uF0FF";
 const GLYPH = `[${BULLET_GLYPHS}]`;
 /** "1.", "1)", "a)", "iv.", or wholly in parentheses: "(a)", "(3)"; "(z. B." opens an aside, not an item. */
 const NUMBER = "(?:(?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]|\\((?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})\\))";

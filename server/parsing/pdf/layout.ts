@@ -118,7 +118,6 @@ export const joinRuns = (runs: Run[]): string => {
   return text.replace(/\s+/g, " ").trim();
 };
 
-
 /** A segment of a row's runs (left to right), or null when they hold no text. */
 const toSegment = (runs: Run[], row: number): Segment | null => {
   const text = joinRuns(runs);
