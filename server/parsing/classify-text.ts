@@ -9,8 +9,23 @@ import type { ElementType } from "./types";
 /** Longer strings are never bullets, titles, e-mails or addresses; checking them would only cost time. */
 const SHORT_TEXT = 300;
 
-// Bullet glyphs, then numbered/lettered markers: "1.", "1)", "(a)", "a)", "iv." — each followed by whitespace.
-const BULLET_RE = /^[ \t]*(?:[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]|\(?(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)])[ \t]+(?=\S)/;
+/**
+ * Characters set as a list's bullet, for a character class: dashes and dots, squares, circles, diamonds, checkboxes,
+ * right-pointing arrows and triangles, full blocks, and the private-use codes a symbol font's glyphs (Symbol,
+ * Wingdings: U+F0B7, U+F0A7) come out as when the font maps them to nothing else. Up and down triangles are left out:
+ * they mark a change in a table ("▲ 2.3%").
+ */
+const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌\\uF020-\\uF0FF";
+const GLYPH = `[${BULLET_GLYPHS}]`;
+/** "1.", "1)", "a)", "iv.", or wholly in parentheses: "(a)", "(3)"; "(z. B." opens an aside, not an item. */
+const NUMBER = "(?:(?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]|\\((?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})\\))";
+
+// Bullet glyphs, then numbered/lettered markers — each followed by whitespace.
+const BULLET_RE = new RegExp(`^[ \\t]*(?:${GLYPH}|${NUMBER})[ \\t]+(?=\\S)`);
+/** A list marker standing alone, as a run or segment of its own ("•", "1.", "(a)"). */
+export const MARKER_RE = new RegExp(`^(?:${GLYPH}|${NUMBER})$`);
+/** A line that opens with a bullet glyph, not a number or letter. */
+export const GLYPH_START_RE = new RegExp(`^[ \\t]*${GLYPH}`);
 const EMAIL_RE = /^[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}$/;
 const EMAIL_SEARCH_RE = /[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63}){1,8}/g;
 // "Doylestown, PA 18901" / "Springfield, IL 62704-1234"
@@ -32,8 +47,11 @@ export const wordCount = (text: string): number => {
   return count;
 };
 
+/** "R. H. Whitehouse": a name's initials, not a lettered item. */
+const INITIALS_RE = /^[ \t]*[A-Z]\.[ \t]+[A-Z]\.[ \t]/;
+
 export const bulletPrefixLength = (line: string): number => {
-  if (line.length > SHORT_TEXT * 20) return 0;
+  if (line.length > SHORT_TEXT * 20 || INITIALS_RE.test(line)) return 0;
   const match = BULLET_RE.exec(line.slice(0, 40));
   return match ? match[0].length : 0;
 };
@@ -42,7 +60,7 @@ export const isBulleted = (line: string): boolean => bulletPrefixLength(line) > 
 
 export const stripBullet = (line: string): string => line.slice(bulletPrefixLength(line)).trim();
 
-const GLYPH_BULLET_RE = /^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔][ \t]/;
+const GLYPH_BULLET_RE = new RegExp(`^[ \\t]*${GLYPH}[ \\t]`);
 
 /**
  * A list item's text: a glyph bullet ("•", "-") is dropped, a number or letter ("1.", "(a)", "iv.") is kept, since it

@@ -1,5 +1,6 @@
 import {
   bulletPrefixLength,
+  GLYPH_START_RE,
   hasLetters,
   isEmailAddress,
   isPageNumberText,
@@ -45,7 +46,7 @@ const listingText = (lines: Line[]): string => {
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
-  if (/^[ \t]*[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]/.test(text)) return false;
+  if (GLYPH_START_RE.test(text)) return false;
   const words = text.slice(bulletPrefixLength(text));
   return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
@@ -131,7 +132,10 @@ export const classifyBlock = ({
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
-    return { type: "ListItem", text: listItemText(text) };
+    const item = listItemText(text);
+    // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
+    if (item !== text.trim() && CAPTION_RE.test(item)) return { type: "FigureCaption", text: item };
+    return { type: "ListItem", text: item };
   }
   if (CAPTION_RE.test(text)) return { type: "FigureCaption", text };
   const heading =

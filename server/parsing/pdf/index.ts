@@ -6,6 +6,7 @@ import { joinCaptions } from "./captions";
 import { joinChapterTitles } from "./chapter-titles";
 import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
+import { numberedHeadingRunsAsItems } from "./list-runs";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { authorBlocks } from "./authors";
@@ -294,7 +295,9 @@ const parseOpenPdf = async (
   }
   const repeated = findRepeatedMargins(paged);
 
-  const elements = joinCaptions(joinChapterTitles(untypeRepeatedLetters(flowElements(paged, stats, repeated))));
+  const elements = joinCaptions(
+    joinChapterTitles(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+  );
   const tables = gridElements(grids, pages);
   const merged = joinContinuedTables(mergeFigures(elements, tables));
   return { elements: merged, totalPages: total, warnings, verdicts, graphicsOf };

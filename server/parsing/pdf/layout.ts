@@ -1,3 +1,4 @@
+import { MARKER_RE } from "../classify-text";
 import { findColumns, markSpanningRows } from "./columns";
 import { attachScripts } from "./script-runs";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
@@ -117,9 +118,6 @@ export const joinRuns = (runs: Run[]): string => {
   return text.replace(/\s+/g, " ").trim();
 };
 
-/** A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border. */
-const MARKER_RE = /^(?:[-*•·◦▪▫‣⁃–—●○■□➢➤►▶✓✔]|\(?(?:\d{1,3}|[a-zA-Z]|[ivxIVX]{1,5})[.)])$/;
-
 /** A segment of a row's runs (left to right), or null when they hold no text. */
 const toSegment = (runs: Run[], row: number): Segment | null => {
   const text = joinRuns(runs);
@@ -143,6 +141,7 @@ const toSegments = (rows: Run[][]): Segment[] => {
     for (const run of sorted) {
       const last = current[current.length - 1];
       const wide = last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize);
+      // A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border.
       if (wide && !(current.length === 1 && MARKER_RE.test(last.text.trim()))) flush();
       current.push(run);
     }

@@ -1,0 +1,94 @@
+import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { bulletPrefixLength } from "../classify-text";
+import { partitionPdf } from ".";
+import { BODY, PAGE } from "./test-fixtures";
+
+/** List items of the text layer on small PDFs made here: bullets of symbol fonts, markers, wrapped items. */
+
+const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
+  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+
+const listItems = async (doc: PDFDocument) =>
+  (await partitionPdf({ bytes: await doc.save() })).elements.filter((e) => e.type === "ListItem").map((e) => e.text);
+
+describe("list items", () => {
+  it("starts an item at each bullet drawn from a dingbat font: boxes, diamonds, arrows, crosses", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const dingbats = await doc.embedFont(StandardFonts.ZapfDingbats);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const items = ["Check the tags", "Check the reading order", "Add alternative texts", "Embed all fonts"];
+    ["❑", "◆", "➔", "✗"].forEach((bullet, i) => {
+      put(page, bullet, 72, 170 + i * 14, 10, dingbats);
+      put(page, items[i] ?? "", 86, 170 + i * 14, 10, font);
+    });
+    expect(await listItems(doc)).toEqual(items);
+  });
+
+  it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
+    expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
+    expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
+    expect(bulletPrefixLength("▲ 2.3% over the year")).toBe(0);
+  });
+
+  it("goes on with an item on a wrapped line that opens an aside in parentheses", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "1.", 72, 170, 10, font);
+    put(page, "Convert a PDF into an accessible PDF", 90, 170, 10, font);
+    put(page, "2.", 72, 184, 10, font);
+    put(page, "Create an accessible PDF from an authoring program", 90, 184, 10, font);
+    put(page, "(e. g. a word processor or a layout program)", 90, 198, 10, font);
+    put(page, "3.", 72, 212, 10, font);
+    put(page, "From the idea to the accessible document", 90, 212, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "1. Convert a PDF into an accessible PDF",
+      "2. Create an accessible PDF from an authoring program (e. g. a word processor or a layout program)",
+      "3. From the idea to the accessible document",
+    ]);
+  });
+
+  it("types an agenda numbered 1., 2., 3. in a heading's size as list items, numbered sections apart as headings", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const slide = doc.addPage([PAGE.width, PAGE.height]);
+    put(slide, "Topics", 72, 80, 24, bold);
+    const agenda = ["1. Short intro on tagged PDF", "2. Advantages of tagged PDF", "3. Future of tagged PDF"];
+    agenda.forEach((text, i) => put(slide, text, 72, 140 + i * 30, 16, font));
+    put(slide, "A presentation of the PDF Association, with notes for the speaker.", 72, 300, 11, font);
+    const paper = doc.addPage([PAGE.width, PAGE.height]);
+    const sections = ["1. Introduction", "2. Methods", "3. Results"];
+    sections.forEach((text, i) => {
+      put(paper, text, 72, 80 + i * 110, 16, bold);
+      for (let j = 0; j < 4; j++) put(paper, `${BODY.slice(0, 88)} ${i}.${j}`, 72, 110 + i * 110 + j * 14, 11, font);
+    });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(agenda.map(typeOf)).toEqual(["ListItem", "ListItem", "ListItem"]);
+    expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
+  });
+
+  it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const dingbats = await doc.embedFont(StandardFonts.ZapfDingbats);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "■", 72, 200, 9, dingbats);
+    put(page, "Figure 5.1 Gain in height per year by males and females.", 84, 200, 9, font);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 260 + i * 14, 10, font);
+    put(page, "R. H. Whitehouse and A. Takaishi, 1966, pp. 454-471.", 72, 340, 9, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const caption = elements.find((e) => e.text.includes("Gain in height"));
+    expect(caption).toMatchObject({
+      type: "FigureCaption",
+      text: "Figure 5.1 Gain in height per year by males and females.",
+    });
+    expect(elements.find((e) => e.text.includes("Whitehouse"))?.type).not.toBe("ListItem");
+  });
+});
