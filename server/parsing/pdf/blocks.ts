@@ -4,6 +4,7 @@ import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
 import { splitSideCaptions } from "./side-captions";
+import { isTotalBelow, standsApartAbove } from "./table-edges";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -154,6 +155,7 @@ const trimRun = (lines: Line[], start: number, end: number, stats: DocStats): [n
     start++;
     while (start < end && (lines[start]?.segments.length ?? 0) < 2) start++;
   }
+  if (standsApartAbove(lines.slice(start, end + 1))) start++;
   const pitches: number[] = [];
   for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
   const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
@@ -269,6 +271,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
       else break;
     }
+    if (isTotalBelow(lines.slice(start, end + 1), lines[end + 1])) end++;
     const heading = headingIn(lines, start, end, stats);
     if (heading === start) {
       start++;

@@ -88,7 +88,7 @@ const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
 const YEAR = /^(?:1[89]|20)\d\d$/;
 /** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
 const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
-const isFigure = (text: string) => (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
+export const isFigure = (text: string) => (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
 /** A header deeper than this is more likely a table of words whose first rows have no figures. */
 const MAX_HEADER_ROWS = 5;
 
