@@ -212,7 +212,7 @@ const proseAfter = (lines: Line[], start: number, end: number): number | null =>
 
 /**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
- * "P@1" and "P@5"), is the table's first header row.
+ * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not.
  */
 const withHeadingAbove = (lines: Line[], start: number): number => {
   const above = lines[start - 1];
@@ -223,7 +223,10 @@ const withHeadingAbove = (lines: Line[], start: number): number => {
   const close = first.baseline - above.baseline <= 1.3 * pitch + 1;
   const inset = above.left > first.left + 2 * first.fontSize && above.right <= first.right + first.fontSize;
   const short = above.segments.length <= 2 && above.text.length <= 40 && !CAPTION_RE.test(above.text);
-  return close && inset && short ? start - 1 : start;
+  // Over one cell only and starting where it starts: text stacked over that column (an address's contact lines).
+  const over = first.segments.filter((s) => Math.min(s.right, above.right) > Math.max(s.left, above.left));
+  const stacked = over.length === 1 && Math.abs((over[0]?.left ?? 0) - above.left) <= 0.3 * first.fontSize;
+  return close && inset && short && !stacked ? start - 1 : start;
 };
 
 const FIGURE_CAPTION_RE = /^(?:figure|fig\.|chart|graph|diagram|map)\s*\d{1,4}[a-z]?\b/i;

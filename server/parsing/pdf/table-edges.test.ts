@@ -31,4 +31,11 @@ describe("where a table of aligned lines starts and ends", () => {
     expect(rows).toHaveLength(6);
     expect(rows[5]).toEqual(["", "", "", "420.00"]);
   });
+
+  it("does not take a line stacked over one cell for a heading over the rows", async () => {
+    const elements = await parse(await buildInvoicePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(elements.find((e) => e.text.includes("www.example-systems.com"))?.type).not.toBe("Table");
+  });
 });
