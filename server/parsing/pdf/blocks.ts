@@ -4,6 +4,7 @@ import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
 import { splitSideCaptions } from "./side-captions";
+import { isTotalBelow, standsApartAbove } from "./table-edges";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -154,6 +155,7 @@ const trimRun = (lines: Line[], start: number, end: number, stats: DocStats): [n
     start++;
     while (start < end && (lines[start]?.segments.length ?? 0) < 2) start++;
   }
+  if (standsApartAbove(lines.slice(start, end + 1))) start++;
   const pitches: number[] = [];
   for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
   const pitch = [...pitches].sort((a, b) => a - b)[Math.floor(pitches.length / 2)] ?? 0;
@@ -210,7 +212,7 @@ const proseAfter = (lines: Line[], start: number, end: number): number | null =>
 
 /**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
- * "P@1" and "P@5"), is the table's first header row.
+ * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not.
  */
 const withHeadingAbove = (lines: Line[], start: number): number => {
   const above = lines[start - 1];
@@ -221,7 +223,10 @@ const withHeadingAbove = (lines: Line[], start: number): number => {
   const close = first.baseline - above.baseline <= 1.3 * pitch + 1;
   const inset = above.left > first.left + 2 * first.fontSize && above.right <= first.right + first.fontSize;
   const short = above.segments.length <= 2 && above.text.length <= 40 && !CAPTION_RE.test(above.text);
-  return close && inset && short ? start - 1 : start;
+  // Over one cell only and starting where it starts: text stacked over that column (an address's contact lines).
+  const over = first.segments.filter((s) => Math.min(s.right, above.right) > Math.max(s.left, above.left));
+  const stacked = over.length === 1 && Math.abs((over[0]?.left ?? 0) - above.left) <= 0.3 * first.fontSize;
+  return close && inset && short && !stacked ? start - 1 : start;
 };
 
 const FIGURE_CAPTION_RE = /^(?:figure|fig\.|chart|graph|diagram|map)\s*\d{1,4}[a-z]?\b/i;
@@ -269,6 +274,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
       else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
       else break;
     }
+    if (isTotalBelow(lines.slice(start, end + 1), lines[end + 1])) end++;
     const heading = headingIn(lines, start, end, stats);
     if (heading === start) {
       start++;

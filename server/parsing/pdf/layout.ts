@@ -29,6 +29,28 @@ const dropDuplicates = (runs: Run[]): Run[] => {
   });
 };
 
+/** Sizes this close (a share of the run's) are one line's text, not a script beside it. */
+const SAME_SIZE = 0.15;
+
+/**
+ * A run joins a row only beside the row's runs of its own size, when it has any: overlapping half their height too.
+ * A larger line of the other column widens a row's band over the next line of a smaller table; that line's runs
+ * overlap the band but not their own row's, and start a row of their own. A script touching its larger base (a
+ * subscript on a line with a superscript of its size) stays on the base's line.
+ */
+const besideItsLikes = (run: Run, runs: Run[]): boolean => {
+  const height = run.bottom - run.top;
+  const over = (r: Run) => overlap(run.top, run.bottom, r.top, r.bottom) >= 0.5 * Math.min(height, r.bottom - r.top);
+  const likes = runs.filter((r) => Math.abs(r.fontSize - run.fontSize) <= SAME_SIZE * run.fontSize);
+  if (likes.length === 0 || likes.some(over)) return true;
+  return runs.some(
+    (r) =>
+      run.fontSize <= (1 - SAME_SIZE) * r.fontSize &&
+      over(r) &&
+      Math.max(r.left - run.right, run.left - r.right) < 0.25 * r.fontSize,
+  );
+};
+
 /**
  * Rows: runs whose boxes overlap vertically by half the smaller height. The row's band is its largest run's box, so
  * superscripts and subscripts join their line instead of forming rows of their own.
@@ -44,7 +66,7 @@ const groupRows = (runs: Run[]): Run[][] => {
       const row = rows[i];
       if (!row) continue;
       const shared = overlap(run.top, run.bottom, row.top, row.bottom);
-      if (shared >= 0.5 * Math.min(height, row.bottom - row.top)) {
+      if (shared >= 0.5 * Math.min(height, row.bottom - row.top) && besideItsLikes(run, row.runs)) {
         target = row;
         break;
       }

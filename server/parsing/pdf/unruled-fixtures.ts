@@ -17,11 +17,11 @@ const put = (page: PDFPage, font: PDFFont, size: number, top: number, cell: Cell
   page.drawText(cell.text, { x, y: HEIGHT - top - size, size, font });
 };
 
-const row = (page: PDFPage, font: PDFFont, size: number, top: number, cells: Cell[]) => {
+export const row = (page: PDFPage, font: PDFFont, size: number, top: number, cells: Cell[]) => {
   for (const cell of cells) put(page, font, size, top, cell);
 };
 
-const start = async () => {
+export const start = async () => {
   const doc = await PDFDocument.create();
   const fonts: Fonts = {
     regular: await doc.embedFont(StandardFonts.Helvetica),

@@ -5,7 +5,7 @@ import { type PlacedCell, widenGroupHeadings } from "./group-headings";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinRuns } from "./layout";
-import { joinWrappedCells } from "./wrapped-cells";
+import { joinCellLines, joinWrappedCells } from "./wrapped-cells";
 
 /**
  * Tables set without ruling lines, from the text's positions alone. The lines of a candidate run (blocks.ts) are cut
@@ -88,7 +88,8 @@ const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
 const YEAR = /^(?:1[89]|20)\d\d$/;
 /** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
 const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
-const isFigure = (text: string) => (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
+export const isFigure = (text: string) =>
+  (NUMERIC.test(text) && !YEAR.test(text.trim())) || PLACEHOLDER.test(text.trim());
 /** A header deeper than this is more likely a table of words whose first rows have no figures. */
 const MAX_HEADER_ROWS = 5;
 
@@ -190,7 +191,7 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
     if (last && plain(last) && plain(row)) {
       for (const cell of row) {
         const same = last.find((c) => c.col === cell.col);
-        if (same) same.text = `${same.text} ${cell.text}`;
+        if (same) same.text = joinCellLines(same.text, cell.text);
         else last.push({ ...cell });
       }
       last.sort((a, b) => a.col - b.col);
@@ -203,7 +204,7 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
     if (!below.every((c) => c.colSpan === 1)) continue;
     for (const cell of row.filter((c) => c.colSpan === 1)) {
       const same = below.find((c) => c.col === cell.col);
-      if (same) same.text = `${cell.text} ${same.text}`;
+      if (same) same.text = joinCellLines(cell.text, same.text);
       else if (cell.col === 0) cell.rowSpan = rowsWithout(header, i + 1, 0) + 1;
       else below.push({ ...cell });
     }

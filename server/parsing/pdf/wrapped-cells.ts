@@ -15,11 +15,18 @@ const TIGHT = 0.75;
 
 const upperQuartile = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.75)] ?? 0;
 
+/**
+ * A cell's text and its next line: a word broken at the line's end ("concen-" over "tration") is one word again, as
+ * in a paragraph (blocks.ts, joinLines).
+ */
+export const joinCellLines = (text: string, next: string): string =>
+  /\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next) ? `${text.slice(0, -1)}${next}` : `${text} ${next}`;
+
 const append = (into: Cell[], from: Cell[], before = false) => {
   for (const cell of from) {
     const same = into.find((c) => c.col === cell.col);
     if (!same) into.push({ ...cell });
-    else same.text = before ? `${cell.text} ${same.text}` : `${same.text} ${cell.text}`;
+    else same.text = before ? joinCellLines(cell.text, same.text) : joinCellLines(same.text, cell.text);
   }
   into.sort((a, b) => a.col - b.col);
 };
