@@ -81,6 +81,16 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   return Math.max(above, below) > 1.4 * pitch;
 };
 
+/**
+ * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
+ * or a lone letter (an index's "A"), and no web address. A formula set apart ("x + y", "∂t") and a line giving a site
+ * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
+ * whatever their font.
+ */
+const readsAsHeading = (text: string): boolean =>
+  (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
+  !/(?:https?:\/\/|\bwww\.)\S/i.test(text);
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -144,7 +154,7 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats));
-  if (heading || isNumberedHeading(block, text, page, stats)) return { type: "Title", text };
+  if ((heading || isNumberedHeading(block, text, page, stats)) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };

@@ -244,4 +244,22 @@ describe("headings of pages with little body text and of chapter openings", () =
       "Title",
     ]);
   });
+
+  it("types neither a formula set apart nor a line with a web address as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Results", 72, 80, 14, bold);
+    body(page, regular, 100, 1);
+    put(page, "x + y = z", 200, 160, 14, bold);
+    body(page, regular, 190, 2);
+    put(page, "Our Association - www.example.org", 72, 250, 14, bold);
+    body(page, regular, 280, 3);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Results")).toBe("Title");
+    expect(typeOf("x + y = z")).toBeDefined();
+    expect(typeOf("x + y = z")).not.toBe("Title");
+    expect(typeOf("Our Association - www.example.org")).toBeDefined();
+    expect(typeOf("Our Association - www.example.org")).not.toBe("Title");
+  });
 });
