@@ -85,11 +85,13 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
  * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
  * or a lone letter (an index's "A"), and no web address. A formula set apart ("x + y", "∂t") and a line giving a site
  * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
- * whatever their font.
+ * whatever their font. Nor is a line that opens with a symbol (a bullet glyph such as "█", "©"), though an emoji
+ * may open a heading ("🚀 Getting started").
  */
 const readsAsHeading = (text: string): boolean =>
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
-  !/(?:https?:\/\/|\bwww\.)\S/i.test(text);
+  !/(?:https?:\/\/|\bwww\.)\S/i.test(text) &&
+  !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim());
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 

@@ -245,7 +245,7 @@ describe("headings of pages with little body text and of chapter openings", () =
     ]);
   });
 
-  it("types neither a formula set apart nor a line with a web address as Title", async () => {
+  it("types neither a formula set apart, a line with a web address nor one opening with a symbol as Title", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
@@ -255,11 +255,15 @@ describe("headings of pages with little body text and of chapter openings", () =
     body(page, regular, 190, 2);
     put(page, "Our Association - www.example.org", 72, 250, 14, bold);
     body(page, regular, 280, 3);
+    put(page, "\u00a9 2024 Example Society", 72, 340, 14, bold);
+    body(page, regular, 370, 4);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Results")).toBe("Title");
     expect(typeOf("x + y = z")).toBeDefined();
     expect(typeOf("x + y = z")).not.toBe("Title");
     expect(typeOf("Our Association - www.example.org")).toBeDefined();
     expect(typeOf("Our Association - www.example.org")).not.toBe("Title");
+    expect(typeOf("\u00a9 2024 Example Society")).toBeDefined();
+    expect(typeOf("\u00a9 2024 Example Society")).not.toBe("Title");
   });
 });
