@@ -86,12 +86,14 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
  * or a lone letter (an index's "A"), and no web address. A formula set apart ("x + y", "∂t") and a line giving a site
  * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
  * whatever their font. Nor is a line that opens with a symbol (a bullet glyph such as "█", "©"), though an emoji
- * may open a heading ("🚀 Getting started").
+ * may open a heading ("🚀 Getting started"), nor one word of five characters or more with letters and digits side
+ * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading).
  */
 const readsAsHeading = (text: string): boolean =>
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
   !/(?:https?:\/\/|\bwww\.)\S/i.test(text) &&
-  !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim());
+  !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim()) &&
+  !/^(?=\S*(?:\p{L}\d|\d\p{L}))\S{5,}$/u.test(text.trim());
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 

@@ -245,7 +245,7 @@ describe("headings of pages with little body text and of chapter openings", () =
     ]);
   });
 
-  it("types neither a formula set apart, a line with a web address nor one opening with a symbol as Title", async () => {
+  it("types neither a formula set apart, a web address, a line opening with a symbol nor a code as Title", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
@@ -257,6 +257,8 @@ describe("headings of pages with little body text and of chapter openings", () =
     body(page, regular, 280, 3);
     put(page, "\u00a9 2024 Example Society", 72, 340, 14, bold);
     body(page, regular, 370, 4);
+    put(page, "ABC2024-0042", 72, 430, 14, bold);
+    body(page, regular, 460, 5);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Results")).toBe("Title");
     expect(typeOf("x + y = z")).toBeDefined();
@@ -265,5 +267,7 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(typeOf("Our Association - www.example.org")).not.toBe("Title");
     expect(typeOf("\u00a9 2024 Example Society")).toBeDefined();
     expect(typeOf("\u00a9 2024 Example Society")).not.toBe("Title");
+    expect(typeOf("ABC2024-0042")).toBeDefined();
+    expect(typeOf("ABC2024-0042")).not.toBe("Title");
   });
 });
