@@ -95,6 +95,24 @@ const readsAsHeading = (text: string): boolean =>
   !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim()) &&
   !/^(?=\S*(?:\p{L}\d|\d\p{L}))\S{5,}$/u.test(text.trim());
 
+/**
+ * Three or more short lines at about the body's size, one of them broken before a word that would have fitted on it
+ * (within the widest line): lines set one by one, such as a chapter opening's list of its sections ("An Overview of
+ * Maturation and Growth" / "Development of the Brain" / "Motor Development"), not one heading wrapped.
+ */
+const setLineByLine = (block: Block, stats: DocStats): boolean => {
+  const { lines } = block;
+  if (lines.length < 3 || maxOf(lines.map((l) => l.fontSize)) > stats.bodySize * 1.08) return false;
+  const widest = maxOf(lines.map((l) => l.right - l.left));
+  return lines.slice(0, -1).some((line, i) => {
+    const next = lines[i + 1];
+    const word = next?.text.trim().split(/\s+/)[0] ?? "";
+    if (!next || !word) return false;
+    const charWidth = (next.right - next.left) / next.text.length;
+    return line.right - line.left + charWidth * (word.length + 1) < widest - charWidth;
+  });
+};
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -157,7 +175,8 @@ export const classifyBlock = ({
     text.length <= 200 &&
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
-    block.lines.every((l) => isHeadingLine(l, stats));
+    block.lines.every((l) => isHeadingLine(l, stats)) &&
+    !setLineByLine(block, stats);
   if ((heading || isNumberedHeading(block, text, page, stats)) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };

@@ -270,4 +270,22 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(typeOf("ABC2024-0042")).toBeDefined();
     expect(typeOf("ABC2024-0042")).not.toBe("Title");
   });
+
+  it("types short lines set one by one at the body's size as text, a heading wrapped over three lines as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // A chapter opening's list of its sections: "Motor" would have fitted after "Brain".
+    const outline = ["An Overview of Maturation and Growth", "Development of the Brain", "Motor Development"];
+    outline.forEach((line, i) => put(page, line, 72, 80 + i * 14, 10, bold));
+    body(page, regular, 140, 1);
+    // A heading broken only where the next word no longer fits.
+    const wrapped = ["Growth of the Brain and the Body", "Throughout Childhood and Youth", "Around the World"];
+    wrapped.forEach((line, i) => put(page, line, 72, 220 + i * 14, 10, bold));
+    body(page, regular, 280, 2);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toContain(wrapped.join(" "));
+    expect(titles.filter((t) => t.includes("Maturation") || t.includes("Motor"))).toEqual([]);
+  });
 });
