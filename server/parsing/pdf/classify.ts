@@ -81,6 +81,38 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   return Math.max(above, below) > 1.4 * pitch;
 };
 
+/**
+ * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
+ * or a lone letter (an index's "A"), and no web address. A formula set apart ("x + y", "∂t") and a line giving a site
+ * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
+ * whatever their font. Nor is a line that opens with a symbol (a bullet glyph such as "█", "©"), though an emoji
+ * may open a heading ("🚀 Getting started"), nor one word of five characters or more with letters and digits side
+ * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading).
+ */
+const readsAsHeading = (text: string): boolean =>
+  (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
+  !/(?:https?:\/\/|\bwww\.)\S/i.test(text) &&
+  !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim()) &&
+  !/^(?=\S*(?:\p{L}\d|\d\p{L}))\S{5,}$/u.test(text.trim());
+
+/**
+ * Three or more short lines at about the body's size, one of them broken before a word that would have fitted on it
+ * (within the widest line): lines set one by one, such as a chapter opening's list of its sections ("An Overview of
+ * Maturation and Growth" / "Development of the Brain" / "Motor Development"), not one heading wrapped.
+ */
+const setLineByLine = (block: Block, stats: DocStats): boolean => {
+  const { lines } = block;
+  if (lines.length < 3 || maxOf(lines.map((l) => l.fontSize)) > stats.bodySize * 1.08) return false;
+  const widest = maxOf(lines.map((l) => l.right - l.left));
+  return lines.slice(0, -1).some((line, i) => {
+    const next = lines[i + 1];
+    const word = next?.text.trim().split(/\s+/)[0] ?? "";
+    if (!next || !word) return false;
+    const charWidth = (next.right - next.left) / next.text.length;
+    return line.right - line.left + charWidth * (word.length + 1) < widest - charWidth;
+  });
+};
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -143,8 +175,9 @@ export const classifyBlock = ({
     text.length <= 200 &&
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
-    block.lines.every((l) => isHeadingLine(l, stats));
-  if (heading || isNumberedHeading(block, text, page, stats)) return { type: "Title", text };
+    block.lines.every((l) => isHeadingLine(l, stats)) &&
+    !setLineByLine(block, stats);
+  if ((heading || isNumberedHeading(block, text, page, stats)) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };

@@ -244,4 +244,48 @@ describe("headings of pages with little body text and of chapter openings", () =
       "Title",
     ]);
   });
+
+  it("types neither a formula set apart, a web address, a line opening with a symbol nor a code as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Results", 72, 80, 14, bold);
+    body(page, regular, 100, 1);
+    put(page, "x + y = z", 200, 160, 14, bold);
+    body(page, regular, 190, 2);
+    put(page, "Our Association - www.example.org", 72, 250, 14, bold);
+    body(page, regular, 280, 3);
+    put(page, "\u00a9 2024 Example Society", 72, 340, 14, bold);
+    body(page, regular, 370, 4);
+    put(page, "ABC2024-0042", 72, 430, 14, bold);
+    body(page, regular, 460, 5);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Results")).toBe("Title");
+    expect(typeOf("x + y = z")).toBeDefined();
+    expect(typeOf("x + y = z")).not.toBe("Title");
+    expect(typeOf("Our Association - www.example.org")).toBeDefined();
+    expect(typeOf("Our Association - www.example.org")).not.toBe("Title");
+    expect(typeOf("\u00a9 2024 Example Society")).toBeDefined();
+    expect(typeOf("\u00a9 2024 Example Society")).not.toBe("Title");
+    expect(typeOf("ABC2024-0042")).toBeDefined();
+    expect(typeOf("ABC2024-0042")).not.toBe("Title");
+  });
+
+  it("types short lines set one by one at the body's size as text, a heading wrapped over three lines as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // A chapter opening's list of its sections: "Motor" would have fitted after "Brain".
+    const outline = ["An Overview of Maturation and Growth", "Development of the Brain", "Motor Development"];
+    outline.forEach((line, i) => put(page, line, 72, 80 + i * 14, 10, bold));
+    body(page, regular, 140, 1);
+    // A heading broken only where the next word no longer fits.
+    const wrapped = ["Growth of the Brain and the Body", "Throughout Childhood and Youth", "Around the World"];
+    wrapped.forEach((line, i) => put(page, line, 72, 220 + i * 14, 10, bold));
+    body(page, regular, 280, 2);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toContain(wrapped.join(" "));
+    expect(titles.filter((t) => t.includes("Maturation") || t.includes("Motor"))).toEqual([]);
+  });
 });

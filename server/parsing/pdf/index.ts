@@ -6,6 +6,7 @@ import { joinCaptions } from "./captions";
 import { joinChapterTitles } from "./chapter-titles";
 import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
+import { untypeContentsEntries } from "./contents-entries";
 import { numberedHeadingRunsAsItems } from "./list-runs";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
@@ -296,7 +297,9 @@ const parseOpenPdf = async (
   const repeated = findRepeatedMargins(paged);
 
   const elements = joinCaptions(
-    joinChapterTitles(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+    joinChapterTitles(
+      untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+    ),
   );
   const tables = gridElements(grids, pages);
   const merged = joinContinuedTables(mergeFigures(elements, tables));
