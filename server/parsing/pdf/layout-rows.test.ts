@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { partitionDocument } from "../partition";
-import { htmlGrid } from "../table-structure";
+import { parsePdf, tableRows } from "./test-tables";
 import { row, start } from "./unruled-fixtures";
 
 const PROSE = "The other column goes on with its prose, set larger and at a wider spacing than the rows of the table";
@@ -54,29 +53,13 @@ const buildScriptedLabelsPdf = async (): Promise<Uint8Array> => {
 
 describe("rows of a page with columns of different sizes", () => {
   it("keeps a subscript on its line beside a superscript of its size", async () => {
-    const { elements } = await partitionDocument({
-      bytes: await buildScriptedLabelsPdf(),
-      fileName: "t.pdf",
-      fileType: "pdf",
-      method: "basic",
-    });
-    const table = elements.find((e) => e.type === "Table");
-    const rows: string[][] = [];
-    for (const c of htmlGrid(table?.html ?? "")) (rows[c.row] ??= []).push(c.text);
+    const rows = tableRows((await parsePdf(await buildScriptedLabelsPdf())).find((e) => e.type === "Table"));
     expect(rows).toHaveLength(4);
     expect(rows[0]?.[0]).toMatch(/^s ?2 for N ?0$/);
   });
 
   it("keeps apart two table rows that a larger line of the other column reaches over", async () => {
-    const { elements } = await partitionDocument({
-      bytes: await buildTableBesideLargerProsePdf(),
-      fileName: "t.pdf",
-      fileType: "pdf",
-      method: "basic",
-    });
-    const table = elements.find((e) => e.type === "Table");
-    const rows: string[][] = [];
-    for (const c of htmlGrid(table?.html ?? "")) (rows[c.row] ??= []).push(c.text);
+    const rows = tableRows((await parsePdf(await buildTableBesideLargerProsePdf())).find((e) => e.type === "Table"));
     expect(rows).toHaveLength(7);
     expect(rows[2]).toEqual(["Wavelength range", "11.50"]);
     expect(rows[3]).toEqual(["No. of images", "12.50"]);

@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { partitionDocument } from "../partition";
-import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
 import { buildInvoicePdf } from "./table-edges-fixtures";
-
-const parse = async (bytes: Uint8Array) =>
-  (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
-
-const rowsOf = (table: ParsedElement) => {
-  const rows: string[][] = [];
-  for (const c of htmlGrid(table.html ?? "")) (rows[c.row] ??= []).push(c.text);
-  return rows;
-};
+import { parsePdf as parse, tableRows as rowsOf } from "./test-tables";
 
 describe("where a table of aligned lines starts and ends", () => {
   it("leaves out a line far above the rows that lines up with none of their cells", async () => {

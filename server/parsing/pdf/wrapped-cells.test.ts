@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
+import { parsePdf } from "./test-tables";
 import { row, start } from "./unruled-fixtures";
 
 /** A table whose header and label cells wrap with a word broken at the line's end ("concen-" over "tration"). */
@@ -34,12 +34,7 @@ const buildHyphenatedCellsPdf = async (): Promise<Uint8Array> => {
 
 describe("cells wrapped over two lines", () => {
   it("joins a word broken at the end of a header's or a label's line", async () => {
-    const { elements } = await partitionDocument({
-      bytes: await buildHyphenatedCellsPdf(),
-      fileName: "t.pdf",
-      fileType: "pdf",
-      method: "basic",
-    });
+    const elements = await parsePdf(await buildHyphenatedCellsPdf());
     const table = elements.find((e) => e.type === "Table");
     const texts = htmlGrid(table?.html ?? "").map((c) => c.text);
     expect(texts).toContain("Initial dye concentration (mg/L)");
