@@ -76,8 +76,8 @@ const buildFlowChunkSet = async ({
 };
 
 /**
- * The set of this key, or a new one marked `building` (`created`: the caller builds it). Under a transaction lock on the key, so two first
- * callers at the same instant (two flows deploying, two replicas) find one set instead of each creating its own.
+ * The set of this key, or a new one marked `building` (`created`: the caller builds it). Under a transaction lock on
+ * the key, so two first callers at the same instant (two flows deploying, two replicas) find one set, not one each.
  */
 const findOrStartSet = ({
   projectId,

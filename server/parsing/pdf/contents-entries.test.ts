@@ -1,12 +1,9 @@
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { BODY, PAGE } from "./test-fixtures";
+import { BODY, PAGE, put } from "./test-fixtures";
 
 /** A contents list's first-level entries, set like headings without dot leaders. */
-
-const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
-  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
 /** Four lines of body text at a 12 pt pitch, from `top`. */
 const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {

@@ -1,15 +1,12 @@
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { BODY, PAGE } from "./test-fixtures";
+import { BODY, PAGE, put } from "./test-fixtures";
 
 /**
  * Headings of papers on small PDFs made here: set smaller than the body in bold, numbered in the body's font, run
  * into their paragraph, and over an italic abstract.
  */
-
-const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
-  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
 /** Four lines of body text at a 12 pt pitch, from `top`; returns where the next line would go. */
 const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {

@@ -1,13 +1,10 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
-import { BODY, PAGE } from "./test-fixtures";
+import { BODY, PAGE, put } from "./test-fixtures";
 
 /** List items of the text layer on small PDFs made here: bullets of symbol fonts, markers, wrapped items. */
-
-const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
-  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
 const listItems = async (doc: PDFDocument) =>
   (await partitionPdf({ bytes: await doc.save() })).elements.filter((e) => e.type === "ListItem").map((e) => e.text);

@@ -9,6 +9,10 @@ export const PAGE = { width: 612, height: 792 } as const;
 
 type Fonts = { regular: PDFFont; bold: PDFFont };
 
+/** Text at `x`, its box's top `top` points from the page's top (the parser's coordinates), in `size` and `font`. */
+export const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
+  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+
 const draw = (
   page: PDFPage,
   text: string,

@@ -1,15 +1,12 @@
 import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { BODY, PAGE } from "./test-fixtures";
+import { BODY, PAGE, put } from "./test-fixtures";
 
 /**
  * Element types of the text layer on small PDFs made here: running heads with changing page numbers, footnote
  * markers, wrapped list items, captions across lines and code listings.
  */
-
-const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
-  page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
 const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
   for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 14, 11, font);
