@@ -84,7 +84,11 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   return columns;
 };
 
-const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
+/**
+ * A number, a currency amount or a share; a mean with its spread ("12.3 ± 0.4") and a decimal with the letters of a
+ * significance test set after it ("22.51a", "0.60bc") are figures too.
+ */
+const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?(?:\s?±\s?\d[\d.,]*%?)?(?:(?<=[.,]\d+)[a-h]{1,3})?[*†‡]?$/;
 const YEAR = /^(?:1[89]|20)\d\d$/;
 /** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
 const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
@@ -171,8 +175,17 @@ const headerOf = (placed: PlacedRow[]): number => {
   };
   const firstData = placed.findIndex(hasFigures);
   if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
-  // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group.
-  const label = placed.findIndex((row, r) => r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0);
+  // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group; the
+  // stub's heading centred between two lines of column headings ("Dataset" between "Total Tables" and "Investigated")
+  // has no row label under it.
+  const label = placed.findIndex(
+    (row, r) =>
+      r > 0 &&
+      r < firstData &&
+      row.length === 1 &&
+      row[0]?.col === 0 &&
+      (placed[r + 1] ?? []).some((c) => c.col === 0),
+  );
   return Math.min(label > 0 ? label : firstData, placed.length - 1);
 };
 

@@ -1,0 +1,86 @@
+import { row, start } from "./unruled-fixtures";
+
+/**
+ * PDFs whose unruled tables test how the header is told from the body (unruled-headers.test.ts; pdf-lib is a dev
+ * dependency, nothing in the app imports this). Positions are top-left based like the parser's output.
+ */
+
+const RIGHT = [330, 420] as const;
+
+/**
+ * A field trial's results: two label columns, then two value columns headed by a heading wrapped over two lines at
+ * the rows' own spacing. `values` picks how the figures are set: means with the letters of a significance test
+ * ("22.51a") or means with their spread ("22.5 ± 0.4").
+ */
+export const buildTrialTablePdf = async (values: "letters" | "spread"): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [
+    { text: "Variety", x: 72 },
+    { text: "Treatment", x: 160 },
+    { text: "Grain", x: RIGHT[0], align: "right" },
+    { text: "Seed", x: RIGHT[1], align: "right" },
+  ]);
+  row(page, regular, 10, 86, [
+    { text: "yield (t/ha)", x: RIGHT[0], align: "right" },
+    { text: "setting (%)", x: RIGHT[1], align: "right" },
+  ]);
+  const figures =
+    values === "letters"
+      ? [
+          ["22.51a", "85.17c"],
+          ["20.06c", "93.00b"],
+          ["21.91ab", "95.58a"],
+          ["20.72bc", "92.25b"],
+        ]
+      : [
+          ["22.5 ± 0.4", "85.2 ± 1.1"],
+          ["20.1 ± 0.6", "93.0 ± 0.9"],
+          ["21.9 ± 0.3", "95.6 ± 1.4"],
+          ["20.7 ± 0.5", "92.3 ± 0.8"],
+        ];
+  let top = 100;
+  figures.forEach((cells, i) => {
+    row(page, regular, 10, top, [
+      { text: i < 2 ? "CJ03" : "W1844", x: 72 },
+      { text: i % 2 === 0 ? "T0" : "T1", x: 160 },
+      ...cells.map((text, c) => ({ text, x: RIGHT[c] ?? 0, align: "right" as const })),
+    ]);
+    top += 14;
+  });
+  return doc.save();
+};
+
+/**
+ * A table whose stub heading ("Dataset") sits alone on the middle line of a three-line header, between the first and
+ * the last lines of the column headings.
+ */
+export const buildCentredStubHeadingPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [
+    { text: "Total tables", x: RIGHT[0], align: "right" },
+    { text: "Tables with", x: RIGHT[1], align: "right" },
+  ]);
+  row(page, regular, 10, 86, [{ text: "Dataset", x: 72 }]);
+  row(page, regular, 10, 100, [
+    { text: "investigated", x: RIGHT[0], align: "right" },
+    { text: "a header", x: RIGHT[1], align: "right" },
+  ]);
+  let top = 118;
+  for (const [name, total, headed] of [
+    ["SciTSR", "10,431", "342"],
+    ["PubTabNet", "422,491", "100,159"],
+    ["FinTabNet", "70,028", "25,637"],
+  ]) {
+    row(page, regular, 10, top, [
+      { text: name ?? "", x: 72 },
+      { text: total ?? "", x: RIGHT[0], align: "right" },
+      { text: headed ?? "", x: RIGHT[1], align: "right" },
+    ]);
+    top += 14;
+  }
+  return doc.save();
+};

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { partitionDocument } from "../partition";
+import { htmlGrid } from "../table-structure";
+import type { ParsedElement } from "../types";
+import { buildCentredStubHeadingPdf, buildTrialTablePdf } from "./unruled-header-fixtures";
+
+const parse = async (bytes: Uint8Array) =>
+  (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
+
+const rowsOf = (table: ParsedElement) => {
+  const rows: string[][] = [];
+  for (const c of htmlGrid(table.html ?? "")) (rows[c.row] ??= []).push(c.text);
+  return rows;
+};
+
+const onlyTable = async (bytes: Uint8Array) => {
+  const tables = (await parse(bytes)).filter((e) => e.type === "Table");
+  expect(tables).toHaveLength(1);
+  return tables[0] as ParsedElement;
+};
+
+describe("unruled tables: the header apart from the body", () => {
+  it("reads means with significance letters as figures, so the wrapped heading above them is one header row", async () => {
+    const table = await onlyTable(await buildTrialTablePdf("letters"));
+    expect(rowsOf(table)[0]).toEqual(["Variety", "Treatment", "Grain yield (t/ha)", "Seed setting (%)"]);
+    expect(table.html).toContain("<td>22.51a</td>");
+  });
+
+  it("reads means with their spread as figures, so the wrapped heading above them is one header row", async () => {
+    const table = await onlyTable(await buildTrialTablePdf("spread"));
+    expect(rowsOf(table)[0]).toEqual(["Variety", "Treatment", "Grain yield (t/ha)", "Seed setting (%)"]);
+    expect(table.html).toContain("<td>22.5 ± 0.4</td>");
+  });
+
+  it("keeps a stub heading centred between the lines of the column headings in the header", async () => {
+    const table = await onlyTable(await buildCentredStubHeadingPdf());
+    expect(rowsOf(table)).toEqual([
+      ["Dataset", "Total tables investigated", "Tables with a header"],
+      ["SciTSR", "10,431", "342"],
+      ["PubTabNet", "422,491", "100,159"],
+      ["FinTabNet", "70,028", "25,637"],
+    ]);
+    expect(table.html).toContain("<th>Dataset</th>");
+  });
+});
