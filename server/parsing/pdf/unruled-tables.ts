@@ -180,11 +180,7 @@ const headerOf = (placed: PlacedRow[]): number => {
   // has no row label under it.
   const label = placed.findIndex(
     (row, r) =>
-      r > 0 &&
-      r < firstData &&
-      row.length === 1 &&
-      row[0]?.col === 0 &&
-      (placed[r + 1] ?? []).some((c) => c.col === 0),
+      r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0 && (placed[r + 1] ?? []).some((c) => c.col === 0),
   );
   return Math.min(label > 0 ? label : firstData, placed.length - 1);
 };
@@ -256,6 +252,11 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
   if (filled < 0.4 * placed.length * columns.length) return null;
   if (isKeyValueList(placed) || isProseBeside(placed)) return null;
+  // A chart's value axis beside its legend: the first column's figures each alone on their rows, never a row label.
+  const firstColumn = placed.filter((row) => row.some((c) => c.col === 0));
+  if (firstColumn.length >= 2 && firstColumn.every((row) => row.length === 1 && isFigure(row[0]?.text ?? ""))) {
+    return null;
+  }
   const head = headerOf(placed);
   widenGroupHeadings(placed, head);
   const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);

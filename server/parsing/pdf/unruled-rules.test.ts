@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
-import { buildCentredStubHeadingPdf, buildTrialTablePdf } from "./unruled-header-fixtures";
+import { buildCentredStubHeadingPdf, buildChartLegendPdf, buildTrialTablePdf } from "./unruled-rule-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
@@ -41,5 +41,13 @@ describe("unruled tables: the header apart from the body", () => {
       ["FinTabNet", "70,028", "25,637"],
     ]);
     expect(table.html).toContain("<th>Dataset</th>");
+  });
+});
+
+describe("unruled tables: what is no table", () => {
+  it("leaves a chart's value axis beside its legend as text", async () => {
+    const elements = await parse(await buildChartLegendPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
   });
 });

@@ -1,8 +1,8 @@
 import { row, start } from "./unruled-fixtures";
 
 /**
- * PDFs whose unruled tables test how the header is told from the body (unruled-headers.test.ts; pdf-lib is a dev
- * dependency, nothing in the app imports this). Positions are top-left based like the parser's output.
+ * PDFs whose unruled tables test how the header is told from the body, and what is no table (unruled-rules.test.ts;
+ * pdf-lib is a dev dependency, nothing in the app imports this). Positions are top-left based like the parser's output.
  */
 
 const RIGHT = [330, 420] as const;
@@ -82,5 +82,30 @@ export const buildCentredStubHeadingPdf = async (): Promise<Uint8Array> => {
     ]);
     top += 14;
   }
+  return doc.save();
+};
+
+/**
+ * A chart without a caption: its value axis's ticks (1000, 800, …) down the left, and between them, further right,
+ * the legend's entries two a line, then a paragraph under it.
+ */
+export const buildChartLegendPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const legend = [
+    ["Greece", "Spain"],
+    ["Ireland", "Italy"],
+    ["Portugal", "Norway"],
+  ];
+  legend.forEach(([a, b], i) => {
+    row(page, regular, 8, 72 + 24 * i, [
+      { text: a ?? "", x: 200 },
+      { text: b ?? "", x: 300 },
+    ]);
+    if (i + 1 < legend.length)
+      row(page, regular, 8, 84 + 24 * i, [{ text: String(1000 - 200 * i), x: 90, align: "right" }]);
+  });
+  row(page, regular, 10, 160, [{ text: "Prices rose in every country shown, most of all in the south.", x: 72 }]);
   return doc.save();
 };
