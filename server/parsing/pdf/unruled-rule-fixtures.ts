@@ -109,3 +109,70 @@ export const buildChartLegendPdf = async (): Promise<Uint8Array> => {
   row(page, regular, 10, 160, [{ text: "Prices rose in every country shown, most of all in the south.", x: 72 }]);
   return doc.save();
 };
+
+/**
+ * A table at the rows' own spacing whose cells wrap with a word broken at the line's end: a table of words whose
+ * first heading runs over three lines ("Stage of phar-", "macokinetic", "modeling"), or a table of estimates whose
+ * row label does ("Relative bio-" over "availability (F)", alone on their lines).
+ */
+export const buildBrokenWordsPdf = async (which: "heading" | "label"): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const lines: [number, { text: string; x: number }[]][] = [
+    [
+      72,
+      [
+        { text: "Stage of phar-", x: 72 },
+        { text: "Data used", x: 200 },
+        { text: "Modeling activities", x: 360 },
+      ],
+    ],
+    [86, [{ text: "macokinetic", x: 72 }]],
+    [100, [{ text: "modeling", x: 72 }]],
+    [
+      114,
+      [
+        { text: "Stage 1", x: 72 },
+        { text: "Single dose data", x: 200 },
+        { text: "Structural model", x: 360 },
+      ],
+    ],
+    [
+      128,
+      [
+        { text: "Stage 2", x: 72 },
+        { text: "Twice daily data", x: 200 },
+        { text: "Covariate analysis", x: 360 },
+      ],
+    ],
+    [
+      142,
+      [
+        { text: "Stage 3", x: 72 },
+        { text: "All available data", x: 200 },
+        { text: "Final model", x: 360 },
+      ],
+    ],
+  ];
+  if (which === "heading") {
+    for (const [top, cells] of lines) row(page, regular, 10, top, cells);
+    return doc.save();
+  }
+  const estimates: [string, string, string][] = [
+    ["Parameter", "Estimate", "RSE (%)"],
+    ["ka (1/h)", "0.254", "26.4"],
+    ["Relative bio-", "", ""],
+    ["availability (F)", "", ""],
+    ["F for 6 g dose", "1", "8.2"],
+    ["F-dose slope", "0.405", "39.0"],
+  ];
+  estimates.forEach(([label, estimate, rse], i) => {
+    row(page, regular, 10, 72 + 14 * i, [
+      { text: label, x: 72 },
+      ...(estimate ? [{ text: estimate, x: 300, align: "right" as const }] : []),
+      ...(rse ? [{ text: rse, x: 400, align: "right" as const }] : []),
+    ]);
+  });
+  return doc.save();
+};

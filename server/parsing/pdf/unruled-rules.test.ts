@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
-import { buildCentredStubHeadingPdf, buildChartLegendPdf, buildTrialTablePdf } from "./unruled-rule-fixtures";
+import {
+  buildBrokenWordsPdf,
+  buildCentredStubHeadingPdf,
+  buildChartLegendPdf,
+  buildTrialTablePdf,
+} from "./unruled-rule-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
@@ -49,5 +54,24 @@ describe("unruled tables: what is no table", () => {
     const elements = await parse(await buildChartLegendPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+});
+
+describe("unruled tables: cells wrapped at the rows' own spacing", () => {
+  it("joins the lines of a heading whose word is broken at a line's end, and the line going on under them", async () => {
+    const words = rowsOf(await onlyTable(await buildBrokenWordsPdf("heading")));
+    expect(words[0]).toEqual(["Stage of pharmacokinetic modeling", "Data used", "Modeling activities"]);
+    expect(words).toHaveLength(4);
+  });
+
+  it("joins the lines of a row label whose word is broken at a line's end", async () => {
+    const estimates = rowsOf(await onlyTable(await buildBrokenWordsPdf("label")));
+    expect(estimates.map((r) => r[0])).toEqual([
+      "Parameter",
+      "ka (1/h)",
+      "Relative bioavailability (F)",
+      "F for 6 g dose",
+      "F-dose slope",
+    ]);
   });
 });

@@ -5,7 +5,7 @@ import { type PlacedCell, widenGroupHeadings } from "./group-headings";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinRuns } from "./layout";
-import { joinCellLines, joinWrappedCells } from "./wrapped-cells";
+import { joinBrokenWords, joinCellLines, joinWrappedCells } from "./wrapped-cells";
 
 /**
  * Tables set without ruling lines, from the text's positions alone. The lines of a candidate run (blocks.ts) are cut
@@ -244,7 +244,15 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
-  const placed = atoms.map((row) => placeRow(row, columns));
+  const {
+    rows: placed,
+    lines: rowLines,
+    whole,
+  } = joinBrokenWords(
+    atoms.map((row) => placeRow(row, columns)),
+    lines,
+    isFigure,
+  );
   // Every row one cell, a column used by one row only: a list with a stray word, not a table.
   const used = columns.map((_, i) => placed.filter((r) => r.some((c) => c.col === i)).length);
   if (used.filter((n) => n >= 2).length < 2) return null;
@@ -259,7 +267,12 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   }
   const head = headerOf(placed);
   widenGroupHeadings(placed, head);
-  const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
+  const body = joinWrappedCells(
+    placed.slice(head),
+    rowLines.slice(head),
+    isFigure,
+    new Set([...whole].map((r) => r - head)),
+  );
   const joined = joinHeader([...placed.slice(0, head), ...body], head);
   const { headerRows } = joined;
   const rows = spanRowGroups(joined.rows, headerRows, isFigure);
