@@ -6,6 +6,7 @@ import {
   buildBrokenWordsPdf,
   buildCentredStubHeadingPdf,
   buildChartLegendPdf,
+  buildTableAcrossGutterPdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
 
@@ -72,6 +73,19 @@ describe("unruled tables: cells wrapped at the rows' own spacing", () => {
       "Relative bioavailability (F)",
       "F for 6 g dose",
       "F-dose slope",
+    ]);
+  });
+});
+
+describe("unruled tables: across a two-column page", () => {
+  it("reads a table whose cells leave the gutter free as one table across both columns", async () => {
+    const table = await onlyTable(await buildTableAcrossGutterPdf());
+    expect(rowsOf(table)).toEqual([
+      ["Dataset", "Tables", "Pages", "Cells", "Rows", "Share"],
+      ["SciTSR", "10,431", "342", "54", "15.79%", "0.52%"],
+      ["PubTabNet", "422,491", "100,159", "58,747", "58.65%", "13.90%"],
+      ["FinTabNet", "70,028", "25,637", "25,348", "98.87%", "36.20%"],
+      ["Ours", "761,262", "153,705", "0", "0%", "0%"],
     ]);
   });
 });
