@@ -200,7 +200,8 @@ const prose = (page: PDFPage, font: PDFFont, x: number, from: number, to: number
 
 /**
  * A two-column page (columns at 72 and 330 pt) with a table across both columns between two stretches of prose:
- * its label and two values sit left of the gutter, three more values right of it, no cell over the gutter.
+ * its label and two values sit left of the gutter, three more values right of it, no cell over the gutter; the first
+ * line of its header holds headings on the left only.
  */
 export const buildTableAcrossGutterPdf = async (): Promise<Uint8Array> => {
   const { doc, fonts, page: newPage } = await start();
@@ -215,6 +216,11 @@ export const buildTableAcrossGutterPdf = async (): Promise<Uint8Array> => {
     ["FinTabNet", "70,028", "25,637", "25,348", "98.87%", "36.20%"],
     ["Ours", "761,262", "153,705", "0", "0%", "0%"],
   ];
+  // The header's first line: headings over the left column's values only.
+  row(page, regular, 8, 269, [
+    { text: "All", x: xs[0] ?? 0, align: "right" },
+    { text: "Seen", x: xs[1] ?? 0, align: "right" },
+  ]);
   rows.forEach(([label, ...values], i) => {
     row(page, regular, 8, 280 + 11 * i, [
       { text: label ?? "", x: 72 },
