@@ -230,3 +230,30 @@ export const buildTableAcrossGutterPdf = async (): Promise<Uint8Array> => {
   for (const x of [72, 330]) prose(page, regular, x, 360, 720);
   return doc.save();
 };
+
+/**
+ * Two numbered display equations of a paper's model, each a derivative over two lines ("dA" over "dt") beside its
+ * right-hand side and its number ("(1)"), between two paragraphs.
+ */
+export const buildNumberedEquationsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [{ text: "The model has two compartments, absorption and plasma:", x: 72 }]);
+  const equations: [string, string, string][] = [
+    ["dA", "= -ka * A, IC = Dose", "(1)"],
+    ["dM", "= ksyn + ka * A - CL * M", "(2)"],
+    ["dN", "= kpro * (1 + S * M) - kout * N", "(3)"],
+  ];
+  equations.forEach(([derivative, side, number], i) => {
+    const top = 100 + 36 * i;
+    row(page, regular, 10, top, [{ text: derivative, x: 120 }]);
+    row(page, regular, 10, top + 8, [
+      { text: side, x: 145 },
+      { text: number, x: 540, align: "right" },
+    ]);
+    row(page, regular, 10, top + 16, [{ text: "dt", x: 121 }]);
+  });
+  row(page, regular, 10, 220, [{ text: "The parameters were estimated with the data of both studies.", x: 72 }]);
+  return doc.save();
+};

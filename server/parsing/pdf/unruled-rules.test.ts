@@ -6,6 +6,7 @@ import {
   buildBrokenWordsPdf,
   buildCentredStubHeadingPdf,
   buildChartLegendPdf,
+  buildNumberedEquationsPdf,
   buildTableAcrossGutterPdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
@@ -55,6 +56,12 @@ describe("unruled tables: what is no table", () => {
     const elements = await parse(await buildChartLegendPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+
+  it("leaves numbered display equations, their fractions over two lines, as text", async () => {
+    const elements = await parse(await buildNumberedEquationsPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("= ksyn + ka * A - CL * M (2)");
   });
 });
 

@@ -225,6 +225,8 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const RELATION = /^[=≈≤≥<>∝≡]$/;
+const RELATION_EDGE = /^[=≈≤≥<>∝≡]\s|\s[=≈≤≥<>∝≡]$/;
+const EQUATION_NUMBER = /^\(\d{1,3}[a-z]?\)$/;
 
 /**
  * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
@@ -242,6 +244,11 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const words = (t: string) => t.split(/\s+/).length;
   // Displayed equations line up too ("P(s) = softmax(…) (3)"): a relation sign standing alone on most lines.
   if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
+  // Numbered ones too, their fractions' lines between them ("dA" over "dt"): a relation sign opening or closing a
+  // cell ("= -ka * A", "dN =") and an equation's number ending the row, on two rows or more each.
+  const numbered = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? "")).length;
+  const related = atoms.filter((row) => row.some((a) => RELATION_EDGE.test(a.text))).length;
+  if (numbered >= 2 && related >= 2) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
   const {
