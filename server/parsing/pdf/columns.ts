@@ -151,16 +151,42 @@ export const findColumns = (segments: Segment[], extent: Extent, pageHeight: num
 
 /**
  * Rows read across the whole page: those with a segment over a gutter, plus rows of a full-width table that happen to
- * fit the columns — its header row (cells in several columns, next to a spanning row) and short row labels caught
- * between two spanning rows.
+ * fit the columns — a run of rows of narrow cells on both sides, its header row (cells in several columns, next to a
+ * spanning row) and short row labels caught between two spanning rows.
  */
-export const markSpanningRows = (rows: Segment[][], columnOf: (s: Segment) => number | null): boolean[] => {
+export const markSpanningRows = (
+  rows: Segment[][],
+  columnOf: (s: Segment) => number | null,
+  columns: readonly Extent[] = [],
+): boolean[] => {
   const spanning = rows.map((row) => row.some((s) => columnOf(s) === null));
   const near = (a: Segment[] | undefined, b: Segment[] | undefined) => {
     if (!a?.[0] || !b?.[0]) return false;
     const gap = minOf(b.map((s) => s.top)) - maxOf(a.map((s) => s.bottom));
     return gap < 1.5 * Math.max(a[0].fontSize, b[0].fontSize);
   };
+  // A full-width table whose cells all fit the columns, its gap between two cells where the gutter is: three or more
+  // close rows of cells on both sides, none as wide as half its column (as a column's lines of prose are), and the
+  // close lines of short cells right above them.
+  const widthOf = (s: Segment) => {
+    const column = columns[columnOf(s) ?? -1];
+    return column ? column.right - column.left : 0;
+  };
+  const narrowCells = (row: Segment[]) => row.every((s) => s.right - s.left < 0.5 * widthOf(s));
+  const headerCells = (row: Segment[]) => narrowCells(row) && row.every((s) => s.text.length <= 40);
+  const cellRow = (row: Segment[]) => row.length >= 3 && new Set(row.map(columnOf)).size >= 2 && narrowCells(row);
+  for (let i = 0; i < rows.length;) {
+    let j = i;
+    while (j < rows.length && cellRow(rows[j] ?? []) && (j === i || near(rows[j - 1], rows[j]))) j++;
+    if (j - i >= 3) {
+      for (let k = i; k < j; k++) spanning[k] = true;
+      // Its header's lines above it, short cells whichever side they sit on ("Total Tables", "Dataset").
+      for (let k = i - 1; k >= 0 && !spanning[k] && near(rows[k], rows[k + 1]) && headerCells(rows[k] ?? []); k--) {
+        spanning[k] = true;
+      }
+    }
+    i = Math.max(j, i + 1);
+  }
   for (let pass = 0; pass < 2; pass++) {
     rows.forEach((row, i) => {
       if (spanning[i]) return;

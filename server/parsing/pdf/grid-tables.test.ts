@@ -121,7 +121,11 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
     ]);
   });
 
-  it("a ruled header wrapped over three lines with a year in it is one header row, above the body's rows", () => {
+  // "(000)" under a heading is its unit, thousands, not a figure in brackets.
+  it.each([
+    ["a year", "(census)"],
+    ["a unit of thousands", "(000)"],
+  ])("a ruled header wrapped over three lines with %s in it is one header row, above the body's rows", (_, unit) => {
     // eu-004 of ICDAR 2013 (tuning): "per capita / GNP ($000) / 1995" over a column, the body rows unruled.
     const run = (text: string, left: number, top: number) => ({
       text,
@@ -142,7 +146,7 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
       ...[
         ["per capita", "population"],
         ["GNP ($000)", "1995 (mn)"],
-        ["1995", "(census)"],
+        ["1995", unit],
       ].flatMap(([a, b], line) => [cell(1, 103 + 13 * line, a ?? ""), cell(2, 103 + 13 * line, b ?? "")]),
       ...[
         ["Germany", "27.5", "81.9"],
@@ -155,7 +159,7 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
       (table?.cells ?? []).filter((c) => c.row === r).map((c) => c.text),
     );
     expect(rows).toEqual([
-      ["", "per capita GNP ($000) 1995", "population 1995 (mn) (census)"],
+      ["", "per capita GNP ($000) 1995", `population 1995 (mn) ${unit}`],
       ["Germany", "27.5", "81.9"],
       ["France", "25.0", "58.1"],
       ["Italy", "19.0", "57.3"],

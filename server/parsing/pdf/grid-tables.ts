@@ -119,6 +119,8 @@ const cellText = (pieces: Piece[]): string => {
 const FIGURE_RE = /^[-+−–(]?[$€£]?\d[\d.,\s]*%?\)?[*†‡]*$/;
 /** A year is a heading's word ("GNP ($000) / 1995"), not a figure of the body. */
 const YEAR_RE = /^(?:1[89]|20)\d\d$/;
+/** A heading's unit of thousands ("Number of outlets / (000)"), not a figure in brackets. */
+const THOUSANDS_RE = /^\(['’]?000s?\)[*†‡]*$/;
 
 /**
  * Row boundaries the drawing leaves out: many tables rule every few rows only (or none inside the body). A grid row
@@ -168,7 +170,7 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
             .join(" "),
         ),
       );
-      if (!cellTexts.some((text) => FIGURE_RE.test(text) && !YEAR_RE.test(text))) {
+      if (!cellTexts.some((text) => FIGURE_RE.test(text) && !YEAR_RE.test(text) && !THOUSANDS_RE.test(text))) {
         for (let b = 1; b < bands.length; b++) if (crosses(bands[b - 1] ?? []) !== crosses(bands[b] ?? [])) cutAt(b);
         continue;
       }

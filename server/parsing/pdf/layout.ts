@@ -254,7 +254,7 @@ export const layoutPage = ({ runs, pageHeight }: { runs: Run[]; pageHeight: numb
     stretch = columns.map(() => []);
   };
   const rowList = [...byRow.values()];
-  const spanning = markSpanningRows(rowList, columnOf);
+  const spanning = markSpanningRows(rowList, columnOf, columns);
   rowList.forEach((rowSegments, index) => {
     const placed = rowSegments.map(columnOf);
     if (spanning[index]) {

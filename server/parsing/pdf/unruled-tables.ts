@@ -5,7 +5,7 @@ import { type PlacedCell, widenGroupHeadings } from "./group-headings";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinRuns } from "./layout";
-import { joinCellLines, joinWrappedCells } from "./wrapped-cells";
+import { joinBrokenWords, joinCellLines, joinWrappedCells } from "./wrapped-cells";
 
 /**
  * Tables set without ruling lines, from the text's positions alone. The lines of a candidate run (blocks.ts) are cut
@@ -84,7 +84,11 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   return columns;
 };
 
-const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?[*†‡]?$/;
+/**
+ * A number, a currency amount or a share; a mean with its spread ("12.3 ± 0.4") and a decimal with the letters of a
+ * significance test set after it ("22.51a", "0.60bc") are figures too.
+ */
+const NUMERIC = /^[-+−–(]?[$€£]?\s?\d[\d.,\s]*%?\)?(?:\s?±\s?\d[\d.,]*%?)?(?:(?<=[.,]\d+)[a-h]{1,3})?[*†‡]?$/;
 const YEAR = /^(?:1[89]|20)\d\d$/;
 /** Marks of an empty or withheld value ("–", "..", "n/a", "x"). */
 const PLACEHOLDER = /^(?:[-–—.…*x]{1,3}|n\/?a|:)$/i;
@@ -171,8 +175,13 @@ const headerOf = (placed: PlacedRow[]): number => {
   };
   const firstData = placed.findIndex(hasFigures);
   if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
-  // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group.
-  const label = placed.findIndex((row, r) => r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0);
+  // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group; the
+  // stub's heading centred between two lines of column headings ("Dataset" between "Total Tables" and "Investigated")
+  // has no row label under it.
+  const label = placed.findIndex(
+    (row, r) =>
+      r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0 && (placed[r + 1] ?? []).some((c) => c.col === 0),
+  );
   return Math.min(label > 0 ? label : firstData, placed.length - 1);
 };
 
@@ -216,6 +225,8 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const RELATION = /^[=≈≤≥<>∝≡]$/;
+const RELATION_EDGE = /^[=≈≤≥<>∝≡]\s|\s[=≈≤≥<>∝≡]$/;
+const EQUATION_NUMBER = /^\(\d{1,3}[a-z]?\)$/;
 
 /**
  * The table of a run of aligned lines, or null when it is none: fewer than two columns, prose side by side (a
@@ -233,9 +244,22 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const words = (t: string) => t.split(/\s+/).length;
   // Displayed equations line up too ("P(s) = softmax(…) (3)"): a relation sign standing alone on most lines.
   if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
+  // Numbered ones too, their fractions' lines between them ("dA" over "dt"): a relation sign opening or closing a
+  // cell ("= -ka * A", "dN =") and an equation's number ending the row, on two rows or more each.
+  const numbered = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? "")).length;
+  const related = atoms.filter((row) => row.some((a) => RELATION_EDGE.test(a.text))).length;
+  if (numbered >= 2 && related >= 2) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
-  const placed = atoms.map((row) => placeRow(row, columns));
+  const {
+    rows: placed,
+    lines: rowLines,
+    whole,
+  } = joinBrokenWords(
+    atoms.map((row) => placeRow(row, columns)),
+    lines,
+    isFigure,
+  );
   // Every row one cell, a column used by one row only: a list with a stray word, not a table.
   const used = columns.map((_, i) => placed.filter((r) => r.some((c) => c.col === i)).length);
   if (used.filter((n) => n >= 2).length < 2) return null;
@@ -243,9 +267,19 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   const filled = placed.reduce((n, row) => n + row.reduce((k, c) => k + c.colSpan, 0), 0);
   if (filled < 0.4 * placed.length * columns.length) return null;
   if (isKeyValueList(placed) || isProseBeside(placed)) return null;
+  // A chart's value axis beside its legend: the first column's figures each alone on their rows, never a row label.
+  const firstColumn = placed.filter((row) => row.some((c) => c.col === 0));
+  if (firstColumn.length >= 2 && firstColumn.every((row) => row.length === 1 && isFigure(row[0]?.text ?? ""))) {
+    return null;
+  }
   const head = headerOf(placed);
   widenGroupHeadings(placed, head);
-  const body = joinWrappedCells(placed.slice(head), lines.slice(head), isFigure);
+  const body = joinWrappedCells(
+    placed.slice(head),
+    rowLines.slice(head),
+    isFigure,
+    new Set([...whole].map((r) => r - head)),
+  );
   const joined = joinHeader([...placed.slice(0, head), ...body], head);
   const { headerRows } = joined;
   const rows = spanRowGroups(joined.rows, headerRows, isFigure);

@@ -39,7 +39,50 @@ const wordsUnder = (row: Cell[], other: Cell[], isFigure: (t: string) => boolean
     return cell.colSpan === 1 && !isFigure(cell.text) && !!above?.text && !isFigure(above.text);
   });
 
-export const joinWrappedCells = (input: Cell[][], lineList: Line[], isFigure: (t: string) => boolean): Cell[][] => {
+/**
+ * Lines of words that finish a word broken at the end of the cell above ("Stage of phar-" over "macokinetic"), and
+ * the lower-case lines going on under such a cell ("modeling"), whatever the spacing: joined to the row above before
+ * the header is told from the body, so a header cell wrapped that way stays in the header. Returns the rows and their
+ * (first) lines, the joined lines left out, and which rows were joined: those are whole, joinWrappedCells leaves them.
+ */
+export const joinBrokenWords = <C extends Cell>(
+  rows: C[][],
+  lines: Line[],
+  isFigure: (t: string) => boolean,
+): { rows: C[][]; lines: Line[]; whole: Set<number> } => {
+  const out: { cells: C[]; line: Line; going: Set<number>; joined?: boolean }[] = [];
+  rows.forEach((row, i) => {
+    const line = lines[i];
+    if (!line) return;
+    const prev = out[out.length - 1];
+    const above = (cell: Cell) => prev?.cells.find((c) => c.col === cell.col)?.text ?? "";
+    const lower = (cell: Cell) => /^\p{Ll}/u.test(cell.text);
+    const broken = row.some((cell) => /\p{L}-$/u.test(above(cell)) && lower(cell));
+    const goingOn = row.every((cell) => lower(cell) && !!prev?.going.has(cell.col));
+    if (prev && (broken || goingOn) && wordsUnder(row, prev.cells, isFigure)) {
+      const going = new Set<number>();
+      for (const cell of row) {
+        const same = prev.cells.find((c) => c.col === cell.col);
+        if (!same) continue;
+        same.text = joinCellLines(same.text, cell.text);
+        going.add(cell.col);
+      }
+      prev.going = going;
+      prev.joined = true;
+      return;
+    }
+    out.push({ cells: row.map((c) => ({ ...c })), line, going: new Set() });
+  });
+  const whole = new Set(out.flatMap((r, i) => (r.joined ? [i] : [])));
+  return { rows: out.map((r) => r.cells), lines: out.map((r) => r.line), whole };
+};
+
+export const joinWrappedCells = (
+  input: Cell[][],
+  lineList: Line[],
+  isFigure: (t: string) => boolean,
+  whole: ReadonlySet<number> = new Set(),
+): Cell[][] => {
   const rows = [...input];
   const lines = [...lineList];
   const pitches = lines.slice(1).map((l, i) => l.baseline - (lines[i]?.baseline ?? 0));
@@ -55,6 +98,10 @@ export const joinWrappedCells = (input: Cell[][], lineList: Line[], isFigure: (t
     const nextLine = lines[i + 1];
     const gapAbove = prev ? line.baseline - prev.last.baseline : Infinity;
     const gapBelow = nextLine ? nextLine.baseline - line.baseline : Infinity;
+    if (whole.has(i)) {
+      out.push({ cells, last: line });
+      continue;
+    }
     if (prev && wordsUnder(cells, prev.cells, isFigure)) {
       const outdented = cells.some((c) => c.col === 0) && line.left < prev.last.left - 1;
       // A whole row in lower case may be a row of its own; a sentence going on leaves cells of the row above.

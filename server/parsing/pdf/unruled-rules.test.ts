@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { partitionDocument } from "../partition";
+import { htmlGrid } from "../table-structure";
+import type { ParsedElement } from "../types";
+import {
+  buildBrokenWordsPdf,
+  buildCentredStubHeadingPdf,
+  buildChartLegendPdf,
+  buildNumberedEquationsPdf,
+  buildTableAcrossGutterPdf,
+  buildTrialTablePdf,
+} from "./unruled-rule-fixtures";
+
+const parse = async (bytes: Uint8Array) =>
+  (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
+
+const rowsOf = (table: ParsedElement) => {
+  const rows: string[][] = [];
+  for (const c of htmlGrid(table.html ?? "")) (rows[c.row] ??= []).push(c.text);
+  return rows;
+};
+
+const onlyTable = async (bytes: Uint8Array) => {
+  const tables = (await parse(bytes)).filter((e) => e.type === "Table");
+  expect(tables).toHaveLength(1);
+  return tables[0] as ParsedElement;
+};
+
+describe("unruled tables: the header apart from the body", () => {
+  it("reads means with significance letters as figures, so the wrapped heading above them is one header row", async () => {
+    const table = await onlyTable(await buildTrialTablePdf("letters"));
+    expect(rowsOf(table)[0]).toEqual(["Variety", "Treatment", "Grain yield (t/ha)", "Seed setting (%)"]);
+    expect(table.html).toContain("<td>22.51a</td>");
+  });
+
+  it("reads means with their spread as figures, so the wrapped heading above them is one header row", async () => {
+    const table = await onlyTable(await buildTrialTablePdf("spread"));
+    expect(rowsOf(table)[0]).toEqual(["Variety", "Treatment", "Grain yield (t/ha)", "Seed setting (%)"]);
+    expect(table.html).toContain("<td>22.5 ± 0.4</td>");
+  });
+
+  it("keeps a stub heading centred between the lines of the column headings in the header", async () => {
+    const table = await onlyTable(await buildCentredStubHeadingPdf());
+    expect(rowsOf(table)).toEqual([
+      ["Dataset", "Total tables investigated", "Tables with a header"],
+      ["SciTSR", "10,431", "342"],
+      ["PubTabNet", "422,491", "100,159"],
+      ["FinTabNet", "70,028", "25,637"],
+    ]);
+    expect(table.html).toContain("<th>Dataset</th>");
+  });
+});
+
+describe("unruled tables: what is no table", () => {
+  it("leaves a chart's value axis beside its legend as text", async () => {
+    const elements = await parse(await buildChartLegendPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+
+  it("leaves numbered display equations, their fractions over two lines, as text", async () => {
+    const elements = await parse(await buildNumberedEquationsPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("= ksyn + ka * A - CL * M (2)");
+  });
+});
+
+describe("unruled tables: cells wrapped at the rows' own spacing", () => {
+  it("joins the lines of a heading whose word is broken at a line's end, and the line going on under them", async () => {
+    const words = rowsOf(await onlyTable(await buildBrokenWordsPdf("heading")));
+    expect(words[0]).toEqual(["Stage of pharmacokinetic modeling", "Data used", "Modeling activities"]);
+    expect(words).toHaveLength(4);
+  });
+
+  it("joins the lines of a row label whose word is broken at a line's end", async () => {
+    const estimates = rowsOf(await onlyTable(await buildBrokenWordsPdf("label")));
+    expect(estimates.map((r) => r[0])).toEqual([
+      "Parameter",
+      "ka (1/h)",
+      "Relative bioavailability (F)",
+      "F for 6 g dose",
+      "F-dose slope",
+    ]);
+  });
+});
+
+describe("unruled tables: across a two-column page", () => {
+  it("reads a table whose cells leave the gutter free as one table across both columns, its header's lines too", async () => {
+    const table = await onlyTable(await buildTableAcrossGutterPdf());
+    expect(rowsOf(table)).toEqual([
+      ["Dataset", "All Tables", "Seen Pages", "Cells", "Rows", "Share"],
+      ["SciTSR", "10,431", "342", "54", "15.79%", "0.52%"],
+      ["PubTabNet", "422,491", "100,159", "58,747", "58.65%", "13.90%"],
+      ["FinTabNet", "70,028", "25,637", "25,348", "98.87%", "36.20%"],
+      ["Ours", "761,262", "153,705", "0", "0%", "0%"],
+    ]);
+  });
+});
