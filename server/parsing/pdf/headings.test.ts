@@ -286,3 +286,20 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(titles.filter((t) => t.includes("Maturation") || t.includes("Motor"))).toEqual([]);
   });
 });
+
+describe("headings beside little text", () => {
+  it("takes the body's font from the text at the body's size, so a line under a long title is not set apart", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const times = await doc.embedFont(StandardFonts.TimesRoman);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // The title holds more characters than either font at the body's size, fewer than both together.
+    put(page, "1 A small example", 72, 80, 20, bold);
+    put(page, "Some text here", 72, 110, 12, regular);
+    put(page, "E = mc2 + x", 260, 140, 12, times);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("1 A small example")).toBe("Title");
+    expect(typeOf("Some text here")).toBeDefined();
+    expect(typeOf("Some text here")).not.toBe("Title");
+  });
+});

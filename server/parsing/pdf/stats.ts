@@ -24,7 +24,12 @@ const bodySizeOf = (runs: Run[]): number => {
 
 export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
   const bodySize = bodySizeOf(runs);
-  const bodyFont = weightedMode(runs.map((r): [string, number] => [r.fontName, r.text.length])) ?? "";
+  // The body's font is the font of text at the body's size: a page holding little text (a title at 20 pt and a
+  // line below it) would otherwise count the title's font as the body's and every body line as set apart.
+  const atBodySize = runs.filter((r) => sizeKey(r.fontSize) === sizeKey(bodySize));
+  const bodyFont =
+    weightedMode((atBodySize.length ? atBodySize : runs).map((r): [string, number] => [r.fontName, r.text.length])) ??
+    "";
   const pitches = new Map<number, number[]>();
   for (const lines of lineGroups) {
     for (let i = 1; i < lines.length; i++) {
