@@ -41,13 +41,14 @@ const listingText = (lines: Line[]): string => {
 /**
  * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
  * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
- * in sentence case at the body's size stay items.
+ * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
+ * variables ("6. MORE ON MATH: u · w = 0") keep their case.
  */
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
   if (GLYPH_START_RE.test(text)) return false;
-  const words = text.slice(bulletPrefixLength(text));
+  const words = (text.slice(bulletPrefixLength(text)).match(/\p{L}{2,}/gu) ?? []).join(" ");
   return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
 

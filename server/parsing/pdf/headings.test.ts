@@ -287,7 +287,7 @@ describe("headings of pages with little body text and of chapter openings", () =
   });
 });
 
-describe("headings beside little text", () => {
+describe("headings beside little text and with formulas", () => {
   it("takes the body's font from the text at the body's size, so a line under a long title is not set apart", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
@@ -301,5 +301,26 @@ describe("headings beside little text", () => {
     expect(typeOf("1 A small example")).toBe("Title");
     expect(typeOf("Some text here")).toBeDefined();
     expect(typeOf("Some text here")).not.toBe("Title");
+  });
+
+  it("keeps a bold heading with a formula in another font apart from its paragraph, as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const mathBold = await doc.embedFont(StandardFonts.TimesRomanBoldItalic);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "1. INTRODUCTION", 72, 68, 10, bold);
+    body(page, regular, 80, 1);
+    const label = "6. MORE ON MATH: ";
+    put(page, label, 72, 160, 10, bold);
+    put(page, "u \u00b7 w = 0", 72 + bold.widthOfTextAtSize(label, 10), 160, 10, mathBold);
+    body(page, regular, 172, 2);
+    // An item's number set in a font of its own is a list's numbering: the line stays a list item.
+    put(page, "7. ", 72, 240, 10, mathBold);
+    put(page, "CLOSING OF THE MEETING", 72 + mathBold.widthOfTextAtSize("7. ", 10), 240, 10, bold);
+    body(page, regular, 252, 3);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["1. INTRODUCTION", "6. MORE ON MATH: u \u00b7 w = 0"]);
+    expect(elements.find((e) => e.text.includes("CLOSING"))?.type).toBe("ListItem");
   });
 });
