@@ -88,9 +88,11 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
  * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
  * whatever their font. Nor is a line that opens with a symbol (a bullet glyph such as "█", "©"), though an emoji
  * may open a heading ("🚀 Getting started"), nor one word of five characters or more with letters and digits side
- * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading).
+ * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading). Nor is a
+ * table's or figure's source or note ("Source: LSA, 1998", "Note: in euros"); a lone "NOTES:" may head a section.
  */
 const readsAsHeading = (text: string): boolean =>
+  !/^(?:sources?|notes?)[ \t]*:[ \t]*\S/i.test(text.trim()) &&
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
   !/(?:https?:\/\/|\bwww\.)\S/i.test(text) &&
   !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim()) &&

@@ -343,4 +343,18 @@ describe("lines set like headings that are text", () => {
       ),
     ).toBe("NarrativeText");
   });
+
+  it("types a table's source line set like a heading as text, not Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Market size", 72, 68, 12, bold);
+    body(page, regular, 84, 1);
+    put(page, "Source: National Survey, 1998", 72, 150, 12, bold);
+    body(page, regular, 170, 2);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Market size")).toBe("Title");
+    expect(typeOf("Source: National Survey, 1998")).toBeDefined();
+    expect(typeOf("Source: National Survey, 1998")).not.toBe("Title");
+  });
 });
