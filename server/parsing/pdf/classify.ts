@@ -19,7 +19,12 @@ import { maxOf, median, minOf, type Block, type Line, type PageText } from "./ty
 /** Page margins where page numbers sit, as shares of the page height. */
 const HEADER_BAND = 0.14;
 const FOOTER_BAND = 0.88;
-const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
+/**
+ * A caption's label: "Figure 3:", "Table A4-12.", a label alone ("Table 1"), or one followed by a capital ("Exhibit 9
+ * Characteristics of …"), capitalised or in capitals; "Table 2 shows …" is a sentence.
+ */
+const CAPTION_RE =
+  /^(?:[Ff]ig(?:ure|\.)|FIG(?:URE|\.)|[Tt]ab(?:le|\.)|TAB(?:LE|\.)|[Cc]hart|CHART|[Ee]xhibit|EXHIBIT)[ \t]*[A-Z]?\d{1,4}(?:[.-]\d{1,4})*[a-z]?(?:[ \t]*(?:[.:|–—-](?!\d)|$)|[ \t]+(?=\p{Lu}))/u;
 
 /**
  * A listing's lines with their indentation: in a fixed-pitch font, the distance from the listing's left edge in

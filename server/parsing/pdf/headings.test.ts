@@ -324,37 +324,3 @@ describe("headings beside little text and with formulas", () => {
     expect(elements.find((e) => e.text.includes("CLOSING"))?.type).toBe("ListItem");
   });
 });
-
-describe("lines set like headings that are text", () => {
-  it("keeps a bold sentence wrapped onto a line in lower case as one paragraph, not a Title over its end", async () => {
-    const doc = await PDFDocument.create();
-    const { regular, bold } = await fonts(doc);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    put(page, "Key Findings", 72, 68, 12, bold);
-    body(page, regular, 84, 1);
-    put(page, "All states allowed testing accommodations to enable the majority of students with", 90, 150, 10, bold);
-    put(page, "disabilities to take the general state assessments.", 90, 162, 10, bold);
-    body(page, regular, 184, 2);
-    const { elements, typeOf } = await typesOf(doc);
-    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual(["Key Findings"]);
-    expect(
-      typeOf(
-        "All states allowed testing accommodations to enable the majority of students with disabilities to take the general state assessments.",
-      ),
-    ).toBe("NarrativeText");
-  });
-
-  it("types a table's source line set like a heading as text, not Title", async () => {
-    const doc = await PDFDocument.create();
-    const { regular, bold } = await fonts(doc);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    put(page, "Market size", 72, 68, 12, bold);
-    body(page, regular, 84, 1);
-    put(page, "Source: National Survey, 1998", 72, 150, 12, bold);
-    body(page, regular, 170, 2);
-    const { typeOf } = await typesOf(doc);
-    expect(typeOf("Market size")).toBe("Title");
-    expect(typeOf("Source: National Survey, 1998")).toBeDefined();
-    expect(typeOf("Source: National Survey, 1998")).not.toBe("Title");
-  });
-});
