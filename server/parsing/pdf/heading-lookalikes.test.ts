@@ -74,4 +74,21 @@ describe("lines set like headings that are text", () => {
     expect(typeOf("Exhibit 9 Characteristics of assessments")).toBe("FigureCaption");
     expect(typeOf("Table 1")).toBe("FigureCaption");
   });
+
+  it("types a paper's author and affiliation lines with footnote marks as text, not Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Dense Retrieval for Question Answering", 72, 60, 16, regular);
+    put(page, "Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader", 72, 90, 12, regular);
+    put(page, "Example Labs \u2020 University of Somewhere \u2021 Other University", 72, 120, 12, regular);
+    put(page, "Abstract", 72, 150, 12, regular);
+    body(page, regular, 166, 1);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Dense Retrieval for Question Answering")).toBe("Title");
+    expect(typeOf("Abstract")).toBe("Title");
+    expect(typeOf("Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader")).toBeDefined();
+    expect(typeOf("Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader")).not.toBe("Title");
+    expect(typeOf("Example Labs \u2020 University of Somewhere \u2021 Other University")).not.toBe("Title");
+  });
 });
