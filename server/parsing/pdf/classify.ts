@@ -10,7 +10,7 @@ import {
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
-import { carriesOwnFolio, marginKeys } from "./margins";
+import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
@@ -159,6 +159,8 @@ export const classifyBlock = ({
   const folio = fontSize <= stats.bodySize * 1.15 ? carriesOwnFolio(block, page) : null;
   if (folio === "bare") return { type: "PageNumber", text };
   if (folio) return { type: folio === "top" ? "Header" : "Footer", text };
+  const printed = fontSize <= stats.bodySize * 1.5 ? carriesPrintedFolio(block, page) : null;
+  if (printed) return { type: printed === "top" ? "Header" : "Footer", text };
   // Running heads and feet are only what repeats across pages in the margins, and a line set larger than the body
   // only when its words repeat unchanged (a title on the first page, "Chapter 3" are headings): text typed Header
   // or Footer is left out of the index, and a line seen once, at the top of one page, is as likely the document's
