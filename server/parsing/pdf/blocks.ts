@@ -91,6 +91,18 @@ const inOneEmphasis = (prev: Line, next: Line, stats: DocStats): boolean =>
   Math.max(prev.fontSize, next.fontSize) < stats.bodySize * 1.08 &&
   Math.abs(prev.fontSize - next.fontSize) <= 0.04 * prev.fontSize;
 
+/**
+ * A line in the same font and size that goes on in lower case under a line without a sentence's end continues its
+ * sentence: one paragraph, though the line above looks like a heading by its size or weight (a bold finding wrapped
+ * onto a line ending in a full stop, a paragraph set larger than a document's many table cells).
+ */
+const continuesSentence = (prev: Line, next: Line): boolean =>
+  prev.fontName === next.fontName &&
+  Math.abs(prev.fontSize - next.fontSize) <= 0.04 * prev.fontSize &&
+  /^\p{Ll}/u.test(next.text) &&
+  !hasTerminalPunctuation(prev.text) &&
+  !/[:;]$/.test(prev.text.trim());
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -106,7 +118,13 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (itemPrefixLength(next.text) > 0) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);
-  if (prevHeading !== isHeadingLine(next, stats) && !inOneEmphasis(prev, next, stats)) return true;
+  if (
+    prevHeading !== isHeadingLine(next, stats) &&
+    !inOneEmphasis(prev, next, stats) &&
+    !continuesSentence(prev, next)
+  ) {
+    return true;
+  }
   // A heading's lines share one font and size: a heading line in another under it is the next heading or a
   // subheading.
   if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {

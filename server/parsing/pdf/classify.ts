@@ -10,7 +10,7 @@ import {
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
-import { carriesOwnFolio, marginKeys } from "./margins";
+import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
@@ -19,7 +19,12 @@ import { maxOf, median, minOf, type Block, type Line, type PageText } from "./ty
 /** Page margins where page numbers sit, as shares of the page height. */
 const HEADER_BAND = 0.14;
 const FOOTER_BAND = 0.88;
-const CAPTION_RE = /^(?:figure|fig\.|table|tab\.|chart|exhibit)\s*\d{1,4}[a-z]?\s*[.:|–-]/i;
+/**
+ * A caption's label: "Figure 3:", "Table A4-12.", a label alone ("Table 1"), or one followed by a capital ("Exhibit 9
+ * Characteristics of …"), capitalised or in capitals; "Table 2 shows …" is a sentence.
+ */
+const CAPTION_RE =
+  /^(?:[Ff]ig(?:ure|\.)|FIG(?:URE|\.)|[Tt]ab(?:le|\.)|TAB(?:LE|\.)|[Cc]hart|CHART|[Ee]xhibit|EXHIBIT)[ \t]*[A-Z]?\d{1,4}(?:[.-]\d{1,4})*[a-z]?(?:[ \t]*(?:[.:|–—-](?!\d)|$)|[ \t]+(?=\p{Lu}))/u;
 
 /**
  * A listing's lines with their indentation: in a fixed-pitch font, the distance from the listing's left edge in
@@ -41,13 +46,14 @@ const listingText = (lines: Line[]): string => {
 /**
  * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
  * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
- * in sentence case at the body's size stay items.
+ * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
+ * variables ("6. MORE ON MATH: u · w = 0") keep their case.
  */
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
   if (GLYPH_START_RE.test(text)) return false;
-  const words = text.slice(bulletPrefixLength(text));
+  const words = (text.slice(bulletPrefixLength(text)).match(/\p{L}{2,}/gu) ?? []).join(" ");
   return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
 
@@ -87,9 +93,14 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
  * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
  * whatever their font. Nor is a line that opens with a symbol (a bullet glyph such as "█", "©"), though an emoji
  * may open a heading ("🚀 Getting started"), nor one word of five characters or more with letters and digits side
- * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading).
+ * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading). Nor is a
+ * table's or figure's source or note ("Source: LSA, 1998", "Note: in euros"); a lone "NOTES:" may head a section.
+ * Nor a line with two or more footnote marks: a paper's authors or affiliations ("A. Author ∗, B. Author †",
+ * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark).
  */
 const readsAsHeading = (text: string): boolean =>
+  (text.match(/[*∗†‡]/gu) ?? []).length < 2 &&
+  !/^(?:sources?|notes?)[ \t]*:[ \t]*\S/i.test(text.trim()) &&
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
   !/(?:https?:\/\/|\bwww\.)\S/i.test(text) &&
   !/^[\p{So}\p{Sm}](?<!\p{Emoji_Presentation})/u.test(text.trim()) &&
@@ -148,6 +159,8 @@ export const classifyBlock = ({
   const folio = fontSize <= stats.bodySize * 1.15 ? carriesOwnFolio(block, page) : null;
   if (folio === "bare") return { type: "PageNumber", text };
   if (folio) return { type: folio === "top" ? "Header" : "Footer", text };
+  const printed = fontSize <= stats.bodySize * 1.5 ? carriesPrintedFolio(block, page) : null;
+  if (printed) return { type: printed === "top" ? "Header" : "Footer", text };
   // Running heads and feet are only what repeats across pages in the margins, and a line set larger than the body
   // only when its words repeat unchanged (a title on the first page, "Chapter 3" are headings): text typed Header
   // or Footer is left out of the index, and a line seen once, at the top of one page, is as likely the document's

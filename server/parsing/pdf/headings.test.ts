@@ -286,3 +286,41 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(titles.filter((t) => t.includes("Maturation") || t.includes("Motor"))).toEqual([]);
   });
 });
+
+describe("headings beside little text and with formulas", () => {
+  it("takes the body's font from the text at the body's size, so a line under a long title is not set apart", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const times = await doc.embedFont(StandardFonts.TimesRoman);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // The title holds more characters than either font at the body's size, fewer than both together.
+    put(page, "1 A small example", 72, 80, 20, bold);
+    put(page, "Some text here", 72, 110, 12, regular);
+    put(page, "E = mc2 + x", 260, 140, 12, times);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("1 A small example")).toBe("Title");
+    expect(typeOf("Some text here")).toBeDefined();
+    expect(typeOf("Some text here")).not.toBe("Title");
+  });
+
+  it("keeps a bold heading with a formula in another font apart from its paragraph, as Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const mathBold = await doc.embedFont(StandardFonts.TimesRomanBoldItalic);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "1. INTRODUCTION", 72, 68, 10, bold);
+    body(page, regular, 80, 1);
+    const label = "6. MORE ON MATH: ";
+    put(page, label, 72, 160, 10, bold);
+    put(page, "u \u00b7 w = 0", 72 + bold.widthOfTextAtSize(label, 10), 160, 10, mathBold);
+    body(page, regular, 172, 2);
+    // An item's number set in a font of its own is a list's numbering: the line stays a list item.
+    put(page, "7. ", 72, 240, 10, mathBold);
+    put(page, "CLOSING OF THE MEETING", 72 + mathBold.widthOfTextAtSize("7. ", 10), 240, 10, bold);
+    body(page, regular, 252, 3);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["1. INTRODUCTION", "6. MORE ON MATH: u \u00b7 w = 0"]);
+    expect(elements.find((e) => e.text.includes("CLOSING"))?.type).toBe("ListItem");
+  });
+});

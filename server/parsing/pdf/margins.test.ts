@@ -56,3 +56,38 @@ describe("running heads set larger than the body", () => {
     ]);
   });
 });
+
+describe("running heads of a page cut from a printed book or report", () => {
+  it("types the first and last lines carrying the printed page's number as Header and Footer, not a year or a label", async () => {
+    const cut = await PDFDocument.create();
+    const font = await cut.embedFont(StandardFonts.Helvetica);
+    const bold = await cut.embedFont(StandardFonts.HelveticaBold);
+    const page = cut.addPage([PAGE.width, PAGE.height]);
+    const put = (text: string, top: number, size: number, f = font) =>
+      page.drawText(text, { x: 72, y: PAGE.height - top - size, size, font: f });
+    put("454 A. Author / Journal of Examples 22 (2019) 451-457", 40, 8);
+    put("Results", 90, 14, bold);
+    for (let i = 0; i < 6; i++) put(`${BODY.slice(0, 88)} ${i}`, 120 + i * 14, 11);
+    put("Appendix B 200", 750, 12);
+    const { elements } = await partitionPdf({ bytes: await cut.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(typeOf("454 A. Author / Journal of Examples 22 (2019) 451-457")).toBe("Header");
+    expect(typeOf("Results")).toBe("Title");
+    expect(typeOf("Appendix B 200")).toBe("Footer");
+
+    const report = await PDFDocument.create();
+    const reportBold = await report.embedFont(StandardFonts.HelveticaBold);
+    const reportFont = await report.embedFont(StandardFonts.Helvetica);
+    const first = report.addPage([PAGE.width, PAGE.height]);
+    first.drawText("Annual Report 2019", { x: 72, y: PAGE.height - 54, size: 14, font: reportBold });
+    for (let i = 0; i < 6; i++) {
+      first.drawText(`${BODY.slice(0, 88)} ${i}`, { x: 72, y: PAGE.height - 100 - i * 14, size: 11, font: reportFont });
+    }
+    // A label and its number alone at the page's foot may be a heading: no running foot.
+    first.drawText("Form 1040", { x: 72, y: 40, size: 14, font: reportBold });
+    const { elements: reportElements } = await partitionPdf({ bytes: await report.save() });
+    expect(reportElements.find((e) => e.text === "Annual Report 2019")?.type).toBe("Title");
+    expect(reportElements.find((e) => e.text === "Form 1040")?.type).toBeDefined();
+    expect(reportElements.find((e) => e.text === "Form 1040")?.type).not.toBe("Footer");
+  });
+});

@@ -78,6 +78,28 @@ export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | 
   return words.length === 1 ? (/^\d+$/.test(text) ? "bare" : null) : band;
 };
 
+/** A page number printed beside a running head's words: "454 A. Author / Journal", "Appendix B 200", "… A-42". */
+const PRINTED_FOLIO_RE =
+  /^(?!(?:19|20)\d\d\b)\d{3,4}[ \t]+\S|[ \t](?:(?!(?:19|20)\d\d$)\d{3,4}|[A-Z]-\d{1,4})$|\bpage[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?\b/i;
+
+/**
+ * The page's first or last one or two lines, in its top or bottom fifth, carrying a page number of the printed book or report
+ * it was cut from (a page taken out of it keeps its own folio, not this file's page number): a running head or foot.
+ * A section's number at the start has one or two digits ("2 Methods"), a year is no folio ("Annual Report 2019").
+ */
+export const carriesPrintedFolio = (block: Block, page: PageText): "top" | "bottom" | null => {
+  if (block.kind !== "text" || block.lines.length > 2) return null;
+  const text = joinLines(block.lines).trim();
+  // A label and a number alone may be a heading ("Form 1040", "Section 101"): a running head has more words.
+  if (text.length > 100 || text.split(/\s+/).length < 3 || !PRINTED_FOLIO_RE.test(text)) return null;
+  const band =
+    block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
+  if (!band) return null;
+  const edge =
+    band === "top" ? page.runs.some((r) => r.bottom <= block.top) : page.runs.some((r) => r.top >= block.bottom);
+  return edge ? null : band;
+};
+
 /** Margin keys found on enough pages to be running heads or feet. */
 export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const counts = new Map<string, number>();

@@ -24,7 +24,12 @@ const bodySizeOf = (runs: Run[]): number => {
 
 export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
   const bodySize = bodySizeOf(runs);
-  const bodyFont = weightedMode(runs.map((r): [string, number] => [r.fontName, r.text.length])) ?? "";
+  // The body's font is the font of text at the body's size: a page holding little text (a title at 20 pt and a
+  // line below it) would otherwise count the title's font as the body's and every body line as set apart.
+  const atBodySize = runs.filter((r) => sizeKey(r.fontSize) === sizeKey(bodySize));
+  const bodyFont =
+    weightedMode((atBodySize.length ? atBodySize : runs).map((r): [string, number] => [r.fontName, r.text.length])) ??
+    "";
   const pitches = new Map<number, number[]>();
   for (const lines of lineGroups) {
     for (let i = 1; i < lines.length; i++) {
@@ -48,12 +53,20 @@ export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Li
   };
 };
 
-/** Share of a line's characters set in its dominant font: 1 for a line wholly in one font. */
+const ITEM_MARK_RE = /^\s*[\p{L}\d]{1,4}[.)]\s*$/u;
+
+/**
+ * Share of a line's characters set in its dominant font: 1 for a line wholly in one font. Runs in another font
+ * without a word of two letters (inline math such as "u · ω = 0", a symbol glyph) are left out: a heading with a
+ * formula in it is still set wholly in the heading's font. A number or letter opening an item ("5. ", "b)") in its
+ * own font still counts: a list's numbering set apart from its text.
+ */
 export const fontShare = (line: Line): number => {
   let total = 0;
   let same = 0;
   for (const s of line.segments) {
     for (const r of s.runs) {
+      if (r.fontName !== line.fontName && !/\p{L}{2}/u.test(r.text) && !ITEM_MARK_RE.test(r.text)) continue;
       total += r.text.length;
       if (r.fontName === line.fontName) same += r.text.length;
     }
