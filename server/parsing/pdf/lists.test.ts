@@ -24,6 +24,33 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(items);
   });
 
+  it("starts an item at each bullet drawn as a filled dot or square, as a browser prints a list", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    // A dot at the height of the letters, left of the item's first word (pdf-lib draws from the bottom-left).
+    const dot = (top: number) => page.drawCircle({ x: 78, y: PAGE.height - top - 6.5, size: 1.8 });
+    const square = (top: number) =>
+      page.drawRectangle({ x: 76.5, y: PAGE.height - top - 8.2, width: 3.4, height: 3.4 });
+    dot(170);
+    put(page, "Check the tags", 86, 170, 10, font);
+    dot(184);
+    put(page, "Check the reading order of every page, from the first", 86, 184, 10, font);
+    put(page, "heading to the last footnote", 86, 198, 10, font);
+    square(212);
+    put(page, "Embed all fonts", 86, 212, 10, font);
+    // A dot between two words is a separator, not a bullet.
+    put(page, "Home", 72, 260, 10, font);
+    page.drawCircle({ x: 103, y: PAGE.height - 260 - 6.5, size: 1.8 });
+    put(page, "News and more of the site's pages", 110, 260, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Check the tags",
+      "Check the reading order of every page, from the first heading to the last footnote",
+      "Embed all fonts",
+    ]);
+  });
+
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);

@@ -17,6 +17,8 @@ export type PageGraphics = {
   horizontalLines: HorizontalLine[];
   verticalLines: VerticalLine[];
   images: PaintedImage[];
+  /** Small filled shapes about as wide as tall (a dot, a square, a diamond): bullets a browser or a layout program draws. */
+  marks: Box[];
 };
 
 /** Vector maps and plots can paint millions of segments; past these we know enough about the page. */
@@ -30,6 +32,9 @@ const MIN_RULE_LENGTH = 20;
 const MAX_RULE_THICKNESS = 3;
 /** Vertical borders of table cells can be short (one row of text). */
 const MIN_VERTICAL_RULE = 6;
+/** A filled shape this small each way, and no more than twice as wide as tall or the other way, is a mark. */
+const MARK_SIZE = { min: 1.5, max: 8 } as const;
+const MAX_MARKS_PER_PAGE = 2000;
 
 /** FPDF_PAGEOBJ_* and FPDF_SEGMENT_* of the C API. */
 const OBJECT = { path: 2, image: 3, form: 5 } as const;
@@ -47,6 +52,13 @@ const boundsOf = (points: [number, number][]): Box => {
     bottom = Math.max(bottom, y);
   }
   return { left, top, right, bottom };
+};
+
+const isMark = (box: Box): boolean => {
+  const width = box.right - box.left;
+  const height = box.bottom - box.top;
+  const within = (d: number) => d >= MARK_SIZE.min && d <= MARK_SIZE.max;
+  return within(width) && within(height) && width < 2 * height && height < 2 * width;
 };
 
 type Subpath = { points: [number, number][]; closed: boolean };
@@ -99,6 +111,7 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
   const horizontalLines: HorizontalLine[] = [];
   const verticalLines: VerticalLine[] = [];
   const images: PaintedImage[] = [];
+  const marks: Box[] = [];
   let objects = 0;
 
   const addRule = (x0: number, x1: number, y: number) => {
@@ -121,6 +134,10 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
     for (const { points, closed } of subpaths(doc, path, toDisplay)) {
       if (points.length < 2) continue;
       const box = boundsOf(points);
+      if (filled && isMark(box)) {
+        if (marks.length < MAX_MARKS_PER_PAGE) marks.push(box);
+        continue;
+      }
       // A fill closes its path implicitly, so a thin filled shape is a rule whether or not it says "close".
       if (filled && box.bottom - box.top <= MAX_RULE_THICKNESS) {
         addRule(box.left, box.right, (box.top + box.bottom) / 2);
@@ -174,7 +191,7 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
   };
   const count = api.FPDFPage_CountObjects(page.handle);
   for (let i = 0; i < count; i++) walk(api.FPDFPage_GetObject(page.handle, i), page.toDisplay);
-  return { width: page.width, height: page.height, horizontalLines, verticalLines, images };
+  return { width: page.width, height: page.height, horizontalLines, verticalLines, images, marks };
 };
 
 /** The drawing of one page (1-based), under the per-page budget. */
