@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
@@ -49,6 +49,29 @@ describe("list items", () => {
       "Check the reading order of every page, from the first heading to the last footnote",
       "Embed all fonts",
     ]);
+  });
+
+  it("takes a small ring drawn in outline as a nested item's bullet, and not a box in outline (a form's checkbox)", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const ring = (top: number) =>
+      page.drawCircle({ x: 96, y: PAGE.height - top - 6.5, size: 1.8, borderWidth: 0.6, borderColor: rgb(0, 0, 0) });
+    ring(170);
+    put(page, "Nested item about the storage folder", 104, 170, 10, font);
+    ring(184);
+    put(page, "Nested item about the database", 104, 184, 10, font);
+    page.drawRectangle({
+      x: 72,
+      y: PAGE.height - 240 - 9,
+      width: 7,
+      height: 7,
+      borderWidth: 0.6,
+      borderColor: rgb(0, 0, 0),
+    });
+    put(page, "Yes, I agree to the terms of the service", 84, 240, 10, font);
+    expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
   });
 
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {

@@ -61,7 +61,7 @@ const isMark = (box: Box): boolean => {
   return within(width) && within(height) && width < 2 * height && height < 2 * width;
 };
 
-type Subpath = { points: [number, number][]; closed: boolean };
+type Subpath = { points: [number, number][]; closed: boolean; curved: boolean };
 
 /** An object's matrix (its space to its parent's); the identity when PDFium has none. */
 const matrixOf = (doc: PdfDocument, object: number): Matrix => {
@@ -87,11 +87,12 @@ const subpaths = (doc: PdfDocument, path: number, toDisplay: Matrix): Subpath[] 
     const point = applyMatrix(toDisplay, f32[scratch >> 2]!, f32[(scratch >> 2) + 1]!);
     const type = api.FPDFPathSegment_GetType(segment);
     if (type === SEGMENT.moveTo || !current) {
-      current = { points: [point], closed: false };
+      current = { points: [point], closed: false, curved: false };
       result.push(current);
       curvePoints = 0;
     } else if (type === SEGMENT.bezierTo) {
       // Two control points, then the end point.
+      current.curved = true;
       if (++curvePoints % 3 === 0) current.points.push(point);
     } else {
       current.points.push(point);
@@ -131,10 +132,12 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
     const filled = i32[scratch >> 2] !== 0;
     const stroked = i32[(scratch >> 2) + 1] !== 0;
     if (!stroked && !filled) return; // A clipping path: nothing painted.
-    for (const { points, closed } of subpaths(doc, path, toDisplay)) {
+    for (const { points, closed, curved } of subpaths(doc, path, toDisplay)) {
       if (points.length < 2) continue;
       const box = boundsOf(points);
-      if (filled && isMark(box)) {
+      // A small ring drawn in outline is a bullet too (a browser's second-level "circle"); a small box in outline is
+      // more often a form's checkbox.
+      if ((filled || (stroked && curved)) && isMark(box)) {
         if (marks.length < MAX_MARKS_PER_PAGE) marks.push(box);
         continue;
       }
