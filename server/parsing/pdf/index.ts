@@ -9,6 +9,7 @@ import { untypeRepeatedLetters } from "./list-letters";
 import { untypeContentsEntries } from "./contents-entries";
 import { numberedHeadingRunsAsItems } from "./list-runs";
 import { withDrawnBullets } from "./drawn-bullets";
+import { withLetterOBullets } from "./o-bullets";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { authorBlocks } from "./authors";
@@ -258,7 +259,8 @@ const parseOpenPdf = async (
   const graphicsOf = graphicsReader(doc);
   const read = await readPages(doc, only ? new Set(only) : undefined);
   const { warnings, total } = read;
-  const pages = rulings === "none" ? read.pages : await withDrawnBulletsOf(read.pages, graphicsOf);
+  const typed = read.pages.map((page) => ({ ...page, runs: withLetterOBullets(page.runs) }));
+  const pages = rulings === "none" ? typed : await withDrawnBulletsOf(typed, graphicsOf);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
   if (warnTextless) warnAboutTextLayers(pages, verdicts, warnings);

@@ -74,6 +74,22 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
   });
 
+  it('takes Word\'s nested bullet, an "o" in a font of its own a tab before the words, as a bullet, not the word', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const courier = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "o", 90, 170, 10, courier);
+    put(page, "Nested item about the storage folder", 108, 170, 10, font);
+    put(page, "o", 90, 184, 10, courier);
+    put(page, "Nested item about the database", 108, 184, 10, font);
+    put(page, "Ele viu", 72, 240, 10, font);
+    put(page, "o", 107, 240, 10, font);
+    put(page, "carro azul na rua da cidade velha.", 116, 240, 10, font);
+    expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
+  });
+
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
