@@ -8,6 +8,7 @@ import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { untypeContentsEntries } from "./contents-entries";
 import { numberedHeadingRunsAsItems } from "./list-runs";
+import { joinItemsAcrossBreaks } from "./list-breaks";
 import { withDrawnBullets } from "./drawn-bullets";
 import { withLetterOBullets } from "./o-bullets";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
@@ -303,7 +304,9 @@ const parseOpenPdf = async (
 
   const elements = joinCaptions(
     joinChapterTitles(
-      untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+      joinItemsAcrossBreaks(
+        untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+      ),
     ),
   );
   const tables = gridElements(grids, pages);

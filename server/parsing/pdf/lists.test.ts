@@ -90,6 +90,32 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
   });
 
+  it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const first = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 40; i++) put(first, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(first, "1.", 72, 680, 10, font);
+    put(first, "Install the service on a host with two cores", 90, 680, 10, font);
+    put(first, "2.", 72, 694, 10, font);
+    put(first, "Configure the database connection and the storage", 90, 694, 10, font);
+    put(first, "1", 300, 750, 9, font);
+    const second = doc.addPage([PAGE.width, PAGE.height]);
+    put(second, "folder for uploads before the first start", 90, 72, 10, font);
+    put(second, "3.", 72, 86, 10, font);
+    put(second, "Start the worker", 90, 86, 10, font);
+    for (let i = 0; i < 4; i++) put(second, `${BODY.slice(0, 88)} ${i}.`, 72, 120 + i * 14, 10, font);
+    put(second, "2", 300, 750, 9, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const items = elements.filter((e) => e.type === "ListItem");
+    expect(items.map((e) => e.text)).toEqual([
+      "1. Install the service on a host with two cores",
+      "2. Configure the database connection and the storage folder for uploads before the first start",
+      "3. Start the worker",
+    ]);
+    expect(items[1]?.metadata?.page_numbers).toEqual([1, 2]);
+  });
+
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
