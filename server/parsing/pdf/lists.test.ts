@@ -116,6 +116,29 @@ describe("list items", () => {
     expect(items[1]?.metadata?.page_numbers).toEqual([1, 2]);
   });
 
+  it("goes on with an item under its text after a first line that ends a sentence", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "•", 72, 170, 10, font);
+    put(page, "Install the service on a host with two cores and memory enough for it.", 84, 170, 10, font);
+    put(page, "Then restart the host so that the settings of the service apply to it.", 84, 184, 10, font);
+    put(page, "•", 72, 198, 10, font);
+    put(page, "Start the worker.", 84, 198, 10, font);
+    // A paragraph right after the list, its first line indented as far as the items' text: its next line goes back
+    // to the left edge.
+    put(page, "Quarry then parses the first upload and indexes its chunks for retrieval.", 84, 212, 10, font);
+    put(page, `${BODY.slice(0, 88)}.`, 72, 226, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "Install the service on a host with two cores and memory enough for it. Then restart the host so that the " +
+        "settings of the service apply to it.",
+      "Start the worker.",
+    ]);
+    expect(elements.find((e) => e.text.startsWith("Quarry then parses"))?.type).toBe("NarrativeText");
+  });
+
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
