@@ -10,7 +10,7 @@ import { untypeContentsEntries } from "./contents-entries";
 import { numberedHeadingRunsAsItems } from "./list-runs";
 import { joinItemsAcrossBreaks } from "./list-breaks";
 import { withDrawnBullets } from "./drawn-bullets";
-import { withLetterOBullets } from "./o-bullets";
+import { withFontBullets } from "./font-bullets";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { authorBlocks } from "./authors";
@@ -260,7 +260,7 @@ const parseOpenPdf = async (
   const graphicsOf = graphicsReader(doc);
   const read = await readPages(doc, only ? new Set(only) : undefined);
   const { warnings, total } = read;
-  const typed = read.pages.map((page) => ({ ...page, runs: withLetterOBullets(page.runs) }));
+  const typed = read.pages.map((page) => ({ ...page, runs: withFontBullets(page.runs) }));
   const pages = rulings === "none" ? typed : await withDrawnBulletsOf(typed, graphicsOf);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 

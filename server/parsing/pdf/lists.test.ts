@@ -1,4 +1,4 @@
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, rgb, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
@@ -88,6 +88,24 @@ describe("list items", () => {
     put(page, "o", 107, 240, 10, font);
     put(page, "carro azul na rua da cidade velha.", 116, 240, 10, font);
     expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
+  });
+
+  it('takes a lone letter in Wingdings (its round bullet read as "l") as a bullet, and the font\'s name only there', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    // A font named as Word's Wingdings, with no map to the pictures' own characters: its codes read as letters.
+    const wingdings = await doc.embedFont(StandardFonts.TimesRoman);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "l", 72, 170, 10, wingdings);
+    put(page, "Check the tags", 90, 170, 10, font);
+    put(page, "§", 72, 184, 10, wingdings);
+    put(page, "Embed all fonts", 90, 184, 10, font);
+    put(page, "l", 72, 240, 10, font);
+    put(page, "is the length of the page in points, and w its width.", 90, 240, 10, font);
+    await doc.flush();
+    doc.context.lookup(wingdings.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of("Wingdings-Regular"));
+    expect(await listItems(doc)).toEqual(["Check the tags", "Embed all fonts"]);
   });
 
   it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
