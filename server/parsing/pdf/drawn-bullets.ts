@@ -50,6 +50,17 @@ const textBefore = (mark: Box, after: Run, runs: readonly Run[]): boolean =>
       run.right > mark.left - after.fontSize,
   );
 
+/** The words right of the mark on its row. */
+const rowTextAfter = (mark: Box, after: Run, runs: readonly Run[]): string =>
+  runs
+    .filter((run) => Math.abs(run.baseline - after.baseline) < 0.3 * after.fontSize && run.left >= mark.right)
+    .map((run) => run.text)
+    .join(" ");
+
+const besideOnRow = (mark: Box, other: Box, em: number): boolean =>
+  Math.abs((mark.top + mark.bottom) / 2 - (other.top + other.bottom) / 2) < 0.3 * em &&
+  Math.abs(mark.left - other.left) > 2 * em;
+
 export const withDrawnBullets = (runs: readonly Run[], marks: readonly Box[]): Run[] => {
   const bullets = new Map<Run, Run>();
   const seen: Box[] = [];
@@ -59,6 +70,10 @@ export const withDrawnBullets = (runs: readonly Run[], marks: readonly Box[]): R
     seen.push(mark);
     const after = textAfter(mark, runs);
     if (!after || bullets.has(after) || textBefore(mark, after, runs)) continue;
+    // An item says something in words; a plot's point beside an axis label ("C/θ") does not.
+    if (!/\p{L}{2}/u.test(rowTextAfter(mark, after, runs))) continue;
+    // Marks side by side on one row key a chart's legend ("■ 2019  ■ 2020"); a list has one bullet to a line.
+    if (marks.some((other) => besideOnRow(mark, other, after.fontSize))) continue;
     // Text that opens with its own marker ("1.", "•") has no need of another.
     if (isBulleted(`${after.text.trim()} x`)) continue;
     bullets.set(after, {

@@ -44,6 +44,13 @@ describe("list items", () => {
     put(page, "Home", 72, 260, 10, font);
     page.drawCircle({ x: 103, y: PAGE.height - 260 - 6.5, size: 1.8 });
     put(page, "News and more of the site's pages", 110, 260, 10, font);
+    // A chart's legend, its keys side by side, and a plot's point beside an axis label.
+    square(300);
+    put(page, "Households in towns", 86, 300, 10, font);
+    page.drawRectangle({ x: 226.5, y: PAGE.height - 308.2, width: 3.4, height: 3.4 });
+    put(page, "Households in the country", 236, 300, 10, font);
+    dot(340);
+    put(page, "C/0", 86, 340, 10, font);
     expect(await listItems(doc)).toEqual([
       "Check the tags",
       "Check the reading order of every page, from the first heading to the last footnote",
