@@ -1,6 +1,6 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { monospaceListings } from "./references";
+import { monospaceListings, structText, type StructNode } from "./references";
 
 describe("listings of an untagged PDF, for code recall", () => {
   it("takes two or more lines in a typewriter font as a listing, and not a fixed-pitch word in prose", async () => {
@@ -17,5 +17,28 @@ describe("listings of an untagged PDF, for code recall", () => {
     const listings = await monospaceListings(await doc.save(), 1);
     expect(listings).toHaveLength(1);
     expect(listings[0]?.split("\n")).toEqual(["SELECT id, name", "FROM users", "WHERE active = 1;"]);
+  });
+});
+
+describe("list items of a tagged PDF", () => {
+  it("leaves a nested list out of its parent item's text: each nested item is an item of its own", () => {
+    const content = (id: string): StructNode => ({ type: "content", id });
+    const byId = new Map([
+      ["c1", ["2."]],
+      ["c2", ["Outer item"]],
+      ["c3", ["a)"]],
+      ["c4", ["Inner item"]],
+    ]);
+    const inner: StructNode = { role: "LI", children: [{ role: "Lbl", children: [content("c3")] }, content("c4")] };
+    const outer: StructNode = {
+      role: "LI",
+      children: [
+        { role: "Lbl", children: [content("c1")] },
+        { role: "LBody", children: [content("c2"), { role: "L", children: [inner] }] },
+      ],
+    };
+    expect(structText(outer, byId, "L")).toBe("2. Outer item");
+    expect(structText(inner, byId, "L")).toBe("a) Inner item");
+    expect(structText(outer, byId)).toBe("2. Outer item a) Inner item");
   });
 });

@@ -11,7 +11,7 @@ import { adjacencyRelations, type GridCell } from "@/server/parsing/table-struct
  * and poppler's `pdftotext` for the words and numbers of a text layer.
  */
 
-type StructNode = { role?: string; type?: string; id?: string; children?: StructNode[] };
+export type StructNode = { role?: string; type?: string; id?: string; children?: StructNode[] };
 
 const HEADING_ROLES = /^(?:H[1-6]?|Title)$/;
 
@@ -23,6 +23,19 @@ const openWithPdfjs = async (bytes: Uint8Array) => {
   const pdfjs = await import("pdfjs-dist/legacy/build/pdf.mjs");
   return pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, verbosity: 0 }).promise;
 };
+
+/**
+ * A node's text: its marked content in the tree's order, leaving out the subtrees tagged `skipRole`. A list item's
+ * text leaves out the lists nested in it ("2. Outer item" holding "a) Inner item"): each nested item is an item of
+ * its own, and text counted in two items could never be matched by both, whatever a parser makes of the list.
+ */
+export const structText = (node: StructNode, byId: ReadonlyMap<string, string[]>, skipRole?: string): string =>
+  node.type === "content" && node.id
+    ? (byId.get(node.id) ?? []).join("")
+    : (node.children ?? [])
+        .filter((child) => !skipRole || child.role !== skipRole)
+        .map((child) => structText(child, byId, skipRole))
+        .join(" ");
 
 /** Structure tree of the first `pages` pages: text per role, in the tree's (the author's reading) order. */
 export const structTreeReference = async (bytes: Uint8Array, pages: number): Promise<Reference | null> => {
@@ -66,14 +79,11 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
           byId.set(id, list);
         }
       }
-      const textOf = (node: StructNode): string =>
-        node.type === "content" && node.id
-          ? (byId.get(node.id) ?? []).join("")
-          : (node.children ?? []).map(textOf).join(" ");
+      const textOf = (node: StructNode): string => structText(node, byId);
       const walk = (node: StructNode) => {
         const role = node.role ?? "";
         if (HEADING_ROLES.test(role)) headings.push(textOf(node));
-        else if (role === "LI") listItems.push(textOf(node));
+        else if (role === "LI") listItems.push(structText(node, byId, "L"));
         else if (role === "TD" || role === "TH") tableCells.push(textOf(node));
         else if (role === "Code") codeBlocks.push(textOf(node));
         if (node.type === "content") order.push(textOf(node));

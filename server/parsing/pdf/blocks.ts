@@ -341,7 +341,40 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     current.push(line);
   }
   flush();
-  return blocks;
+  return joinItemWraps(blocks, stats);
+};
+
+/**
+ * A list item's first line may end with a sentence: a line under the item's text then started a block of its own,
+ * as a paragraph's indented first line would. A text block right under an item, at the item's pitch and size, all
+ * of its lines at the item's text left (a paragraph after a list goes back to the list's left edge on its next
+ * lines), is the rest of that item.
+ */
+const joinItemWraps = (blocks: Block[], stats: DocStats): Block[] => {
+  const out: Block[] = [];
+  for (const block of blocks) {
+    const item = out[out.length - 1];
+    const first = item?.lines[0];
+    const last = item?.lines[item.lines.length - 1];
+    const next = block.lines[0];
+    const under =
+      item?.kind === "text" &&
+      block.kind === "text" &&
+      first &&
+      last &&
+      next &&
+      itemPrefixLength(first.text) > 0 &&
+      itemPrefixLength(next.text) === 0 &&
+      Math.abs(next.fontSize - last.fontSize) <= 0.04 * last.fontSize &&
+      next.baseline - last.baseline > 0 &&
+      next.baseline - last.baseline <= 1.3 * stats.pitch(last.fontSize) + 1 &&
+      block.lines.every((l) => Math.abs(l.left - itemTextLeft(first)) <= 0.6 * l.fontSize);
+    if (under) {
+      const lines = [...item.lines, ...block.lines];
+      out[out.length - 1] = { ...union(lines), lines, kind: "text" };
+    } else out.push(block);
+  }
+  return out;
 };
 
 /** Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two. */

@@ -61,6 +61,7 @@ describe("figures of a PDF", () => {
       height: 792,
       horizontalLines: [],
       verticalLines: [],
+      marks: [],
       images: [
         { box, pixelWidth: 10, pixelHeight: 10 },
         { box: { ...box, right: 302 }, pixelWidth: 10, pixelHeight: 10 },

@@ -8,6 +8,9 @@ import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { untypeContentsEntries } from "./contents-entries";
 import { numberedHeadingRunsAsItems } from "./list-runs";
+import { joinItemsAcrossBreaks } from "./list-breaks";
+import { withDrawnBullets } from "./drawn-bullets";
+import { withFontBullets } from "./font-bullets";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
 import { layoutPage, type Region } from "./layout";
 import { authorBlocks } from "./authors";
@@ -255,7 +258,10 @@ const parseOpenPdf = async (
   }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
 ): Promise<TextLayerParse & { graphicsOf: GraphicsReader }> => {
   const graphicsOf = graphicsReader(doc);
-  const { pages, warnings, total } = await readPages(doc, only ? new Set(only) : undefined);
+  const read = await readPages(doc, only ? new Set(only) : undefined);
+  const { warnings, total } = read;
+  const typed = read.pages.map((page) => ({ ...page, runs: withFontBullets(page.runs) }));
+  const pages = rulings === "none" ? typed : await withDrawnBulletsOf(typed, graphicsOf);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
   if (warnTextless) warnAboutTextLayers(pages, verdicts, warnings);
@@ -298,12 +304,34 @@ const parseOpenPdf = async (
 
   const elements = joinCaptions(
     joinChapterTitles(
-      untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+      joinItemsAcrossBreaks(
+        untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+      ),
     ),
   );
   const tables = gridElements(grids, pages);
   const merged = joinContinuedTables(mergeFigures(elements, tables));
   return { elements: merged, totalPages: total, warnings, verdicts, graphicsOf };
+};
+
+/** Each page's runs with the bullets its drawing paints as shapes (drawn-bullets.ts); a drawing that cannot be read
+ * adds none. */
+const withDrawnBulletsOf = async (pages: PageText[], graphicsOf: GraphicsReader): Promise<PageText[]> => {
+  const started = Date.now();
+  const out: PageText[] = [];
+  for (const page of pages) {
+    if (Date.now() - started > GRID_BUDGET_MS) {
+      out.push(page);
+      continue;
+    }
+    try {
+      const { marks } = await graphicsOf(page.pageNumber);
+      out.push(marks.length ? { ...page, runs: withDrawnBullets(page.runs, marks) } : page);
+    } catch {
+      out.push(page);
+    }
+  }
+  return out;
 };
 
 /** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */

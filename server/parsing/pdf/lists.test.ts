@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, rgb, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
@@ -22,6 +22,146 @@ describe("list items", () => {
       put(page, items[i] ?? "", 86, 170 + i * 14, 10, font);
     });
     expect(await listItems(doc)).toEqual(items);
+  });
+
+  it("starts an item at each bullet drawn as a filled dot or square, as a browser prints a list", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    // A dot at the height of the letters, left of the item's first word (pdf-lib draws from the bottom-left).
+    const dot = (top: number) => page.drawCircle({ x: 78, y: PAGE.height - top - 6.5, size: 1.8 });
+    const square = (top: number) =>
+      page.drawRectangle({ x: 76.5, y: PAGE.height - top - 8.2, width: 3.4, height: 3.4 });
+    dot(170);
+    put(page, "Check the tags", 86, 170, 10, font);
+    dot(184);
+    put(page, "Check the reading order of every page, from the first", 86, 184, 10, font);
+    put(page, "heading to the last footnote", 86, 198, 10, font);
+    square(212);
+    put(page, "Embed all fonts", 86, 212, 10, font);
+    // A dot between two words is a separator, not a bullet.
+    put(page, "Home", 72, 260, 10, font);
+    page.drawCircle({ x: 103, y: PAGE.height - 260 - 6.5, size: 1.8 });
+    put(page, "News and more of the site's pages", 110, 260, 10, font);
+    // A chart's legend, its keys side by side, and a plot's point beside an axis label.
+    square(300);
+    put(page, "Households in towns", 86, 300, 10, font);
+    page.drawRectangle({ x: 226.5, y: PAGE.height - 308.2, width: 3.4, height: 3.4 });
+    put(page, "Households in the country", 236, 300, 10, font);
+    dot(340);
+    put(page, "C/0", 86, 340, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Check the tags",
+      "Check the reading order of every page, from the first heading to the last footnote",
+      "Embed all fonts",
+    ]);
+  });
+
+  it("takes a small ring drawn in outline as a nested item's bullet, and not a box in outline (a form's checkbox)", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const ring = (top: number) =>
+      page.drawCircle({ x: 96, y: PAGE.height - top - 6.5, size: 1.8, borderWidth: 0.6, borderColor: rgb(0, 0, 0) });
+    ring(170);
+    put(page, "Nested item about the storage folder", 104, 170, 10, font);
+    ring(184);
+    put(page, "Nested item about the database", 104, 184, 10, font);
+    page.drawRectangle({
+      x: 72,
+      y: PAGE.height - 240 - 9,
+      width: 7,
+      height: 7,
+      borderWidth: 0.6,
+      borderColor: rgb(0, 0, 0),
+    });
+    put(page, "Yes, I agree to the terms of the service", 84, 240, 10, font);
+    expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
+  });
+
+  it('takes Word\'s nested bullet, an "o" in a font of its own a tab before the words, as a bullet, not the word', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const courier = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "o", 90, 170, 10, courier);
+    put(page, "Nested item about the storage folder", 108, 170, 10, font);
+    put(page, "o", 90, 184, 10, courier);
+    put(page, "Nested item about the database", 108, 184, 10, font);
+    put(page, "Ele viu", 72, 240, 10, font);
+    put(page, "o", 107, 240, 10, font);
+    put(page, "carro azul na rua da cidade velha.", 116, 240, 10, font);
+    expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
+  });
+
+  it('takes a lone letter in Wingdings (its round bullet read as "l") as a bullet, and the font\'s name only there', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    // A font named as Word's Wingdings, with no map to the pictures' own characters: its codes read as letters.
+    const wingdings = await doc.embedFont(StandardFonts.TimesRoman);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "l", 72, 170, 10, wingdings);
+    put(page, "Check the tags", 90, 170, 10, font);
+    put(page, "§", 72, 184, 10, wingdings);
+    put(page, "Embed all fonts", 90, 184, 10, font);
+    put(page, "l", 72, 240, 10, font);
+    put(page, "is the length of the page in points, and w its width.", 90, 240, 10, font);
+    await doc.flush();
+    doc.context.lookup(wingdings.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of("Wingdings-Regular"));
+    expect(await listItems(doc)).toEqual(["Check the tags", "Embed all fonts"]);
+  });
+
+  it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const first = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 40; i++) put(first, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(first, "1.", 72, 680, 10, font);
+    put(first, "Install the service on a host with two cores", 90, 680, 10, font);
+    put(first, "2.", 72, 694, 10, font);
+    put(first, "Configure the database connection and the storage", 90, 694, 10, font);
+    put(first, "1", 300, 750, 9, font);
+    const second = doc.addPage([PAGE.width, PAGE.height]);
+    put(second, "folder for uploads before the first start", 90, 72, 10, font);
+    put(second, "3.", 72, 86, 10, font);
+    put(second, "Start the worker", 90, 86, 10, font);
+    for (let i = 0; i < 4; i++) put(second, `${BODY.slice(0, 88)} ${i}.`, 72, 120 + i * 14, 10, font);
+    put(second, "2", 300, 750, 9, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const items = elements.filter((e) => e.type === "ListItem");
+    expect(items.map((e) => e.text)).toEqual([
+      "1. Install the service on a host with two cores",
+      "2. Configure the database connection and the storage folder for uploads before the first start",
+      "3. Start the worker",
+    ]);
+    expect(items[1]?.metadata?.page_numbers).toEqual([1, 2]);
+  });
+
+  it("goes on with an item under its text after a first line that ends a sentence", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "•", 72, 170, 10, font);
+    put(page, "Install the service on a host with two cores and memory enough for it.", 84, 170, 10, font);
+    put(page, "Then restart the host so that the settings of the service apply to it.", 84, 184, 10, font);
+    put(page, "•", 72, 198, 10, font);
+    put(page, "Start the worker.", 84, 198, 10, font);
+    // A paragraph right after the list, its first line indented as far as the items' text: its next line goes back
+    // to the left edge.
+    put(page, "Quarry then parses the first upload and indexes its chunks for retrieval.", 84, 212, 10, font);
+    put(page, `${BODY.slice(0, 88)}.`, 72, 226, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "Install the service on a host with two cores and memory enough for it. Then restart the host so that the " +
+        "settings of the service apply to it.",
+      "Start the worker.",
+    ]);
+    expect(elements.find((e) => e.text.startsWith("Quarry then parses"))?.type).toBe("NarrativeText");
   });
 
   it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {

@@ -17,6 +17,8 @@ export type PageGraphics = {
   horizontalLines: HorizontalLine[];
   verticalLines: VerticalLine[];
   images: PaintedImage[];
+  /** Small filled shapes about as wide as tall (a dot, a square, a diamond): bullets a browser or a layout program draws. */
+  marks: Box[];
 };
 
 /** Vector maps and plots can paint millions of segments; past these we know enough about the page. */
@@ -30,6 +32,9 @@ const MIN_RULE_LENGTH = 20;
 const MAX_RULE_THICKNESS = 3;
 /** Vertical borders of table cells can be short (one row of text). */
 const MIN_VERTICAL_RULE = 6;
+/** A filled shape this small each way, and no more than twice as wide as tall or the other way, is a mark. */
+const MARK_SIZE = { min: 1.5, max: 8 } as const;
+const MAX_MARKS_PER_PAGE = 2000;
 
 /** FPDF_PAGEOBJ_* and FPDF_SEGMENT_* of the C API. */
 const OBJECT = { path: 2, image: 3, form: 5 } as const;
@@ -49,7 +54,14 @@ const boundsOf = (points: [number, number][]): Box => {
   return { left, top, right, bottom };
 };
 
-type Subpath = { points: [number, number][]; closed: boolean };
+const isMark = (box: Box): boolean => {
+  const width = box.right - box.left;
+  const height = box.bottom - box.top;
+  const within = (d: number) => d >= MARK_SIZE.min && d <= MARK_SIZE.max;
+  return within(width) && within(height) && width < 2 * height && height < 2 * width;
+};
+
+type Subpath = { points: [number, number][]; closed: boolean; curved: boolean };
 
 /** An object's matrix (its space to its parent's); the identity when PDFium has none. */
 const matrixOf = (doc: PdfDocument, object: number): Matrix => {
@@ -75,11 +87,12 @@ const subpaths = (doc: PdfDocument, path: number, toDisplay: Matrix): Subpath[] 
     const point = applyMatrix(toDisplay, f32[scratch >> 2]!, f32[(scratch >> 2) + 1]!);
     const type = api.FPDFPathSegment_GetType(segment);
     if (type === SEGMENT.moveTo || !current) {
-      current = { points: [point], closed: false };
+      current = { points: [point], closed: false, curved: false };
       result.push(current);
       curvePoints = 0;
     } else if (type === SEGMENT.bezierTo) {
       // Two control points, then the end point.
+      current.curved = true;
       if (++curvePoints % 3 === 0) current.points.push(point);
     } else {
       current.points.push(point);
@@ -99,6 +112,7 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
   const horizontalLines: HorizontalLine[] = [];
   const verticalLines: VerticalLine[] = [];
   const images: PaintedImage[] = [];
+  const marks: Box[] = [];
   let objects = 0;
 
   const addRule = (x0: number, x1: number, y: number) => {
@@ -118,9 +132,15 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
     const filled = i32[scratch >> 2] !== 0;
     const stroked = i32[(scratch >> 2) + 1] !== 0;
     if (!stroked && !filled) return; // A clipping path: nothing painted.
-    for (const { points, closed } of subpaths(doc, path, toDisplay)) {
+    for (const { points, closed, curved } of subpaths(doc, path, toDisplay)) {
       if (points.length < 2) continue;
       const box = boundsOf(points);
+      // A small ring drawn in outline is a bullet too (a browser's second-level "circle"); a small box in outline is
+      // more often a form's checkbox.
+      if ((filled || (stroked && curved)) && isMark(box)) {
+        if (marks.length < MAX_MARKS_PER_PAGE) marks.push(box);
+        continue;
+      }
       // A fill closes its path implicitly, so a thin filled shape is a rule whether or not it says "close".
       if (filled && box.bottom - box.top <= MAX_RULE_THICKNESS) {
         addRule(box.left, box.right, (box.top + box.bottom) / 2);
@@ -174,7 +194,7 @@ const scan = (doc: PdfDocument, page: PdfPage): PageGraphics => {
   };
   const count = api.FPDFPage_CountObjects(page.handle);
   for (let i = 0; i < count; i++) walk(api.FPDFPage_GetObject(page.handle, i), page.toDisplay);
-  return { width: page.width, height: page.height, horizontalLines, verticalLines, images };
+  return { width: page.width, height: page.height, horizontalLines, verticalLines, images, marks };
 };
 
 /** The drawing of one page (1-based), under the per-page budget. */

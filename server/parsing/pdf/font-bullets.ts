@@ -1,0 +1,44 @@
+import type { Run } from "./types";
+
+/**
+ * Bullets typed as letters. Word sets a nested list's bullet as the letter "o" in Courier New, and a bullet from a
+ * symbol font (Wingdings, Dingbats) comes out as the letter its code has in a text font when the PDF maps it to nothing
+ * better: Wingdings' round bullet as "l", its square as "§" or "n", its arrow as "Ø", its tick as "ü". A lone
+ * character in a symbol font, or a lone "o" in a font of its own, with the item's words a gap to its right on its
+ * baseline in another font and no text just before it on its row, is a bullet ("•", "◦"), not a word: the word "o"
+ * (Portuguese's article, Italian's "or") is set in the text's font, a space from its neighbours.
+ */
+
+/** Fonts of pictures only; Symbol is left out: its Greek letters are words of a formula ("α is the rate"). */
+const SYMBOL_FONT = /wingdings|webdings|dingbat/i;
+/** The gap between the bullet and the item's words, in ems: wider than a space, within a list's indent. */
+const GAP_EM = { min: 0.3, max: 3 } as const;
+
+const onRow = (a: Run, b: Run) => Math.abs(a.baseline - b.baseline) < 0.3 * Math.max(a.fontSize, b.fontSize);
+
+const bulletOf = (run: Run): string | null => {
+  const text = run.text.trim();
+  if ([...text].length !== 1) return null;
+  if (SYMBOL_FONT.test(run.fontName)) return "•";
+  return text === "o" ? "◦" : null;
+};
+
+const startsItem = (run: Run, runs: readonly Run[]): boolean => {
+  const em = run.fontSize;
+  let next: Run | null = null;
+  for (const other of runs) {
+    if (other === run || !other.text.trim() || !onRow(run, other)) continue;
+    // Text ending just before the mark, or over it: a character inside a line.
+    if (other.left < run.left && other.right > run.left - em) return false;
+    if (other.left >= run.right && (!next || other.left < next.left)) next = other;
+  }
+  if (!next || next.fontName === run.fontName) return false;
+  const gap = next.left - run.right;
+  return gap >= GAP_EM.min * em && gap <= GAP_EM.max * em;
+};
+
+export const withFontBullets = (runs: readonly Run[]): Run[] =>
+  runs.map((run) => {
+    const bullet = bulletOf(run);
+    return bullet && startsItem(run, runs) ? { ...run, text: bullet } : run;
+  });

@@ -1,0 +1,46 @@
+import type { ElementType, ParsedElement } from "../types";
+
+/**
+ * A list item broken by a page or column break goes on at the top of the next page or column, where it reads as a
+ * paragraph of its own. Text that opens in lower case after an item left unfinished (no sentence's end), with only
+ * page furniture between them, across a break (another page or another column), is the rest of that item: it is
+ * appended to the item, and `metadata.page_numbers` lists both pages when the break is a page's.
+ */
+
+const FURNITURE: ReadonlySet<ElementType> = new Set(["Header", "Footer", "PageNumber"]);
+const TEXT: ReadonlySet<ElementType> = new Set(["NarrativeText", "UncategorizedText"]);
+
+const columnOf = (e: ParsedElement) => e.metadata?.column ?? null;
+
+const lastPage = (e: ParsedElement) => (e.metadata?.page_numbers as number[] | undefined)?.at(-1) ?? e.pageNumber ?? 0;
+
+const goesOn = (item: ParsedElement, next: ParsedElement): boolean =>
+  item.type === "ListItem" &&
+  TEXT.has(next.type) &&
+  !/[.!?:;]["”’)]?$/.test(item.text.trim()) &&
+  /^\p{Ll}/u.test(next.text.trim()) &&
+  ((next.pageNumber ?? 0) === lastPage(item) + 1 ||
+    ((next.pageNumber ?? 0) === lastPage(item) && columnOf(next) !== columnOf(item)));
+
+const joined = (item: ParsedElement, rest: ParsedElement): ParsedElement => {
+  const head = item.text.trim();
+  const text = /\p{L}-$/u.test(head) ? head.slice(0, -1) + rest.text.trim() : `${head} ${rest.text.trim()}`;
+  if ((rest.pageNumber ?? 0) === lastPage(item)) return { ...item, text };
+  const pages = (item.metadata?.page_numbers as number[] | undefined) ?? [item.pageNumber ?? 0];
+  return { ...item, text, metadata: { ...item.metadata, page_numbers: [...pages, rest.pageNumber ?? 0] } };
+};
+
+export const joinItemsAcrossBreaks = (elements: readonly ParsedElement[]): ParsedElement[] => {
+  const out: ParsedElement[] = [];
+  let item = -1;
+  for (const e of elements) {
+    const open = out[item];
+    if (open && goesOn(open, e)) {
+      out[item] = joined(open, e);
+      continue;
+    }
+    if (!FURNITURE.has(e.type)) item = e.type === "ListItem" ? out.length : -1;
+    out.push(e);
+  }
+  return out;
+};
