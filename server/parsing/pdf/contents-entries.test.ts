@@ -1,25 +1,15 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { PAGE, put } from "./test-fixtures";
+import { bodyLines, typesOf } from "./test-headings";
 
 /** A contents list's first-level entries, set like headings without dot leaders. */
-
-/** Four lines of body text at a 12 pt pitch, from `top`. */
-const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
-  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 12, 10, font);
-};
 
 const setUp = async () => {
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
   return { doc, regular, bold, page: doc.addPage([PAGE.width, PAGE.height]) };
-};
-
-const typesOf = async (doc: PDFDocument) => {
-  const { elements } = await partitionPdf({ bytes: await doc.save() });
-  return { elements, typeOf: (text: string) => elements.find((e) => e.text === text)?.type };
 };
 
 describe("contents entries set like headings", () => {
@@ -30,7 +20,7 @@ describe("contents entries set like headings", () => {
     put(page, "1", 520, 90, 11, bold);
     put(page, "1.1 Mathematics . . . . . . . . . . . . . . . . . . . . . 1", 84, 104, 10, regular);
     put(page, "1 Document structures", 72, 160, 16, bold);
-    body(page, regular, 186, 1);
+    bodyLines(page, regular, 186, 1);
     const { elements, typeOf } = await typesOf(doc);
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(typeOf("Contents")).toBe("Title");

@@ -1,27 +1,17 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { PAGE, put } from "./test-fixtures";
+import { bodyLines, typesOf } from "./test-headings";
 
 /**
  * Lines set like headings (larger than the body, or bold) that are not: a sentence's wrapped line, a table's source,
  * a caption's label, a paper's author lines.
  */
 
-/** Four lines of body text at a 12 pt pitch, from `top`. */
-const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
-  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 12, 10, font);
-};
-
 const fonts = async (doc: PDFDocument) => ({
   regular: await doc.embedFont(StandardFonts.Helvetica),
   bold: await doc.embedFont(StandardFonts.HelveticaBold),
 });
-
-const typesOf = async (doc: PDFDocument) => {
-  const { elements } = await partitionPdf({ bytes: await doc.save() });
-  return { elements, typeOf: (text: string) => elements.find((e) => e.text === text)?.type };
-};
 
 describe("lines set like headings that are text", () => {
   it("keeps a bold sentence wrapped onto a line in lower case as one paragraph, not a Title over its end", async () => {
@@ -29,10 +19,10 @@ describe("lines set like headings that are text", () => {
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "Key Findings", 72, 68, 12, bold);
-    body(page, regular, 84, 1);
+    bodyLines(page, regular, 84, 1);
     put(page, "All states allowed testing accommodations to enable the majority of students with", 90, 150, 10, bold);
     put(page, "disabilities to take the general state assessments.", 90, 162, 10, bold);
-    body(page, regular, 184, 2);
+    bodyLines(page, regular, 184, 2);
     const { elements, typeOf } = await typesOf(doc);
     expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual(["Key Findings"]);
     expect(
@@ -47,9 +37,9 @@ describe("lines set like headings that are text", () => {
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "Market size", 72, 68, 12, bold);
-    body(page, regular, 84, 1);
+    bodyLines(page, regular, 84, 1);
     put(page, "Source: National Survey, 1998", 72, 150, 12, bold);
-    body(page, regular, 170, 2);
+    bodyLines(page, regular, 170, 2);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Market size")).toBe("Title");
     expect(typeOf("Source: National Survey, 1998")).toBeDefined();
@@ -61,13 +51,13 @@ describe("lines set like headings that are text", () => {
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "Server energy use", 72, 68, 12, bold);
-    body(page, regular, 84, 1);
+    bodyLines(page, regular, 84, 1);
     put(page, "Table A4-12. Projected average volume by space type", 72, 150, 12, bold);
-    body(page, regular, 170, 2);
+    bodyLines(page, regular, 170, 2);
     put(page, "Exhibit 9 Characteristics of assessments", 72, 240, 12, bold);
-    body(page, regular, 260, 3);
+    bodyLines(page, regular, 260, 3);
     put(page, "Table 1", 72, 330, 12, bold);
-    body(page, regular, 350, 4);
+    bodyLines(page, regular, 350, 4);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Server energy use")).toBe("Title");
     expect(typeOf("Table A4-12. Projected average volume by space type")).toBe("FigureCaption");
@@ -83,7 +73,7 @@ describe("lines set like headings that are text", () => {
     put(page, "Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader", 72, 90, 12, regular);
     put(page, "Example Labs \u2020 University of Somewhere \u2021 Other University", 72, 120, 12, regular);
     put(page, "Abstract", 72, 150, 12, regular);
-    body(page, regular, 166, 1);
+    bodyLines(page, regular, 166, 1);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Dense Retrieval for Question Answering")).toBe("Title");
     expect(typeOf("Abstract")).toBe("Title");

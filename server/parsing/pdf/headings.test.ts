@@ -1,18 +1,12 @@
-import { PDFDocument, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { PAGE, put } from "./test-fixtures";
+import { bodyLines, typesOf } from "./test-headings";
 
 /**
  * Headings of papers on small PDFs made here: set smaller than the body in bold, numbered in the body's font, run
  * into their paragraph, and over an italic abstract.
  */
-
-/** Four lines of body text at a 12 pt pitch, from `top`; returns where the next line would go. */
-const body = (page: PDFPage, font: PDFFont, top: number, n: number) => {
-  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${n}.${i}`, 72, top + i * 12, 10, font);
-  return top + 4 * 12;
-};
 
 const fonts = async (doc: PDFDocument) => ({
   regular: await doc.embedFont(StandardFonts.Helvetica),
@@ -20,22 +14,17 @@ const fonts = async (doc: PDFDocument) => ({
   italic: await doc.embedFont(StandardFonts.HelveticaOblique),
 });
 
-const typesOf = async (doc: PDFDocument) => {
-  const { elements } = await partitionPdf({ bytes: await doc.save() });
-  return { elements, typeOf: (text: string) => elements.find((e) => e.text === text)?.type };
-};
-
 describe("headings of papers", () => {
   it("types bold section headings set a little smaller or larger than the body as Title, not other bold lines", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "1. INTRODUCTION", 72, 80, 9, bold);
-    body(page, regular, 92, 1);
+    bodyLines(page, regular, 92, 1);
     put(page, "1.1. Essential Initial Commands", 72, 160, 9, bold);
-    body(page, regular, 172, 2);
+    bodyLines(page, regular, 172, 2);
     put(page, "Proceedings of the annual meeting", 72, 240, 9, bold);
-    body(page, regular, 252, 3);
+    bodyLines(page, regular, 252, 3);
     // A ruled-free table set smaller than the body, its last row a bold total.
     ["North", "South", "East"].forEach((name, i) => {
       put(page, name, 72, 420 + i * 11, 8, regular);
@@ -45,7 +34,7 @@ describe("headings of papers", () => {
     put(page, "303", 300, 453, 8, bold);
     // A paper's numbered section heading set a point larger than the body, in sentence case.
     put(page, "2. Related Work", 72, 320, 11, bold);
-    body(page, regular, 336, 4);
+    bodyLines(page, regular, 336, 4);
     const { elements, typeOf } = await typesOf(doc);
     expect(typeOf("1. INTRODUCTION")).toBe("Title");
     expect(typeOf("1.1. Essential Initial Commands")).toBe("Title");
@@ -71,8 +60,8 @@ describe("headings of papers", () => {
     put(page, "NOMENCLATURE", 72, 160, 9, bold);
     put(page, "Roman letters", 72, 172, 10, italic);
     put(page, "k Thermal conductivity", 80, 184, 10, regular);
-    body(page, regular, 200, 1);
-    body(page, regular, 260, 2);
+    bodyLines(page, regular, 200, 1);
+    bodyLines(page, regular, 260, 2);
     const { elements, typeOf } = await typesOf(doc);
     expect(typeOf("ABSTRACT")).toBe("Title");
     expect(typeOf("NOMENCLATURE")).toBe("Title");
@@ -106,10 +95,10 @@ describe("headings of papers", () => {
     });
     // An entry alone, with dot leaders to its page.
     put(page, "2.7 Conclusions . . . . . . . . . . . . . . 9", 72, 200, 10, regular);
-    body(page, regular, 240, 1);
+    bodyLines(page, regular, 240, 1);
     put(page, "2.1 Method", 72, 320, 10, regular);
-    body(page, regular, 340, 2);
-    body(page, regular, 400, 3);
+    bodyLines(page, regular, 340, 2);
+    bodyLines(page, regular, 400, 3);
     const { elements, typeOf } = await typesOf(doc);
     expect(typeOf("2.1 Method")).toBe("Title");
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
@@ -120,7 +109,7 @@ describe("headings of papers", () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
-    body(page, regular, 80, 1);
+    bodyLines(page, regular, 80, 1);
     put(page, "Online Sources.", 72, 140, 10, bold);
     put(
       page,
@@ -140,7 +129,7 @@ describe("headings of papers", () => {
       10,
       regular,
     );
-    body(page, regular, 230, 2);
+    bodyLines(page, regular, 230, 2);
     const { elements, typeOf } = await typesOf(doc);
     expect(typeOf("Online Sources.")).toBe("Title");
     const paragraph = elements.find((e) => e.text.startsWith("A bibliography entry"));
@@ -155,8 +144,8 @@ describe("headings of papers", () => {
     put(page, "Heading Level 2", 72, 80, 12, regular);
     put(page, "Heading Level 3", 72, 96, 11, regular);
     put(page, "Some paragraph text under the headings.", 72, 111, 10, regular);
-    body(page, regular, 140, 1);
-    body(page, regular, 200, 2);
+    bodyLines(page, regular, 140, 1);
+    bodyLines(page, regular, 200, 2);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Heading Level 2")).toBe("Title");
     expect(typeOf("Heading Level 3")).toBe("Title");
@@ -176,8 +165,8 @@ describe("headings of papers", () => {
     centred("Round-Trip Solutions", 137, 11);
     centred("Vienna, Austria", 150, 11);
     centred("tamir@example.com", 163, 11);
-    body(page, regular, 190, 1);
-    body(page, regular, 250, 2);
+    bodyLines(page, regular, 190, 1);
+    bodyLines(page, regular, 250, 2);
     const { elements } = await typesOf(doc);
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(titles).toEqual(["Hidden features of the document format"]);
@@ -206,11 +195,11 @@ describe("headings of pages with little body text and of chapter openings", () =
     put(page, "C H A P T E R 5", 72, 60, 12, bold);
     put(page, "Physical Development:", 72, 90, 24, bold);
     put(page, "The Brain, Body and Motor Skills", 72, 124, 16, bold);
-    body(page, regular, 160, 1);
+    bodyLines(page, regular, 160, 1);
     // A heading ending in a colon without a label above it stays apart from the heading under it.
     put(page, "Questions to ask:", 72, 230, 14, bold);
     put(page, "Growth in Height", 72, 252, 12, bold);
-    body(page, regular, 272, 2);
+    bodyLines(page, regular, 272, 2);
     const { elements, typeOf } = await typesOf(doc);
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(titles[0]).toBe("C H A P T E R 5 Physical Development: The Brain, Body and Motor Skills");
@@ -224,12 +213,12 @@ describe("headings of pages with little body text and of chapter openings", () =
     for (let n = 0; n < 3; n++) {
       const page = doc.addPage([PAGE.width, PAGE.height]);
       put(page, `Section heading ${n + 1}`, 72, 180, 16, bold);
-      body(page, regular, 210, n);
+      bodyLines(page, regular, 210, n);
       // A presenter's name on every slide, above the foot band, set larger than the body.
       put(page, "Jane Roe, Member of the Society", 72, 400, 14, bold);
       // A heading seen on every page but at another place each time is still a heading.
       put(page, "Summary", 72, 460 + n * 30, 14, bold);
-      body(page, regular, 500 + n * 30, n + 10);
+      bodyLines(page, regular, 500 + n * 30, n + 10);
     }
     const { elements } = await typesOf(doc);
     const presenter = elements.filter((e) => e.text === "Jane Roe, Member of the Society");
@@ -247,15 +236,15 @@ describe("headings of pages with little body text and of chapter openings", () =
     const { regular, bold } = await fonts(doc);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "Results", 72, 80, 14, bold);
-    body(page, regular, 100, 1);
+    bodyLines(page, regular, 100, 1);
     put(page, "x + y = z", 200, 160, 14, bold);
-    body(page, regular, 190, 2);
+    bodyLines(page, regular, 190, 2);
     put(page, "Our Association - www.example.org", 72, 250, 14, bold);
-    body(page, regular, 280, 3);
+    bodyLines(page, regular, 280, 3);
     put(page, "\u00a9 2024 Example Society", 72, 340, 14, bold);
-    body(page, regular, 370, 4);
+    bodyLines(page, regular, 370, 4);
     put(page, "ABC2024-0042", 72, 430, 14, bold);
-    body(page, regular, 460, 5);
+    bodyLines(page, regular, 460, 5);
     const { typeOf } = await typesOf(doc);
     expect(typeOf("Results")).toBe("Title");
     expect(typeOf("x + y = z")).toBeDefined();
@@ -275,11 +264,11 @@ describe("headings of pages with little body text and of chapter openings", () =
     // A chapter opening's list of its sections: "Motor" would have fitted after "Brain".
     const outline = ["An Overview of Maturation and Growth", "Development of the Brain", "Motor Development"];
     outline.forEach((line, i) => put(page, line, 72, 80 + i * 14, 10, bold));
-    body(page, regular, 140, 1);
+    bodyLines(page, regular, 140, 1);
     // A heading broken only where the next word no longer fits.
     const wrapped = ["Growth of the Brain and the Body", "Throughout Childhood and Youth", "Around the World"];
     wrapped.forEach((line, i) => put(page, line, 72, 220 + i * 14, 10, bold));
-    body(page, regular, 280, 2);
+    bodyLines(page, regular, 280, 2);
     const { elements } = await typesOf(doc);
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(titles).toContain(wrapped.join(" "));
@@ -309,15 +298,15 @@ describe("headings beside little text and with formulas", () => {
     const mathBold = await doc.embedFont(StandardFonts.TimesRomanBoldItalic);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     put(page, "1. INTRODUCTION", 72, 68, 10, bold);
-    body(page, regular, 80, 1);
+    bodyLines(page, regular, 80, 1);
     const label = "6. MORE ON MATH: ";
     put(page, label, 72, 160, 10, bold);
     put(page, "u \u00b7 w = 0", 72 + bold.widthOfTextAtSize(label, 10), 160, 10, mathBold);
-    body(page, regular, 172, 2);
+    bodyLines(page, regular, 172, 2);
     // An item's number set in a font of its own is a list's numbering: the line stays a list item.
     put(page, "7. ", 72, 240, 10, mathBold);
     put(page, "CLOSING OF THE MEETING", 72 + mathBold.widthOfTextAtSize("7. ", 10), 240, 10, bold);
-    body(page, regular, 252, 3);
+    bodyLines(page, regular, 252, 3);
     const { elements } = await typesOf(doc);
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(titles).toEqual(["1. INTRODUCTION", "6. MORE ON MATH: u \u00b7 w = 0"]);
