@@ -9,6 +9,15 @@ import { BODY, PAGE, put } from "./test-fixtures";
 const listItems = async (doc: PDFDocument) =>
   (await partitionPdf({ bytes: await doc.save() })).elements.filter((e) => e.type === "ListItem").map((e) => e.text);
 
+/** A page in Helvetica with four lines of prose at a 14 pt pitch from 100 pt down, for the lines under test. */
+const pageWithProse = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+  return { doc, font, page };
+};
+
 describe("list items", () => {
   it("starts an item at each bullet drawn from a dingbat font: boxes, diamonds, arrows, crosses", async () => {
     const doc = await PDFDocument.create();
@@ -25,10 +34,7 @@ describe("list items", () => {
   });
 
   it("starts an item at each bullet drawn as a filled dot or square, as a browser prints a list", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const { doc, font, page } = await pageWithProse();
     // A dot at the height of the letters, left of the item's first word (pdf-lib draws from the bottom-left).
     const dot = (top: number) => page.drawCircle({ x: 78, y: PAGE.height - top - 6.5, size: 1.8 });
     const square = (top: number) =>
@@ -59,10 +65,7 @@ describe("list items", () => {
   });
 
   it("takes a small ring drawn in outline as a nested item's bullet, and not a box in outline (a form's checkbox)", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const { doc, font, page } = await pageWithProse();
     const ring = (top: number) =>
       page.drawCircle({ x: 96, y: PAGE.height - top - 6.5, size: 1.8, borderWidth: 0.6, borderColor: rgb(0, 0, 0) });
     ring(170);
@@ -142,10 +145,7 @@ describe("list items", () => {
   });
 
   it("goes on with an item under its text after a first line that ends a sentence", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const { doc, font, page } = await pageWithProse();
     put(page, "•", 72, 170, 10, font);
     put(page, "Install the service on a host with two cores and memory enough for it.", 84, 170, 10, font);
     put(page, "Then restart the host so that the settings of the service apply to it.", 84, 184, 10, font);
@@ -171,10 +171,7 @@ describe("list items", () => {
   });
 
   it("goes on with an item on a wrapped line that opens an aside in parentheses", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const { doc, font, page } = await pageWithProse();
     put(page, "1.", 72, 170, 10, font);
     put(page, "Convert a PDF into an accessible PDF", 90, 170, 10, font);
     put(page, "2.", 72, 184, 10, font);
