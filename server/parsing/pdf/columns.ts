@@ -180,8 +180,12 @@ export const markSpanningRows = (
     while (j < rows.length && cellRow(rows[j] ?? []) && (j === i || near(rows[j - 1], rows[j]))) j++;
     if (j - i >= 3) {
       for (let k = i; k < j; k++) spanning[k] = true;
-      // Its header's lines above it, short cells whichever side they sit on ("Total Tables", "Dataset").
-      for (let k = i - 1; k >= 0 && !spanning[k] && near(rows[k], rows[k + 1]) && headerCells(rows[k] ?? []); k--) {
+      // Its header's lines above it, short cells whichever side they sit on ("Total Tables", "Dataset"). A header
+      // line of cells already read across (one over the gutter) is passed over: the lines above it are header too.
+      for (let k = i - 1; k >= 0 && near(rows[k], rows[k + 1]); k--) {
+        const row = rows[k] ?? [];
+        if (spanning[k] && row.length >= 3) continue;
+        if (spanning[k] || !headerCells(row)) break;
         spanning[k] = true;
       }
     }
