@@ -82,3 +82,47 @@ describe("three columns on rows of their own", () => {
     expect(titles).toEqual(["What is a column?", "Why read them apart?", "How is it checked?"]);
   });
 });
+
+/**
+ * An article's prose, 340 pt wide, beside an infobox: a label and its value a row, a long value wrapped onto lines of
+ * its own under it. The prose lines are too wide to count in the search for a gutter, and the box is no prose.
+ */
+const buildInfoboxPdf = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const put = (text: string, x: number, top: number, size: number) =>
+    page.drawText(text, { x, y: PAGE.height - top - size, size, font });
+  fitLines(font, 340, 40).forEach((line, i) => put(line, 40, 80 + i * 16, 10));
+  const facts: [string, string][] = [
+    ["Developer(s)", "Mozilla"],
+    ["Initial release", "2 July 2011"],
+    ["Stable release", "4.0.379"],
+    ["", "December 31,"],
+    ["", "2023"],
+    ["Repository", "github.com"],
+    ["Written in", "JavaScript,"],
+    ["", "CSS, HTML"],
+    ["Platform", "JavaScript"],
+    ["", "engine, web"],
+    ["", "browser"],
+    ["Size", "3.94 MB"],
+    ["Type", "PDF viewer"],
+    ["License", "Apache"],
+  ];
+  facts.forEach(([label, value], i) => {
+    if (label) put(label, 400, 120 + i * 18, 9);
+    put(value, 480, 120 + i * 18, 9);
+  });
+  return doc.save();
+};
+
+describe("a box of facts beside the prose", () => {
+  it("reads the prose apart from the box, and the box's labels beside their values", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildInfoboxPdf() });
+    const text = elements.filter((e) => e.type !== "Table").map((e) => e.text);
+    expect(text.filter((t) => /Developer|Repository|Mozilla|Apache/.test(t))).toEqual([]);
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables.map((t) => t.html).join("")).toContain("<td>Repository</td><td>github.com</td>");
+  });
+});

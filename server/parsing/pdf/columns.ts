@@ -104,7 +104,7 @@ const findGutter = (
     (leftOk && rightOk) ||
     (leftOk && withTable(rightSide, gutter.right, extent.right)) ||
     (rightOk && withTable(leftSide, extent.left, gutter.left));
-  if (!columns) return null;
+  if (!columns) return depth === 0 ? besideBox(segments, rightSide, extent, pageHeight, proseLike) : null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
   if (depth > 0) {
@@ -114,6 +114,47 @@ const findGutter = (
     if (crossing.size > 0.1 * rows.size) return null;
   }
   return gutter;
+};
+
+/**
+ * A box of facts beside the prose (an infobox): a narrow side of rows holding a label and its value (a value cut in
+ * two at most), or a value's wrapped line alone; a few words a row, mostly no figures, down a fifth of the page.
+ */
+const isSideBox = (side: Segment[], proseWidth: number, pageHeight: number): boolean => {
+  const rows = new Map<number, Segment[]>();
+  for (const s of side) rows.set(s.row, [...(rows.get(s.row) ?? []), s]);
+  const list = [...rows.values()];
+  if (list.length < 5 || list.some((segs) => segs.length > 3)) return false;
+  if (list.filter((segs) => segs.length >= 2).length < list.length / 3) return false;
+  const width = maxOf(side.map((s) => s.right)) - minOf(side.map((s) => s.left));
+  if (width > 0.6 * proseWidth) return false;
+  const chars = (segs: Segment[]) => segs.reduce((n, seg) => n + seg.text.length, 0);
+  if (chars(side.filter((seg) => FIGURE_RE.test(seg.text))) > 0.5 * chars(side)) return false;
+  const words = list.map((segs) => segs.reduce((n, seg) => n + (seg.text.match(/\S+/g)?.length ?? 0), 0));
+  if (median(words) > 6) return false;
+  return maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top)) >= 0.2 * pageHeight;
+};
+
+/**
+ * A box beside the prose: the gutter runs from the prose's right edge to the box's left edge. The prose's full lines
+ * were left out of the search, so the side left of the box is weighed whole.
+ */
+const besideBox = (
+  segments: Segment[],
+  box: Segment[],
+  extent: Extent,
+  pageHeight: number,
+  proseLike: (side: Segment[], colLeft: number, colRight: number) => boolean,
+): Extent | null => {
+  if (box.length === 0) return null;
+  const boxLeft = minOf(box.map((s) => s.left));
+  const prose = segments.filter((s) => s.right < boxLeft);
+  if (prose.length === 0) return null;
+  const proseRight = maxOf(prose.map((s) => s.right));
+  if (boxLeft - proseRight < MIN_GUTTER_WIDTH) return null;
+  if (segments.some((s) => s.left < proseRight && s.right > boxLeft)) return null;
+  if (!proseLike(prose, extent.left, proseRight)) return null;
+  return isSideBox(box, proseRight - extent.left, pageHeight) ? { left: proseRight, right: boxLeft } : null;
 };
 
 /** A side's segments without its table rows: rows of three cells or more, or of figures mostly. */
@@ -180,8 +221,12 @@ export const markSpanningRows = (
     while (j < rows.length && cellRow(rows[j] ?? []) && (j === i || near(rows[j - 1], rows[j]))) j++;
     if (j - i >= 3) {
       for (let k = i; k < j; k++) spanning[k] = true;
-      // Its header's lines above it, short cells whichever side they sit on ("Total Tables", "Dataset").
-      for (let k = i - 1; k >= 0 && !spanning[k] && near(rows[k], rows[k + 1]) && headerCells(rows[k] ?? []); k--) {
+      // Its header's lines above it, short cells whichever side they sit on ("Total Tables", "Dataset"). A header
+      // line of cells already read across (one over the gutter) is passed over: the lines above it are header too.
+      for (let k = i - 1; k >= 0 && near(rows[k], rows[k + 1]); k--) {
+        const row = rows[k] ?? [];
+        if (spanning[k] && row.length >= 3) continue;
+        if (spanning[k] || !headerCells(row)) break;
         spanning[k] = true;
       }
     }

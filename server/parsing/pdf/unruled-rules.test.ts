@@ -5,6 +5,7 @@ import type { ParsedElement } from "../types";
 import {
   buildBrokenWordsPdf,
   buildCentredStubHeadingPdf,
+  buildHeaderOverGutterPdf,
   buildChartLegendPdf,
   buildNumberedEquationsPdf,
   buildTableAcrossGutterPdf,
@@ -94,5 +95,14 @@ describe("unruled tables: across a two-column page", () => {
       ["FinTabNet", "70,028", "25,637", "25,348", "98.87%", "36.20%"],
       ["Ours", "761,262", "153,705", "0", "0%", "0%"],
     ]);
+  });
+
+  it("keeps the header's lines above a heading that reaches over the gutter in the table", async () => {
+    const elements = await parse(await buildHeaderOverGutterPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const header = rowsOf(tables[0] as ParsedElement)[0];
+    expect(header).toEqual(expect.arrayContaining(["Dataset", "Input Modality", "Tables", "Cell Cells", "Row Span"]));
+    expect(elements.filter((e) => e.type !== "Table" && /Dataset|Input/.test(e.text))).toEqual([]);
   });
 });
