@@ -63,14 +63,17 @@ describe("running heads of a page cut from a printed book or report", () => {
     const font = await cut.embedFont(StandardFonts.Helvetica);
     const bold = await cut.embedFont(StandardFonts.HelveticaBold);
     const page = cut.addPage([PAGE.width, PAGE.height]);
-    const put = (text: string, top: number, size: number, f = font) =>
-      page.drawText(text, { x: 72, y: PAGE.height - top - size, size, font: f });
-    put("454 A. Author / Journal of Examples 22 (2019) 451-457", 40, 8);
+    const put = (text: string, top: number, size: number, f = font, x = 72) =>
+      page.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+    // The folio at the margin, a wide gap from the head's words.
+    put("454", 40, 8);
+    put("A. Author / Journal of Examples 22 (2019) 451-457", 40, 8, font, 200);
     put("Results", 90, 14, bold);
     for (let i = 0; i < 6; i++) put(`${BODY.slice(0, 88)} ${i}`, 120 + i * 14, 11);
-    put("Appendix B 200", 750, 12);
+    put("Appendix B", 750, 12);
+    put("200", 750, 12, font, 500);
     const { elements } = await partitionPdf({ bytes: await cut.save() });
-    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    const typeOf = (text: string) => elements.find((e) => e.text.replace(/\s+/g, " ") === text)?.type;
     expect(typeOf("454 A. Author / Journal of Examples 22 (2019) 451-457")).toBe("Header");
     expect(typeOf("Results")).toBe("Title");
     expect(typeOf("Appendix B 200")).toBe("Footer");
@@ -89,5 +92,20 @@ describe("running heads of a page cut from a printed book or report", () => {
     expect(reportElements.find((e) => e.text === "Annual Report 2019")?.type).toBe("Title");
     expect(reportElements.find((e) => e.text === "Form 1040")?.type).toBeDefined();
     expect(reportElements.find((e) => e.text === "Form 1040")?.type).not.toBe("Footer");
+  });
+
+  it("keeps a number a word space from its words as text: an address, a title", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    page.drawText("1600 Amphitheatre Parkway, Mountain View", { x: 72, y: PAGE.height - 50, size: 11, font });
+    for (let i = 0; i < 6; i++) {
+      page.drawText(`${BODY.slice(0, 88)} ${i}`, { x: 72, y: PAGE.height - 100 - i * 14, size: 11, font });
+    }
+    page.drawText("100 Days of Recovery Work", { x: 72, y: 50, size: 11, font });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(typeOf("1600 Amphitheatre Parkway, Mountain View")).not.toMatch(/Header|Footer/);
+    expect(typeOf("100 Days of Recovery Work")).not.toMatch(/Header|Footer/);
   });
 });

@@ -1,7 +1,7 @@
 import { maskPageNumbers, pageNumberValue } from "../furniture";
 import { joinLines } from "./blocks";
 import { placeKeys, placeNeeded } from "./repeated-lines";
-import type { Block, PageText } from "./types";
+import type { Block, Line, PageText } from "./types";
 
 /**
  * Running heads and feet of a text layer: short text in the top or bottom fifth of pages that repeats across them.
@@ -78,20 +78,31 @@ export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | 
   return words.length === 1 ? (/^\d+$/.test(text) ? "bare" : null) : band;
 };
 
-/** A page number printed beside a running head's words: "454 A. Author / Journal", "Appendix B 200", "… A-42". */
-const PRINTED_FOLIO_RE =
-  /^(?!(?:19|20)\d\d\b)\d{3,4}[ \t]+\S|[ \t](?:(?!(?:19|20)\d\d$)\d{3,4}|[A-Z]-\d{1,4})$|\bpage[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?\b/i;
+/** A page number set apart from a running head's words: "454", "200", "A-42" (not a year). */
+const FOLIO_RE = /^(?!(?:19|20)\d\d$)(?:\d{3,4}|[A-Z]-\d{1,4})$/;
+const PAGE_OF_RE = /\bpage[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?\b/i;
+
+/**
+ * A line whose first or last segment is a printed page number, a wide gap from its words ("454 … A. Author /
+ * Journal", "Appendix B … 200"), or that says "Page 3 of 9". A number a word space from its words is text: an
+ * address ("1600 Amphitheatre Parkway"), a title ("100 Days of Recovery").
+ */
+const showsFolio = (line: Line): boolean => {
+  const texts = line.segments.map((s) => s.text.trim());
+  if (texts.length >= 2 && (FOLIO_RE.test(texts[0] ?? "") || FOLIO_RE.test(texts.at(-1) ?? ""))) return true;
+  return PAGE_OF_RE.test(line.text);
+};
 
 /**
  * The page's first or last one or two lines, in its top or bottom fifth, carrying a page number of the printed book or report
  * it was cut from (a page taken out of it keeps its own folio, not this file's page number): a running head or foot.
- * A section's number at the start has one or two digits ("2 Methods"), a year is no folio ("Annual Report 2019").
+ * A year is no folio ("Annual Report 2019").
  */
 export const carriesPrintedFolio = (block: Block, page: PageText): "top" | "bottom" | null => {
   if (block.kind !== "text" || block.lines.length > 2) return null;
   const text = joinLines(block.lines).trim();
   // A label and a number alone may be a heading ("Form 1040", "Section 101"): a running head has more words.
-  if (text.length > 100 || text.split(/\s+/).length < 3 || !PRINTED_FOLIO_RE.test(text)) return null;
+  if (text.length > 100 || text.split(/\s+/).length < 3 || !block.lines.some(showsFolio)) return null;
   const band =
     block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
   if (!band) return null;
