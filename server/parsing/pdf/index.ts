@@ -73,7 +73,12 @@ const groupRotated = (items: RotatedText[]): RotatedText[] => {
   return groups;
 };
 
-const readPages = async (doc: PdfDocument, only?: ReadonlySet<number>) => {
+/**
+ * The text of each page (up to the page and time limits). With `graphicsOf`, each page's drawing is read too while
+ * the page is open: loading a page parses its whole content stream, so a second pass over the pages for their
+ * drawing would parse every page twice.
+ */
+const readPages = async (doc: PdfDocument, only?: ReadonlySet<number>, graphicsOf?: GraphicsReader) => {
   const warnings: string[] = [];
   const pages: PageText[] = [];
   const total = doc.pageCount;
@@ -88,6 +93,8 @@ const readPages = async (doc: PdfDocument, only?: ReadonlySet<number>) => {
     }
     try {
       pages.push(await readPage({ doc, pageNumber }));
+      // A drawing that cannot be read is met again, and handled, where it is used.
+      await graphicsOf?.(pageNumber).catch(() => undefined);
     } catch (error) {
       warnings.push(`Page ${pageNumber} could not be read (${describeFailure(error)})`);
     }
@@ -258,7 +265,7 @@ const parseOpenPdf = async (
   }: { only?: readonly number[]; warnTextless: boolean; rulings: "table-pages" | "all-pages" | "none" },
 ): Promise<TextLayerParse & { graphicsOf: GraphicsReader }> => {
   const graphicsOf = graphicsReader(doc);
-  const read = await readPages(doc, only ? new Set(only) : undefined);
+  const read = await readPages(doc, only ? new Set(only) : undefined, rulings === "none" ? undefined : graphicsOf);
   const { warnings, total } = read;
   const typed = read.pages.map((page) => ({ ...page, runs: withFontBullets(page.runs) }));
   const pages = rulings === "none" ? typed : await withDrawnBulletsOf(typed, graphicsOf);
