@@ -72,6 +72,17 @@ const isNumberedHeading = (block: Block, text: string, page: PageText, stats: Do
   spacedApart(block, page, stats);
 
 /**
+ * The names of a document's standard parts ("References", "Acknowledgments", "Appendix B", "7 Conclusions"): such a
+ * name alone on its line and set apart by space heads that part even in the body's font and size, as many papers and
+ * reports set their back matter. A name followed by more words or a sentence's end is text.
+ */
+const PART_NAME_RE =
+  /^(?:(?:\d{1,2}|[IVX]{1,4})\.?[ \t]+)?(?:abstract|summary|introduction|conclusions?|acknowledge?ments?|references|bibliography|(?:works|literature)[ \t]+cited|appendix(?:[ \t]+[A-Z\d]{1,2})?|appendices|glossary|(?:end)?notes|(?:table[ \t]+of[ \t]+)?contents|index|preface|foreword)$/i;
+
+const isPartName = (block: Block, text: string, page: PageText, stats: DocStats): boolean =>
+  block.lines.length === 1 && PART_NAME_RE.test(text.trim()) && spacedApart(block, page, stats);
+
+/**
  * A heading in the body's font is set off by space above or below it; a line at the text's own line pitch on both
  * sides (an entry of a contents list wrapped onto the next line) is not.
  */
@@ -190,7 +201,8 @@ export const classifyBlock = ({
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats)) &&
     !setLineByLine(block, stats);
-  if ((heading || isNumberedHeading(block, text, page, stats)) && readsAsHeading(text)) return { type: "Title", text };
+  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
+  if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };
