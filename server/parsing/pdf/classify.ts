@@ -9,7 +9,7 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
+import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { monoShare, type DocStats } from "./stats";
@@ -97,6 +97,18 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   const below = minOf(near.filter((r) => r.baseline > line.baseline).map((r) => r.baseline - line.baseline));
   return Math.max(above, below) > 1.4 * pitch;
 };
+
+const ITALIC_FONT = /italic|oblique|slant|-It\b/i;
+
+/**
+ * A line told from the body only by its slant (italic, not bold, at about the body's size) is emphasis as often as a
+ * heading: a label over a table's group ("Roman letters"), a byline, a quotation. It heads what follows only alone and
+ * set apart by space, as a heading of its own level is.
+ */
+const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
+  block.lines.every(
+    (l) => ITALIC_FONT.test(l.fontName) && !BOLD_FONT.test(l.fontName) && l.fontSize < stats.bodySize * 1.08,
+  ) && !(block.lines.length === 1 && spacedApart(block, page, stats));
 
 /**
  * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
@@ -200,7 +212,8 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats)) &&
-    !setLineByLine(block, stats);
+    !setLineByLine(block, stats) &&
+    !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
   if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
