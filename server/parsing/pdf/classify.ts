@@ -134,9 +134,10 @@ const readsAsHeading = (text: string): boolean =>
  * (within the widest line): lines set one by one, such as a chapter opening's list of its sections ("An Overview of
  * Maturation and Growth" / "Development of the Brain" / "Motor Development"), not one heading wrapped.
  */
-const setLineByLine = (block: Block, stats: DocStats): boolean => {
+const setLineByLine = (block: Block, page: PageText, stats: DocStats): boolean => {
   const { lines } = block;
   if (lines.length < 3 || maxOf(lines.map((l) => l.fontSize)) > stats.bodySize * 1.08) return false;
+  if (continuesLinesAbove(block, page, stats)) return true;
   const widest = maxOf(lines.map((l) => l.right - l.left));
   return lines.slice(0, -1).some((line, i) => {
     const next = lines[i + 1];
@@ -145,6 +146,25 @@ const setLineByLine = (block: Block, stats: DocStats): boolean => {
     const charWidth = (next.right - next.left) / next.text.length;
     return line.right - line.left + charWidth * (word.length + 1) < widest - charWidth;
   });
+};
+
+/**
+ * Lines in the block's font and size start at its left edge a line or two above it, with other text between (a
+ * chapter opening's list of sections, interrupted by a boxed feature's line in a smaller type): the block goes on
+ * with those lines, set one by one like them.
+ */
+const continuesLinesAbove = (block: Block, page: PageText, stats: DocStats): boolean => {
+  const [first] = block.lines;
+  if (!first) return false;
+  const reach = 2.5 * stats.pitch(first.fontSize);
+  return page.runs.some(
+    (r) =>
+      r.fontName === first.fontName &&
+      Math.abs(r.fontSize - first.fontSize) <= 0.04 * first.fontSize &&
+      Math.abs(r.left - first.left) <= 1 &&
+      r.baseline < first.baseline - first.fontSize &&
+      first.baseline - r.baseline <= reach,
+  );
 };
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
@@ -212,7 +232,7 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats)) &&
-    !setLineByLine(block, stats) &&
+    !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
   if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
