@@ -9,7 +9,7 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
+import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { monoShare, type DocStats } from "./stats";
@@ -72,6 +72,17 @@ const isNumberedHeading = (block: Block, text: string, page: PageText, stats: Do
   spacedApart(block, page, stats);
 
 /**
+ * The names of a document's standard parts ("References", "Acknowledgments", "Appendix B", "7 Conclusions"): such a
+ * name alone on its line and set apart by space heads that part even in the body's font and size, as many papers and
+ * reports set their back matter. A name followed by more words or a sentence's end is text.
+ */
+const PART_NAME_RE =
+  /^(?:(?:\d{1,2}|[IVX]{1,4})\.?[ \t]+)?(?:abstract|summary|introduction|conclusions?|acknowledge?ments?|references|bibliography|(?:works|literature)[ \t]+cited|appendix(?:[ \t]+[A-Z\d]{1,2})?|appendices|glossary|(?:end)?notes|(?:table[ \t]+of[ \t]+)?contents|index|preface|foreword)$/i;
+
+const isPartName = (block: Block, text: string, page: PageText, stats: DocStats): boolean =>
+  block.lines.length === 1 && PART_NAME_RE.test(text.trim()) && spacedApart(block, page, stats);
+
+/**
  * A heading in the body's font is set off by space above or below it; a line at the text's own line pitch on both
  * sides (an entry of a contents list wrapped onto the next line) is not.
  */
@@ -86,6 +97,18 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   const below = minOf(near.filter((r) => r.baseline > line.baseline).map((r) => r.baseline - line.baseline));
   return Math.max(above, below) > 1.4 * pitch;
 };
+
+const ITALIC_FONT = /italic|oblique|slant|-It\b/i;
+
+/**
+ * A line told from the body only by its slant (italic, not bold, at about the body's size) is emphasis as often as a
+ * heading: a label over a table's group ("Roman letters"), a byline, a quotation. It heads what follows only alone and
+ * set apart by space, as a heading of its own level is.
+ */
+const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
+  block.lines.every(
+    (l) => ITALIC_FONT.test(l.fontName) && !BOLD_FONT.test(l.fontName) && l.fontSize < stats.bodySize * 1.08,
+  ) && !(block.lines.length === 1 && spacedApart(block, page, stats));
 
 /**
  * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
@@ -111,9 +134,10 @@ const readsAsHeading = (text: string): boolean =>
  * (within the widest line): lines set one by one, such as a chapter opening's list of its sections ("An Overview of
  * Maturation and Growth" / "Development of the Brain" / "Motor Development"), not one heading wrapped.
  */
-const setLineByLine = (block: Block, stats: DocStats): boolean => {
+const setLineByLine = (block: Block, page: PageText, stats: DocStats): boolean => {
   const { lines } = block;
   if (lines.length < 3 || maxOf(lines.map((l) => l.fontSize)) > stats.bodySize * 1.08) return false;
+  if (continuesLinesAbove(block, page, stats)) return true;
   const widest = maxOf(lines.map((l) => l.right - l.left));
   return lines.slice(0, -1).some((line, i) => {
     const next = lines[i + 1];
@@ -122,6 +146,25 @@ const setLineByLine = (block: Block, stats: DocStats): boolean => {
     const charWidth = (next.right - next.left) / next.text.length;
     return line.right - line.left + charWidth * (word.length + 1) < widest - charWidth;
   });
+};
+
+/**
+ * Lines in the block's font and size start at its left edge a line or two above it, with other text between (a
+ * chapter opening's list of sections, interrupted by a boxed feature's line in a smaller type): the block goes on
+ * with those lines, set one by one like them.
+ */
+const continuesLinesAbove = (block: Block, page: PageText, stats: DocStats): boolean => {
+  const [first] = block.lines;
+  if (!first) return false;
+  const reach = 2.5 * stats.pitch(first.fontSize);
+  return page.runs.some(
+    (r) =>
+      r.fontName === first.fontName &&
+      Math.abs(r.fontSize - first.fontSize) <= 0.04 * first.fontSize &&
+      Math.abs(r.left - first.left) <= 1 &&
+      r.baseline < first.baseline - first.fontSize &&
+      first.baseline - r.baseline <= reach,
+  );
 };
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
@@ -189,8 +232,10 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     block.lines.every((l) => isHeadingLine(l, stats)) &&
-    !setLineByLine(block, stats);
-  if ((heading || isNumberedHeading(block, text, page, stats)) && readsAsHeading(text)) return { type: "Title", text };
+    !setLineByLine(block, page, stats) &&
+    !slantedOnly(block, page, stats);
+  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
+  if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };

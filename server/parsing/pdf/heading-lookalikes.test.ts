@@ -11,6 +11,7 @@ import { bodyLines, typesOf } from "./test-headings";
 const fonts = async (doc: PDFDocument) => ({
   regular: await doc.embedFont(StandardFonts.Helvetica),
   bold: await doc.embedFont(StandardFonts.HelveticaBold),
+  italic: await doc.embedFont(StandardFonts.HelveticaOblique),
 });
 
 describe("lines set like headings that are text", () => {
@@ -80,5 +81,25 @@ describe("lines set like headings that are text", () => {
     expect(typeOf("Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader")).toBeDefined();
     expect(typeOf("Ann Author *, Bob Writer *, Cy Scholar \u2020, Di Reader")).not.toBe("Title");
     expect(typeOf("Example Labs \u2020 University of Somewhere \u2021 Other University")).not.toBe("Title");
+  });
+
+  it("types an italic line at the body's size as Title only when set apart, not a label over the lines under it", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold, italic } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "NOMENCLATURE", 72, 68, 10, bold);
+    // A group's label at the list's own pitch, over the symbols it names.
+    put(page, "Roman letters", 72, 82, 10, italic);
+    put(page, "k Thermal conductivity", 80, 94, 10, regular);
+    put(page, "q Heat flux vector", 80, 106, 10, regular);
+    bodyLines(page, regular, 140, 1);
+    // An italic heading with space above and below it.
+    put(page, "Sampling of the sites", 72, 220, 10, italic);
+    bodyLines(page, regular, 244, 2);
+    const { typeOf, elements } = await typesOf(doc);
+    expect(typeOf("NOMENCLATURE")).toBe("Title");
+    expect(typeOf("Sampling of the sites")).toBe("Title");
+    expect(elements.some((e) => e.text.startsWith("Roman letters"))).toBe(true);
+    expect(typeOf("Roman letters")).not.toBe("Title");
   });
 });

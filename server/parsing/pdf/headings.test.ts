@@ -274,6 +274,23 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(titles).toContain(wrapped.join(" "));
     expect(titles.filter((t) => t.includes("Maturation") || t.includes("Motor"))).toEqual([]);
   });
+
+  it("types the rest of a list of sections set one by one as text when a smaller line interrupts it", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const outline = ["An Overview of Maturation and Growth", "Development of the Brain", "Motor Development"];
+    outline.forEach((line, i) => put(page, line, 72, 80 + i * 14, 10, bold));
+    put(page, "Focus on Research: Sports and Self-Esteem", 80, 122, 8, regular);
+    // Each line broken where the next word would not fit: alone, it reads as one heading wrapped.
+    const rest = ["Applying Developmental Themes to Growth", "Puberty and the Physical Transition", "Causes and Correlates"];
+    rest.forEach((line, i) => put(page, line, 72, 136 + i * 14, 10, bold));
+    bodyLines(page, regular, 200, 1);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(elements.some((e) => e.text.startsWith("Applying Developmental"))).toBe(true);
+    expect(titles.filter((t) => t.includes("Applying") || t.includes("Puberty"))).toEqual([]);
+  });
 });
 
 describe("headings beside little text and with formulas", () => {
