@@ -5,6 +5,7 @@ import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
 import { splitSideCaptions } from "./side-captions";
 import { isTotalBelow, standsApartAbove } from "./table-edges";
+import { isTermList, termItems } from "./term-lists";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -331,7 +332,8 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     const table = tables.find((t) => t.start === i);
     if (table) {
       flush();
-      blocks.push(table.block);
+      const { block } = table;
+      blocks.push(...(block.table && isTermList(block.table, block.lines) ? termItems(block.lines) : [block]));
       i = table.end;
       continue;
     }

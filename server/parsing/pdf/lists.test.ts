@@ -226,3 +226,62 @@ describe("list items", () => {
     expect(elements.find((e) => e.text.includes("Whitehouse"))?.type).not.toBe("ListItem");
   });
 });
+
+describe("term lists", () => {
+  const nomenclature = [
+    ["k", "Thermal conductivity [W/m K]"],
+    ["q", "Heat flux vector [W/m2]"],
+    ["Pr", "Prandtl number, nu/alpha"],
+    ["Sc", "Schmidt number"],
+    ["b", "bulk value"],
+  ];
+
+  it("types a nomenclature, a term and its meaning per row under group headings, as list items", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const italic = await doc.embedFont(StandardFonts.HelveticaOblique);
+    let top = 170;
+    nomenclature.forEach(([term, meaning], i) => {
+      if (i === 2) {
+        put(page, "Dimensionless groups", 72, top, 10, italic);
+        top += 14;
+      }
+      put(page, term ?? "", 84, top, 10, italic);
+      put(page, meaning ?? "", 120, top, 10, font);
+      top += 14;
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, top + 20 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "k Thermal conductivity [W/m K]",
+      "q Heat flux vector [W/m2]",
+      "Dimensionless groups",
+      "Pr Prandtl number, nu/alpha",
+      "Sc Schmidt number",
+      "b bulk value",
+    ]);
+    expect(elements.some((e) => e.type === "Table")).toBe(false);
+  });
+
+  it("keeps a table of two columns under a bold header row, or of single words, a table", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    put(page, "Symbol", 84, 170, 10, bold);
+    put(page, "Quantity and unit", 130, 170, 10, bold);
+    nomenclature.forEach(([term, meaning], i) => {
+      put(page, term ?? "", 84, 184 + i * 14, 10, font);
+      put(page, meaning ?? "", 130, 184 + i * 14, 10, font);
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 280 + i * 14, 10, font);
+    ["France", "Spain", "Italy", "Greece"].forEach((country, i) => {
+      put(page, country, 84, 340 + i * 14, 10, font);
+      put(page, ["Paris", "Madrid", "Rome", "Athens"][i] ?? "", 160, 340 + i * 14, 10, font);
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 420 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem")).toEqual([]);
+    expect(elements.filter((e) => e.type === "Table").map((e) => e.text.split("\n")[0])).toEqual([
+      "Symbol Quantity and unit",
+      "France Paris",
+    ]);
+  });
+});
