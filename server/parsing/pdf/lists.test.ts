@@ -170,6 +170,18 @@ describe("list items", () => {
     expect(bulletPrefixLength("▲ 2.3% over the year")).toBe(0);
   });
 
+  it("starts an item at a round bullet set against the item's first word, and not at a dash against a figure", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const items = ["Install the service", "Configure the database", "Start the worker"];
+    items.forEach((text, i) => {
+      put(page, "•", 72, 170 + i * 14, 10, font);
+      put(page, text, 76, 170 + i * 14, 10, font);
+    });
+    expect(await listItems(doc)).toEqual(items);
+    expect(bulletPrefixLength("-5 degrees at night")).toBe(0);
+    expect(bulletPrefixLength("*Note the date")).toBe(0);
+  });
+
   it("goes on with an item on a wrapped line that opens an aside in parentheses", async () => {
     const { doc, font, page } = await pageWithProse();
     put(page, "1.", 72, 170, 10, font);
