@@ -61,6 +61,9 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   );
 };
 
+/** A dotted number opening a line: "1.2 Configure …", "2.3.1. Start …". */
+const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\S/;
+
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
 
@@ -117,6 +120,10 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   }
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (itemPrefixLength(next.text) > 0) return true;
+  // An item of a list numbered at several levels ("1.2 Configure …") opens a block of its own under another item or
+  // a finished line; a paragraph's line that only wraps before a number ("see Section" / "3.2 …") goes on.
+  const opened = DOTTED_ITEM_RE.test(block[0]?.text ?? "") || /[.:;!?]$/.test(prev.text.trim());
+  if (DOTTED_ITEM_RE.test(next.text) && opened) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);
   if (

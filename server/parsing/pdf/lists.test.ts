@@ -219,6 +219,26 @@ describe("list items", () => {
     expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
   });
 
+  it("types a list numbered at several levels as items, and sections so numbered, their text between, as headings", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const items = ["1.1 Install the service", "1.2 Configure the database", "1.2.1 Set the host", "1.3 Start the worker"];
+    items.forEach((text, i) => put(page, text, 72, 156 + i * 14, 10, font));
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 226 + i * 14, 10, font);
+    const sections = ["2.1 Data", "2.2 Methods", "2.3 Results"];
+    sections.forEach((text, i) => {
+      put(page, text, 72, 310 + i * 90, 11, bold);
+      for (let j = 0; j < 4; j++) put(page, `${BODY.slice(0, 88)} ${i}.${j}`, 72, 330 + i * 90 + j * 14, 10, font);
+    });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(items.map(typeOf)).toEqual(["ListItem", "ListItem", "ListItem", "ListItem"]);
+    expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
