@@ -164,10 +164,11 @@ describe("list items", () => {
     expect(elements.find((e) => e.text.startsWith("Quarry then parses"))?.type).toBe("NarrativeText");
   });
 
-  it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
+  it("takes a symbol font's private-use bullet, a spot, a ring or a star as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("▲ 2.3% over the year")).toBe(0);
+    for (const spot of ["⦁", "⬤", "◉", "⚫", "◊", "✦"]) expect(bulletPrefixLength(`${spot} Embed all fonts`)).toBe(2);
   });
 
   it("starts an item at a round bullet set against the item's first word, and not at a dash against a figure", async () => {
@@ -225,7 +226,12 @@ describe("list items", () => {
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
     const page = doc.addPage([PAGE.width, PAGE.height]);
     for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
-    const items = ["1.1 Install the service", "1.2 Configure the database", "1.2.1 Set the host", "1.3 Start the worker"];
+    const items = [
+      "1.1 Install the service",
+      "1.2 Configure the database",
+      "1.2.1 Set the host",
+      "1.3 Start the worker",
+    ];
     items.forEach((text, i) => put(page, text, 72, 156 + i * 14, 10, font));
     for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 226 + i * 14, 10, font);
     const sections = ["2.1 Data", "2.2 Methods", "2.3 Results"];
