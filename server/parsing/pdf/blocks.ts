@@ -5,7 +5,7 @@ import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
 import { splitSideCaptions } from "./side-captions";
 import { isTotalBelow, standsApartAbove } from "./table-edges";
-import { isTermList, termItems } from "./term-lists";
+import { headsTermList, isTermList, termItems } from "./term-lists";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -340,7 +340,12 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     if (table) {
       flush();
       const { block } = table;
-      blocks.push(...(block.table && isTermList(block.table, block.lines) ? termItems(block.lines) : [block]));
+      if (block.table && isTermList(block.table, block.lines)) {
+        const items = termItems(block.lines);
+        const above = blocks[blocks.length - 1];
+        if (above && headsTermList(above, items)) blocks[blocks.length - 1] = { ...above, item: true };
+        blocks.push(...items);
+      } else blocks.push(block);
       i = table.end;
       continue;
     }

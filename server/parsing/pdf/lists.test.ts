@@ -274,13 +274,13 @@ describe("term lists", () => {
     ["b", "bulk value"],
   ];
 
-  it("types a nomenclature, a term and its meaning per row under group headings, as list items", async () => {
+  it("types a nomenclature, a term and its meaning per row under group headings, the first one too, as list items", async () => {
     const { doc, font, page } = await pageWithProse();
     const italic = await doc.embedFont(StandardFonts.HelveticaOblique);
     let top = 170;
     nomenclature.forEach(([term, meaning], i) => {
-      if (i === 2) {
-        put(page, "Dimensionless groups", 72, top, 10, italic);
+      if (i === 0 || i === 2) {
+        put(page, i === 0 ? "Roman letters" : "Dimensionless groups", 72, top, 10, italic);
         top += 14;
       }
       put(page, term ?? "", 84, top, 10, italic);
@@ -290,6 +290,7 @@ describe("term lists", () => {
     for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, top + 20 + i * 14, 10, font);
     const { elements } = await partitionPdf({ bytes: await doc.save() });
     expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "Roman letters",
       "k Thermal conductivity [W/m K]",
       "q Heat flux vector [W/m2]",
       "Dimensionless groups",

@@ -58,3 +58,27 @@ export const termItems = (lines: Line[]): Block[] => {
   }
   return items.map((item) => ({ ...union(item), lines: item, kind: "text", item: true }));
 };
+
+/**
+ * The list's first group heading, alone above its first row ("Roman letters" over "k  Thermal conductivity"), is
+ * left out of the rows that line up: a one-line block right above the list, in the font, size and indent of one of
+ * the list's other group headings, is that heading, and an item too.
+ */
+export const headsTermList = (above: Block | undefined, items: Block[]): boolean => {
+  const line = above?.kind === "text" && above.lines.length === 1 ? above.lines[0] : undefined;
+  const first = items[0]?.lines[0];
+  if (!line || !first || line.segments.length !== 1) return false;
+  const em = line.fontSize;
+  const gap = first.baseline - line.baseline;
+  if (gap <= 0 || gap > 1.6 * em) return false;
+  return items.some((item) => {
+    const group = item.lines[0];
+    return (
+      !!group &&
+      group.segments.length === 1 &&
+      group.fontName === line.fontName &&
+      Math.abs(group.fontSize - em) <= 0.04 * em &&
+      Math.abs(group.left - line.left) <= 0.5 * em
+    );
+  });
+};
