@@ -3,6 +3,7 @@ import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
+import { bulletsSideBySide } from "./bullet-rows";
 import { splitSideCaptions } from "./side-captions";
 import { isTotalBelow, standsApartAbove } from "./table-edges";
 import { headsTermList, isTermList, termItems } from "./term-lists";
@@ -351,8 +352,10 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     }
     const line = lines[i];
     if (!line) continue;
-    if (startsNewBlock(current, line, stats)) flush();
-    current.push(line);
+    for (const part of bulletsSideBySide(line)) {
+      if (startsNewBlock(current, part, stats)) flush();
+      current.push(part);
+    }
   }
   flush();
   return joinItemWraps(blocks, stats);

@@ -183,6 +183,29 @@ describe("list items", () => {
     expect(bulletPrefixLength("*Note the date")).toBe(0);
   });
 
+  it("starts an item at each bullet of items set side by side in two columns", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const rows = [
+      ["Fast parsing of scans", "Tables with spans"],
+      ["Reading order", "Headings and lists"],
+      ["Page furniture", ""],
+    ];
+    rows.forEach(([left, right], i) => {
+      put(page, "•", 72, 170 + i * 14, 10, font);
+      put(page, left ?? "", 84, 170 + i * 14, 10, font);
+      if (!right) return;
+      put(page, "•", 300, 170 + i * 14, 10, font);
+      put(page, right, 312, 170 + i * 14, 10, font);
+    });
+    expect(await listItems(doc)).toEqual([
+      "Fast parsing of scans",
+      "Tables with spans",
+      "Reading order",
+      "Headings and lists",
+      "Page furniture",
+    ]);
+  });
+
   it("goes on with an item on a wrapped line that opens an aside in parentheses", async () => {
     const { doc, font, page } = await pageWithProse();
     put(page, "1.", 72, 170, 10, font);
