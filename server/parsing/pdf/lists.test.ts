@@ -100,6 +100,18 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
   });
 
+  it('takes a column of "o"s in the words\' own font, each a wide gap before its words, as bullets, not the article', async () => {
+    const { doc, font, page } = await pageWithProse();
+    const items = ["Install the service", "Configure the database", "Start the worker"];
+    items.forEach((text, i) => {
+      put(page, "o", 90, 170 + i * 14, 10, font);
+      put(page, text, 104, 170 + i * 14, 10, font);
+    });
+    put(page, "o carro azul na rua da cidade velha e o livro na mesa da sala de estar da casa.", 72, 240, 10, font);
+    put(page, "o livro na mesa da sala de estar da casa e o carro azul na rua da cidade velha.", 72, 254, 10, font);
+    expect(await listItems(doc)).toEqual(items);
+  });
+
   it('takes a lone letter in Wingdings (its round bullet read as "l") as a bullet, and the font\'s name only there', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
