@@ -62,8 +62,8 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   );
 };
 
-/** A dotted number opening a line: "1.2 Configure …", "2.3.1. Start …". */
-const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\S/;
+/** A dotted number opening a line before a capital: "1.2 Configure …", "2.3.1. Start …"; not "3.5 million …". */
+const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
 
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;

@@ -268,7 +268,9 @@ describe("list items", () => {
       "1.3 Start the worker",
     ];
     items.forEach((text, i) => put(page, text, 72, 156 + i * 14, 10, font));
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 226 + i * 14, 10, font);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 226 + i * 14, 10, font);
+    // A sentence opening with a decimal number on a new line goes on in its paragraph.
+    put(page, "3.5 million uploads were parsed in the first year of the service.", 72, 268, 10, font);
     const sections = ["2.1 Data", "2.2 Methods", "2.3 Results"];
     sections.forEach((text, i) => {
       put(page, text, 72, 310 + i * 90, 11, bold);
@@ -278,6 +280,7 @@ describe("list items", () => {
     const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
     expect(items.map(typeOf)).toEqual(["ListItem", "ListItem", "ListItem", "ListItem"]);
     expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
+    expect(elements.find((e) => e.text.includes("3.5 million"))?.text.startsWith("Quarry")).toBe(true);
   });
 
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
