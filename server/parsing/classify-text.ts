@@ -11,17 +11,22 @@ const SHORT_TEXT = 300;
 
 /**
  * Characters set as a list's bullet, for a character class: dashes and dots, squares, circles, diamonds, checkboxes,
- * right-pointing arrows and triangles, full blocks, and the private-use codes a symbol font's glyphs (Symbol,
- * Wingdings: U+F0B7, U+F0A7) come out as when the font maps them to nothing else. Up and down triangles are left out:
- * they mark a change in a table ("▲ 2.3%").
+ * right-pointing arrows and triangles, full blocks, spots, rings and stars ("⦁", "⬤", "◉", "✦"), and the private-use
+ * codes a symbol font's glyphs (Symbol, Wingdings: U+F0B7, U+F0A7) come out as when the font maps them to nothing
+ * else. Up and down triangles are left out: they mark a change in a table ("▲ 2.3%").
  */
-const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌\\uF020-\\uF0FF";
+const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌⦁⦾⦿⚫⚬⬤◉◊⬥⬦⬧✦✧❍\\uF020-\\uF0FF";
 const GLYPH = `[${BULLET_GLYPHS}]`;
 /** "1.", "1)", "a)", "iv.", or wholly in parentheses: "(a)", "(3)"; "(z. B." opens an aside, not an item. */
 const NUMBER = "(?:(?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]|\\((?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})\\))";
 
 // Bullet glyphs, then numbered/lettered markers — each followed by whitespace.
 const BULLET_RE = new RegExp(`^[ \\t]*(?:${GLYPH}|${NUMBER})[ \\t]+(?=\\S)`);
+/**
+ * A round or square bullet set against the item's first word, no space between ("•Install the service"): such a
+ * glyph opens a line for nothing but a list item. Dashes, asterisks and arrows are left out ("-5", "*Note", "→x").
+ */
+const TIGHT_BULLET_RE = /^[ \t]*[•▪■●◦\uF0A7\uF0B7](?=\p{L})/u;
 /** A list marker standing alone, as a run or segment of its own ("•", "1.", "(a)"). */
 export const MARKER_RE = new RegExp(`^(?:${GLYPH}|${NUMBER})$`);
 /** A line that opens with a bullet glyph, not a number or letter. */
@@ -52,7 +57,7 @@ const INITIALS_RE = /^[ \t]*[A-Z]\.[ \t]+[A-Z]\.[ \t]/;
 
 export const bulletPrefixLength = (line: string): number => {
   if (line.length > SHORT_TEXT * 20 || INITIALS_RE.test(line)) return 0;
-  const match = BULLET_RE.exec(line.slice(0, 40));
+  const match = BULLET_RE.exec(line.slice(0, 40)) ?? TIGHT_BULLET_RE.exec(line);
   return match ? match[0].length : 0;
 };
 
@@ -67,7 +72,7 @@ const GLYPH_BULLET_RE = new RegExp(`^[ \\t]*${GLYPH}[ \\t]`);
  * is part of what the item says ("step 3", "clause (b)") and of its place in the list.
  */
 export const listItemText = (line: string): string =>
-  GLYPH_BULLET_RE.test(line) ? stripBullet(line) || line.trim() : line.trim();
+  GLYPH_BULLET_RE.test(line) || TIGHT_BULLET_RE.test(line) ? stripBullet(line) || line.trim() : line.trim();
 
 export const isEmailAddress = (text: string): boolean => text.length <= 254 && EMAIL_RE.test(text.trim());
 

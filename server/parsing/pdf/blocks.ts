@@ -3,8 +3,10 @@ import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
 import { opensFieldGroup } from "./forms";
+import { bulletsSideBySide } from "./bullet-rows";
 import { splitSideCaptions } from "./side-captions";
 import { isTotalBelow, standsApartAbove } from "./table-edges";
+import { headsTermList, isTermList, termItems } from "./term-lists";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -59,6 +61,9 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     !/^\p{Ll}/u.test(line.text)
   );
 };
+
+/** A dotted number opening a line before a capital: "1.2 Configure …", "2.3.1. Start …"; not "3.5 million …". */
+const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
 
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
@@ -116,6 +121,10 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   }
   if (pitch <= 0 || pitch > 1.3 * stats.pitch(prev.fontSize) + 1) return true;
   if (itemPrefixLength(next.text) > 0) return true;
+  // An item of a list numbered at several levels ("1.2 Configure …") opens a block of its own under another item or
+  // a finished line; a paragraph's line that only wraps before a number ("see Section" / "3.2 …") goes on.
+  const opened = DOTTED_ITEM_RE.test(block[0]?.text ?? "") || /[.:;!?]$/.test(prev.text.trim());
+  if (DOTTED_ITEM_RE.test(next.text) && opened) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);
   if (
@@ -331,14 +340,22 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     const table = tables.find((t) => t.start === i);
     if (table) {
       flush();
-      blocks.push(table.block);
+      const { block } = table;
+      if (block.table && isTermList(block.table, block.lines)) {
+        const items = termItems(block.lines);
+        const above = blocks[blocks.length - 1];
+        if (above && headsTermList(above, items)) blocks[blocks.length - 1] = { ...above, item: true };
+        blocks.push(...items);
+      } else blocks.push(block);
       i = table.end;
       continue;
     }
     const line = lines[i];
     if (!line) continue;
-    if (startsNewBlock(current, line, stats)) flush();
-    current.push(line);
+    for (const part of bulletsSideBySide(line)) {
+      if (startsNewBlock(current, part, stats)) flush();
+      current.push(part);
+    }
   }
   flush();
   return joinItemWraps(blocks, stats);

@@ -219,6 +219,7 @@ export const classifyBlock = ({
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
+  if (block.item) return { type: "ListItem", text };
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
     const item = listItemText(text);
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.

@@ -6,7 +6,8 @@ import type { Run } from "./types";
  * better: Wingdings' round bullet as "l", its square as "§" or "n", its arrow as "Ø", its tick as "ü". A lone
  * character in a symbol font, or a lone "o" in a font of its own, with the item's words a gap to its right on its
  * baseline in another font and no text just before it on its row, is a bullet ("•", "◦"), not a word: the word "o"
- * (Portuguese's article, Italian's "or") is set in the text's font, a space from its neighbours.
+ * (Portuguese's article, Italian's "or") is set in the text's font, a space from its neighbours. An "o" typed as a
+ * bullet in the text's own font is one only in a column of them, each a wide gap before its item's words.
  */
 
 /** Fonts of pictures only; Symbol is left out: its Greek letters are words of a formula ("α is the rate"). */
@@ -23,16 +24,47 @@ const bulletOf = (run: Run): string | null => {
   return text === "o" ? "◦" : null;
 };
 
-const startsItem = (run: Run, runs: readonly Run[]): boolean => {
+/** The first run right of `run` on its row, or null when text ends just before it or over it (a character inside a
+ * line). */
+const wordAfter = (run: Run, runs: readonly Run[]): Run | null => {
   const em = run.fontSize;
   let next: Run | null = null;
   for (const other of runs) {
     if (other === run || !other.text.trim() || !onRow(run, other)) continue;
-    // Text ending just before the mark, or over it: a character inside a line.
-    if (other.left < run.left && other.right > run.left - em) return false;
+    if (other.left < run.left && other.right > run.left - em) return null;
     if (other.left >= run.right && (!next || other.left < next.left)) next = other;
   }
-  if (!next || next.fontName === run.fontName) return false;
+  return next;
+};
+
+/** The gap after an "o" in the words' own font that makes it a bullet: wider than a stretched word space. */
+const SAME_FONT_GAP_EM = 0.6;
+
+/** An "o" in the words' own font, a wide gap before them, with another such "o" straight above or below it. */
+const inColumnOfOs = (run: Run, runs: readonly Run[]): boolean => {
+  const em = run.fontSize;
+  const wide = (o: Run) => {
+    const next = wordAfter(o, runs);
+    return !!next && next.left - o.right >= SAME_FONT_GAP_EM * em && next.left - o.right <= GAP_EM.max * em;
+  };
+  if (!wide(run)) return false;
+  return runs.some(
+    (other) =>
+      other !== run &&
+      other.text.trim() === "o" &&
+      other.fontName === run.fontName &&
+      Math.abs(other.left - run.left) <= 0.1 * em &&
+      !onRow(run, other) &&
+      Math.abs(other.baseline - run.baseline) <= 4 * em &&
+      wide(other),
+  );
+};
+
+const startsItem = (run: Run, runs: readonly Run[]): boolean => {
+  const em = run.fontSize;
+  const next = wordAfter(run, runs);
+  if (!next) return false;
+  if (next.fontName === run.fontName) return run.text.trim() === "o" && inColumnOfOs(run, runs);
   const gap = next.left - run.right;
   return gap >= GAP_EM.min * em && gap <= GAP_EM.max * em;
 };

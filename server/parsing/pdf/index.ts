@@ -7,7 +7,7 @@ import { joinChapterTitles } from "./chapter-titles";
 import { classifyBlock, type Classified } from "./classify";
 import { untypeRepeatedLetters } from "./list-letters";
 import { untypeContentsEntries } from "./contents-entries";
-import { numberedHeadingRunsAsItems } from "./list-runs";
+import { dottedRunsAsItems, numberedHeadingRunsAsItems } from "./list-runs";
 import { joinItemsAcrossBreaks } from "./list-breaks";
 import { withDrawnBullets } from "./drawn-bullets";
 import { withFontBullets } from "./font-bullets";
@@ -312,7 +312,9 @@ const parseOpenPdf = async (
   const elements = joinCaptions(
     joinChapterTitles(
       joinItemsAcrossBreaks(
-        untypeContentsEntries(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+        untypeContentsEntries(
+          dottedRunsAsItems(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+        ),
       ),
     ),
   );

@@ -172,7 +172,7 @@ const toSegments = (rows: Run[][]): Segment[] => {
   return segments;
 };
 
-const toLine = (segments: Segment[]): Line => {
+export const toLine = (segments: Segment[]): Line => {
   const sorted = [...segments].sort((a, b) => a.left - b.left);
   const runs = sorted.flatMap((s) => s.runs);
   const { left, top, right, bottom } = union(sorted);

@@ -40,3 +40,54 @@ export const numberedHeadingRunsAsItems = (elements: readonly ParsedElement[]): 
   close();
   return out;
 };
+
+/**
+ * A list numbered at several levels ("1.1 Install the service", "1.2 Configure the database", "1.2.1 …"): three or
+ * more elements in a row, nothing but page furniture between them, each opening with a dotted number that follows
+ * the one before in an outline (the next at its level, its first child, or the next after a parent), are the items
+ * of a numbered list. Sections numbered so have their text between their headings; a contents list's entries end in
+ * page numbers, after dot leaders or not.
+ */
+
+const DOTTED_RE = /^(\d{1,2}(?:\.\d{1,2})+)\.?[ \t]+\S/;
+const NUMBERED_TYPES: ReadonlySet<ElementType> = new Set(["Title", "NarrativeText", "UncategorizedText", "ListItem"]);
+
+const dottedOf = (e: ParsedElement): number[] | null => {
+  if (!NUMBERED_TYPES.has(e.type)) return null;
+  const marker = DOTTED_RE.exec(e.text)?.[1];
+  return marker ? marker.split(".").map(Number) : null;
+};
+
+/** `next` follows `prev` in an outline: 1.1 → 1.2, 1.1 → 1.1.1, 1.1.2 → 1.2. */
+const follows = (prev: number[], next: number[]): boolean => {
+  if (next.length === prev.length + 1) return prev.every((n, i) => n === next[i]) && next.at(-1) === 1;
+  if (next.length > prev.length) return false;
+  const head = next.slice(0, -1);
+  return head.every((n, i) => n === prev[i]) && next.at(-1) === (prev[next.length - 1] ?? 0) + 1;
+};
+
+export const dottedRunsAsItems = (elements: readonly ParsedElement[]): ParsedElement[] => {
+  const out = [...elements];
+  let run: number[] = [];
+  const close = () => {
+    const entries = run.filter((i) => /\d$/.test(elements[i]?.text.trim() ?? "")).length;
+    if (run.length >= MIN_RUN && entries < run.length) {
+      for (const i of run) out[i] = { ...(out[i] as ParsedElement), type: "ListItem" };
+    }
+    run = [];
+  };
+  elements.forEach((e, i) => {
+    if (FURNITURE.has(e.type)) return;
+    const n = dottedOf(e);
+    const last = run[run.length - 1];
+    const previous = last === undefined ? null : dottedOf(elements[last] as ParsedElement);
+    if (n && previous && follows(previous, n)) {
+      run.push(i);
+      return;
+    }
+    close();
+    if (n) run.push(i);
+  });
+  close();
+  return out;
+};

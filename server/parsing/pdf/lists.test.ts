@@ -100,6 +100,18 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(["Nested item about the storage folder", "Nested item about the database"]);
   });
 
+  it('takes a column of "o"s in the words\' own font, each a wide gap before its words, as bullets, not the article', async () => {
+    const { doc, font, page } = await pageWithProse();
+    const items = ["Install the service", "Configure the database", "Start the worker"];
+    items.forEach((text, i) => {
+      put(page, "o", 90, 170 + i * 14, 10, font);
+      put(page, text, 104, 170 + i * 14, 10, font);
+    });
+    put(page, "o carro azul na rua da cidade velha e o livro na mesa da sala de estar da casa.", 72, 240, 10, font);
+    put(page, "o livro na mesa da sala de estar da casa e o carro azul na rua da cidade velha.", 72, 254, 10, font);
+    expect(await listItems(doc)).toEqual(items);
+  });
+
   it('takes a lone letter in Wingdings (its round bullet read as "l") as a bullet, and the font\'s name only there', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -164,10 +176,46 @@ describe("list items", () => {
     expect(elements.find((e) => e.text.startsWith("Quarry then parses"))?.type).toBe("NarrativeText");
   });
 
-  it("takes a symbol font's private-use bullet as a marker, and not a triangle marking a change", () => {
+  it("takes a symbol font's private-use bullet, a spot, a ring or a star as a marker, and not a triangle marking a change", () => {
     expect(bulletPrefixLength("\uF0B7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("\uF0A7 Embed all fonts")).toBe(2);
     expect(bulletPrefixLength("▲ 2.3% over the year")).toBe(0);
+    for (const spot of ["⦁", "⬤", "◉", "⚫", "◊", "✦"]) expect(bulletPrefixLength(`${spot} Embed all fonts`)).toBe(2);
+  });
+
+  it("starts an item at a round bullet set against the item's first word, and not at a dash against a figure", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const items = ["Install the service", "Configure the database", "Start the worker"];
+    items.forEach((text, i) => {
+      put(page, "•", 72, 170 + i * 14, 10, font);
+      put(page, text, 76, 170 + i * 14, 10, font);
+    });
+    expect(await listItems(doc)).toEqual(items);
+    expect(bulletPrefixLength("-5 degrees at night")).toBe(0);
+    expect(bulletPrefixLength("*Note the date")).toBe(0);
+  });
+
+  it("starts an item at each bullet of items set side by side in two columns", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const rows = [
+      ["Fast parsing of scans", "Tables with spans"],
+      ["Reading order", "Headings and lists"],
+      ["Page furniture", ""],
+    ];
+    rows.forEach(([left, right], i) => {
+      put(page, "•", 72, 170 + i * 14, 10, font);
+      put(page, left ?? "", 84, 170 + i * 14, 10, font);
+      if (!right) return;
+      put(page, "•", 300, 170 + i * 14, 10, font);
+      put(page, right, 312, 170 + i * 14, 10, font);
+    });
+    expect(await listItems(doc)).toEqual([
+      "Fast parsing of scans",
+      "Tables with spans",
+      "Reading order",
+      "Headings and lists",
+      "Page furniture",
+    ]);
   });
 
   it("goes on with an item on a wrapped line that opens an aside in parentheses", async () => {
@@ -207,6 +255,34 @@ describe("list items", () => {
     expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
   });
 
+  it("types a list numbered at several levels as items, and sections so numbered, their text between, as headings", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const items = [
+      "1.1 Install the service",
+      "1.2 Configure the database",
+      "1.2.1 Set the host",
+      "1.3 Start the worker",
+    ];
+    items.forEach((text, i) => put(page, text, 72, 156 + i * 14, 10, font));
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 226 + i * 14, 10, font);
+    // A sentence opening with a decimal number on a new line goes on in its paragraph.
+    put(page, "3.5 million uploads were parsed in the first year of the service.", 72, 268, 10, font);
+    const sections = ["2.1 Data", "2.2 Methods", "2.3 Results"];
+    sections.forEach((text, i) => {
+      put(page, text, 72, 310 + i * 90, 11, bold);
+      for (let j = 0; j < 4; j++) put(page, `${BODY.slice(0, 88)} ${i}.${j}`, 72, 330 + i * 90 + j * 14, 10, font);
+    });
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text === text)?.type;
+    expect(items.map(typeOf)).toEqual(["ListItem", "ListItem", "ListItem", "ListItem"]);
+    expect(sections.map(typeOf)).toEqual(["Title", "Title", "Title"]);
+    expect(elements.find((e) => e.text.includes("3.5 million"))?.text.startsWith("Quarry")).toBe(true);
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -224,5 +300,65 @@ describe("list items", () => {
       text: "Figure 5.1 Gain in height per year by males and females.",
     });
     expect(elements.find((e) => e.text.includes("Whitehouse"))?.type).not.toBe("ListItem");
+  });
+});
+
+describe("term lists", () => {
+  const nomenclature = [
+    ["k", "Thermal conductivity [W/m K]"],
+    ["q", "Heat flux vector [W/m2]"],
+    ["Pr", "Prandtl number, nu/alpha"],
+    ["Sc", "Schmidt number"],
+    ["b", "bulk value"],
+  ];
+
+  it("types a nomenclature, a term and its meaning per row under group headings, the first one too, as list items", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const italic = await doc.embedFont(StandardFonts.HelveticaOblique);
+    let top = 170;
+    nomenclature.forEach(([term, meaning], i) => {
+      if (i === 0 || i === 2) {
+        put(page, i === 0 ? "Roman letters" : "Dimensionless groups", 72, top, 10, italic);
+        top += 14;
+      }
+      put(page, term ?? "", 84, top, 10, italic);
+      put(page, meaning ?? "", 120, top, 10, font);
+      top += 14;
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, top + 20 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "Roman letters",
+      "k Thermal conductivity [W/m K]",
+      "q Heat flux vector [W/m2]",
+      "Dimensionless groups",
+      "Pr Prandtl number, nu/alpha",
+      "Sc Schmidt number",
+      "b bulk value",
+    ]);
+    expect(elements.some((e) => e.type === "Table")).toBe(false);
+  });
+
+  it("keeps a table of two columns under a bold header row, or of single words, a table", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    put(page, "Symbol", 84, 170, 10, bold);
+    put(page, "Quantity and unit", 130, 170, 10, bold);
+    nomenclature.forEach(([term, meaning], i) => {
+      put(page, term ?? "", 84, 184 + i * 14, 10, font);
+      put(page, meaning ?? "", 130, 184 + i * 14, 10, font);
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 280 + i * 14, 10, font);
+    ["France", "Spain", "Italy", "Greece"].forEach((country, i) => {
+      put(page, country, 84, 340 + i * 14, 10, font);
+      put(page, ["Paris", "Madrid", "Rome", "Athens"][i] ?? "", 160, 340 + i * 14, 10, font);
+    });
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 420 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "ListItem")).toEqual([]);
+    expect(elements.filter((e) => e.type === "Table").map((e) => e.text.split("\n")[0])).toEqual([
+      "Symbol Quantity and unit",
+      "France Paris",
+    ]);
   });
 });

@@ -51,6 +51,8 @@ export type Block = Box & {
   rows?: string[][];
   /** Filled for tables found from text positions: cells with spans and the header rows. */
   table?: UnruledTable;
+  /** An item of a list whose rows line up like a table's (term-lists.ts): a list item, whatever its marker. */
+  item?: boolean;
 };
 
 /** A text line printed at an angle (margin stamps like arXiv's): kept, but outside the reading flow. */
