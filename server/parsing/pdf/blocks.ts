@@ -230,14 +230,17 @@ const proseAfter = (lines: Line[], start: number, end: number): number | null =>
 
 /**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
- * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not.
+ * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not. Close means
+ * within the rows' spacing, the most common pitch of the run: a header wrapped over two lines is set tighter.
  */
-const withHeadingAbove = (lines: Line[], start: number): number => {
+const withHeadingAbove = (lines: Line[], start: number, end: number): number => {
   const above = lines[start - 1];
   const first = lines[start];
   const next = lines[start + 1];
   if (!above || !first || !next) return start;
-  const pitch = next.baseline - first.baseline;
+  const pitches: number[] = [];
+  for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
+  const pitch = Math.max(next.baseline - first.baseline, median(pitches));
   const close = first.baseline - above.baseline <= 1.3 * pitch + 1;
   const inset = above.left > first.left + 2 * first.fontSize && above.right <= first.right + first.fontSize;
   const short = above.segments.length <= 2 && above.text.length <= 40 && !CAPTION_RE.test(above.text);
@@ -303,7 +306,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
     const prose = proseAfter(lines, start, end);
     const next = end + 1;
     if (prose !== null) end = prose - 1;
-    const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
+    const [first, last] = trimRun(lines, withHeadingAbove(lines, start, end), end, stats);
     if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });

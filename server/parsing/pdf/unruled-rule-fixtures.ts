@@ -300,3 +300,50 @@ export const buildNumberedEquationsPdf = async (): Promise<Uint8Array> => {
   row(page, regular, 10, 220, [{ text: "The parameters were estimated with the data of both studies.", x: 72 }]);
   return doc.save();
 };
+
+/**
+ * A patients table set in 8 pt: a bold heading centred over two of its columns ("Core amino acid" over "70" and
+ * "91") a little further above the header than the header's own two lines are apart (they wrap at 9 pt, the rows run
+ * at 12 pt), and a last heading wrapped over two lines with a footnote mark set small after it ("response" ᵃ).
+ */
+export const buildSpannedPatientHeaderPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  const columns = [72, 130, 200, 270, 310, 370];
+  row(page, bold, 8, 103, [{ text: "Core amino acid", x: 298, align: "centre" }]);
+  row(page, regular, 8, 116, [
+    { text: "Patient", x: columns[0] ?? 0 },
+    { text: "Genotype", x: columns[1] ?? 0 },
+    { text: "Viral load", x: columns[2] ?? 0 },
+    { text: "70", x: columns[3] ?? 0 },
+    { text: "91", x: columns[4] ?? 0 },
+    { text: "End of treatment", x: columns[5] ?? 0 },
+  ]);
+  row(page, regular, 8, 125, [
+    { text: "no", x: columns[0] ?? 0 },
+    { text: "(IU/ml)", x: columns[2] ?? 0 },
+    { text: "response", x: columns[5] ?? 0 },
+  ]);
+  // The mark: 5 pt, its baseline 3 pt above the line's, 2.6 pt after the word (more than half of its own em).
+  const markX = (columns[5] ?? 0) + regular.widthOfTextAtSize("response", 8) + 2.6;
+  row(page, regular, 5, 125, [{ text: "a", x: markX }]);
+  let top = 137;
+  for (const [patient, load, aa70, aa91, response] of [
+    ["R1", "4.36", "R", "C", "SVR"],
+    ["R2", "6.37", "R", "C", "SVR"],
+    ["N1", "6.28", "Q", "M", "non-SVR"],
+    ["N2", "6.25", "R", "L", "non-SVR"],
+  ]) {
+    row(page, regular, 8, top, [
+      { text: patient ?? "", x: columns[0] ?? 0 },
+      { text: "1a", x: columns[1] ?? 0 },
+      { text: load ?? "", x: columns[2] ?? 0 },
+      { text: aa70 ?? "", x: columns[3] ?? 0 },
+      { text: aa91 ?? "", x: columns[4] ?? 0 },
+      { text: response ?? "", x: columns[5] ?? 0 },
+    ]);
+    top += 12;
+  }
+  return doc.save();
+};

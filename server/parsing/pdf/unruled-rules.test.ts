@@ -8,6 +8,7 @@ import {
   buildHeaderOverGutterPdf,
   buildChartLegendPdf,
   buildNumberedEquationsPdf,
+  buildSpannedPatientHeaderPdf,
   buildTableAcrossGutterPdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
@@ -49,6 +50,20 @@ describe("unruled tables: the header apart from the body", () => {
       ["FinTabNet", "70,028", "25,637"],
     ]);
     expect(table.html).toContain("<th>Dataset</th>");
+  });
+});
+
+describe("unruled tables: a header set tighter than its rows", () => {
+  it("takes a heading centred over two columns into the table, though further above than the header wraps", async () => {
+    const table = await onlyTable(await buildSpannedPatientHeaderPdf());
+    expect(table.html).toContain('<th colspan="2">Core amino acid</th>');
+  });
+
+  it("keeps a footnote mark set small after a heading in that heading's cell", async () => {
+    const rows = rowsOf(await onlyTable(await buildSpannedPatientHeaderPdf()));
+    const header = rows.find((r) => r.includes("Patient no")) ?? [];
+    expect(header).toEqual(["Patient no", "Genotype", "Viral load (IU/ml)", "70", "91", "End of treatment response a"]);
+    expect(rows.every((r) => r.length <= 6)).toBe(true);
   });
 });
 

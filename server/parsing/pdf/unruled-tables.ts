@@ -32,7 +32,9 @@ const atomsOf = (line: Line): Atom[] => {
   for (const run of runs) {
     if (!run.text.trim()) continue;
     const last = groups[groups.length - 1];
-    if (last && run.left - last.right < WORD_GAP_EM * run.fontSize) {
+    // Measured in the larger font: a footnote mark set small after a heading ("response a") is still its cell's.
+    const em = Math.max(run.fontSize, last?.runs[last.runs.length - 1]?.fontSize ?? 0);
+    if (last && run.left - last.right < WORD_GAP_EM * em) {
       last.runs.push(run);
       last.right = Math.max(last.right, run.right);
     } else groups.push({ left: run.left, right: run.right, runs: [run] });
