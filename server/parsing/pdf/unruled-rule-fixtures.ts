@@ -347,3 +347,35 @@ export const buildSpannedPatientHeaderPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * A figure's wide caption beside the page's narrow right column of justified prose, three lines side by side: the
+ * column's first line reads whole over the words below it, its next two lines are stretched at their word spaces so
+ * far that each word stands apart ("for", "the", "reduction", "of").
+ */
+export const buildCaptionBesideJustifiedPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const words = (top: number, caption: string, spaced: string[]) =>
+    row(page, regular, 9, top, [{ text: caption, x: 40 }, ...spaced.map((text, i) => ({ text, x: 380 + i * 44 }))]);
+  row(page, regular, 9, 100, [
+    { text: "molecule D2. There is no expected protonation of the two residues here", x: 40 },
+    { text: "origin of the protons that are required", x: 380 },
+  ]);
+  words(112, "while the water molecule connects them. The density map is contoured", [
+    "for",
+    "the",
+    "reduction",
+    "of",
+    "it.",
+  ]);
+  words(124, "at one level and is shown as a grey mesh. Atoms are coloured by element", [
+    "in",
+    "studies",
+    "with",
+    "the",
+    "rates",
+  ]);
+  return doc.save();
+};

@@ -4,6 +4,7 @@ import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
 import {
   buildBrokenWordsPdf,
+  buildCaptionBesideJustifiedPdf,
   buildCentredStubHeadingPdf,
   buildHeaderOverGutterPdf,
   buildChartLegendPdf,
@@ -72,6 +73,12 @@ describe("unruled tables: what is no table", () => {
     const elements = await parse(await buildChartLegendPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+
+  it("leaves a caption beside justified prose cut into lone words at its wide spaces as text", async () => {
+    const elements = await parse(await buildCaptionBesideJustifiedPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("reduction");
   });
 
   it("leaves numbered display equations, their fractions over two lines, as text", async () => {
