@@ -379,3 +379,35 @@ export const buildCaptionBesideJustifiedPdf = async (): Promise<Uint8Array> => {
   ]);
   return doc.save();
 };
+
+/**
+ * A two-column page whose left column holds only a captioned table ("Table 9 …", then a row label over its group,
+ * a parameter and its value a row) while the right column's prose runs beside it on the same rows.
+ */
+export const buildTableBesideProsePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 9, 72, [{ text: "Table 9 Parameters of the kinetic models", x: 72 }]);
+  const rows = [
+    ["Linear driving force", "k1 (1/min)", "0.0604"],
+    ["", "qe calc (mg/g)", "22.39"],
+    ["", "qe exp (mg/g)", "54.28"],
+    ["", "R2", "0.927"],
+    ["Pseudo-second-order", "qe calc (mg/g)", "55.57"],
+    ["", "k2 (g/mg/min)", "0.018"],
+    ["", "R2", "0.999"],
+    ["Intra-particle diffusion", "k3 (mg/g/min)", "1.766"],
+    ["", "I1 (mg/g)", "39.36"],
+    ["", "R2", "0.992"],
+  ];
+  rows.forEach(([label, parameter, value], i) => {
+    row(page, regular, 8, 96 + 12 * i, [
+      ...(label ? [{ text: label, x: 72 }] : []),
+      { text: parameter ?? "", x: 190 },
+      { text: value ?? "", x: 290, align: "right" as const },
+    ]);
+  });
+  prose(page, regular, 330, 72, 240);
+  return doc.save();
+};

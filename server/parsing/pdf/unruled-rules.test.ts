@@ -11,6 +11,7 @@ import {
   buildNumberedEquationsPdf,
   buildSpannedPatientHeaderPdf,
   buildTableAcrossGutterPdf,
+  buildTableBesideProsePdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
 
@@ -126,5 +127,15 @@ describe("unruled tables: across a two-column page", () => {
     const header = rowsOf(tables[0] as ParsedElement)[0];
     expect(header).toEqual(expect.arrayContaining(["Dataset", "Input Modality", "Tables", "Cell Cells", "Row Span"]));
     expect(elements.filter((e) => e.type !== "Table" && /Dataset|Input/.test(e.text))).toEqual([]);
+  });
+
+  it("reads a captioned table that fills one column apart from the prose of the other column", async () => {
+    const elements = await parse(await buildTableBesideProsePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(rowsOf(table).every((r) => r.length === 3)).toBe(true);
+    expect(table.text).not.toContain("parsers");
+    expect(elements.some((e) => e.type !== "Table" && e.text.includes("The results below compare"))).toBe(true);
   });
 });
