@@ -103,10 +103,7 @@ const findGutter = (
     proseLike(withoutTableRows(side), colLeft, colRight);
   const leftOk = sideOk(leftSide, extent.left, gutter.left);
   const rightOk = sideOk(rightSide, gutter.right, extent.right);
-  // A column of a paper may hold only floats (a table or a chart under its caption) beside the other column's prose:
-  // at the page's middle, and captioned, as a table's label column or a box beside the text is not.
-  const atMiddle = Math.abs((gutter.left + gutter.right) / 2 - middle) <= 0.05 * width;
-  const floats = (side: Segment[]) => depth === 0 && atMiddle && side.some((s) => FLOAT_CAPTION_RE.test(s.text));
+  const floats = (side: Segment[]) => depth === 0 && isFloatColumn(side, gutter, extent);
   const columns =
     (leftOk && rightOk) ||
     (leftOk && (withTable(rightSide, gutter.right, extent.right) || floats(rightSide))) ||
@@ -122,6 +119,14 @@ const findGutter = (
   }
   return gutter;
 };
+
+/**
+ * A column of a paper may hold only floats (a table or a chart under its caption) beside the other column's prose:
+ * its gutter at the page's middle, and captioned, as a table's label column or a box beside the text is not.
+ */
+const isFloatColumn = (side: Segment[], gutter: Extent, extent: Extent): boolean =>
+  Math.abs((gutter.left + gutter.right - extent.left - extent.right) / 2) <= 0.05 * (extent.right - extent.left) &&
+  side.some((s) => FLOAT_CAPTION_RE.test(s.text));
 
 /**
  * A box of facts beside the prose (an infobox): a narrow side of rows holding a label and its value (a value cut in
