@@ -411,3 +411,29 @@ export const buildTableBesideProsePdf = async (): Promise<Uint8Array> => {
   prose(page, regular, 330, 72, 240);
   return doc.save();
 };
+
+/**
+ * One numbered display equation between two paragraphs, two fractions side by side: "Ca" and "qe ρ" over the line
+ * "KC =  =  (14)", "Ce" and "Ce" under it.
+ */
+export const buildFractionEquationPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  row(page, regular, 10, 72, [{ text: "The distribution coefficient of adsorption is defined as follows:", x: 72 }]);
+  row(page, regular, 10, 100, [
+    { text: "Ca", x: 160 },
+    { text: "qe rho", x: 205 },
+  ]);
+  row(page, regular, 10, 108, [
+    { text: "KC =", x: 120 },
+    { text: "=", x: 185 },
+    { text: "(14)", x: 540, align: "right" },
+  ]);
+  row(page, regular, 10, 116, [
+    { text: "Ce", x: 160 },
+    { text: "Ce", x: 210 },
+  ]);
+  row(page, regular, 10, 140, [{ text: "where Ca is the concentration of the adsorbed material.", x: 72 }]);
+  return doc.save();
+};

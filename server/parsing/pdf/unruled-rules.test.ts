@@ -8,6 +8,7 @@ import {
   buildCentredStubHeadingPdf,
   buildHeaderOverGutterPdf,
   buildChartLegendPdf,
+  buildFractionEquationPdf,
   buildNumberedEquationsPdf,
   buildSpannedPatientHeaderPdf,
   buildTableAcrossGutterPdf,
@@ -80,6 +81,12 @@ describe("unruled tables: what is no table", () => {
     const elements = await parse(await buildCaptionBesideJustifiedPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("reduction");
+  });
+
+  it("leaves a single numbered display equation, its fractions over and under its line, as text", async () => {
+    const elements = await parse(await buildFractionEquationPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("(14)");
   });
 
   it("leaves numbered display equations, their fractions over two lines, as text", async () => {

@@ -248,9 +248,14 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
   // Numbered ones too, their fractions' lines between them ("dA" over "dt"): a relation sign opening or closing a
   // cell ("= -ka * A", "dN =") and an equation's number ending the row, on two rows or more each.
-  const numbered = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? "")).length;
+  const numberedRows = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? ""));
+  const numbered = numberedRows.length;
   const related = atoms.filter((row) => row.some((a) => RELATION_EDGE.test(a.text))).length;
   if (numbered >= 2 && related >= 2) return null;
+  // One such equation alone, its fractions' numerators above and denominators below ("Ca" over "KC = = (14)" over
+  // "Ce"): a numbered line holding a relation sign, with no more than a line above and below it per number.
+  const isRelation = (a: Atom) => RELATION.test(a.text) || RELATION_EDGE.test(a.text);
+  if (numbered >= 1 && numberedRows.every((row) => row.some(isRelation)) && atoms.length <= 3 * numbered) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
   const {
