@@ -268,6 +268,15 @@ const isFigureText = (lines: Line[], first: number, last: number): boolean => {
   return !!below && !!end && FIGURE_CAPTION_RE.test(below.text) && below.baseline - end.baseline <= pitch;
 };
 
+/** A line as far from the line above and the line below as the two lines below it are apart (within a point). */
+const atRowPitch = (lines: Line[], i: number): boolean => {
+  const [above, line, below, next] = [lines[i - 1], lines[i], lines[i + 1], lines[i + 2]];
+  if (!above || !line || !below || !next) return false;
+  const pitch = next.baseline - below.baseline;
+  const close = (gap: number) => gap > 0 && Math.abs(gap - pitch) <= 1;
+  return pitch > 0 && close(line.baseline - above.baseline) && close(below.baseline - line.baseline);
+};
+
 /**
  * Runs of at least three consecutive rows with two or more cells each. One or two short single-cell rows between two
  * such rows (a row label, a group heading, a wrapped cell) stay inside the run.
@@ -275,11 +284,11 @@ const isFigureText = (lines: Line[], first: number, last: number): boolean => {
 const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
   const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
   // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
+  // A longer one ("Number of features and tumors in different data platforms") when set at the rows' own pitch.
   const bridge = (i: number) => {
     const text = lines[i]?.text ?? "";
-    return (
-      text.length <= 40 && !CAPTION_RE.test(text) && !NOTE_RE.test(text) && !opensFieldGroup(lines[i], lines[i - 1])
-    );
+    const short = text.length <= 40 || (text.length <= 80 && !hasTerminalPunctuation(text) && atRowPitch(lines, i));
+    return short && !CAPTION_RE.test(text) && !NOTE_RE.test(text) && !opensFieldGroup(lines[i], lines[i - 1]);
   };
   const found: { start: number; end: number; block: Block }[] = [];
   let start = 0;

@@ -437,3 +437,32 @@ export const buildFractionEquationPdf = async (): Promise<Uint8Array> => {
   row(page, regular, 10, 140, [{ text: "where Ca is the concentration of the adsorbed material.", x: 72 }]);
   return doc.save();
 };
+
+/**
+ * A table whose header row is followed by a long group label alone on its line ("Number of features and tumors in
+ * different data platforms"), every line at the rows' pitch of 13.5 pt, then the body.
+ */
+export const buildLongGroupLabelPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const xs = [72, 250, 380];
+  const lines = [
+    ["Data Platform", "Number of Features", "Number of tumors"],
+    ["Number of features and tumors in different data platforms"],
+    ["Radiomics", "38", "91"],
+    ["Gene expressions", "20531", "91"],
+    ["miRNA expressions", "1046", "91"],
+    ["Protein expressions", "142", "62"],
+  ];
+  lines.forEach((cells, i) => {
+    row(
+      page,
+      regular,
+      9,
+      100 + 13.5 * i,
+      cells.map((text, k) => ({ text, x: xs[k] ?? 0 })),
+    );
+  });
+  return doc.save();
+};

@@ -7,6 +7,7 @@ import {
   buildCaptionBesideJustifiedPdf,
   buildCentredStubHeadingPdf,
   buildHeaderOverGutterPdf,
+  buildLongGroupLabelPdf,
   buildChartLegendPdf,
   buildFractionEquationPdf,
   buildNumberedEquationsPdf,
@@ -67,6 +68,15 @@ describe("unruled tables: a header set tighter than its rows", () => {
     const header = rows.find((r) => r.includes("Patient no")) ?? [];
     expect(header).toEqual(["Patient no", "Genotype", "Viral load (IU/ml)", "70", "91", "End of treatment response a"]);
     expect(rows.every((r) => r.length <= 6)).toBe(true);
+  });
+});
+
+describe("unruled tables: a group label between the header and the body", () => {
+  it("keeps a long group label at the rows' pitch inside the table, the header above it too", async () => {
+    const rows = rowsOf(await onlyTable(await buildLongGroupLabelPdf()));
+    expect(rows[0]).toEqual(["Data Platform", "Number of Features", "Number of tumors"]);
+    expect(rows.flat()).toContain("Number of features and tumors in different data platforms");
+    expect(rows).toHaveLength(6);
   });
 });
 
