@@ -4,18 +4,20 @@ import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
 import {
   buildBrokenWordsPdf,
-  buildCaptionBesideJustifiedPdf,
   buildCentredStubHeadingPdf,
   buildHeaderOverGutterPdf,
-  buildLongGroupLabelPdf,
   buildChartLegendPdf,
-  buildFractionEquationPdf,
   buildNumberedEquationsPdf,
-  buildSpannedPatientHeaderPdf,
   buildTableAcrossGutterPdf,
-  buildTableBesideProsePdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
+import {
+  buildCaptionBesideJustifiedPdf,
+  buildFractionEquationPdf,
+  buildLongGroupLabelPdf,
+  buildSpannedPatientHeaderPdf,
+  buildTableBesideProsePdf,
+} from "./unruled-layout-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
