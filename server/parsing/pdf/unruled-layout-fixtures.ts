@@ -172,3 +172,45 @@ export const buildLongGroupLabelPdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/**
+ * A results table with two label columns: the test data ("Non-Canonical", "Canonical") and under each the models,
+ * each label set once on its group's first row, then the table category ("Simple", "Complex", "All") and two scores.
+ */
+export const buildNestedRowGroupsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const xs = [72, 170, 260, 360, 440];
+  row(
+    page,
+    regular,
+    9,
+    90,
+    ["Test data", "Model", "Category", "Accuracy", "GriTS"].map((text, k) => ({ text, x: xs[k] ?? 0 })),
+  );
+  const groups: [string, string[]][] = [
+    ["Non-Canonical", ["DETR-NC"]],
+    ["Canonical", ["DETR-NC", "Faster R-CNN", "DETR"]],
+  ];
+  let top = 104;
+  let score = 0;
+  for (const [data, models] of groups) {
+    models.forEach((model, m) => {
+      ["Simple", "Complex", "All"].forEach((category, c) => {
+        score += 1;
+        const labels = [...(m === 0 && c === 0 ? [data] : [""]), c === 0 ? model : ""];
+        const cells = [...labels, category, `0.${8000 + score}`, `0.${9000 + score}`];
+        row(
+          page,
+          regular,
+          9,
+          top,
+          cells.flatMap((text, k) => (text ? [{ text, x: xs[k] ?? 0 }] : [])),
+        );
+        top += 12;
+      });
+    });
+  }
+  return doc.save();
+};

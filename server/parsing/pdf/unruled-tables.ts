@@ -289,7 +289,7 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   );
   const joined = joinHeader([...placed.slice(0, head), ...body], head);
   const { headerRows } = joined;
-  const rows = spanRowGroups(joined.rows, headerRows, isFigure);
+  const rows = spanRowGroups(spanRowGroups(joined.rows, headerRows, isFigure), headerRows, isFigure, 1);
   const cells: GridCell[] = [];
   const covered = new Set<string>();
   const blank = (r: number, col: number) => {
