@@ -214,3 +214,27 @@ export const buildNestedRowGroupsPdf = async (): Promise<Uint8Array> => {
   }
   return doc.save();
 };
+
+/**
+ * Enrollment by control of school: group headings ("Total", "Public", "Private") each centred over three columns,
+ * so each is also centred on the middle sub-heading under it ("PK-8"); every heading and figure centred on its column.
+ */
+export const buildTiledGroupHeadingsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const xs = [130, 175, 220, 275, 320, 365, 420, 465, 510];
+  const centred = (texts: string[]) => texts.map((text, k) => ({ text, x: xs[k] ?? 0, align: "centre" as const }));
+  row(page, regular, 8, 90, [
+    { text: "Total", x: xs[1] ?? 0, align: "centre" },
+    { text: "Public", x: xs[4] ?? 0, align: "centre" },
+    { text: "Private", x: xs[7] ?? 0, align: "centre" },
+  ]);
+  const subs = ["PK-12", "PK-8", "9-12"];
+  row(page, regular, 8, 104, [{ text: "Year", x: 60 }, ...centred([...subs, ...subs, ...subs])]);
+  ["1996", "1997", "1998", "1999"].forEach((year, i) => {
+    const figures = xs.map((_, k) => `${(40 + i) * (k + 1)},${100 + k * 7 + i}`);
+    row(page, regular, 8, 118 + 12 * i, [{ text: year, x: 60 }, ...centred(figures)]);
+  });
+  return doc.save();
+};

@@ -17,6 +17,7 @@ import {
   buildLongGroupLabelPdf,
   buildSpannedPatientHeaderPdf,
   buildTableBesideProsePdf,
+  buildTiledGroupHeadingsPdf,
 } from "./unruled-layout-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
@@ -70,6 +71,18 @@ describe("unruled tables: a header set tighter than its rows", () => {
     const header = rows.find((r) => r.includes("Patient no")) ?? [];
     expect(header).toEqual(["Patient no", "Genotype", "Viral load (IU/ml)", "70", "91", "End of treatment response a"]);
     expect(rows.every((r) => r.length <= 6)).toBe(true);
+  });
+});
+
+describe("unruled tables: group headings side by side", () => {
+  it("spans headings that each sit centred over a run of three columns, the runs side by side", async () => {
+    const table = await onlyTable(await buildTiledGroupHeadingsPdf());
+    const groups = htmlGrid(table.html ?? "").filter((c) => ["Total", "Public", "Private"].includes(c.text));
+    expect(groups.map((c) => [c.text, c.row, c.col, c.colSpan])).toEqual([
+      ["Total", 0, 1, 3],
+      ["Public", 0, 4, 3],
+      ["Private", 0, 7, 3],
+    ]);
   });
 });
 
