@@ -284,11 +284,18 @@ const atRowPitch = (lines: Line[], i: number): boolean => {
 const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
   const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
   // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
-  // A longer one ("Number of features and tumors in different data platforms") when set at the rows' own pitch.
-  const bridge = (i: number) => {
+  // A longer one ("Number of features and tumors in different data platforms") right under the header line, flush
+  // with it, set at the rows' own pitch and free of punctuation inside or at its end (not a line of prose).
+  const bridge = (i: number, underHeader = false) => {
     const text = lines[i]?.text ?? "";
-    const short = text.length <= 40 || (text.length <= 80 && !hasTerminalPunctuation(text) && atRowPitch(lines, i));
-    return short && !CAPTION_RE.test(text) && !NOTE_RE.test(text) && !opensFieldGroup(lines[i], lines[i - 1]);
+    const flush = Math.abs((lines[i]?.left ?? 0) - (lines[i - 1]?.left ?? 0)) <= 0.5 * (lines[i]?.fontSize ?? 0);
+    const label = underHeader && flush && text.length <= 80 && !/[.,;:!?](?:\s|$)/.test(text) && atRowPitch(lines, i);
+    return (
+      (text.length <= 40 || label) &&
+      !CAPTION_RE.test(text) &&
+      !NOTE_RE.test(text) &&
+      !opensFieldGroup(lines[i], lines[i - 1])
+    );
   };
   const found: { start: number; end: number; block: Block }[] = [];
   let start = 0;
@@ -300,7 +307,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
     let end = start;
     while (end + 1 < lines.length) {
       if (multi(end + 1)) end++;
-      else if (bridge(end + 1) && multi(end + 2)) end += 2;
+      else if (bridge(end + 1, end === start) && multi(end + 2)) end += 2;
       else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
       else break;
     }

@@ -238,3 +238,44 @@ export const buildTiledGroupHeadingsPdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/**
+ * A reference list's entry in a narrow justified column, 9 pt lines every 11 pt: its second and third lines
+ * stretched so wide at their word spaces that they fall apart into pieces, the fourth set close (one piece, a
+ * sentence ending inside it), the fifth stretched again, the last set close.
+ */
+export const buildJustifiedReferencePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const lines: [string, number][][] = [
+    [["Patrick Lewis, Ethan Perez, Aleksandra Piktus, Fabio", 72]],
+    [
+      ["Heinrich Kuttler,", 72],
+      ["Mike Lewis,", 160],
+      ["Wen-tau Yih,", 235],
+    ],
+    [
+      ["Tim Rocktaschel,", 72],
+      ["Sebastian Riedel,", 160],
+      ["and Douwe", 250],
+    ],
+    [["Kiela. 2020b. Retrieval-augmented generation for", 72]],
+    [
+      ["knowledge-intensive", 72],
+      ["NLP tasks.", 170],
+      ["In Advances in", 240],
+    ],
+    [["Neural Information Processing Systems (NeurIPS).", 72]],
+  ];
+  lines.forEach((pieces, i) =>
+    row(
+      page,
+      regular,
+      9,
+      100 + 11 * i,
+      pieces.map(([text, x]) => ({ text, x })),
+    ),
+  );
+  return doc.save();
+};

@@ -14,6 +14,7 @@ import {
 import {
   buildCaptionBesideJustifiedPdf,
   buildFractionEquationPdf,
+  buildJustifiedReferencePdf,
   buildLongGroupLabelPdf,
   buildSpannedPatientHeaderPdf,
   buildTableBesideProsePdf,
@@ -87,6 +88,11 @@ describe("unruled tables: group headings side by side", () => {
 });
 
 describe("unruled tables: a group label between the header and the body", () => {
+  it("does not bridge a long line of justified prose between lines stretched into pieces", async () => {
+    const elements = await parse(await buildJustifiedReferencePdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+  });
+
   it("keeps a long group label at the rows' pitch inside the table, the header above it too", async () => {
     const rows = rowsOf(await onlyTable(await buildLongGroupLabelPdf()));
     expect(rows[0]).toEqual(["Data Platform", "Number of Features", "Number of tumors"]);
