@@ -279,3 +279,22 @@ export const buildJustifiedReferencePdf = async (): Promise<Uint8Array> => {
   );
   return doc.save();
 };
+
+/**
+ * Enrollment by grade: a heading alone on its line ("Grade") centred over the grades' four columns, so in the gap
+ * between two of them, above the header line "Year Total K 1 2 3"; headings and figures right-aligned.
+ */
+export const buildHeadingInGapPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const xs = [180, 250, 320, 390, 460];
+  const right = (texts: string[]) => texts.map((text, k) => ({ text, x: xs[k] ?? 0, align: "right" as const }));
+  row(page, regular, 8, 90, [{ text: "Grade", x: 355, align: "centre" }]);
+  row(page, regular, 8, 104, [{ text: "Year", x: 60 }, ...right(["Total", "K", "1", "2", "3"])]);
+  ["1996", "1997", "1998", "1999"].forEach((year, i) => {
+    const figures = xs.map((_, k) => `${3 + k},${(100 + 17 * k + i).toString().padStart(3, "0")}`);
+    row(page, regular, 8, 118 + 12 * i, [{ text: year, x: 60 }, ...right(figures)]);
+  });
+  return doc.save();
+};

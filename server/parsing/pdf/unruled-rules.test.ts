@@ -14,6 +14,7 @@ import {
 import {
   buildCaptionBesideJustifiedPdf,
   buildFractionEquationPdf,
+  buildHeadingInGapPdf,
   buildJustifiedReferencePdf,
   buildLongGroupLabelPdf,
   buildSpannedPatientHeaderPdf,
@@ -84,6 +85,15 @@ describe("unruled tables: group headings side by side", () => {
       ["Public", 0, 4, 3],
       ["Private", 0, 7, 3],
     ]);
+  });
+});
+
+describe("unruled tables: a heading alone over the gap between two columns", () => {
+  it("spans the heading over columns instead of opening an empty column", async () => {
+    const table = await onlyTable(await buildHeadingInGapPdf());
+    const cells = htmlGrid(table.html ?? "");
+    expect(Math.max(...cells.map((c) => c.col + c.colSpan))).toBe(6);
+    expect((cells.find((c) => c.text === "Grade")?.colSpan ?? 1) > 1).toBe(true);
   });
 });
 

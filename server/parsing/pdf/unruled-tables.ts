@@ -80,7 +80,15 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   const isTypical = (r: Atom[]) => r.length >= typical;
   const narrow = rows.map((row, i) => row.filter((a) => !spans(a, rows, i)));
   let columns = mergeIntervals(narrow.filter((_, i) => isTypical(rows[i] ?? [])).flat());
-  const rest = narrow.filter((_, i) => !isTypical(rows[i] ?? [])).flat();
+  // A heading alone on its line between two columns ("Grade" over the grades' columns, in the gap between two of
+  // them) is a group heading, not a column of its own.
+  const first = columns[0];
+  const last = columns[columns.length - 1];
+  const between = (a: Atom, row: Atom[]) =>
+    row.length === 1 && !!first && !!last && a.left > first.right && a.right < last.left;
+  const rest = narrow.flatMap((row, i) =>
+    isTypical(rows[i] ?? []) ? [] : row.filter((a) => !(between(a, row) && !columns.some((c) => overlaps(a, c)))),
+  );
   const fitting = rest.filter((a) => columns.filter((c) => overlaps(a, c)).length <= 1);
   columns = mergeIntervals(fitting, columns);
   return columns;
