@@ -239,14 +239,17 @@ const proseAfter = (lines: Line[], start: number, end: number): number | null =>
 
 /**
  * A short line right above a run, set in from its left edge (a heading centred over some columns, "Precision" over
- * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not.
+ * "P@1" and "P@5"), is the table's first header row; a line over a single cell, flush with it, is not. Close means
+ * within the rows' spacing, the most common pitch of the run: a header wrapped over two lines is set tighter.
  */
-const withHeadingAbove = (lines: Line[], start: number): number => {
+const withHeadingAbove = (lines: Line[], start: number, end: number): number => {
   const above = lines[start - 1];
   const first = lines[start];
   const next = lines[start + 1];
   if (!above || !first || !next) return start;
-  const pitch = next.baseline - first.baseline;
+  const pitches: number[] = [];
+  for (let i = start + 1; i <= end; i++) pitches.push((lines[i]?.baseline ?? 0) - (lines[i - 1]?.baseline ?? 0));
+  const pitch = Math.max(next.baseline - first.baseline, median(pitches));
   const close = first.baseline - above.baseline <= 1.3 * pitch + 1;
   const inset = above.left > first.left + 2 * first.fontSize && above.right <= first.right + first.fontSize;
   const short = above.segments.length <= 2 && above.text.length <= 40 && !CAPTION_RE.test(above.text);
@@ -274,6 +277,15 @@ const isFigureText = (lines: Line[], first: number, last: number): boolean => {
   return !!below && !!end && FIGURE_CAPTION_RE.test(below.text) && below.baseline - end.baseline <= pitch;
 };
 
+/** A line as far from the line above and the line below as the two lines below it are apart (within a point). */
+const atRowPitch = (lines: Line[], i: number): boolean => {
+  const [above, line, below, next] = [lines[i - 1], lines[i], lines[i + 1], lines[i + 2]];
+  if (!above || !line || !below || !next) return false;
+  const pitch = next.baseline - below.baseline;
+  const close = (gap: number) => gap > 0 && Math.abs(gap - pitch) <= 1;
+  return pitch > 0 && close(line.baseline - above.baseline) && close(below.baseline - line.baseline);
+};
+
 /**
  * Runs of at least three consecutive rows with two or more cells each. One or two short single-cell rows between two
  * such rows (a row label, a group heading, a wrapped cell) stay inside the run.
@@ -281,10 +293,17 @@ const isFigureText = (lines: Line[], first: number, last: number): boolean => {
 const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
   const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
   // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
-  const bridge = (i: number) => {
+  // A longer one ("Number of features and tumors in different data platforms") right under the header line, flush
+  // with it, set at the rows' own pitch and free of punctuation inside or at its end (not a line of prose).
+  const bridge = (i: number, underHeader = false) => {
     const text = lines[i]?.text ?? "";
+    const flush = Math.abs((lines[i]?.left ?? 0) - (lines[i - 1]?.left ?? 0)) <= 0.5 * (lines[i]?.fontSize ?? 0);
+    const label = underHeader && flush && text.length <= 80 && !/[.,;:!?](?:\s|$)/.test(text) && atRowPitch(lines, i);
     return (
-      text.length <= 40 && !CAPTION_RE.test(text) && !NOTE_RE.test(text) && !opensFieldGroup(lines[i], lines[i - 1])
+      (text.length <= 40 || label) &&
+      !CAPTION_RE.test(text) &&
+      !NOTE_RE.test(text) &&
+      !opensFieldGroup(lines[i], lines[i - 1])
     );
   };
   const found: { start: number; end: number; block: Block }[] = [];
@@ -297,7 +316,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
     let end = start;
     while (end + 1 < lines.length) {
       if (multi(end + 1)) end++;
-      else if (bridge(end + 1) && multi(end + 2)) end += 2;
+      else if (bridge(end + 1, end === start) && multi(end + 2)) end += 2;
       else if (bridge(end + 1) && bridge(end + 2) && multi(end + 3)) end += 3;
       else break;
     }
@@ -312,7 +331,7 @@ const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number
     const prose = proseAfter(lines, start, end);
     const next = end + 1;
     if (prose !== null) end = prose - 1;
-    const [first, last] = trimRun(lines, withHeadingAbove(lines, start), end, stats);
+    const [first, last] = trimRun(lines, withHeadingAbove(lines, start, end), end, stats);
     if (last - first + 1 >= MIN_TABLE_ROWS && !isFigureText(lines, first, last)) {
       const block = tableBlock(lines.slice(first, last + 1));
       if (block) found.push({ start: first, end: last, block });

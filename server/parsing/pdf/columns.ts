@@ -12,6 +12,9 @@ const MAX_COLUMN_DEPTH = 2;
 /** A table cell's figure ("44.8", "$33,200", "-0.01", "12 %"): a side made of these is a table, not a column. */
 const FIGURE_RE = /^[-+−–(]?[$€£]?\d[\d.,\s]*%?\)?[*†‡]*$/;
 
+/** A table's or a figure's caption opening a line ("Table 9 Calculated …", "Fig. 8 Linear plots …"). */
+const FLOAT_CAPTION_RE = /^(?:table|tab\.|figure|fig\.)\s*\d{1,3}[a-z]?\b/i;
+
 export type Extent = { left: number; right: number };
 
 /**
@@ -100,10 +103,11 @@ const findGutter = (
     proseLike(withoutTableRows(side), colLeft, colRight);
   const leftOk = sideOk(leftSide, extent.left, gutter.left);
   const rightOk = sideOk(rightSide, gutter.right, extent.right);
+  const floats = (side: Segment[]) => depth === 0 && isFloatColumn(side, gutter, extent);
   const columns =
     (leftOk && rightOk) ||
-    (leftOk && withTable(rightSide, gutter.right, extent.right)) ||
-    (rightOk && withTable(leftSide, extent.left, gutter.left));
+    (leftOk && (withTable(rightSide, gutter.right, extent.right) || floats(rightSide))) ||
+    (rightOk && (withTable(leftSide, extent.left, gutter.left) || floats(leftSide)));
   if (!columns) return depth === 0 ? besideBox(segments, rightSide, extent, pageHeight, proseLike) : null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
@@ -115,6 +119,14 @@ const findGutter = (
   }
   return gutter;
 };
+
+/**
+ * A column of a paper may hold only floats (a table or a chart under its caption) beside the other column's prose:
+ * its gutter at the page's middle, and captioned, as a table's label column or a box beside the text is not.
+ */
+const isFloatColumn = (side: Segment[], gutter: Extent, extent: Extent): boolean =>
+  Math.abs((gutter.left + gutter.right - extent.left - extent.right) / 2) <= 0.05 * (extent.right - extent.left) &&
+  side.some((s) => FLOAT_CAPTION_RE.test(s.text));
 
 /**
  * A box of facts beside the prose (an infobox): a narrow side of rows holding a label and its value (a value cut in

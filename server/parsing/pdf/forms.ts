@@ -34,15 +34,21 @@ export const isKeyValueList = (rows: Cell[][]): boolean => {
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
 const isSentence = (text: string) => words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
 
+/** A lone article or preposition: a cell of its own only when justified prose is cut at its wide word spaces. */
+const JOINER = /^(?:a|an|the|of|to|in|for|on|by|with|at|from|and|or)$/;
+
 /**
  * A row that carries a line of running text: a sentence over three or more columns, or justified prose cut at its
  * wide word spaces into three or more cells that start in lower case, one of them ending a clause ("web",
- * "applications,", "including"). Lower-case column headings ("population", "number of") end no clause.
+ * "applications,", "including") or two of them a lone article or preposition ("for", "the", "reduction", "of").
+ * Lower-case column headings ("population", "number of") end no clause and are not such words alone.
  */
 const carriesProse = (row: Cell[]) => {
   const lower = row.map((c) => c.text.trim()).filter((t) => /^\p{Ll}/u.test(t));
+  const joiners = lower.filter((t) => JOINER.test(t)).length;
   return (
-    row.some((c) => c.colSpan >= 3 && isSentence(c.text)) || (lower.length >= 3 && lower.some((t) => /[,;]$/.test(t)))
+    row.some((c) => c.colSpan >= 3 && isSentence(c.text)) ||
+    (lower.length >= 3 && (lower.some((t) => /[,;]$/.test(t)) || joiners >= 2))
   );
 };
 

@@ -51,10 +51,41 @@ const widen = (cell: PlacedCell, row: PlacedCell[], below: PlacedCell[], rows: P
   if (best) [cell.col, cell.colSpan] = [best[0], best[1] - best[0] + 1];
 };
 
+/**
+ * Two or more headings each centred over the middle one of a run of the same odd number of columns, the runs side by
+ * side ("Total", "Public", "Private" over "PK–12 PK–8 9–12" each): group headings, though each is also centred on the
+ * sub-heading under it, as the first line of a wrapped heading is. A wrapped heading's lines sit over adjacent
+ * columns, or over one column alone, never tile the columns in runs of three or more.
+ */
+const tileGroups = (row: PlacedCell[], below: PlacedCell[], rows: PlacedCell[][], r: number) => {
+  const cells = row.filter((c) => c.col >= 1 && c.colSpan === 1).sort((a, b) => a.col - b.col);
+  if (cells.length < 2 || cells.length !== row.filter((c) => c.col >= 1).length) return;
+  const ext = extents(rows, r + 1);
+  const headed = (col: number) => below.some((c) => c.col === col && c.colSpan === 1);
+  for (let half = 1; half <= 3; half++) {
+    const runs = cells.map((c) => [c.col - half, c.col + half] as const);
+    const tiled = runs.every(([a, b], i) => {
+      const left = ext.get(a)?.left;
+      const right = ext.get(b)?.right;
+      if (a < 1 || left === undefined || right === undefined || !headed(a) || !headed(b)) return false;
+      const cell = cells[i];
+      if (!cell || Math.abs((left + right) / 2 - centre(cell)) > Math.max(3, 0.12 * (right - left))) return false;
+      return i === 0 || runs[i - 1]?.[1] === a - 1;
+    });
+    if (!tiled) continue;
+    cells.forEach((cell, i) => {
+      const [a, b] = runs[i] ?? [cell.col, cell.col];
+      [cell.col, cell.colSpan] = [a, b - a + 1];
+    });
+    return;
+  }
+};
+
 /** Widens the group headings of the first `head` rows in place. */
 export const widenGroupHeadings = (rows: PlacedCell[][], head: number) => {
   for (let r = 0; r + 1 < head; r++) {
     const row = rows[r] ?? [];
+    tileGroups(row, rows[r + 1] ?? [], rows, r);
     for (const cell of row) widen(cell, row, rows[r + 1] ?? [], rows, r);
   }
 };

@@ -3,6 +3,7 @@ import { partitionDocument } from "../partition";
 import { htmlGrid } from "../table-structure";
 import type { ParsedElement } from "../types";
 import { buildRowGroupsPdf } from "./form-fixtures";
+import { buildNestedRowGroupsPdf } from "./unruled-layout-fixtures";
 
 const tableOf = async (bytes: Uint8Array) => {
   const { elements } = await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" });
@@ -47,5 +48,19 @@ describe("unruled tables: row labels over groups of body rows", () => {
       { text: "2001", row: 9, col: 0, rowSpan: 4 },
     ]);
     expect(table.metadata).toMatchObject({ table_rows: 13, table_columns: 4 });
+  });
+
+  it("spans the labels of a second label column over their groups inside the first column's groups", async () => {
+    const table = await tableOf(await buildNestedRowGroupsPdf());
+    const models = htmlGrid(table.html ?? "")
+      .filter((c) => c.col === 1 && c.row > 0 && c.text)
+      .map((c) => ({ text: c.text, row: c.row, rowSpan: c.rowSpan }));
+    expect(models).toEqual([
+      { text: "DETR-NC", row: 1, rowSpan: 3 },
+      { text: "DETR-NC", row: 4, rowSpan: 3 },
+      { text: "Faster R-CNN", row: 7, rowSpan: 3 },
+      { text: "DETR", row: 10, rowSpan: 3 },
+    ]);
+    expect(htmlGrid(table.html ?? "").find((c) => c.text === "Canonical")?.rowSpan).toBe(9);
   });
 });

@@ -9,11 +9,17 @@
 type Cell = { col: number; colSpan: number; rowSpan?: number; text: string };
 type Kind = "label" | "alone" | "blank" | "other";
 
-const kindOf = (row: Cell[]): Kind => {
-  const first = row.find((c) => c.col === 0);
-  if (!first) return row.length > 0 ? "blank" : "other";
+/**
+ * A row's part in the groups of column `col`: its label (cells after it), its label alone, blank there with cells
+ * after it only (a row inside a group: a row with a cell before `col` opens a group of an outer column), or other.
+ */
+const kindOf = (row: Cell[], col: number): Kind => {
+  const first = row.find((c) => c.col === col);
+  const after = row.some((c) => c.col > col);
+  if (!first) return after && !row.some((c) => c.col < col) ? "blank" : "other";
   if (first.colSpan !== 1 || !first.text) return "other";
-  return row.length === 1 ? "alone" : "label";
+  if (after) return "label";
+  return row.some((c) => c.col < col) ? "other" : "alone";
 };
 
 /** A group: the rows `from`..`to` (inclusive) under one label cell taken from row `anchor`. */
@@ -52,24 +58,30 @@ const groupsAround = (kinds: Kind[]): Group[] | null => {
   return groups;
 };
 
-/** The rows with each group's label moved to its first row as a cell spanning the group; `head` header rows kept. */
-export const spanRowGroups = (rows: Cell[][], head: number, isFigure: (text: string) => boolean): Cell[][] => {
+/**
+ * The rows with each group's label moved to its first row as a cell spanning the group; `head` header rows kept.
+ * Column `col` 0 by default; 1 for the labels of groups nested in a first column's groups ("DETR-NC" over its
+ * "Simple", "Complex" and "All" rows inside "Canonical").
+ */
+export const spanRowGroups = (rows: Cell[][], head: number, isFigure: (text: string) => boolean, col = 0): Cell[][] => {
   const body = rows.slice(head).map((row) => row.map((c) => ({ ...c })));
-  const kinds = body.map(kindOf);
+  const kinds = body.map((row) => kindOf(row, col));
   if (!kinds.includes("blank")) return rows;
-  const labels = body.flatMap((row) => row.filter((c) => c.col === 0).map((c) => c.text));
+  const labels = body.flatMap((row) => row.filter((c) => c.col === col).map((c) => c.text));
   if (labels.some(isFigure)) return rows;
   const groups = kinds[0] === "blank" ? groupsAround(kinds) : groupsUnder(kinds);
   if (!groups || groups.length < 2) return rows;
   const dropped = new Set<number>();
   for (const { anchor, from, to } of groups) {
     const row = body[anchor] ?? [];
-    const label = row.find((c) => c.col === 0);
+    const label = row.find((c) => c.col === col);
     if (!label) continue;
     body[anchor] = row.filter((c) => c !== label);
-    if (kinds[anchor] === "alone") dropped.add(anchor);
-    const span = to - from + 1 - (kinds[anchor] === "alone" ? 1 : 0);
-    (body[from] ?? []).unshift({ ...label, rowSpan: span });
+    if (kinds[anchor] === "alone" && body[anchor]?.length === 0) dropped.add(anchor);
+    const span = to - from + 1 - (dropped.has(anchor) ? 1 : 0);
+    const target = body[from] ?? [];
+    target.push({ ...label, rowSpan: span });
+    target.sort((a, b) => a.col - b.col);
   }
   return [...rows.slice(0, head), ...body.filter((_, i) => !dropped.has(i))];
 };

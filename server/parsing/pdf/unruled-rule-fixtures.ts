@@ -182,7 +182,7 @@ const COLUMN_TEXT =
   "The results below compare the parsers on the same documents; each figure is the mean of three runs on one core.";
 
 /** Lines of prose 220 pt wide at `x`, one every 12 pt from `from` while above `to`. */
-const prose = (page: PDFPage, font: PDFFont, x: number, from: number, to: number) => {
+export const prose = (page: PDFPage, font: PDFFont, x: number, from: number, to: number) => {
   let line = "";
   let top = from;
   for (const word of Array.from({ length: 20 }, () => COLUMN_TEXT)

@@ -11,6 +11,16 @@ import {
   buildTableAcrossGutterPdf,
   buildTrialTablePdf,
 } from "./unruled-rule-fixtures";
+import {
+  buildCaptionBesideJustifiedPdf,
+  buildFractionEquationPdf,
+  buildHeadingInGapPdf,
+  buildJustifiedReferencePdf,
+  buildLongGroupLabelPdf,
+  buildSpannedPatientHeaderPdf,
+  buildTableBesideProsePdf,
+  buildTiledGroupHeadingsPdf,
+} from "./unruled-layout-fixtures";
 
 const parse = async (bytes: Uint8Array) =>
   (await partitionDocument({ bytes, fileName: "t.pdf", fileType: "pdf", method: "basic" })).elements;
@@ -52,11 +62,72 @@ describe("unruled tables: the header apart from the body", () => {
   });
 });
 
+describe("unruled tables: a header set tighter than its rows", () => {
+  it("takes a heading centred over two columns into the table, though further above than the header wraps", async () => {
+    const table = await onlyTable(await buildSpannedPatientHeaderPdf());
+    expect(table.html).toContain('<th colspan="2">Core amino acid</th>');
+  });
+
+  it("keeps a footnote mark set small after a heading in that heading's cell", async () => {
+    const rows = rowsOf(await onlyTable(await buildSpannedPatientHeaderPdf()));
+    const header = rows.find((r) => r.includes("Patient no")) ?? [];
+    expect(header).toEqual(["Patient no", "Genotype", "Viral load (IU/ml)", "70", "91", "End of treatment response a"]);
+    expect(rows.every((r) => r.length <= 6)).toBe(true);
+  });
+});
+
+describe("unruled tables: group headings side by side", () => {
+  it("spans headings that each sit centred over a run of three columns, the runs side by side", async () => {
+    const table = await onlyTable(await buildTiledGroupHeadingsPdf());
+    const groups = htmlGrid(table.html ?? "").filter((c) => ["Total", "Public", "Private"].includes(c.text));
+    expect(groups.map((c) => [c.text, c.row, c.col, c.colSpan])).toEqual([
+      ["Total", 0, 1, 3],
+      ["Public", 0, 4, 3],
+      ["Private", 0, 7, 3],
+    ]);
+  });
+});
+
+describe("unruled tables: a heading alone over the gap between two columns", () => {
+  it("spans the heading over columns instead of opening an empty column", async () => {
+    const table = await onlyTable(await buildHeadingInGapPdf());
+    const cells = htmlGrid(table.html ?? "");
+    expect(Math.max(...cells.map((c) => c.col + c.colSpan))).toBe(6);
+    expect((cells.find((c) => c.text === "Grade")?.colSpan ?? 1) > 1).toBe(true);
+  });
+});
+
+describe("unruled tables: a group label between the header and the body", () => {
+  it("does not bridge a long line of justified prose between lines stretched into pieces", async () => {
+    const elements = await parse(await buildJustifiedReferencePdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+  });
+
+  it("keeps a long group label at the rows' pitch inside the table, the header above it too", async () => {
+    const rows = rowsOf(await onlyTable(await buildLongGroupLabelPdf()));
+    expect(rows[0]).toEqual(["Data Platform", "Number of Features", "Number of tumors"]);
+    expect(rows.flat()).toContain("Number of features and tumors in different data platforms");
+    expect(rows).toHaveLength(6);
+  });
+});
+
 describe("unruled tables: what is no table", () => {
   it("leaves a chart's value axis beside its legend as text", async () => {
     const elements = await parse(await buildChartLegendPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+
+  it("leaves a caption beside justified prose cut into lone words at its wide spaces as text", async () => {
+    const elements = await parse(await buildCaptionBesideJustifiedPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("reduction");
+  });
+
+  it("leaves a single numbered display equation, its fractions over and under its line, as text", async () => {
+    const elements = await parse(await buildFractionEquationPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("(14)");
   });
 
   it("leaves numbered display equations, their fractions over two lines, as text", async () => {
@@ -104,5 +175,15 @@ describe("unruled tables: across a two-column page", () => {
     const header = rowsOf(tables[0] as ParsedElement)[0];
     expect(header).toEqual(expect.arrayContaining(["Dataset", "Input Modality", "Tables", "Cell Cells", "Row Span"]));
     expect(elements.filter((e) => e.type !== "Table" && /Dataset|Input/.test(e.text))).toEqual([]);
+  });
+
+  it("reads a captioned table that fills one column apart from the prose of the other column", async () => {
+    const elements = await parse(await buildTableBesideProsePdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const table = tables[0] as ParsedElement;
+    expect(rowsOf(table).every((r) => r.length === 3)).toBe(true);
+    expect(table.text).not.toContain("parsers");
+    expect(elements.some((e) => e.type !== "Table" && e.text.includes("The results below compare"))).toBe(true);
   });
 });

@@ -32,7 +32,9 @@ const atomsOf = (line: Line): Atom[] => {
   for (const run of runs) {
     if (!run.text.trim()) continue;
     const last = groups[groups.length - 1];
-    if (last && run.left - last.right < WORD_GAP_EM * run.fontSize) {
+    // Measured in the larger font: a footnote mark set small after a heading ("response a") is still its cell's.
+    const em = Math.max(run.fontSize, last?.runs[last.runs.length - 1]?.fontSize ?? 0);
+    if (last && run.left - last.right < WORD_GAP_EM * em) {
       last.runs.push(run);
       last.right = Math.max(last.right, run.right);
     } else groups.push({ left: run.left, right: run.right, runs: [run] });
@@ -78,7 +80,15 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   const isTypical = (r: Atom[]) => r.length >= typical;
   const narrow = rows.map((row, i) => row.filter((a) => !spans(a, rows, i)));
   let columns = mergeIntervals(narrow.filter((_, i) => isTypical(rows[i] ?? [])).flat());
-  const rest = narrow.filter((_, i) => !isTypical(rows[i] ?? [])).flat();
+  // A heading alone on its line between two columns ("Grade" over the grades' columns, in the gap between two of
+  // them) is a group heading, not a column of its own.
+  const first = columns[0];
+  const last = columns[columns.length - 1];
+  const between = (a: Atom, row: Atom[]) =>
+    row.length === 1 && !!first && !!last && a.left > first.right && a.right < last.left;
+  const rest = narrow.flatMap((row, i) =>
+    isTypical(rows[i] ?? []) ? [] : row.filter((a) => !(between(a, row) && !columns.some((c) => overlaps(a, c)))),
+  );
   const fitting = rest.filter((a) => columns.filter((c) => overlaps(a, c)).length <= 1);
   columns = mergeIntervals(fitting, columns);
   return columns;
@@ -246,9 +256,14 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   if (atoms.filter((row) => row.some((a) => RELATION.test(a.text))).length >= 0.5 * atoms.length) return null;
   // Numbered ones too, their fractions' lines between them ("dA" over "dt"): a relation sign opening or closing a
   // cell ("= -ka * A", "dN =") and an equation's number ending the row, on two rows or more each.
-  const numbered = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? "")).length;
+  const numberedRows = atoms.filter((row) => EQUATION_NUMBER.test(row[row.length - 1]?.text ?? ""));
+  const numbered = numberedRows.length;
   const related = atoms.filter((row) => row.some((a) => RELATION_EDGE.test(a.text))).length;
   if (numbered >= 2 && related >= 2) return null;
+  // One such equation alone, its fractions' numerators above and denominators below ("Ca" over "KC = = (14)" over
+  // "Ce"): a numbered line holding a relation sign, with no more than a line above and below it per number.
+  const isRelation = (a: Atom) => RELATION.test(a.text) || RELATION_EDGE.test(a.text);
+  if (numbered >= 1 && numberedRows.every((row) => row.some(isRelation)) && atoms.length <= 3 * numbered) return null;
   const prose = all.filter((a) => words(a.text) >= 5 && /\p{Ll}/u.test(a.text)).length;
   if (columns.length <= 3 && prose >= 0.5 * all.length) return null;
   const {
@@ -282,7 +297,7 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
   );
   const joined = joinHeader([...placed.slice(0, head), ...body], head);
   const { headerRows } = joined;
-  const rows = spanRowGroups(joined.rows, headerRows, isFigure);
+  const rows = spanRowGroups(spanRowGroups(joined.rows, headerRows, isFigure), headerRows, isFigure, 1);
   const cells: GridCell[] = [];
   const covered = new Set<string>();
   const blank = (r: number, col: number) => {
