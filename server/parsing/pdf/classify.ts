@@ -239,7 +239,9 @@ export const classifyBlock = ({
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
-  if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
+  // A lone letter four times the body's size or more is a figure's lettering, not an index's letter heading.
+  const glyph = /^\p{L}$/u.test(text) && fontSize >= 4 * stats.bodySize;
+  if ((heading || named) && readsAsHeading(text) && !glyph) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };
