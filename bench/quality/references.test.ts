@@ -41,4 +41,22 @@ describe("list items of a tagged PDF", () => {
     expect(structText(inner, byId, "L")).toBe("a) Inner item");
     expect(structText(outer, byId)).toBe("2. Outer item a) Inner item");
   });
+
+  it("leaves a footnote tagged inside a heading out of the heading's text", () => {
+    const content = (id: string): StructNode => ({ type: "content", id });
+    const byId = new Map([
+      ["c1", ["5. Formatting"]],
+      ["c2", ["3"]],
+      ["c3", ["3 The note's text at the page's foot."]],
+    ]);
+    const heading: StructNode = {
+      role: "H1",
+      children: [
+        content("c1"),
+        { role: "Lbl", children: [content("c2")] },
+        { role: "Note", children: [content("c3")] },
+      ],
+    };
+    expect(structText(heading, byId, /^(?:Note|FENote)$/)).toBe("5. Formatting 3");
+  });
 });

@@ -25,15 +25,25 @@ const openWithPdfjs = async (bytes: Uint8Array) => {
 };
 
 /**
- * A node's text: its marked content in the tree's order, leaving out the subtrees tagged `skipRole`. A list item's
- * text leaves out the lists nested in it ("2. Outer item" holding "a) Inner item"): each nested item is an item of
- * its own, and text counted in two items could never be matched by both, whatever a parser makes of the list.
+ * A node's text: its marked content in the tree's order, leaving out the subtrees tagged `skipRole` (one role or a
+ * pattern of roles). A list item's text leaves out the lists nested in it ("2. Outer item" holding "a) Inner item"):
+ * each nested item is an item of its own, and text counted in two items could never be matched by both, whatever a
+ * parser makes of the list. A heading's text leaves out the footnotes tagged inside it (LaTeX's tagging nests a
+ * footnote's `Note` in the heading that carries its mark): the note's text is set at the page's foot, not in the
+ * heading.
  */
-export const structText = (node: StructNode, byId: ReadonlyMap<string, string[]>, skipRole?: string): string =>
+export const structText = (
+  node: StructNode,
+  byId: ReadonlyMap<string, string[]>,
+  skipRole?: string | RegExp,
+): string =>
   node.type === "content" && node.id
     ? (byId.get(node.id) ?? []).join("")
     : (node.children ?? [])
-        .filter((child) => !skipRole || child.role !== skipRole)
+        .filter(
+          (child) =>
+            !skipRole || !(typeof skipRole === "string" ? child.role === skipRole : skipRole.test(child.role ?? "")),
+        )
         .map((child) => structText(child, byId, skipRole))
         .join(" ");
 
@@ -82,7 +92,7 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
       const textOf = (node: StructNode): string => structText(node, byId);
       const walk = (node: StructNode) => {
         const role = node.role ?? "";
-        if (HEADING_ROLES.test(role)) headings.push(textOf(node));
+        if (HEADING_ROLES.test(role)) headings.push(structText(node, byId, /^(?:Note|FENote)$/));
         else if (role === "LI") listItems.push(structText(node, byId, "L"));
         else if (role === "TD" || role === "TH") tableCells.push(textOf(node));
         else if (role === "Code") codeBlocks.push(textOf(node));

@@ -21,10 +21,13 @@ export const SECTION_NUMBER_RE = /^\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=\p{Lu})/u;
 
 /**
  * Some styles set section headings a little smaller than the body, in bold (ASME's 9 pt sans capitals over 10 pt
- * text): such a line counts as a heading when numbered as a section or in capitals, not a bold phrase of any kind.
+ * text): such a line counts as a heading when numbered as a section or in capitals, or a label of a few words that
+ * opens with a capital and ends with a colon (ACM's "ACM Reference Format:" over the citation set in its size), not a
+ * bold phrase of any kind.
  */
 const numberedOrCapitals = (text: string): boolean => {
   if (SECTION_NUMBER_RE.test(text)) return true;
+  if (/^\p{Lu}[^:]*:$/u.test(text.trim()) && text.trim().split(/\s+/).length <= 4) return true;
   const letters = text.replace(/[^\p{L}]/gu, "");
   return letters.length >= 4 && !/\p{Ll}/u.test(letters);
 };

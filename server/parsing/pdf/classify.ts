@@ -12,7 +12,7 @@ import type { ElementType } from "../types";
 import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
-import { monoShare, type DocStats } from "./stats";
+import { isCodeWord, monoShare, type DocStats } from "./stats";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
@@ -47,13 +47,16 @@ const listingText = (lines: Line[]): string => {
  * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
  * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
  * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
- * variables ("6. MORE ON MATH: u · w = 0") keep their case.
+ * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
   if (GLYPH_START_RE.test(text)) return false;
-  const words = (text.slice(bulletPrefixLength(text)).match(/\p{L}{2,}/gu) ?? []).join(" ");
+  // A command or file named in a typewriter font keeps its own case ("5. REFERENCE FORMATTING WITH asmeconf.bst").
+  const runs = line.segments.flatMap((s) => s.runs).filter((r) => r.fontName === line.fontName || !isCodeWord(r));
+  const prose = runs.map((r) => r.text).join(" ");
+  const words = (prose.slice(bulletPrefixLength(prose)).match(/\p{L}{2,}/gu) ?? []).join(" ");
   return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));
 };
 
@@ -236,7 +239,9 @@ export const classifyBlock = ({
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
-  if ((heading || named) && readsAsHeading(text)) return { type: "Title", text };
+  // A lone letter four times the body's size or more is a figure's lettering, not an index's letter heading.
+  const glyph = /^\p{L}$/u.test(text) && fontSize >= 4 * stats.bodySize;
+  if ((heading || named) && readsAsHeading(text) && !glyph) return { type: "Title", text };
   if (isEmailAddress(text)) return { type: "EmailAddress", text };
   if (isSentenceLike(text)) return { type: "NarrativeText", text };
   return { type: "UncategorizedText", text };

@@ -52,6 +52,18 @@ const besideItsLikes = (run: Run, runs: Run[]): boolean => {
 };
 
 /**
+ * Text four times the size of other text or more, two of the smaller text's ems or more away from it, is no line of
+ * that text: a figure's giant lettering (a 99 pt "A" drawn as text) whose band spans several lines of the next column
+ * would make the heading there ("References") one line with the glyph and whatever text sits beside it.
+ */
+const dwarfedApart = (run: Run, row: Run[]): boolean =>
+  row.every((r) => {
+    const small = Math.min(run.fontSize, r.fontSize);
+    const gap = Math.max(r.left - run.right, run.left - r.right);
+    return small <= 0.25 * Math.max(run.fontSize, r.fontSize) && gap >= 2 * small;
+  });
+
+/**
  * Rows: runs whose boxes overlap vertically by half the smaller height. The row's band is its largest run's box, so
  * superscripts and subscripts join their line instead of forming rows of their own.
  */
@@ -66,7 +78,8 @@ const groupRows = (runs: Run[]): Run[][] => {
       const row = rows[i];
       if (!row) continue;
       const shared = overlap(run.top, run.bottom, row.top, row.bottom);
-      if (shared >= 0.5 * Math.min(height, row.bottom - row.top) && besideItsLikes(run, row.runs)) {
+      const joins = shared >= 0.5 * Math.min(height, row.bottom - row.top) && besideItsLikes(run, row.runs);
+      if (joins && !dwarfedApart(run, row.runs)) {
         target = row;
         break;
       }

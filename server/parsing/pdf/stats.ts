@@ -59,7 +59,8 @@ const ITEM_MARK_RE = /^\s*[\p{L}\d]{1,4}[.)]\s*$/u;
  * Share of a line's characters set in its dominant font: 1 for a line wholly in one font. Runs in another font
  * without a word of two letters (inline math such as "u · ω = 0", a symbol glyph) are left out: a heading with a
  * formula in it is still set wholly in the heading's font. A number or letter opening an item ("5. ", "b)") in its
- * own font still counts: a list's numbering set apart from its text.
+ * own font still counts: a list's numbering set apart from its text. So is one word in a typewriter font within a
+ * line in another ("5. REFERENCE FORMATTING WITH asmeconf.bst"): the name of a command, file or function.
  */
 export const fontShare = (line: Line): number => {
   let total = 0;
@@ -67,12 +68,16 @@ export const fontShare = (line: Line): number => {
   for (const s of line.segments) {
     for (const r of s.runs) {
       if (r.fontName !== line.fontName && !/\p{L}{2}/u.test(r.text) && !ITEM_MARK_RE.test(r.text)) continue;
+      if (r.fontName !== line.fontName && isCodeWord(r)) continue;
       total += r.text.length;
       if (r.fontName === line.fontName) same += r.text.length;
     }
   }
   return total === 0 ? 0 : same / total;
 };
+
+/** A single word set in a monospace font: a command, file or function named in running text or a heading. */
+export const isCodeWord = (run: Run): boolean => run.mono && /^\S+$/.test(run.text.trim());
 
 /** Share of characters set in a monospace font, over some lines. */
 export const monoShare = (lines: Line[]): number => {

@@ -40,6 +40,7 @@ export type PdfiumApi = Record<
   | "FPDFTextObj_GetFont"
   | "FPDFFont_GetBaseFontName"
   | "FPDFFont_GetFlags"
+  | "FPDFFont_GetWeight"
   | "FPDFPage_CountObjects"
   | "FPDFPage_GetObject"
   | "FPDFPageObj_GetType"

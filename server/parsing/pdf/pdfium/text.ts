@@ -14,6 +14,8 @@ const FIXED_PITCH = 1;
 /** Fixed-pitch families by name, for fonts whose descriptor does not set the flag (TeX's typewriter fonts among them). */
 const MONOSPACE_NAME =
   /courier|mono|consol|menlo|typewriter|nimbusmon|cmtt|fixedsys|inconsolata|monaco|sourcecode|firacode|cascadia|sftt|txtt|pcrr|andale|lettergothic|cousine/i;
+/** What names a bold face: the weights the layout code reads from a font's name. */
+const BOLD_NAME = /bold|black|heavy|semibold|demi/i;
 /** A horizontal line's box, in font sizes above and below the baseline. */
 const ASCENT = 0.75;
 const DESCENT = 0.25;
@@ -36,6 +38,8 @@ const readFont = (doc: PdfDocument, textObject: number): Font => {
   // A subset's name carries a tag of six capitals ("BCDEEE+Calibri"): the same font in every subset.
   const name = length > 1 ? pdfium.utf8(nameBuffer).replace(/^[A-Z]{6}\+/, "") : `font-${font}`;
   const mono = (pdfium.api.FPDFFont_GetFlags(font) & FIXED_PITCH) !== 0 || MONOSPACE_NAME.test(name);
+  // A bold face whose name does not say so (Linux Libertine's "LinLibertineTB"): its descriptor's weight does.
+  if (pdfium.api.FPDFFont_GetWeight(font) >= 600 && !BOLD_NAME.test(name)) return { name: `${name}-Bold`, mono };
   return { name, mono };
 };
 
