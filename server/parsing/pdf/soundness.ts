@@ -4,7 +4,7 @@ import type { PageText } from "./types";
  * Whether a page's text layer can be trusted, or the page must be read from its pixels. A page has no usable text
  * when it prints (almost) nothing, or when what it prints is a broken encoding: glyphs mapped to private-use code
  * points or U+FFFD, runs of symbols where letters should be, or "words" without vowels (fonts whose codes were
- * shifted, "Wkh txlfn eurzq ira"). Decided per page, so one broken font does not send a whole report to OCR.
+ * shifted, "Wkh txlfn eurzq ira"; counted once each, as a table may repeat an acronym down a column). Decided per page, so one broken font does not send a whole report to OCR.
  */
 
 export type TextLayerVerdict = { chars: number; sound: boolean; reason: "text" | "no-text" | "garbled" };
@@ -30,8 +30,10 @@ export const judgeTextLayer = (page: Pick<PageText, "runs" | "rotated">): TextLa
   if (odd / chars > 0.3) return { chars, sound: false, reason: "garbled" };
   const words = text.split(/[\s\p{P}\p{N}]+/u).filter((w) => LATIN_WORD_RE.test(w));
   if (words.length >= 20) {
-    const voiced = words.filter((w) => VOWEL_RE.test(w)).length;
-    if (voiced / words.length < 0.6) return { chars, sound: false, reason: "garbled" };
+    // Judged on distinct words: a table's column repeating one acronym ("SVR" down 55 rows) is no broken font.
+    const distinct = [...new Set(words.map((w) => w.toLowerCase()))];
+    const voiced = distinct.filter((w) => VOWEL_RE.test(w)).length;
+    if (voiced / distinct.length < 0.6) return { chars, sound: false, reason: "garbled" };
   }
   return { chars, sound: true, reason: "text" };
 };

@@ -89,6 +89,9 @@ describe("soundness of a page's text layer", () => {
       "Thr qck brwn fxs jmpd vr thr lzz dgs whn thr fnt wss brkn snd thr vwls wrr gnn frm thss txt lnn " +
       "brt thr cnsnnts stll strd n plcc";
     expect(judgeTextLayer(page(shifted))).toMatchObject({ sound: false, reason: "garbled" });
+    // A table column repeating an acronym: distinct words are judged, not each of the column's rows.
+    const table = `Patient Genotype Viral load Response ${"R1 1a 4.36 SVR ".repeat(40)}`;
+    expect(judgeTextLayer(page(table))).toMatchObject({ sound: true, reason: "text" });
     // Symbols where letters should be.
     expect(judgeTextLayer(page("☐☒☓☔☕☖☗☘☙☚☛☜☝☞☟ ☠☡☢☣"))).toMatchObject({ sound: false, reason: "garbled" });
   });
