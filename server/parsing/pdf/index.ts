@@ -24,6 +24,7 @@ import { rowsToText } from "../table-html";
 import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
 import type { OutsideRow } from "./grid-outside";
 import { computeStats } from "./stats";
+import { withRotatedHeaders } from "./rotated-headers";
 import { maxOf, type Block, type Box, type PageText, type RotatedText } from "./types";
 
 /** Work bounds: a hostile or huge PDF must not hold a worker for hours. */
@@ -267,7 +268,8 @@ const parseOpenPdf = async (
   const graphicsOf = graphicsReader(doc);
   const read = await readPages(doc, only ? new Set(only) : undefined, rulings === "none" ? undefined : graphicsOf);
   const { warnings, total } = read;
-  const typed = read.pages.map((page) => ({ ...page, runs: withFontBullets(page.runs) }));
+  // Turned column headings join their tables' header rows before the pages are laid out.
+  const typed = read.pages.map(withRotatedHeaders).map((page) => ({ ...page, runs: withFontBullets(page.runs) }));
   const pages = rulings === "none" ? typed : await withDrawnBulletsOf(typed, graphicsOf);
   const verdicts = new Map(pages.map((p) => [p.pageNumber, judgeTextLayer(p)]));
 
