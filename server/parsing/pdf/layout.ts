@@ -1,5 +1,6 @@
 import { MARKER_RE } from "../classify-text";
 import { findColumns, markSpanningRows } from "./columns";
+import { readsRightToLeft } from "./direction";
 import { attachScripts } from "./script-runs";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
 
@@ -134,13 +135,17 @@ const separatesMark = (prev: Run, run: Run) =>
   (isRaisedMark(run, prev) && /\p{L}{3}[.,;:)]?$/u.test(prev.text.trimEnd())) ||
   (isRaisedMark(prev, run) && /^\p{L}/u.test(run.text));
 
-/** Concatenate runs of one line, adding a space where the gap is wider than a thin space. */
+/**
+ * Concatenate runs of one line (given left to right), adding a space where the gap is wider than a thin space; a
+ * line of Hebrew or Arabic reads from its right end.
+ */
 export const joinRuns = (runs: Run[]): string => {
+  const rtl = readsRightToLeft(runs.map((r) => r.text));
   let text = "";
   let prev: Run | undefined;
-  for (const run of runs) {
+  for (const run of rtl ? [...runs].reverse() : runs) {
     if (prev) {
-      const gap = run.left - prev.right;
+      const gap = rtl ? prev.left - run.right : run.left - prev.right;
       const needsSpace =
         (gap > 0.15 * Math.min(run.fontSize, prev.fontSize) || separatesMark(prev, run)) &&
         !text.endsWith(" ") &&
@@ -197,7 +202,7 @@ export const toLine = (segments: Segment[]): Line => {
     bottom,
     fontSize: font?.fontSize ?? 0,
     fontName: font?.fontName ?? "",
-    text: sorted.map((s) => s.text).join(" "),
+    text: (readsRightToLeft(sorted.map((s) => s.text)) ? [...sorted].reverse() : sorted).map((s) => s.text).join(" "),
     segments: sorted,
     baseline: median(runs.map((r) => r.baseline)),
   };

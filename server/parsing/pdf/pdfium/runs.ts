@@ -1,3 +1,4 @@
+import { isRtlChar } from "../direction";
 import type { Box, RotatedText, Run } from "../types";
 
 /**
@@ -47,6 +48,8 @@ type Building = Run & {
   marks: PageChar[];
   endsWithSpace: boolean;
   lastLeft: number;
+  /** Holds a letter of a right-to-left script: its next letters may be drawn leftwards. */
+  rtl: boolean;
 };
 
 /** The combining form of a spacing accent ("¨" → U+0308), or null when it has none. */
@@ -94,8 +97,13 @@ const continues = (run: Building, c: PageChar): boolean => {
   if (!c.horizontal) {
     return c.left <= run.right + em && c.right >= run.left - em && c.top <= run.bottom + em && c.bottom >= run.top - em;
   }
+  if (Math.abs(c.baseline - run.baseline) > MAX_RISE_EM * em) return false;
+  // Hebrew and Arabic come in reading order, each letter drawn to the left of the one before.
+  if ((run.rtl || isRtlChar(c.char)) && c.left < run.lastLeft) {
+    const gap = run.lastLeft - c.right;
+    return gap <= MAX_GAP_EM * em && gap >= -MAX_BACKTRACK_EM * em;
+  }
   return (
-    Math.abs(c.baseline - run.baseline) <= MAX_RISE_EM * em &&
     c.left - run.right <= MAX_GAP_EM * em &&
     // The letters of a ligature share its box: the next one starts where the last one started.
     c.left - run.lastLeft >= -MAX_BACKTRACK_EM * em
@@ -131,6 +139,7 @@ const startRun = (c: PageChar): Building => ({
   horizontal: c.horizontal,
   endsWithSpace: false,
   lastLeft: c.left,
+  rtl: isRtlChar(c.char),
 });
 
 /**
@@ -168,6 +177,7 @@ export const toRuns = (chars: readonly PageChar[]): { runs: Run[]; rotated: Rota
       current.offsets.push(current.text.length);
       current.text += c.char;
       current.lastLeft = c.left;
+      current.rtl ||= isRtlChar(c.char);
       current.left = Math.min(current.left, c.left);
       current.top = Math.min(current.top, c.top);
       current.right = Math.max(current.right, c.right);

@@ -1,0 +1,64 @@
+import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from "./index";
+import { PAGE } from "./test-fixtures";
+
+/**
+ * Hebrew as a right-to-left producer writes it: each line's words in reading order, every letter drawn to the left of
+ * the one before (numbers left to right inside the line). The letters are Helvetica's "A"–"[" shown under a ToUnicode
+ * map to alef–tav, so the text layer holds Hebrew without a Hebrew font in the test.
+ */
+
+const ALEF = 0x05d0;
+const LETTERS = 27;
+const toLatin = (hebrew: string) =>
+  [...hebrew].map((c) => (c >= "\u05d0" && c <= "\u05ea" ? String.fromCharCode(0x41 + c.charCodeAt(0) - ALEF) : c));
+
+const toUnicodeMap = (doc: PDFDocument) => {
+  const pairs = Array.from({ length: LETTERS }, (_, i) => `<${(0x41 + i).toString(16)}> <0${(ALEF + i).toString(16)}>`);
+  const cmap = [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
+    "1 begincodespacerange <00> <FF> endcodespacerange",
+    `${LETTERS} beginbfchar ${pairs.join(" ")} endbfchar`,
+    "endcmap CMapName currentdict /CMap defineresource pop end end",
+  ].join("\n");
+  return doc.context.register(doc.context.stream(cmap));
+};
+
+/** A line set from the right margin leftwards, letter by letter; a run of digits keeps its own order. */
+const putRtl = (page: PDFPage, line: string, right: number, top: number, size: number, font: PDFFont) => {
+  let x = right;
+  const y = PAGE.height - top - size;
+  for (const token of line.match(/\d+|./gu) ?? []) {
+    const text = /\d/.test(token) ? token : toLatin(token).join("");
+    x -= font.widthOfTextAtSize(text, size);
+    page.drawText(text, { x, y, size, font });
+  }
+};
+
+const hebrewPdf = async (lines: string[], size = 11) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  lines.forEach((line, i) => putRtl(page, line, 540, 100 + i * size * 1.3, size, font));
+  // Drawn first, then the font's dictionary is written and given its map, so saving does not write it again.
+  await font.embed();
+  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
+  return doc.save();
+};
+
+describe("right-to-left text", () => {
+  it("reads a Hebrew paragraph in reading order, its words whole", async () => {
+    const lines = ["כל בני האדם נולדו בני חורין ושווים בערכם", "ובזכויותיהם. כולם חוננו בתבונה ובמצפון."];
+    const { elements } = await partitionPdf({ bytes: await hebrewPdf(lines) });
+    expect(elements.map((e) => e.text)).toEqual([lines.join(" ")]);
+  });
+
+  it("keeps a number's digits in order inside a right-to-left line", async () => {
+    const line = "בשנת 2022 היו 14 דוחות";
+    const { elements } = await partitionPdf({ bytes: await hebrewPdf([line]) });
+    expect(elements.map((e) => e.text)).toEqual([line]);
+  });
+});
