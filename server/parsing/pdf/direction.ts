@@ -27,3 +27,34 @@ export const readsRightToLeft = (texts: readonly string[]): boolean => {
   }
   return rtl > ltr;
 };
+
+const MIRRORED: Record<string, string> = {
+  "(": ")",
+  ")": "(",
+  "[": "]",
+  "]": "[",
+  "{": "}",
+  "}": "{",
+  "<": ">",
+  ">": "<",
+  "«": "»",
+  "»": "«",
+};
+
+/**
+ * A right-to-left run's brackets as read. Drawn in reading order, PDFium gives each bracket as read; drawn left to
+ * right (as Word writes a line) it reverses the letters but names each bracket by the glyph shown, which is its
+ * mirror image: "15(ב)(4)" comes as "15)ב()4(". Such a run has a closing bracket before any opening one.
+ */
+export const closesFirst = (text: string): boolean => {
+  const depth = { "(": 0, "[": 0, "{": 0 };
+  for (const char of text) {
+    if (char in depth) depth[char as keyof typeof depth]++;
+    else if (char === ")" && --depth["("] < 0) return true;
+    else if (char === "]" && --depth["["] < 0) return true;
+    else if (char === "}" && --depth["{"] < 0) return true;
+  }
+  return false;
+};
+
+export const mirrorBrackets = (text: string): string => text.replace(/[()[\]{}<>«»]/g, (c) => MIRRORED[c] ?? c);

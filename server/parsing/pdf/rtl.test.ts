@@ -27,38 +27,55 @@ const toUnicodeMap = (doc: PDFDocument) => {
   return doc.context.register(doc.context.stream(cmap));
 };
 
-/** A line set from the right margin leftwards, letter by letter; a run of digits keeps its own order. */
-const putRtl = (page: PDFPage, line: string, right: number, top: number, size: number, font: PDFFont) => {
-  let x = right;
+/** The line's tokens in reading order: a number whole, every other character alone. */
+const tokens = (line: string) => line.match(/\d\d+|./gu) ?? [];
+
+/**
+ * A line set from the right margin. `reading` draws it leftwards token by token, in reading order, each bracket as
+ * the glyph shown (its mirror image), as LibreOffice does. `visual` draws the whole line as one string left to right,
+ * its tokens reversed, each bracket's glyph mapped to the character read (as Word does): PDFium reverses such a line
+ * and mirrors its brackets once more.
+ */
+const putRtl = (page: PDFPage, line: string, order: Order, top: number, size: number, font: PDFFont) => {
   const y = PAGE.height - top - size;
-  for (const token of line.match(/\d+|./gu) ?? []) {
-    const text = /\d/.test(token) ? token : toLatin(token).join("");
-    x -= font.widthOfTextAtSize(text, size);
-    page.drawText(text, { x, y, size, font });
+  const shown = (c: string) => (order === "reading" ? ({ "(": ")", ")": "(" }[c] ?? c) : c);
+  const glyphs = (token: string) => (/\d/.test(token) ? token : toLatin(token).map(shown).join(""));
+  if (order === "visual") {
+    const text = tokens(line).reverse().map(glyphs).join("");
+    page.drawText(text, { x: RIGHT - font.widthOfTextAtSize(text, size), y, size, font });
+    return;
+  }
+  let x = RIGHT;
+  for (const token of tokens(line)) {
+    x -= font.widthOfTextAtSize(glyphs(token), size);
+    page.drawText(glyphs(token), { x, y, size, font });
   }
 };
 
-const hebrewPdf = async (lines: string[], size = 11) => {
+type Order = "reading" | "visual";
+const RIGHT = 540;
+
+const hebrewPdf = async (lines: string[], order: Order, size = 11) => {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([PAGE.width, PAGE.height]);
-  lines.forEach((line, i) => putRtl(page, line, 540, 100 + i * size * 1.3, size, font));
+  lines.forEach((line, i) => putRtl(page, line, order, 100 + i * size * 1.3, size, font));
   // Drawn first, then the font's dictionary is written and given its map, so saving does not write it again.
   await font.embed();
   doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
   return doc.save();
 };
 
-describe("right-to-left text", () => {
+describe.each(["reading", "visual"] as const)("right-to-left text drawn in %s order", (order) => {
   it("reads a Hebrew paragraph in reading order, its words whole", async () => {
     const lines = ["כל בני האדם נולדו בני חורין ושווים בערכם", "ובזכויותיהם. כולם חוננו בתבונה ובמצפון."];
-    const { elements } = await partitionPdf({ bytes: await hebrewPdf(lines) });
+    const { elements } = await partitionPdf({ bytes: await hebrewPdf(lines, order) });
     expect(elements.map((e) => e.text)).toEqual([lines.join(" ")]);
   });
 
-  it("keeps a number's digits in order inside a right-to-left line", async () => {
-    const line = "בשנת 2022 היו 14 דוחות";
-    const { elements } = await partitionPdf({ bytes: await hebrewPdf([line]) });
+  it("keeps a number's digits in order and its brackets the right way round", async () => {
+    const line = "לפי סעיף 15(ב)(4) בשנת 2022 היו 14 דוחות";
+    const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
     expect(elements.map((e) => e.text)).toEqual([line]);
   });
 });

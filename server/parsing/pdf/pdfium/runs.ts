@@ -1,4 +1,4 @@
-import { isRtlChar } from "../direction";
+import { closesFirst, isRtlChar, mirrorBrackets } from "../direction";
 import type { Box, RotatedText, Run } from "../types";
 
 /**
@@ -87,6 +87,7 @@ const runText = (run: Building): string => {
       text = text.slice(0, at) + insert + text.slice(at);
     }
   }
+  if (run.rtl && closesFirst(text)) text = mirrorBrackets(text);
   return cleanText(run.endsWithSpace ? `${text} ` : text);
 };
 
