@@ -13,6 +13,7 @@ import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines } from "./blocks"
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
+import { rightToLeftRows, rightToLeftTable } from "./direction";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
@@ -184,10 +185,11 @@ export const classifyBlock = ({
   repeated: Set<string>;
 }): Classified | null => {
   if (block.kind === "table" && block.rows) {
-    const text = rowsToText(block.rows);
-    const html = block.table ? unruledHtml(block.table) : rowsToHtml({ rows: block.rows, headerRows: 1 });
+    const rows = rightToLeftRows(block.rows);
+    const table = block.table && rightToLeftTable(block.table);
+    const text = rowsToText(rows);
+    const html = table ? unruledHtml(table) : rowsToHtml({ rows, headerRows: 1 });
     if (!text) return null;
-    const { table } = block;
     if (!table) return { type: "Table", text, html };
     const metadata = { table_rows: table.rows, table_columns: table.cols, table_source: "text-positions" };
     return { type: "Table", text, html, metadata: table.kind ? { ...metadata, table_kind: table.kind } : metadata };

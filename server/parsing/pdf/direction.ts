@@ -58,3 +58,18 @@ export const closesFirst = (text: string): boolean => {
 };
 
 export const mirrorBrackets = (text: string): string => text.replace(/[()[\]{}<>«»]/g, (c) => MIRRORED[c] ?? c);
+
+type Cell = { row: number; col: number; colSpan: number; text: string };
+
+/** A table whose cells read right to left, its columns numbered from the right (its first column is the rightmost). */
+export const rightToLeftTable = <T extends { cols: number; cells: Cell[] }>(table: T): T => {
+  if (!readsRightToLeft(table.cells.map((c) => c.text))) return table;
+  const cells = table.cells
+    .map((c) => ({ ...c, col: table.cols - c.col - c.colSpan }))
+    .sort((a, b) => a.row - b.row || a.col - b.col);
+  return { ...table, cells };
+};
+
+/** A table's rows of cell texts, each from the right when the cells read right to left. */
+export const rightToLeftRows = (rows: string[][]): string[][] =>
+  readsRightToLeft(rows.flat()) ? rows.map((row) => [...row].reverse()) : rows;

@@ -21,6 +21,7 @@ import { pagesNeedingOcr } from "./scan-pages";
 import { judgeTextLayer, type TextLayerVerdict } from "./soundness";
 import { hasImageObjects, mergeFigures } from "../place";
 import { rowsToText } from "../table-html";
+import { rightToLeftTable } from "./direction";
 import { findGridTables, gridHtml, gridRows, type GridTable } from "./grid-tables";
 import type { OutsideRow } from "./grid-outside";
 import { computeStats } from "./stats";
@@ -242,7 +243,7 @@ const gridElements = (grids: Map<number, GridTable[]>, pages: PageText[]): Parse
       boundingBox: toBoundingBox(row),
       pageLayout,
     });
-    return list.flatMap((table) => [
+    return list.map(rightToLeftTable).flatMap((table) => [
       ...(table.outside ?? []).filter((row) => row.kind === "caption").map(beside),
       {
         type: "Table" as const,

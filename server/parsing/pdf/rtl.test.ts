@@ -36,16 +36,16 @@ const tokens = (line: string) => line.match(/\d\d+|./gu) ?? [];
  * its tokens reversed, each bracket's glyph mapped to the character read (as Word does): PDFium reverses such a line
  * and mirrors its brackets once more.
  */
-const putRtl = (page: PDFPage, line: string, order: Order, top: number, size: number, font: PDFFont) => {
+const putRtl = (page: PDFPage, line: string, order: Order, top: number, size: number, font: PDFFont, right = RIGHT) => {
   const y = PAGE.height - top - size;
   const shown = (c: string) => (order === "reading" ? ({ "(": ")", ")": "(" }[c] ?? c) : c);
   const glyphs = (token: string) => (/\d/.test(token) ? token : toLatin(token).map(shown).join(""));
   if (order === "visual") {
     const text = tokens(line).reverse().map(glyphs).join("");
-    page.drawText(text, { x: RIGHT - font.widthOfTextAtSize(text, size), y, size, font });
+    page.drawText(text, { x: right - font.widthOfTextAtSize(text, size), y, size, font });
     return;
   }
-  let x = RIGHT;
+  let x = right;
   for (const token of tokens(line)) {
     x -= font.widthOfTextAtSize(glyphs(token), size);
     page.drawText(glyphs(token), { x, y, size, font });
@@ -77,5 +77,49 @@ describe.each(["reading", "visual"] as const)("right-to-left text drawn in %s or
     const line = "לפי סעיף 15(ב)(4) בשנת 2022 היו 14 דוחות";
     const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
     expect(elements.map((e) => e.text)).toEqual([line]);
+  });
+});
+
+describe("a right-to-left table", () => {
+  const rows = [
+    ["שם", "מספר", "הערה"],
+    ["אחד", "12", "טוב מאוד"],
+    ["שניים", "345", "רע"],
+    ["שלושה", "6789", "בינוני"],
+  ];
+  /** Columns' right edges, the first column rightmost; rows 24 points apart. */
+  const rights = [540, 400, 260];
+  const tableTop = 100;
+  const build = async (ruled: boolean) => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    rows.forEach((row, r) =>
+      row.forEach((cell, c) => putRtl(page, cell, "visual", tableTop + r * 24, 10, font, rights[c]! - 6)),
+    );
+    if (ruled) {
+      const y = (top: number) => PAGE.height - top;
+      const [left, right, bottom] = [120, RIGHT, tableTop - 6 + rows.length * 24];
+      for (let r = 0; r <= rows.length; r++) {
+        const top = tableTop - 6 + r * 24;
+        page.drawLine({ start: { x: left, y: y(top) }, end: { x: right, y: y(top) }, thickness: 0.5 });
+      }
+      for (const x of [left, ...rights.slice(1), right]) {
+        page.drawLine({ start: { x, y: y(tableTop - 6) }, end: { x, y: y(bottom) }, thickness: 0.5 });
+      }
+    }
+    await font.embed();
+    doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
+    return doc.save();
+  };
+
+  it.each([
+    ["ruled", true],
+    ["unruled", false],
+  ])("%s: its first column is the rightmost", async (_, ruled) => {
+    const { elements } = await partitionPdf({ bytes: await build(ruled) });
+    const table = elements.find((e) => e.type === "Table");
+    expect(table?.text.split("\n")).toEqual(rows.map((row) => row.join(" ")));
+    expect(table?.html).toMatch(/^<table>(<thead>)?<tr><th>שם<\/th><th>מספר<\/th><th>הערה<\/th><\/tr>/);
   });
 });
