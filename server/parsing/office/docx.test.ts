@@ -9,6 +9,7 @@ import {
   wHyperlink,
   wImage,
   wPageBreak,
+  wFontRun,
   wPara,
   wRenderedBreak,
   wRun,
@@ -73,6 +74,30 @@ describe("partitionDocx", () => {
       ["ListItem", "Typed bullet item"],
       ["NarrativeText", "This is a normal sentence that ends with a period."],
     ]);
+  });
+
+  it("reads a code style's paragraphs, or paragraphs set in a fixed-pitch font, as one listing each", async () => {
+    const docx = await buildDocx({
+      body: [
+        wPara("The figures in this report come from a query on the sales table."),
+        wPara("SELECT name, total", { style: "SourceCode" }),
+        wPara("FROM sales", { style: "SourceCode" }),
+        wPara("  WHERE year = 2023;", { style: "SourceCode" }),
+        wPara("The totals are then computed by a short function typed in Consolas."),
+        wPara([wFontRun("def total(rows):", "Consolas")]),
+        wPara([wFontRun("    return sum(r.amount ", "Consolas"), wFontRun("for r in rows)", "Courier New")]),
+        wPara([wRun("Run "), wFontRun("npm test", "Consolas"), wRun(" before you commit.")]),
+      ].join(""),
+    });
+    const { elements } = await partitionDocx(docx);
+    expect(elements.map((e) => [e.type, e.text])).toEqual([
+      ["NarrativeText", "The figures in this report come from a query on the sales table."],
+      ["CodeSnippet", "SELECT name, total\nFROM sales\n  WHERE year = 2023;"],
+      ["NarrativeText", "The totals are then computed by a short function typed in Consolas."],
+      ["CodeSnippet", "def total(rows):\n    return sum(r.amount for r in rows)"],
+      ["NarrativeText", "Run npm test before you commit."],
+    ]);
+    expect(elements[1]?.markdown).toBe("```\nSELECT name, total\nFROM sales\n  WHERE year = 2023;\n```");
   });
 
   it("keeps tables as HTML with spans, nested tables and links", async () => {

@@ -3,6 +3,7 @@ import type JSZip from "jszip";
 import mammoth from "mammoth";
 import { AppError } from "@/server/errors";
 import { attr as domAttr, childrenOf as domChildren, tagName, type DomNode } from "../html-dom";
+import { isMonospaceFont } from "../monospace";
 import { escapeHtml, rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
@@ -50,8 +51,48 @@ const HARD_BREAK = "\uE000";
 const RENDERED_BREAK = "\uE001";
 const MARKERS_RE = /[\uE000\uE001]/;
 
-/** Paragraph styles mammoth does not map by default that are headings to a reader. */
-const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => h2:fresh"];
+/** Paragraph styles of code listings: Word's, LibreOffice's, pandoc's and the usual custom names. */
+const CODE_STYLES = [
+  "Code",
+  "Code Block",
+  "Source Code",
+  "HTML Preformatted",
+  "Preformatted Text",
+  "Plain Text",
+  "Macro Text",
+  "Listing",
+];
+
+/**
+ * Paragraph styles mammoth does not map by default: headings to a reader, and code, whose consecutive paragraphs
+ * become one <pre> (one listing) with a line each.
+ */
+const STYLE_MAP = [
+  "p[style-name='Title'] => h1:fresh",
+  "p[style-name='Subtitle'] => h2:fresh",
+  ...CODE_STYLES.map((style) => `p[style-name='${style}'] => pre:separator('\\n')`),
+];
+
+type DocNode = { type: string; value?: string; font?: string | null; styleName?: string | null; children?: DocNode[] };
+
+/** The runs of a paragraph that show text, inside links and bookmarks too. */
+const textRuns = (node: DocNode): DocNode[] =>
+  (node.children ?? []).flatMap((c) =>
+    c.type === "run" ? (c.children?.some((t) => t.type === "text" && t.value?.trim()) ? [c] : []) : textRuns(c),
+  );
+
+/**
+ * The document with each paragraph set wholly in a fixed-pitch font (code typed into a body paragraph) styled as
+ * code, as a code style would be (mammoth's document transform).
+ */
+const codeByFont = (element: DocNode): DocNode => {
+  const children = element.children?.map(codeByFont);
+  const node = children ? { ...element, children } : element;
+  if (node.type !== "paragraph" || (node.styleName && CODE_STYLES.includes(node.styleName))) return node;
+  const runs = textRuns(node);
+  if (runs.length === 0 || !runs.every((r) => r.font && isMonospaceFont(r.font))) return node;
+  return { ...node, styleName: "Code" };
+};
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 /** Nested tables deeper than this are kept as text in their cell. */
@@ -347,6 +388,19 @@ class DocxWalker {
     this.emitImages(images, page);
   }
 
+  /** A listing: its lines as they are, indentation kept. */
+  private code(node: DomNode) {
+    let raw = "";
+    const visit = (n: DomNode) => {
+      if (n.type === "text") raw += n.data ?? "";
+      else for (const c of domChildren(n)) visit(c);
+    };
+    visit(node);
+    const { text, firstPage } = this.consume(raw);
+    const code = text.replace(/\s+$/, "").replace(/^\n+/, "");
+    if (code.trim()) this.push({ type: "CodeSnippet", text: code, markdown: `\`\`\`\n${code}\n\`\`\`` }, firstPage);
+  }
+
   private list(node: DomNode, depth: number, note: boolean) {
     const ordered = tagName(node) === "ol";
     for (const li of domChildren(node)) {
@@ -399,6 +453,7 @@ class DocxWalker {
       else if (name === "p") this.block(domChildren(node), { kind: "p" });
       else if (name === "ul" || name === "ol") this.list(node, listDepth, false);
       else if (name === "table") this.table(node);
+      else if (name === "pre") this.code(node);
       else this.walk(domChildren(node), listDepth);
     }
     flush();
@@ -524,6 +579,7 @@ export const partitionDocx = async (bytes: Uint8Array, ext = "docx"): Promise<Pa
       { file: mammothFile(zip, mainPath, markPageBreaks(original)) } as unknown as { buffer: Buffer },
       {
         styleMap: STYLE_MAP,
+        transformDocument: codeByFont,
         externalFileAccess: false,
         convertImage: mammoth.images.imgElement(async (image) => {
           const data = new Uint8Array(await image.read());

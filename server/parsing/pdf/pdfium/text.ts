@@ -1,3 +1,4 @@
+import { isMonospaceFont } from "../../monospace";
 import type { PageText } from "../types";
 import type { PdfDocument, PdfPage } from "./document";
 import { toRuns, type PageChar } from "./runs";
@@ -11,9 +12,6 @@ import { toRuns, type PageChar } from "./runs";
 
 /** Flags of a font descriptor (PDF 32000 §9.8.2): fixed pitch. */
 const FIXED_PITCH = 1;
-/** Fixed-pitch families by name, for fonts whose descriptor does not set the flag (TeX's typewriter fonts among them). */
-const MONOSPACE_NAME =
-  /courier|mono|consol|menlo|typewriter|nimbusmon|cmtt|fixedsys|inconsolata|monaco|sourcecode|firacode|cascadia|sftt|txtt|pcrr|andale|lettergothic|cousine/i;
 /** What names a bold face: the weights the layout code reads from a font's name. */
 const BOLD_NAME = /bold|black|heavy|semibold|demi/i;
 /** A horizontal line's box, in font sizes above and below the baseline. */
@@ -37,7 +35,7 @@ const readFont = (doc: PdfDocument, textObject: number): Font => {
   const length = pdfium.api.FPDFFont_GetBaseFontName(font, nameBuffer, 192);
   // A subset's name carries a tag of six capitals ("BCDEEE+Calibri"): the same font in every subset.
   const name = length > 1 ? pdfium.utf8(nameBuffer).replace(/^[A-Z]{6}\+/, "") : `font-${font}`;
-  const mono = (pdfium.api.FPDFFont_GetFlags(font) & FIXED_PITCH) !== 0 || MONOSPACE_NAME.test(name);
+  const mono = (pdfium.api.FPDFFont_GetFlags(font) & FIXED_PITCH) !== 0 || isMonospaceFont(name);
   // A bold face whose name does not say so (Linux Libertine's "LinLibertineTB"): its descriptor's weight does.
   if (pdfium.api.FPDFFont_GetWeight(font) >= 600 && !BOLD_NAME.test(name)) return { name: `${name}-Bold`, mono };
   return { name, mono };
