@@ -100,6 +100,17 @@ describe("partitionDocx", () => {
     expect(elements[1]?.markdown).toBe("```\nSELECT name, total\nFROM sales\n  WHERE year = 2023;\n```");
   });
 
+  it("reads a document typed wholly in a fixed-pitch font as text, not code", async () => {
+    const docx = await buildDocx({
+      body: [
+        wPara([wFontRun("INT. OFFICE - DAY", "Courier New")]),
+        wPara([wFontRun("The team gathers around a laptop to read the quarterly report aloud.", "Courier New")]),
+      ].join(""),
+    });
+    const { elements } = await partitionDocx(docx);
+    expect(elements.some((e) => e.type === "CodeSnippet")).toBe(false);
+  });
+
   it("keeps tables as HTML with spans, nested tables and links", async () => {
     const nested = wTable([
       ["e", "f"],

@@ -3,7 +3,7 @@ import type JSZip from "jszip";
 import mammoth from "mammoth";
 import { AppError } from "@/server/errors";
 import { attr as domAttr, childrenOf as domChildren, tagName, type DomNode } from "../html-dom";
-import { isMonospaceFont } from "../monospace";
+import { CODE_STYLES, isMonospaceFont } from "../monospace";
 import { escapeHtml, rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
@@ -51,18 +51,6 @@ const HARD_BREAK = "\uE000";
 const RENDERED_BREAK = "\uE001";
 const MARKERS_RE = /[\uE000\uE001]/;
 
-/** Paragraph styles of code listings: Word's, LibreOffice's, pandoc's and the usual custom names. */
-const CODE_STYLES = [
-  "Code",
-  "Code Block",
-  "Source Code",
-  "HTML Preformatted",
-  "Preformatted Text",
-  "Plain Text",
-  "Macro Text",
-  "Listing",
-];
-
 /**
  * Paragraph styles mammoth does not map by default: headings to a reader, and code, whose consecutive paragraphs
  * become one <pre> (one listing) with a line each.
@@ -81,17 +69,31 @@ const textRuns = (node: DocNode): DocNode[] =>
     c.type === "run" ? (c.children?.some((t) => t.type === "text" && t.value?.trim()) ? [c] : []) : textRuns(c),
   );
 
+/** The paragraphs of a document (mammoth's model), in tables and links too. */
+const paragraphsOf = (node: DocNode): DocNode[] =>
+  node.type === "paragraph" ? [node] : (node.children ?? []).flatMap(paragraphsOf);
+
+/** A paragraph set wholly in a fixed-pitch font (code typed into a body paragraph). */
+const inFixedPitch = (paragraph: DocNode) => {
+  const runs = textRuns(paragraph);
+  return runs.length > 0 && runs.every((r) => r.font && isMonospaceFont(r.font));
+};
+
 /**
- * The document with each paragraph set wholly in a fixed-pitch font (code typed into a body paragraph) styled as
- * code, as a code style would be (mammoth's document transform).
+ * The document with each paragraph set wholly in a fixed-pitch font styled as code, as a code style would be
+ * (mammoth's document transform); not in a document typed wholly in one (a typewriter's page).
  */
-const codeByFont = (element: DocNode): DocNode => {
-  const children = element.children?.map(codeByFont);
-  const node = children ? { ...element, children } : element;
-  if (node.type !== "paragraph" || (node.styleName && CODE_STYLES.includes(node.styleName))) return node;
-  const runs = textRuns(node);
-  if (runs.length === 0 || !runs.every((r) => r.font && isMonospaceFont(r.font))) return node;
-  return { ...node, styleName: "Code" };
+const codeByFont = (document: DocNode): DocNode => {
+  const paragraphs = paragraphsOf(document).filter((p) => textRuns(p).length > 0);
+  const code = new Set(
+    paragraphs.filter((p) => !(p.styleName && CODE_STYLES.includes(p.styleName)) && inFixedPitch(p)),
+  );
+  if (code.size === 0 || code.size > paragraphs.length / 2) return document;
+  const restyle = (node: DocNode): DocNode => {
+    if (code.has(node)) return { ...node, styleName: "Code" };
+    return node.children ? { ...node, children: node.children.map(restyle) } : node;
+  };
+  return restyle(document);
 };
 
 const HEADINGS: Record<string, number> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };

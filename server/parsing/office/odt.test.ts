@@ -75,6 +75,42 @@ describe("partitionOdt", () => {
     expect(elements.find((e) => e.type === "Image")?.imgBase64).toBe(TINY_PNG.toString("base64"));
   });
 
+  it("reads paragraphs in a code style or a fixed-pitch font as one listing each, lines and indentation kept", async () => {
+    const odt = await buildOdt({
+      automaticStyles: `
+        <style:style style:name="Preformatted_20_Text" style:display-name="Preformatted Text" style:family="paragraph"/>
+        <style:style style:name="P1" style:family="paragraph" style:parent-style-name="Preformatted_20_Text"/>
+        <style:style style:name="PMono" style:family="paragraph"><style:text-properties style:font-name="Liberation Mono"/></style:style>`,
+      body: `
+        <text:p>The figures in this report come from a query on the sales table.</text:p>
+        <text:p text:style-name="Preformatted_20_Text">SELECT name, total</text:p>
+        <text:p text:style-name="P1"><text:s text:c="2"/>FROM sales;</text:p>
+        <text:p>The totals are then computed by a short function set in a fixed-pitch font.</text:p>
+        <text:p text:style-name="PMono">def total(rows):</text:p>
+        <text:p text:style-name="PMono"><text:s text:c="4"/>return sum(rows)</text:p>
+        <text:p>That is all the code this report needs to explain its figures.</text:p>`,
+    });
+    const { elements } = await partitionOdt(odt);
+    expect(elements.map((e) => [e.type, e.text])).toEqual([
+      ["NarrativeText", "The figures in this report come from a query on the sales table."],
+      ["CodeSnippet", "SELECT name, total\n  FROM sales;"],
+      ["NarrativeText", "The totals are then computed by a short function set in a fixed-pitch font."],
+      ["CodeSnippet", "def total(rows):\n    return sum(rows)"],
+      ["NarrativeText", "That is all the code this report needs to explain its figures."],
+    ]);
+  });
+
+  it("reads a document typed wholly in a fixed-pitch font as text", async () => {
+    const odt = await buildOdt({
+      automaticStyles: `<style:style style:name="PMono" style:family="paragraph"><style:text-properties style:font-name="Courier New"/></style:style>`,
+      body: `
+        <text:p text:style-name="PMono">INT. OFFICE - DAY</text:p>
+        <text:p text:style-name="PMono">The team gathers around a laptop to read the quarterly report aloud.</text:p>`,
+    });
+    const { elements } = await partitionOdt(odt);
+    expect(elements.some((e) => e.type === "CodeSnippet")).toBe(false);
+  });
+
   it("refuses a password-protected document", async () => {
     const error = await expectUnprocessable(partitionOdt(await buildOdt({ body: "", encrypted: true })));
     expect(error.message).toMatch(/password-protected/);

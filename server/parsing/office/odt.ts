@@ -1,4 +1,5 @@
 import { AppError } from "@/server/errors";
+import { CODE_STYLES, isMonospaceFont } from "../monospace";
 import { rowsToText } from "../table-html";
 import type { ElementType, ParsedElement, PartitionResult } from "../types";
 import {
@@ -51,11 +52,21 @@ type Style = {
   italic?: boolean;
   breakBefore?: boolean;
   breakAfter?: boolean;
+  /** A line of a listing: a code style by its name, or set in a fixed-pitch font. */
+  code?: "name" | "font" | false;
 };
 
 /** Rows repeated by a table beyond this are read once (spreadsheet-like tables repeat empty rows to the end). */
 const MAX_REPEAT = 100;
 const MAX_TABLE_NESTING = 8;
+
+/** Whether a style sets code, and by what (undefined: it does not say). */
+const codeStyle = (displayName: string, text: XmlNode | undefined): Style["code"] => {
+  if (CODE_STYLES.includes(displayName)) return "name";
+  const font = attr(text, "style:font-name") ?? attr(text, "fo:font-family");
+  if (attr(text, "style:font-pitch") === "fixed" || (font && isMonospaceFont(font))) return "font";
+  return font ? false : undefined;
+};
 
 const readStyles = (roots: XmlNode[][]) => {
   const styles = new Map<string, Style>();
@@ -75,6 +86,7 @@ const readStyles = (roots: XmlNode[][]) => {
         italic: fontStyle === undefined ? undefined : fontStyle === "italic" || fontStyle === "oblique",
         breakBefore: attr(para, "fo:break-before") === "page" || undefined,
         breakAfter: attr(para, "fo:break-after") === "page" || undefined,
+        code: codeStyle(attr(style, "style:display-name") ?? name, text),
       });
     }
     for (const list of findAll(nodes, "text:list-style")) {
@@ -123,7 +135,15 @@ class OdtWalker {
   constructor(
     private readonly styles: Styles,
     private readonly images: Map<string, Uint8Array>,
+    /** Whether a fixed-pitch font makes a listing: not in a document typed wholly in one (a typewriter's page). */
+    private readonly codeByFont: boolean,
   ) {}
+
+  private isCode(node: XmlNode) {
+    if (nameOf(node) !== "text:p") return false;
+    const code = this.styles.resolve(attr(node, "text:style-name"), "code");
+    return code === "name" || (code === "font" && this.codeByFont);
+  }
 
   private push(element: Omit<ParsedElement, "pageNumber">, page: number | null) {
     this.elements.push({ ...element, pageNumber: page ?? this.pages.page });
@@ -284,7 +304,7 @@ class OdtWalker {
   }
 
   /** Text of a paragraph without touching the page count (notes, headers). */
-  plain(node: XmlNode, skipFields = false): string {
+  plain(node: XmlNode, skipFields = false, asTyped = false): string {
     let out = "";
     const visit = (n: XmlNode, depth: number) => {
       if (depth > MAX_XML_DEPTH) return;
@@ -298,7 +318,7 @@ class OdtWalker {
       else for (const c of childrenOf(n)) visit(c, depth + 1);
     };
     for (const c of childrenOf(node)) visit(c, 0);
-    return cleanText(out);
+    return asTyped ? out.replace(/\s+$/, "") : cleanText(out);
   }
 
   private list(node: XmlNode, depth: number, listStyle: string | undefined, nesting: number) {
@@ -395,9 +415,26 @@ class OdtWalker {
     );
   }
 
+  /** Consecutive paragraphs in a code style or a fixed-pitch font: one listing, its lines as they are. */
+  private code(paragraphs: XmlNode[]) {
+    const text = paragraphs
+      .map((p) => this.plain(p, false, true))
+      .join("\n")
+      .replace(/\s+$/, "")
+      .replace(/^\n+/, "");
+    if (text.trim()) this.push({ type: "CodeSnippet", text, markdown: `\`\`\`\n${text}\n\`\`\`` }, this.pages.page);
+  }
+
   walk(nodes: XmlNode[], listDepth: number, nesting: number) {
     if (nesting > 50) return;
+    let code: XmlNode[] = [];
     for (const node of nodes) {
+      const isCode = this.isCode(node);
+      const between = nameOf(node) === "#text" && !textValue(node).trim();
+      if (code.length > 0 && !isCode && !between) {
+        this.code(code);
+        code = [];
+      }
       switch (nameOf(node)) {
         case "text:h": {
           const level = Math.min(Math.max(Number(attr(node, "text:outline-level") ?? "1") || 1, 1), 10);
@@ -405,7 +442,8 @@ class OdtWalker {
           break;
         }
         case "text:p":
-          this.paragraph(node, {}, nesting);
+          if (isCode) code.push(node);
+          else this.paragraph(node, {}, nesting);
           break;
         case "text:list":
           this.list(node, listDepth, undefined, nesting);
@@ -431,6 +469,7 @@ class OdtWalker {
           this.walk(childrenOf(node), listDepth, nesting + 1);
       }
     }
+    this.code(code);
   }
 }
 
@@ -470,11 +509,13 @@ export const partitionOdt = async (bytes: Uint8Array, ext = "odt"): Promise<Part
       if (data) images.set(name, data);
     }
 
-    const walker = new OdtWalker(styles, images);
     const body =
       path(content[content.length - 1] ?? {}, "office:body", "office:text") ?? findAll(content, "office:text")[0];
     if (!body)
       throw new AppError("UNPROCESSABLE", `The .${ext} file holds no text document (it may be another ODF type)`);
+    const paragraphs = findAll(childrenOf(body), "text:p");
+    const inFixedPitch = paragraphs.filter((p) => styles.resolve(attr(p, "text:style-name"), "code") === "font");
+    const walker = new OdtWalker(styles, images, inFixedPitch.length <= paragraphs.length / 2);
     walker.walk(childrenOf(body), 0, 0);
     promoteLeadTitles(walker.elements);
 
