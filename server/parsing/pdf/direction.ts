@@ -10,22 +10,31 @@ const LETTER = /\p{L}/u;
 
 export const isRtlChar = (char: string): boolean => char >= "\u0590" && RTL_LETTER.test(char);
 
+/** How many of a text's letters belong to right-to-left scripts, and how many to others. */
+const letters = (text: string) => {
+  let rtl = 0;
+  let ltr = 0;
+  for (const char of text) {
+    if (char < "A") continue;
+    if (isRtlChar(char)) rtl++;
+    else if (LETTER.test(char)) ltr++;
+  }
+  return { rtl, ltr };
+};
+
 /**
- * Whether a line reads right to left: more of its letters belong to right-to-left scripts than not. Numbers and
- * Latin words inside it keep their own order (they are runs of their own, each read left to right).
+ * Whether a line (its pieces given left to right) reads right to left: it begins at its right end and ends at its
+ * left end in Hebrew or Arabic, whatever Latin phrases it holds between; when its two ends disagree, by the most
+ * letters. Numbers and Latin words inside keep their own order (rightToLeftOrder).
  */
 export const readsRightToLeft = (texts: readonly string[]): boolean => {
   if (!texts.some((text) => RTL_LETTER.test(text))) return false;
-  let rtl = 0;
-  let ltr = 0;
-  for (const text of texts) {
-    for (const char of text) {
-      if (char < "A") continue;
-      if (isRtlChar(char)) rtl++;
-      else if (LETTER.test(char)) ltr++;
-    }
-  }
-  return rtl > ltr;
+  const counts = texts.map(letters).filter((c) => c.rtl + c.ltr > 0);
+  const rtl = (c: { rtl: number; ltr: number }) => c.rtl > c.ltr;
+  const [first, last] = [counts[0], counts[counts.length - 1]];
+  if (first && last && rtl(first) === rtl(last)) return rtl(first);
+  const total = counts.reduce((sum, c) => ({ rtl: sum.rtl + c.rtl, ltr: sum.ltr + c.ltr }), { rtl: 0, ltr: 0 });
+  return rtl(total);
 };
 
 const MIRRORED: Record<string, string> = {
@@ -73,3 +82,33 @@ export const rightToLeftTable = <T extends { cols: number; cells: Cell[] }>(tabl
 /** A table's rows of cell texts, each from the right when the cells read right to left. */
 export const rightToLeftRows = (rows: string[][]): string[][] =>
   readsRightToLeft(rows.flat()) ? rows.map((row) => [...row].reverse()) : rows;
+
+const LATIN_LETTER = /\p{L}/u;
+
+/** What a run of a right-to-left line holds: its script's letters, other letters (a Latin word), or neither. */
+const runKind = (text: string): "rtl" | "ltr" | "neutral" => {
+  if (RTL_LETTER.test(text)) return "rtl";
+  return LATIN_LETTER.test(text) ? "ltr" : "neutral";
+};
+
+/**
+ * The runs of a right-to-left line (given left to right) in reading order: from the right, but a Latin phrase or
+ * address inside it ("www.example.com", "Quarry PDF parser"), with the punctuation between its words, reads left to
+ * right as one piece.
+ */
+export const rightToLeftOrder = <T extends { text: string }>(runs: readonly T[]): T[] => {
+  const kinds = runs.map((r) => runKind(r.text));
+  const pieces: T[][] = [];
+  for (let i = 0; i < runs.length; i++) {
+    const last = pieces[pieces.length - 1];
+    const inPhrase =
+      i > 0 &&
+      kinds[i - 1] !== "rtl" &&
+      kinds[i] !== "rtl" &&
+      last?.some((r) => runKind(r.text) === "ltr") &&
+      (kinds[i] === "ltr" || kinds.slice(i + 1).find((k) => k !== "neutral") === "ltr");
+    if (inPhrase && last) last.push(runs[i]!);
+    else pieces.push([runs[i]!]);
+  }
+  return pieces.reverse().flat();
+};

@@ -1,6 +1,6 @@
 import { MARKER_RE } from "../classify-text";
 import { findColumns, markSpanningRows } from "./columns";
-import { readsRightToLeft } from "./direction";
+import { readsRightToLeft, rightToLeftOrder } from "./direction";
 import { attachScripts } from "./script-runs";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
 
@@ -137,22 +137,24 @@ const separatesMark = (prev: Run, run: Run) =>
 
 /**
  * Concatenate runs of one line (given left to right), adding a space where the gap is wider than a thin space; a
- * line of Hebrew or Arabic reads from its right end.
+ * line of Hebrew or Arabic reads from its right end (direction.ts).
  */
 export const joinRuns = (runs: Run[]): string => {
   const rtl = readsRightToLeft(runs.map((r) => r.text));
   let text = "";
   let prev: Run | undefined;
-  for (const run of rtl ? [...runs].reverse() : runs) {
+  for (const run of rtl ? rightToLeftOrder(runs) : runs) {
     if (prev) {
-      const gap = rtl ? prev.left - run.right : run.left - prev.right;
+      // Either way round: a right-to-left line's pieces follow one another leftwards, a Latin phrase's rightwards.
+      const gap = Math.max(run.left - prev.right, prev.left - run.right);
       const needsSpace =
         (gap > 0.15 * Math.min(run.fontSize, prev.fontSize) || separatesMark(prev, run)) &&
         !text.endsWith(" ") &&
         !run.text.startsWith(" ");
       if (needsSpace) text += " ";
     }
-    text += run.text;
+    // A right-to-left line's runs come reordered: a space a run ended with in the file is no longer after it.
+    text += rtl ? run.text.trim() : run.text;
     prev = run;
   }
   return text.replace(/\s+/g, " ").trim();

@@ -1,34 +1,40 @@
 import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { rightToLeftOrder } from "./direction";
 import { partitionPdf } from "./index";
 import { PAGE } from "./test-fixtures";
 
 /**
- * Hebrew as a right-to-left producer writes it: each line's words in reading order, every letter drawn to the left of
- * the one before (numbers left to right inside the line). The letters are Helvetica's "A"–"[" shown under a ToUnicode
- * map to alef–tav, so the text layer holds Hebrew without a Hebrew font in the test.
+ * Hebrew and Arabic as right-to-left producers write them. The letters are Helvetica's "À"–"ÿ" shown under a
+ * ToUnicode map to Hebrew and Arabic letters (and one code to Arabic's lam-alef ligature, two letters in one glyph),
+ * so the text layer holds these scripts without such a font in the test; Latin letters and digits are themselves.
  */
 
-const ALEF = 0x05d0;
-const LETTERS = 27;
-const toLatin = (hebrew: string) =>
-  [...hebrew].map((c) => (c >= "\u05d0" && c <= "\u05ea" ? String.fromCharCode(0x41 + c.charCodeAt(0) - ALEF) : c));
+const HEBREW = "אבגדהוזחטיכךלמםנןסעפףצץקרשת";
+const ARABIC = "ابتثجحخدذرزسشصضطظعغفقكلمنهويةأإ";
+const LAM_ALEF = "لا";
+const SHOWN = [...HEBREW, ...ARABIC, LAM_ALEF];
+const codeOf = new Map(SHOWN.map((letters, i) => [letters, String.fromCharCode(0xc0 + i)]));
 
 const toUnicodeMap = (doc: PDFDocument) => {
-  const pairs = Array.from({ length: LETTERS }, (_, i) => `<${(0x41 + i).toString(16)}> <0${(ALEF + i).toString(16)}>`);
+  const hex = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+  const pairs = SHOWN.map((letters, i) => `<${(0xc0 + i).toString(16)}> <${hex(letters)}>`);
   const cmap = [
     "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
     "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
     "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
     "1 begincodespacerange <00> <FF> endcodespacerange",
-    `${LETTERS} beginbfchar ${pairs.join(" ")} endbfchar`,
+    `${pairs.length} beginbfchar ${pairs.join(" ")} endbfchar`,
     "endcmap CMapName currentdict /CMap defineresource pop end end",
   ].join("\n");
   return doc.context.register(doc.context.stream(cmap));
 };
 
-/** The line's tokens in reading order: a number whole, every other character alone. */
-const tokens = (line: string) => line.match(/\d\d+|./gu) ?? [];
+/**
+ * The line's tokens in reading order: a number or a Latin phrase whole (each drawn left to right), a lam-alef as one
+ * glyph, every other character alone.
+ */
+const tokens = (line: string) => line.match(/\d\d+|[A-Za-z][\w.]*(?: [A-Za-z][\w.]*)*|لا|./gu) ?? [];
 
 /**
  * A line set from the right margin. `reading` draws it leftwards token by token, in reading order, each bracket as
@@ -39,7 +45,7 @@ const tokens = (line: string) => line.match(/\d\d+|./gu) ?? [];
 const putRtl = (page: PDFPage, line: string, order: Order, top: number, size: number, font: PDFFont, right = RIGHT) => {
   const y = PAGE.height - top - size;
   const shown = (c: string) => (order === "reading" ? ({ "(": ")", ")": "(" }[c] ?? c) : c);
-  const glyphs = (token: string) => (/\d/.test(token) ? token : toLatin(token).map(shown).join(""));
+  const glyphs = (token: string) => codeOf.get(token) ?? [...token].map((c) => codeOf.get(c) ?? shown(c)).join("");
   if (order === "visual") {
     const text = tokens(line).reverse().map(glyphs).join("");
     page.drawText(text, { x: right - font.widthOfTextAtSize(text, size), y, size, font });
@@ -78,6 +84,41 @@ describe.each(["reading", "visual"] as const)("right-to-left text drawn in %s or
     const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
     expect(elements.map((e) => e.text)).toEqual([line]);
   });
+});
+
+describe.each(["reading", "visual"] as const)(
+  "Arabic and Latin inside right-to-left lines, drawn in %s order",
+  (order) => {
+    it("reads Arabic's lam-alef ligature as lam then alef", async () => {
+      const line = "كان خلال العام لا بأس به";
+      const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
+      expect(elements.map((e) => e.text)).toEqual([line]);
+    });
+
+    it("keeps a Latin phrase or address inside the line in its own order", async () => {
+      const line = "ראה את www.example.com או את Quarry PDF parser היום";
+      const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
+      expect(elements.map((e) => e.text)).toEqual([line]);
+    });
+  },
+);
+
+it("orders a right-to-left line's runs from the right, a Latin address's pieces among them from the left", () => {
+  // Runs left to right as the page shows them; PDFium may cut an address at its dots.
+  const runs = ["היום", "www", ".", "example", ".", "com", ",", "ראה", "Quarry", "PDF", "גם"].map((text) => ({ text }));
+  expect(rightToLeftOrder(runs).map((r) => r.text)).toEqual([
+    "גם",
+    "Quarry",
+    "PDF",
+    "ראה",
+    ",",
+    "www",
+    ".",
+    "example",
+    ".",
+    "com",
+    "היום",
+  ]);
 });
 
 describe("a right-to-left table", () => {

@@ -63,12 +63,33 @@ const cleanText = (text: string): string =>
   // a letter with the accent placed after it.
   text.normalize("NFKC").replace(/[\u0000-\u001f\u007f\u00ad\u200b]/g, "");
 
+const LETTER = /\p{L}/u;
+const LAM = "\u0644";
+const ALEF = /^[\u0622\u0623\u0625\u0627]$/;
+
+/**
+ * Arabic writes lam before alef as one glyph ("لا"), which the file maps to both letters; PDFium, reversing the
+ * line into reading order, gives them alef first ("خالل" for "خلال"). Two letters in one glyph's box come back in
+ * their order.
+ */
+const unreverseLamAlef = (run: Building, text: string): string => {
+  let out = text;
+  run.members.forEach((a, i) => {
+    const b = run.members[i + 1];
+    const at = run.offsets[i]!;
+    const oneGlyph = b && Math.abs(a.left - b.left) < 0.01 && Math.abs(a.right - b.right) < 0.01;
+    if (!oneGlyph || b.char.normalize("NFKC") !== LAM || !ALEF.test(a.char.normalize("NFKC"))) return;
+    if (run.offsets[i + 1] === at + a.char.length) out = out.slice(0, at) + b.char + a.char + out.slice(at + 2);
+  });
+  return out;
+};
+
 /**
  * The run's text: a mark drawn over one of its letters becomes that letter's accent; one between letters (a "^" in
  * code) is a character of its own, at its place.
  */
 const runText = (run: Building): string => {
-  let text = run.text;
+  let text = run.rtl ? unreverseLamAlef(run, run.text) : run.text;
   if (run.marks.length > 0) {
     const inserts: { at: number; text: string }[] = [];
     for (const mark of run.marks) {
@@ -99,6 +120,8 @@ const continues = (run: Building, c: PageChar): boolean => {
     return c.left <= run.right + em && c.right >= run.left - em && c.top <= run.bottom + em && c.bottom >= run.top - em;
   }
   if (Math.abs(c.baseline - run.baseline) > MAX_RISE_EM * em) return false;
+  // A run reads one way: Hebrew or Arabic letters do not go on a Latin word's run, nor Latin letters theirs.
+  if (isRtlChar(c.char) ? !run.rtl && LETTER.test(run.text) : run.rtl && LETTER.test(c.char)) return false;
   // Hebrew and Arabic come in reading order, each letter drawn to the left of the one before.
   if ((run.rtl || isRtlChar(c.char)) && c.left < run.lastLeft) {
     const gap = run.lastLeft - c.right;
