@@ -138,10 +138,15 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
     return true;
   }
   // A heading's lines share one font and size: a heading line in another under it is the next heading or a
-  // subheading.
-  if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {
-    return true;
-  }
+  // subheading, and so is a line under a heading wrapped onto a line of its own ("1.1 Data collected from the" /
+  // "agencies") the paragraph under it.
+  const [head] = block;
+  const wrappedHeading =
+    !!head &&
+    isHeadingLine(head, stats) &&
+    block.every((l) => l.fontName === head.fontName && Math.abs(l.fontSize - head.fontSize) <= 0.04 * head.fontSize);
+  const changed = prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size;
+  if ((prevHeading || wrappedHeading) && changed && !inOneEmphasis(prev, next, stats)) return true;
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short

@@ -170,6 +170,23 @@ const continuesLinesAbove = (block: Block, page: PageText, stats: DocStats): boo
   );
 };
 
+/**
+ * Every line of the block looks like a heading's, or goes on with the heading line above it in its font and size: a
+ * heading wrapped onto a second line that starts in lower case ("1.1 Data collected from the" / "agencies").
+ */
+const headingLines = (block: Block, stats: DocStats): boolean => {
+  const [first] = block.lines;
+  if (!first || !isHeadingLine(first, stats)) return false;
+  return block.lines.every(
+    (l, i) =>
+      isHeadingLine(l, stats) ||
+      (i > 0 &&
+        l.fontName === first.fontName &&
+        Math.abs(l.fontSize - first.fontSize) <= 0.04 * first.fontSize &&
+        !/-$/.test(block.lines[i - 1]?.text ?? "")),
+  );
+};
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -235,7 +252,7 @@ export const classifyBlock = ({
     text.length <= 200 &&
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
-    block.lines.every((l) => isHeadingLine(l, stats)) &&
+    headingLines(block, stats) &&
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
