@@ -157,6 +157,9 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (first && open && itemPrefixLength(first.text) > 0 && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
+  // A line centred over a wider one (a centred heading "III. METHOD" over its section's first line) stands alone:
+  // a paragraph's first line is indented on its left only.
+  if (block.length === 1 && box.left - next.left > 4 * em && next.right - box.right > 4 * em) return true;
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.

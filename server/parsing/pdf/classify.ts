@@ -187,6 +187,22 @@ const headingLines = (block: Block, stats: DocStats): boolean => {
   );
 };
 
+/**
+ * "II. RELATED WORK", "A. Prior work": a journal's section headings in the body's size and weight, a Roman numeral
+ * before capitals (small capitals, often centred) or a capital letter before words all in italics, each alone on its
+ * line and set apart by space. A list's items numbered so are set neither in capitals nor wholly in italics.
+ */
+const isJournalHeading = (block: Block, text: string, page: PageText, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line || block.lines.length !== 1 || text.length > 80 || /[.,;:]$/.test(text)) return false;
+  const words = (text.replace(/^\S+[ \t]+/, "").match(/\p{L}{2,}/gu) ?? []).join(" ");
+  const capitals = /^[IVX]{1,4}\.[ \t]+\p{Lu}/u.test(text) && /\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words);
+  const slanted =
+    /^[A-H]\.[ \t]+\p{Lu}/u.test(text) &&
+    line.segments.flatMap((s) => s.runs).every((r) => ITALIC_FONT.test(r.fontName) && !BOLD_FONT.test(r.fontName));
+  return (capitals || slanted) && spacedApart(block, page, stats);
+};
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -240,7 +256,8 @@ export const classifyBlock = ({
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (block.item) return { type: "ListItem", text };
-  if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
+  const journal = isJournalHeading(block, text, page, stats);
+  if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {
     const item = listItemText(text);
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
     if (item !== text.trim() && CAPTION_RE.test(item)) return { type: "FigureCaption", text: item };
@@ -255,7 +272,7 @@ export const classifyBlock = ({
     headingLines(block, stats) &&
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
-  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
+  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats) || journal;
   // A lone letter four times the body's size or more is a figure's lettering, not an index's letter heading.
   const glyph = /^\p{L}$/u.test(text) && fontSize >= 4 * stats.bodySize;
   if ((heading || named) && readsAsHeading(text) && !glyph) return { type: "Title", text };

@@ -26,4 +26,29 @@ describe("headings of reports and journals", () => {
     expect(paragraph?.type).not.toBe("Title");
     expect(paragraph?.text).not.toContain("review periods");
   });
+
+  it("types a journal's Roman-numbered capitals and lettered italic lines set apart as Title, not a list's items", async () => {
+    const doc = await PDFDocument.create();
+    const regular = await doc.embedFont(StandardFonts.TimesRoman);
+    const italic = await doc.embedFont(StandardFonts.TimesRomanItalic);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // A centred heading in the body's font and size, its section's first line close under it.
+    put(page, "II. RELATED WORK", 260, 80, 10, regular);
+    bodyLines(page, regular, 94, 1);
+    put(page, "A. Prior studies of storage", 72, 160, 10, italic);
+    bodyLines(page, regular, 178, 2);
+    // A lettered list and a Roman-numbered list in the body's font, in sentence case.
+    put(page, "A. The first option we offer", 72, 250, 10, regular);
+    put(page, "B. The second option we offer", 72, 262, 10, regular);
+    bodyLines(page, regular, 290, 3);
+    put(page, "I. Scope of the agreement", 72, 350, 10, regular);
+    put(page, "II. Terms of the agreement", 72, 362, 10, regular);
+    bodyLines(page, regular, 390, 4);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("II. RELATED WORK")).toBe("Title");
+    expect(typeOf("A. Prior studies of storage")).toBe("Title");
+    for (const words of ["first option", "second option", "Scope of the", "Terms of the"]) {
+      expect(elements.find((e) => e.text.includes(words))?.type).toBe("ListItem");
+    }
+  });
 });
