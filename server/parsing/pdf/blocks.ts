@@ -32,6 +32,13 @@ const numberedOrCapitals = (text: string): boolean => {
   return letters.length >= 4 && !/\p{Ll}/u.test(letters);
 };
 
+/**
+ * A line's end that closes no sentence, or closes one short question alone on its line: FAQ-style headings ("Who can
+ * apply?", "What did we find?") ask one.
+ */
+const openOrAsks = (text: string): boolean =>
+  !hasTerminalPunctuation(text) || /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
+
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   // A word broken at the line's end goes on below: a paragraph's line (an italic abstract's), not a heading.
@@ -44,7 +51,7 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     line.text.length <= 80 &&
     (line.text.match(/,/g) ?? []).length < 2 &&
     /^[\p{Lu}\d]/u.test(line.text) &&
-    !hasTerminalPunctuation(line.text) &&
+    openOrAsks(line.text) &&
     !/[,;:]$/.test(line.text)
   ) {
     return true;
@@ -58,7 +65,7 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     (line.fontSize >= stats.bodySize * 0.95 || (smallBold && numberedOrCapitals(line.text))) &&
     fontShare(line) >= 0.9 &&
     line.text.length <= 100 &&
-    !hasTerminalPunctuation(line.text) &&
+    openOrAsks(line.text) &&
     // A sentence that ends inside the line ("… widely used. However, it is") makes it a paragraph's line.
     !/\p{Ll}{2}[.!?][ \t]+\p{Lu}/u.test(line.text) &&
     !/^\p{Ll}/u.test(line.text)

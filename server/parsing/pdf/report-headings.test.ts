@@ -51,4 +51,23 @@ describe("headings of reports and journals", () => {
       expect(elements.find((e) => e.text.includes(words))?.type).toBe("ListItem");
     }
   });
+
+  it("types a heading that asks one short question as Title, not a paragraph's line ending in a question", async () => {
+    const doc = await PDFDocument.create();
+    const regular = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Who can apply?", 72, 80, 11, bold);
+    bodyLines(page, regular, 96, 1);
+    put(page, "How do I submit a request?", 72, 160, 11, bold);
+    bodyLines(page, regular, 176, 2);
+    put(page, "It failed. Why did the review fail?", 72, 240, 11, bold);
+    bodyLines(page, regular, 256, 3);
+    put(page, "What did the agencies report to the board?", 72, 320, 10, regular);
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("Who can apply?")).toBe("Title");
+    expect(typeOf("How do I submit a request?")).toBe("Title");
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles.filter((t) => /review fail|agencies report/.test(t))).toEqual([]);
+  });
 });
