@@ -270,6 +270,9 @@ export const classifyBlock = ({
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
     headingLines(block, stats) &&
+    // A heading is one phrase, a number apart at most: a line of three or more worded cells spaced apart (a table's
+    // header row left alone at a page's foot, its rows on the next page) is no heading, however bold.
+    block.lines.every((l) => l.segments.filter((s) => hasLetters(s.text)).length < 3) &&
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats) || journal;
