@@ -122,9 +122,11 @@ const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
  * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading). Nor is a
  * table's or figure's source or note ("Source: LSA, 1998", "Note: in euros"); a lone "NOTES:" may head a section.
  * Nor a line with two or more footnote marks: a paper's authors or affiliations ("A. Author ∗, B. Author †",
- * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark).
+ * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark). Nor a
+ * manual's admonition label alone on its line ("WARNING", "Note:", "Tip"): it opens a notice, not a section.
  */
 const readsAsHeading = (text: string): boolean =>
+  !/^(?:note|warning|caution|tip|important|danger|attention|hint)[ \t]*[:!]?$/i.test(text.trim()) &&
   (text.match(/[*∗†‡]/gu) ?? []).length < 2 &&
   !/^(?:sources?|notes?)[ \t]*:[ \t]*\S/i.test(text.trim()) &&
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&

@@ -5,7 +5,7 @@ import { bodyLines, typesOf } from "./test-headings";
 
 /**
  * Lines set like headings (larger than the body, or bold) that are not: a sentence's wrapped line, a table's source,
- * a caption's label, a paper's author lines, a table's header row left alone.
+ * a caption's label, a paper's author lines, a table's header row left alone, an admonition's label.
  */
 
 const fonts = async (doc: PDFDocument) => ({
@@ -124,5 +124,24 @@ describe("lines set like headings that are text", () => {
     const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
     expect(titles.filter((t) => t.includes("Owner"))).toEqual([]);
     expect(titles.some((t) => t.includes("Scope of the review"))).toBe(true);
+  });
+
+  it("types a manual's admonition label alone on its line as no Title, a section named Notes as one", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Removing the cover", 72, 80, 13, bold);
+    bodyLines(page, regular, 100, 1);
+    put(page, "WARNING", 72, 160, 10, bold);
+    bodyLines(page, regular, 176, 2);
+    put(page, "Note:", 72, 236, 10, bold);
+    bodyLines(page, regular, 252, 3);
+    put(page, "Notes", 72, 320, 13, bold);
+    bodyLines(page, regular, 340, 4);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Removing the cover")).toBe("Title");
+    expect(typeOf("WARNING")).not.toBe("Title");
+    expect(typeOf("Note:")).not.toBe("Title");
+    expect(typeOf("Notes")).toBe("Title");
   });
 });
