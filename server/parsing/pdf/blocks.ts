@@ -32,6 +32,13 @@ const numberedOrCapitals = (text: string): boolean => {
   return letters.length >= 4 && !/\p{Ll}/u.test(letters);
 };
 
+/**
+ * A line's end that closes no sentence, or closes one short question alone on its line: FAQ-style headings ("Who can
+ * apply?", "What did we find?") ask one.
+ */
+const openOrAsks = (text: string): boolean =>
+  !hasTerminalPunctuation(text) || /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
+
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
   // A word broken at the line's end goes on below: a paragraph's line (an italic abstract's), not a heading.
@@ -44,7 +51,7 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     line.text.length <= 80 &&
     (line.text.match(/,/g) ?? []).length < 2 &&
     /^[\p{Lu}\d]/u.test(line.text) &&
-    !hasTerminalPunctuation(line.text) &&
+    openOrAsks(line.text) &&
     !/[,;:]$/.test(line.text)
   ) {
     return true;
@@ -58,7 +65,7 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
     (line.fontSize >= stats.bodySize * 0.95 || (smallBold && numberedOrCapitals(line.text))) &&
     fontShare(line) >= 0.9 &&
     line.text.length <= 100 &&
-    !hasTerminalPunctuation(line.text) &&
+    openOrAsks(line.text) &&
     // A sentence that ends inside the line ("… widely used. However, it is") makes it a paragraph's line.
     !/\p{Ll}{2}[.!?][ \t]+\p{Lu}/u.test(line.text) &&
     !/^\p{Ll}/u.test(line.text)
@@ -138,10 +145,15 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
     return true;
   }
   // A heading's lines share one font and size: a heading line in another under it is the next heading or a
-  // subheading.
-  if (prevHeading && (prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size)) {
-    return true;
-  }
+  // subheading, and so is a line under a heading wrapped onto a line of its own ("1.1 Data collected from the" /
+  // "agencies") the paragraph under it.
+  const [head] = block;
+  const wrappedHeading =
+    !!head &&
+    isHeadingLine(head, stats) &&
+    block.every((l) => l.fontName === head.fontName && Math.abs(l.fontSize - head.fontSize) <= 0.04 * head.fontSize);
+  const changed = prev.fontName !== next.fontName || Math.abs(prev.fontSize - next.fontSize) > 0.04 * size;
+  if ((prevHeading || wrappedHeading) && changed && !inOneEmphasis(prev, next, stats)) return true;
   if (next.right < box.left || next.left > box.right) return true;
   const em = next.fontSize;
   // A list item's wrapped lines sit under its text, right of its bullet: they go on with the item, however short
@@ -152,6 +164,9 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (first && open && itemPrefixLength(first.text) > 0 && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
+  // A line centred over a wider one (a centred heading "III. METHOD" over its section's first line) stands alone:
+  // a paragraph's first line is indented on its left only.
+  if (block.length === 1 && box.left - next.left > 4 * em && next.right - box.right > 4 * em) return true;
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.

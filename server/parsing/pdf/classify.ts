@@ -123,9 +123,11 @@ const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
  * by side: a code or number of the document ("IMECE2025-XXXX", "ISO9001"; "COVID-19" stays a heading). Nor is a
  * table's or figure's source or note ("Source: LSA, 1998", "Note: in euros"); a lone "NOTES:" may head a section.
  * Nor a line with two or more footnote marks: a paper's authors or affiliations ("A. Author ∗, B. Author †",
- * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark).
+ * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark). Nor a
+ * manual's admonition label alone on its line ("WARNING", "Note:", "Tip"): it opens a notice, not a section.
  */
 const readsAsHeading = (text: string): boolean =>
+  !/^(?:note|warning|caution|tip|important|danger|attention|hint)[ \t]*[:!]?$/i.test(text.trim()) &&
   (text.match(/[*∗†‡]/gu) ?? []).length < 2 &&
   !/^(?:sources?|notes?)[ \t]*:[ \t]*\S/i.test(text.trim()) &&
   (/\p{L}{2}|\p{L}[ \t]\p{L}[ \t]\p{L}/u.test(text) || /^\p{L}$/u.test(text.trim())) &&
@@ -169,6 +171,39 @@ const continuesLinesAbove = (block: Block, page: PageText, stats: DocStats): boo
       r.baseline < first.baseline - first.fontSize &&
       first.baseline - r.baseline <= reach,
   );
+};
+
+/**
+ * Every line of the block looks like a heading's, or goes on with the heading line above it in its font and size: a
+ * heading wrapped onto a second line that starts in lower case ("1.1 Data collected from the" / "agencies").
+ */
+const headingLines = (block: Block, stats: DocStats): boolean => {
+  const [first] = block.lines;
+  if (!first || !isHeadingLine(first, stats)) return false;
+  return block.lines.every(
+    (l, i) =>
+      isHeadingLine(l, stats) ||
+      (i > 0 &&
+        l.fontName === first.fontName &&
+        Math.abs(l.fontSize - first.fontSize) <= 0.04 * first.fontSize &&
+        !/-$/.test(block.lines[i - 1]?.text ?? "")),
+  );
+};
+
+/**
+ * "II. RELATED WORK", "A. Prior work": a journal's section headings in the body's size and weight, a Roman numeral
+ * before capitals (small capitals, often centred) or a capital letter before words all in italics, each alone on its
+ * line and set apart by space. A list's items numbered so are set neither in capitals nor wholly in italics.
+ */
+const isJournalHeading = (block: Block, text: string, page: PageText, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line || block.lines.length !== 1 || text.length > 80 || /[.,;:]$/.test(text)) return false;
+  const words = (text.replace(/^\S+[ \t]+/, "").match(/\p{L}{2,}/gu) ?? []).join(" ");
+  const capitals = /^[IVX]{1,4}\.[ \t]+\p{Lu}/u.test(text) && /\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words);
+  const slanted =
+    /^[A-H]\.[ \t]+\p{Lu}/u.test(text) &&
+    line.segments.flatMap((s) => s.runs).every((r) => ITALIC_FONT.test(r.fontName) && !BOLD_FONT.test(r.fontName));
+  return (capitals || slanted) && spacedApart(block, page, stats);
 };
 
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
@@ -225,7 +260,8 @@ export const classifyBlock = ({
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (block.item) return { type: "ListItem", text };
-  if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats)) {
+  const journal = isJournalHeading(block, text, page, stats);
+  if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {
     const item = listItemText(text);
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
     if (item !== text.trim() && CAPTION_RE.test(item)) return { type: "FigureCaption", text: item };
@@ -237,10 +273,13 @@ export const classifyBlock = ({
     text.length <= 200 &&
     hasLetters(text) &&
     !/[.,;]$/.test(text) &&
-    block.lines.every((l) => isHeadingLine(l, stats)) &&
+    headingLines(block, stats) &&
+    // A heading is one phrase, a number apart at most: a line of three or more worded cells spaced apart (a table's
+    // header row left alone at a page's foot, its rows on the next page) is no heading, however bold.
+    block.lines.every((l) => l.segments.filter((s) => hasLetters(s.text)).length < 3) &&
     !setLineByLine(block, page, stats) &&
     !slantedOnly(block, page, stats);
-  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats);
+  const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats) || journal;
   // A lone letter four times the body's size or more is a figure's lettering, not an index's letter heading.
   const glyph = /^\p{L}$/u.test(text) && fontSize >= 4 * stats.bodySize;
   if ((heading || named) && readsAsHeading(text) && !glyph) return { type: "Title", text };

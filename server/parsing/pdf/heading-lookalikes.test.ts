@@ -5,7 +5,7 @@ import { bodyLines, typesOf } from "./test-headings";
 
 /**
  * Lines set like headings (larger than the body, or bold) that are not: a sentence's wrapped line, a table's source,
- * a caption's label, a paper's author lines.
+ * a caption's label, a paper's author lines, a table's header row left alone, an admonition's label.
  */
 
 const fonts = async (doc: PDFDocument) => ({
@@ -101,5 +101,47 @@ describe("lines set like headings that are text", () => {
     expect(typeOf("Sampling of the sites")).toBe("Title");
     expect(elements.some((e) => e.text.startsWith("Roman letters"))).toBe(true);
     expect(typeOf("Roman letters")).not.toBe("Title");
+  });
+
+  it("types a table's header row left alone at a page's foot as no Title, a number set apart from its heading as one", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const first = doc.addPage([PAGE.width, PAGE.height]);
+    put(first, "2.1", 72, 80, 12, bold);
+    put(first, "Scope of the review", 110, 80, 12, bold);
+    let top = bodyLines(first, regular, 100, 1);
+    for (let n = 2; n <= 10; n++) top = bodyLines(first, regular, top + 8, n);
+    // The header row of a table whose rows went on to the next page.
+    ["Step", "Owner", "Days"].forEach((cell, i) => put(first, cell, 72 + i * 180, top + 16, 10, bold));
+    const second = doc.addPage([PAGE.width, PAGE.height]);
+    ["policy control", "project data", "county report"].forEach((name, i) => {
+      put(second, name, 72, 72 + i * 14, 10, regular);
+      put(second, "staff", 252, 72 + i * 14, 10, regular);
+      put(second, String(3 + i), 432, 72 + i * 14, 10, regular);
+    });
+    bodyLines(second, regular, 140, 13);
+    const { elements } = await typesOf(doc);
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles.filter((t) => t.includes("Owner"))).toEqual([]);
+    expect(titles.some((t) => t.includes("Scope of the review"))).toBe(true);
+  });
+
+  it("types a manual's admonition label alone on its line as no Title, a section named Notes as one", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Removing the cover", 72, 80, 13, bold);
+    bodyLines(page, regular, 100, 1);
+    put(page, "WARNING", 72, 160, 10, bold);
+    bodyLines(page, regular, 176, 2);
+    put(page, "Note:", 72, 236, 10, bold);
+    bodyLines(page, regular, 252, 3);
+    put(page, "Notes", 72, 320, 13, bold);
+    bodyLines(page, regular, 340, 4);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Removing the cover")).toBe("Title");
+    expect(typeOf("WARNING")).not.toBe("Title");
+    expect(typeOf("Note:")).not.toBe("Title");
+    expect(typeOf("Notes")).toBe("Title");
   });
 });
