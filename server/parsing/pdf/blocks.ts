@@ -71,9 +71,21 @@ const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
 
+/**
+ * An item's number wider than the list's tab stop ("10." in a hanging indent of a quarter inch) touches the item's
+ * first word: the word processor sets it one tab on, at the text's edge, with no room for a gap ("10.Before …").
+ * Only before a capitalised word: "3.5", "e.g." and "No.5" are no items.
+ */
+const TIGHT_NUMBER_RE = /^\d{1,3}[.)](?=\p{Lu}\p{Ll})/u;
+
 /** The length of a list item's marker: a bullet, a number or letter, or a bibliography entry's "[n]". */
 export const itemPrefixLength = (text: string): number =>
-  bulletPrefixLength(text) || (REFERENCE_ENTRY_RE.exec(text)?.[0].length ?? 0);
+  bulletPrefixLength(text) ||
+  (REFERENCE_ENTRY_RE.exec(text)?.[0].length ?? 0) ||
+  (TIGHT_NUMBER_RE.exec(text)?.[0].length ?? 0);
+
+/** A list item's text with a space after a number set against its first word ("10. Before …"). */
+export const spacedItemText = (text: string): string => text.replace(TIGHT_NUMBER_RE, "$& ");
 
 /**
  * Where the text of a list item's first line starts, after its bullet or number: the second run when the marker is a
@@ -84,6 +96,25 @@ const itemTextLeft = (line: Line): number => {
   const [marker, text] = runs;
   if (marker && text && isBulleted(`${marker.text.trim()} x`)) return text.left;
   return line.left + 0.5 * line.fontSize * itemPrefixLength(line.text);
+};
+
+/**
+ * A hanging indent sets an item's wrapped lines under its text, right of its marker: a line back at the marker's edge
+ * is the paragraph after the list once the item has ended there. It has when its line ends a sentence or a clause,
+ * stops well short of where the next line reaches, or when the item already wrapped under its text (a wrapped line
+ * never goes back to the marker). A list set without a hanging indent wraps its full lines to the marker's edge: such
+ * a line goes on.
+ */
+const leavesHangingItem = (block: Line[], next: Line): boolean => {
+  const first = block[0];
+  const prev = block[block.length - 1];
+  if (!first || !prev || itemPrefixLength(first.text) === 0) return false;
+  const em = next.fontSize;
+  const textLeft = itemTextLeft(first);
+  if (textLeft - first.left < 0.8 * em || next.left > first.left + 0.3 * em) return false;
+  const wrappedUnderText = block.length >= 2 && block.slice(1).every((l) => Math.abs(l.left - textLeft) <= 0.6 * em);
+  const ended = hasTerminalPunctuation(prev.text) || /[:;]$/.test(prev.text.trim()) || prev.right < next.right - 3 * em;
+  return wrappedUnderText || ended;
 };
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
@@ -152,6 +183,7 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (first && open && itemPrefixLength(first.text) > 0 && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
+  if (first && leavesHangingItem(block, next)) return true;
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.

@@ -1,0 +1,102 @@
+import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import { partitionPdf } from ".";
+import { BODY, PAGE, put } from "./test-fixtures";
+
+/**
+ * Lists as a word processor sets them (Writer, Word): the marker at the paragraph's edge, the item's text one tab on
+ * (a hanging indent), the paragraph after the list back at the edge.
+ */
+
+const elementsOf = async (doc: PDFDocument) =>
+  (await partitionPdf({ bytes: await doc.save() })).elements.map((e) => [e.type, e.text] as const);
+
+const PROSE = `${BODY.slice(0, 90)}.`;
+
+const page = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const p = doc.addPage([PAGE.width, PAGE.height]);
+  for (let i = 0; i < 3; i++) put(p, PROSE, 72, 100 + i * 14, 10, font);
+  return { doc, font, page: p };
+};
+
+/** A ToUnicode map sending the character code of "l" to `unicode` (a symbol font's private-use bullet). */
+const mapL = async (doc: PDFDocument, font: PDFFont, unicode: string) => {
+  await font.embed();
+  const cmap = [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
+    "1 begincodespacerange <00> <FF> endcodespacerange",
+    `1 beginbfchar <6C> <${unicode}> endbfchar`,
+    "endcmap CMapName currentdict /CMapResource defineresource pop end end",
+  ].join("\n");
+  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), doc.context.register(doc.context.stream(cmap)));
+};
+
+describe("lists set with a hanging indent", () => {
+  it("ends a one-line item where the next paragraph starts back at the bullet's edge", async () => {
+    const { doc, font, page: p } = await page();
+    put(p, "•", 72, 160, 10, font);
+    put(p, "Check the tags.", 90, 160, 10, font);
+    put(p, "•", 72, 174, 10, font);
+    put(p, "Embed all fonts", 90, 174, 10, font);
+    put(p, PROSE, 72, 188, 10, font);
+    put(p, "1.", 72, 230, 10, font);
+    put(p, "Install the service.", 90, 230, 10, font);
+    put(p, PROSE, 72, 244, 10, font);
+    const elements = await elementsOf(doc);
+    expect(elements.filter(([type]) => type === "ListItem").map(([, text]) => text)).toEqual([
+      "Check the tags.",
+      "Embed all fonts",
+      "1. Install the service.",
+    ]);
+    expect(elements.filter(([, text]) => text === PROSE)).toHaveLength(2);
+  });
+
+  it("ends a wrapped item at a line back at the marker's edge, and keeps a full line's wrap without an indent", async () => {
+    const { doc, font, page: p } = await page();
+    put(p, "•", 72, 160, 10, font);
+    put(p, "Check the tags of every page, from the first heading down to the last footnote and", 90, 160, 10, font);
+    put(p, "every table cell", 90, 174, 10, font);
+    put(p, PROSE, 72, 188, 10, font);
+    // Set without a hanging indent: the item's full first line wraps to the bullet's edge.
+    put(p, "• Check the reading order of every page, from the first heading down to the last one", 72, 230, 10, font);
+    put(p, "footnote and every table cell.", 72, 244, 10, font);
+    const items = (await elementsOf(doc)).filter(([type]) => type === "ListItem").map(([, text]) => text);
+    expect(items).toEqual([
+      "Check the tags of every page, from the first heading down to the last footnote and every table cell",
+      "Check the reading order of every page, from the first heading down to the last one footnote and every table cell.",
+    ]);
+  });
+
+  it("reads a two-digit number set against its item's first word as the item's marker", async () => {
+    const { doc, font, page: p } = await page();
+    ["8.", "9."].forEach((n, i) => {
+      put(p, n, 72, 160 + i * 14, 10, font);
+      put(p, `Step ${n.slice(0, -1)} of the checklist`, 90, 160 + i * 14, 10, font);
+    });
+    put(p, "10.Restart the worker", 72, 188, 10, font);
+    put(p, "11.Check the queue", 72, 202, 10, font);
+    const items = (await elementsOf(doc)).filter(([type]) => type === "ListItem").map(([, text]) => text);
+    expect(items).toEqual([
+      "8. Step 8 of the checklist",
+      "9. Step 9 of the checklist",
+      "10. Restart the worker",
+      "11. Check the queue",
+    ]);
+  });
+
+  it("starts an item at a bullet of OpenSymbol's private-use codes", async () => {
+    const { doc, font, page: p } = await page();
+    const symbol = await doc.embedFont(StandardFonts.Helvetica);
+    ["Check the tags", "Embed all fonts", "Add alternative texts"].forEach((item, i) => {
+      put(p, "l", 72, 160 + i * 14, 10, symbol);
+      put(p, item, 90, 160 + i * 14, 10, font);
+    });
+    await mapL(doc, symbol, "E00C");
+    const items = (await elementsOf(doc)).filter(([type]) => type === "ListItem").map(([, text]) => text);
+    expect(items).toEqual(["Check the tags", "Embed all fonts", "Add alternative texts"]);
+  });
+});
