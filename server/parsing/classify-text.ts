@@ -16,7 +16,8 @@ const SHORT_TEXT = 300;
  * else, and the private-use codes of OpenSymbol's own bullets (U+E000–U+E0FF: LibreOffice's arrows, ticks and
  * squares). Up and down triangles are left out: they mark a change in a table ("▲ 2.3%").
  */
-const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌⦁⦾⦿⚫⚬⬤◉◊⬥⬦⬧✦✧❍\\uE000-\\uE0FF\\uF020-\\uF0FF";
+const BULLET_GLYPHS =
+  "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌⦁⦾⦿⚫⚬⬤◉◊⬥⬦⬧✦✧❍\\uE000-\\uE0FF\\uF020-\\uF0FF";
 const GLYPH = `[${BULLET_GLYPHS}]`;
 /** "1.", "1)", "a)", "iv.", or wholly in parentheses: "(a)", "(3)"; "(z. B." opens an aside, not an item. */
 const NUMBER = "(?:(?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]|\\((?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})\\))";
