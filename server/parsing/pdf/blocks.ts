@@ -72,11 +72,11 @@ const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
 
 /**
- * An item's number wider than the list's tab stop ("10." in a hanging indent of a quarter inch) touches the item's
- * first word: the word processor sets it one tab on, at the text's edge, with no room for a gap ("10.Before …").
- * Only before a capitalised word: "3.5", "e.g." and "No.5" are no items.
+ * An item's number wider than the list's tab stop ("10." or "III." in a hanging indent of a quarter inch) touches the
+ * item's first word: the word processor sets it one tab on, at the text's edge, with no room for a gap ("10.Before
+ * …"). Only before a capitalised word: "3.5", "e.g." and "No.5" are no items.
  */
-const TIGHT_NUMBER_RE = /^\d{1,3}[.)](?=\p{Lu}\p{Ll})/u;
+const TIGHT_NUMBER_RE = /^(?:\d{1,3}|[ivx]{2,5}|[IVX]{2,5})[.)](?=\p{Lu}\p{Ll})/u;
 
 /** The length of a list item's marker: a bullet, a number or letter, or a bibliography entry's "[n]". */
 export const itemPrefixLength = (text: string): number =>
@@ -115,6 +115,21 @@ const leavesHangingItem = (block: Line[], next: Line): boolean => {
   const wrappedUnderText = block.length >= 2 && block.slice(1).every((l) => Math.abs(l.left - textLeft) <= 0.6 * em);
   const ended = hasTerminalPunctuation(prev.text) || /[:;]$/.test(prev.text.trim()) || prev.right < next.right - 3 * em;
   return wrappedUnderText || ended;
+};
+
+/**
+ * A paragraph's lines after its first share one left edge, and its first line is indented if any: a line starting
+ * left of all of them, after a line that ends a sentence, opens the next paragraph. So the wrapped rest of an item
+ * whose first line ended a sentence (a block of its own, joined back to the item by `joinItemWraps`) ends where the
+ * paragraph after the list goes back to the list's edge. One line alone may be an indented first line: it ends only
+ * short of where the next line reaches.
+ */
+const outdentedAfterEnd = (block: Line[], next: Line): boolean => {
+  const prev = block[block.length - 1];
+  if (!prev || !hasTerminalPunctuation(prev.text)) return false;
+  const em = next.fontSize;
+  if (next.left > prev.left - 0.8 * em || block.some((l) => Math.abs(l.left - prev.left) > 0.3 * em)) return false;
+  return block.length >= 2 || prev.right < next.right - 3 * em;
 };
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
@@ -183,7 +198,7 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (first && open && itemPrefixLength(first.text) > 0 && Math.abs(next.left - itemTextLeft(first)) <= 0.6 * em) {
     return false;
   }
-  if (first && leavesHangingItem(block, next)) return true;
+  if (first && (leavesHangingItem(block, next) || outdentedAfterEnd(block, next))) return true;
   const indent = next.left - box.left;
   const prevEnded = hasTerminalPunctuation(prev.text) || prev.right < box.right - 2 * em;
   // A first-line indent after a finished line is how most typeset text starts a paragraph.
@@ -416,6 +431,23 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
 };
 
 /**
+ * How many of a block's first lines sit at the item's text left: all of them, or those before a line back at the
+ * item's marker after a sentence's end (the paragraph after the list, run into the item's wrapped lines). Zero when
+ * the lines go on otherwise.
+ */
+const atItemText = (lines: readonly Line[], first: Line): number => {
+  const left = itemTextLeft(first);
+  const at = (l: Line) => Math.abs(l.left - left) <= 0.6 * l.fontSize;
+  const k = lines.findIndex((l) => !at(l));
+  if (k === -1) return lines.length;
+  const before = lines[k - 1];
+  const back = lines[k];
+  return k > 0 && before && back && hasTerminalPunctuation(before.text) && back.left < left - 0.8 * back.fontSize
+    ? k
+    : 0;
+};
+
+/**
  * A list item's first line may end with a sentence: a line under the item's text then started a block of its own,
  * as a paragraph's indented first line would. A text block right under an item, at the item's pitch and size, all
  * of its lines at the item's text left (a paragraph after a list goes back to the list's left edge on its next
@@ -439,11 +471,16 @@ const joinItemWraps = (blocks: Block[], stats: DocStats): Block[] => {
       Math.abs(next.fontSize - last.fontSize) <= 0.04 * last.fontSize &&
       next.baseline - last.baseline > 0 &&
       next.baseline - last.baseline <= 1.3 * stats.pitch(last.fontSize) + 1 &&
-      block.lines.every((l) => Math.abs(l.left - itemTextLeft(first)) <= 0.6 * l.fontSize);
-    if (under) {
-      const lines = [...item.lines, ...block.lines];
-      out[out.length - 1] = { ...union(lines), lines, kind: "text" };
-    } else out.push(block);
+      atItemText(block.lines, first) > 0;
+    if (!under) {
+      out.push(block);
+      continue;
+    }
+    const wrapped = atItemText(block.lines, first);
+    const lines = [...item.lines, ...block.lines.slice(0, wrapped)];
+    out[out.length - 1] = { ...union(lines), lines, kind: "text" };
+    const rest = block.lines.slice(wrapped);
+    if (rest.length) out.push({ ...union(rest), lines: rest, kind: "text" });
   }
   return out;
 };

@@ -71,7 +71,40 @@ describe("lists set with a hanging indent", () => {
     ]);
   });
 
-  it("reads a two-digit number set against its item's first word as the item's marker", async () => {
+  it("joins an item's wrapped line under its text, though its first line ended a sentence, not the paragraph after", async () => {
+    const { doc, font, page: p } = await page();
+    const wrap = "Then check the reading order of every page, from the first heading down to the footnotes.";
+    put(p, "•", 72, 160, 10, font);
+    put(p, "Check the tags of every page.", 90, 160, 10, font);
+    put(p, wrap, 90, 174, 10, font);
+    put(p, PROSE, 72, 188, 10, font);
+    put(p, PROSE, 72, 202, 10, font);
+    const elements = await elementsOf(doc);
+    expect(elements.filter(([type]) => type === "ListItem").map(([, text]) => text)).toEqual([
+      `Check the tags of every page. ${wrap}`,
+    ]);
+    expect(elements.at(-1)).toEqual(["NarrativeText", `${PROSE} ${PROSE}`]);
+  });
+
+  it("ends an indented quotation whose last line is full where the text goes back to the margin", async () => {
+    const { doc, font, page: p } = await page();
+    const quote = "The parser reads the text layer of every page, and where there is none it reads the";
+    put(p, quote, 108, 160, 10, font);
+    put(
+      p,
+      "picture of the page with the recogniser, one line after the other, to the page's foot.",
+      108,
+      174,
+      10,
+      font,
+    );
+    put(p, PROSE, 72, 188, 10, font);
+    const texts = (await elementsOf(doc)).map(([, text]) => text);
+    expect(texts.at(-1)).toBe(PROSE);
+    expect(texts.at(-2)).toMatch(/^The parser reads .* to the page's foot\.$/);
+  });
+
+  it('reads a wide number ("10.", "III.") set against its item\'s first word as the item\'s marker', async () => {
     const { doc, font, page: p } = await page();
     ["8.", "9."].forEach((n, i) => {
       put(p, n, 72, 160 + i * 14, 10, font);
@@ -79,12 +112,18 @@ describe("lists set with a hanging indent", () => {
     });
     put(p, "10.Restart the worker", 72, 188, 10, font);
     put(p, "11.Check the queue", 72, 202, 10, font);
+    put(p, PROSE, 72, 240, 10, font);
+    put(p, "II.", 72, 270, 10, font);
+    put(p, "Terms of use", 90, 270, 10, font);
+    put(p, "III.Data retention", 72, 284, 10, font);
     const items = (await elementsOf(doc)).filter(([type]) => type === "ListItem").map(([, text]) => text);
     expect(items).toEqual([
       "8. Step 8 of the checklist",
       "9. Step 9 of the checklist",
       "10. Restart the worker",
       "11. Check the queue",
+      "II. Terms of use",
+      "III. Data retention",
     ]);
   });
 
