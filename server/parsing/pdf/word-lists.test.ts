@@ -104,6 +104,38 @@ describe("lists set with a hanging indent", () => {
     expect(texts.at(-2)).toMatch(/^The parser reads .* to the page's foot\.$/);
   });
 
+  it("reads subitems numbered at two levels between first-level items as items, not numbered headings", async () => {
+    const { doc, font, page: p } = await page();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const line = (marker: string, text: string, x: number, top: number) => {
+      put(p, marker, x, top, 10, font);
+      put(p, text, x + 22, top, 10, font);
+    };
+    line("1.", "Prepare the service.", 72, 160);
+    line("1.1.", "Install the command line tools and check that the worker reaches the", 94, 174);
+    put(p, "database before the first run.", 116, 188, 10, font);
+    line("1.2.", "Create a project and an API token for the public interface of the", 94, 202);
+    put(p, "service.", 116, 216, 10, font);
+    line("2.", "Upload the first document.", 72, 230);
+    put(p, PROSE, 72, 260, 10, font);
+    // Numbered headings and a paragraph opening with a number stay what they are.
+    put(p, "1.1 Background", 72, 300, 12, bold);
+    put(p, "1.2 Scope", 72, 330, 12, bold);
+    put(p, "2. Quarry parses uploaded documents into typed elements and indexes them.", 72, 370, 10, font);
+    const elements = await elementsOf(doc);
+    expect(elements.filter(([type]) => type === "ListItem").map(([, text]) => text.slice(0, 12))).toEqual([
+      "1. Prepare t",
+      "1.1. Install",
+      "1.2. Create ",
+      "2. Upload th",
+      "2. Quarry pa",
+    ]);
+    expect(elements.filter(([type]) => type === "Title").map(([, text]) => text)).toEqual([
+      "1.1 Background",
+      "1.2 Scope",
+    ]);
+  });
+
   it('reads a wide number ("10.", "III.") set against its item\'s first word as the item\'s marker', async () => {
     const { doc, font, page: p } = await page();
     ["8.", "9."].forEach((n, i) => {
