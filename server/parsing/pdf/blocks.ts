@@ -67,6 +67,7 @@ export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
 
 /** A dotted number opening a line before a capital: "1.2 Configure …", "2.3.1. Start …"; not "3.5 million …". */
 const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
+const DOTTED_MARKER_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+/;
 
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */
 const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
@@ -108,9 +109,12 @@ const itemTextLeft = (line: Line): number => {
 const leavesHangingItem = (block: Line[], next: Line): boolean => {
   const first = block[0];
   const prev = block[block.length - 1];
-  if (!first || !prev || itemPrefixLength(first.text) === 0) return false;
+  if (!first || !prev) return false;
+  // An item numbered at several levels ("3.2. Configure …") is told from a heading only after blocks are made.
+  const dotted = DOTTED_ITEM_RE.test(first.text) ? (DOTTED_MARKER_RE.exec(first.text)?.[0].length ?? 0) : 0;
+  if (itemPrefixLength(first.text) === 0 && dotted === 0) return false;
   const em = next.fontSize;
-  const textLeft = itemTextLeft(first);
+  const textLeft = dotted ? first.left + 0.5 * first.fontSize * dotted : itemTextLeft(first);
   if (textLeft - first.left < 0.8 * em || next.left > first.left + 0.3 * em) return false;
   const wrappedUnderText = block.length >= 2 && block.slice(1).every((l) => Math.abs(l.left - textLeft) <= 0.6 * em);
   const ended = hasTerminalPunctuation(prev.text) || /[:;]$/.test(prev.text.trim()) || prev.right < next.right - 3 * em;
@@ -121,15 +125,13 @@ const leavesHangingItem = (block: Line[], next: Line): boolean => {
  * A paragraph's lines after its first share one left edge, and its first line is indented if any: a line starting
  * left of all of them, after a line that ends a sentence, opens the next paragraph. So the wrapped rest of an item
  * whose first line ended a sentence (a block of its own, joined back to the item by `joinItemWraps`) ends where the
- * paragraph after the list goes back to the list's edge. One line alone may be an indented first line: it ends only
- * short of where the next line reaches.
+ * paragraph after the list goes back to the list's edge. One line alone may be an indented first line.
  */
 const outdentedAfterEnd = (block: Line[], next: Line): boolean => {
   const prev = block[block.length - 1];
-  if (!prev || !hasTerminalPunctuation(prev.text)) return false;
+  if (!prev || block.length < 2 || !hasTerminalPunctuation(prev.text)) return false;
   const em = next.fontSize;
-  if (next.left > prev.left - 0.8 * em || block.some((l) => Math.abs(l.left - prev.left) > 0.3 * em)) return false;
-  return block.length >= 2 || prev.right < next.right - 3 * em;
+  return next.left <= prev.left - 0.8 * em && block.every((l) => Math.abs(l.left - prev.left) <= 0.3 * em);
 };
 
 const isCode = (line: Line) => monoShare([line]) >= 0.5 && hasLetters(line.text);
@@ -432,19 +434,20 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
 
 /**
  * How many of a block's first lines sit at the item's text left: all of them, or those before a line back at the
- * item's marker after a sentence's end (the paragraph after the list, run into the item's wrapped lines). Zero when
- * the lines go on otherwise.
+ * item's marker after a sentence's end (the paragraph after the list, run into the item's wrapped lines) when the
+ * item's last line ran full (a short one ended the item: the next paragraph's first line may be indented as far as
+ * the item's text). Zero when the lines go on otherwise.
  */
-const atItemText = (lines: readonly Line[], first: Line): number => {
+const atItemText = (lines: readonly Line[], first: Line, last: Line): number => {
   const left = itemTextLeft(first);
   const at = (l: Line) => Math.abs(l.left - left) <= 0.6 * l.fontSize;
   const k = lines.findIndex((l) => !at(l));
   if (k === -1) return lines.length;
   const before = lines[k - 1];
   const back = lines[k];
-  return k > 0 && before && back && hasTerminalPunctuation(before.text) && back.left < left - 0.8 * back.fontSize
-    ? k
-    : 0;
+  if (k === 0 || !before || !back || !hasTerminalPunctuation(before.text)) return 0;
+  const full = last.right >= Math.max(...lines.slice(0, k + 1).map((l) => l.right)) - 2 * last.fontSize;
+  return full && back.left < left - 0.8 * back.fontSize ? k : 0;
 };
 
 /**
@@ -468,15 +471,16 @@ const joinItemWraps = (blocks: Block[], stats: DocStats): Block[] => {
       next &&
       itemPrefixLength(first.text) > 0 &&
       itemPrefixLength(next.text) === 0 &&
+      !DOTTED_ITEM_RE.test(next.text) &&
       Math.abs(next.fontSize - last.fontSize) <= 0.04 * last.fontSize &&
       next.baseline - last.baseline > 0 &&
       next.baseline - last.baseline <= 1.3 * stats.pitch(last.fontSize) + 1 &&
-      atItemText(block.lines, first) > 0;
+      atItemText(block.lines, first, last) > 0;
     if (!under) {
       out.push(block);
       continue;
     }
-    const wrapped = atItemText(block.lines, first);
+    const wrapped = atItemText(block.lines, first, last);
     const lines = [...item.lines, ...block.lines.slice(0, wrapped)];
     out[out.length - 1] = { ...union(lines), lines, kind: "text" };
     const rest = block.lines.slice(wrapped);
