@@ -13,9 +13,11 @@ const SHORT_TEXT = 300;
  * Characters set as a list's bullet, for a character class: dashes and dots, squares, circles, diamonds, checkboxes,
  * right-pointing arrows and triangles, full blocks, spots, rings and stars ("⦁", "⬤", "◉", "✦"), and the private-use
  * codes a symbol font's glyphs (Symbol, Wingdings: U+F0B7, U+F0A7) come out as when the font maps them to nothing
- * else. Up and down triangles are left out: they mark a change in a table ("▲ 2.3%").
+ * else, and the private-use codes of OpenSymbol's own bullets (U+E000–U+E0FF: LibreOffice's arrows, ticks and
+ * squares). Up and down triangles are left out: they mark a change in a table ("▲ 2.3%").
  */
-const BULLET_GLYPHS = "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌⦁⦾⦿⚫⚬⬤◉◊⬥⬦⬧✦✧❍\\uF020-\\uF0FF";
+const BULLET_GLYPHS =
+  "\\-*•·∙◦‣⁃–—▪▫■□◼◻◾◽●○◆◇◈♦❖❑❒❏❐☐☑☒▸▹►▻▶➢➤➔➙➛➜➝➞➟➠➡→⇒❯❱✓✔✗✘█▌⦁⦾⦿⚫⚬⬤◉◊⬥⬦⬧✦✧❍\\uE000-\\uE0FF\\uF020-\\uF0FF";
 const GLYPH = `[${BULLET_GLYPHS}]`;
 /** "1.", "1)", "a)", "iv.", or wholly in parentheses: "(a)", "(3)"; "(z. B." opens an aside, not an item. */
 const NUMBER = "(?:(?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})[.)]|\\((?:\\d{1,3}|[a-zA-Z]|[ivx]{1,5}|[IVX]{1,5})\\))";

@@ -9,7 +9,7 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines } from "./blocks";
+import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines, spacedItemText } from "./blocks";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
@@ -262,7 +262,7 @@ export const classifyBlock = ({
   if (block.item) return { type: "ListItem", text };
   const journal = isJournalHeading(block, text, page, stats);
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {
-    const item = listItemText(text);
+    const item = listItemText(spacedItemText(text));
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
     if (item !== text.trim() && CAPTION_RE.test(item)) return { type: "FigureCaption", text: item };
     return { type: "ListItem", text: item };

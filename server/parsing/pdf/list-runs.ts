@@ -46,16 +46,22 @@ export const numberedHeadingRunsAsItems = (elements: readonly ParsedElement[]): 
  * more elements in a row, nothing but page furniture between them, each opening with a dotted number that follows
  * the one before in an outline (the next at its level, its first child, or the next after a parent), are the items
  * of a numbered list. Sections numbered so have their text between their headings; a contents list's entries end in
- * page numbers, after dot leaders or not.
+ * page numbers, after dot leaders or not. Items numbered at the first level ("1.", "2.") between them are the
+ * outline's parents ("1." → "1.1" → "1.2" → "2."): a list whose subitems wrap read as paragraphs otherwise.
  */
 
 const DOTTED_RE = /^(\d{1,2}(?:\.\d{1,2})+)\.?[ \t]+\S/;
 const NUMBERED_TYPES: ReadonlySet<ElementType> = new Set(["Title", "NarrativeText", "UncategorizedText", "ListItem"]);
 
+/** An item already read as one, numbered at the outline's first level ("1.", "2)"): the parent of "1.1". */
+const TOP_ITEM_RE = /^(\d{1,2})[.)][ \t]+\S/;
+
 const dottedOf = (e: ParsedElement): number[] | null => {
   if (!NUMBERED_TYPES.has(e.type)) return null;
   const marker = DOTTED_RE.exec(e.text)?.[1];
-  return marker ? marker.split(".").map(Number) : null;
+  if (marker) return marker.split(".").map(Number);
+  const top = e.type === "ListItem" ? TOP_ITEM_RE.exec(e.text)?.[1] : undefined;
+  return top ? [Number(top)] : null;
 };
 
 /** `next` follows `prev` in an outline: 1.1 → 1.2, 1.1 → 1.1.1, 1.1.2 → 1.2. */
@@ -71,7 +77,11 @@ export const dottedRunsAsItems = (elements: readonly ParsedElement[]): ParsedEle
   let run: number[] = [];
   const close = () => {
     const entries = run.filter((i) => /\d$/.test(elements[i]?.text.trim() ?? "")).length;
-    if (run.length >= MIN_RUN && entries < run.length) {
+    // Items numbered "1." count in the run among paragraphs and items; among headings ("1.1 Background", "1.2
+    // Scope") only the dotted numbers do, so a paragraph opening "2." does not make the headings a list.
+    const headings = run.some((i) => elements[i]?.type === "Title");
+    const counted = headings ? run.filter((i) => (dottedOf(elements[i] as ParsedElement)?.length ?? 0) > 1) : run;
+    if (counted.length >= MIN_RUN && entries < run.length) {
       for (const i of run) out[i] = { ...(out[i] as ParsedElement), type: "ListItem" };
     }
     run = [];

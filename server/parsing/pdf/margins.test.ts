@@ -26,6 +26,32 @@ describe("running heads whose number keeps in step with the page", () => {
     expect(numbered.map((e) => e.text)).toEqual(["1 Introduction 1", "2 Methods"]);
     expect(numbered.map((e) => e.type)).toEqual(["Title", "Title"]);
   });
+
+  it("types a left-hand page's head, its page number a tab from the words, as a Header though seen once", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const pages = [0, 1, 2].map(() => doc.addPage([PAGE.width, PAGE.height]));
+    const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
+      pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+    // Right-hand pages carry the folio at the end, the left-hand page (2) at the start, far from the words.
+    put(0, "Quarry Handbook", 72, 40, 9);
+    put(0, "1", 530, 40, 9);
+    put(1, "2", 72, 40, 9);
+    put(1, "Chapter 1. Getting started", 300, 40, 9);
+    put(2, "Quarry Handbook", 72, 40, 9);
+    put(2, "3", 530, 40, 9);
+    // A heading opening a page with its number an em from its words stays a heading.
+    put(2, "3 Methods", 72, 80, 11, bold);
+    for (const n of [0, 1, 2]) {
+      for (let i = 0; i < 6; i++) put(n, `${BODY.slice(0, 88)} ${n}.${i}`, 72, 200 + i * 14, 11);
+    }
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (text: string) => elements.find((e) => e.text.replace(/\s+/g, " ") === text)?.type;
+    expect(typeOf("2 Chapter 1. Getting started")).toBe("Header");
+    expect(typeOf("Quarry Handbook 3")).toBe("Header");
+    expect(typeOf("3 Methods")).toBe("Title");
+  });
 });
 
 /**

@@ -58,9 +58,22 @@ export const marginKeys = (block: Block, page: PageText): string[] => {
 };
 
 /**
- * A one-line block at the very top or bottom of a page, in its top or bottom fifth, whose last word is this page's own number: "bare" for the number
- * alone (a folio), else the band of a running head that carries it ("3 CITATIONS 2" on page 2). A number at the start
- * does not count, since "2 Methods" heading page 2 is a section.
+ * A line opening with this page's own number set a wide gap (a tab, a fill) from its words: a left-hand page's running
+ * head ("24        Chapter 2. Methods"), seen once in a few pages since the right-hand pages carry another. A heading's
+ * number sits about an em from its words.
+ */
+const FOLIO_GAP_EM = 3;
+const opensWithFolioApart = (line: Line | undefined, pageNumber: number): boolean => {
+  const [number, words] = line?.segments ?? [];
+  if (!line || !number || !words || !/^\d{1,4}$/.test(number.text.trim())) return false;
+  return Number(number.text.trim()) === pageNumber && words.left - number.right >= FOLIO_GAP_EM * line.fontSize;
+};
+
+/**
+ * A one-line block at the very top or bottom of a page, in its top or bottom fifth, whose last word is this page's own
+ * number: "bare" for the number alone (a folio), else the band of a running head that carries it ("3 CITATIONS 2" on
+ * page 2). A number at the start counts only set far from the words (`opensWithFolioApart`), since "2 Methods"
+ * heading page 2 is a section.
  */
 export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | "bottom" | null => {
   if (block.kind !== "text" || block.lines.length !== 1) return null;
@@ -70,7 +83,8 @@ export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | 
     block.bottom <= page.height * REPEAT_BAND ? "top" : block.top >= page.height * (1 - REPEAT_BAND) ? "bottom" : null;
   const words = text.split(/\s+/);
   const last = pageNumberValue(words[words.length - 1] ?? "");
-  if (!band || last?.kind !== "arabic" || last.value !== page.pageNumber) return null;
+  const atEnd = last?.kind === "arabic" && last.value === page.pageNumber;
+  if (!band || (!atEnd && !opensWithFolioApart(block.lines[0], page.pageNumber))) return null;
   // The page's first or last text, or it is a line of the body (a contents entry under its heading).
   const edge =
     band === "top" ? page.runs.some((r) => r.bottom <= block.top) : page.runs.some((r) => r.top >= block.bottom);
