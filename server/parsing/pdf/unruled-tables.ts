@@ -91,7 +91,37 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   );
   const fitting = rest.filter((a) => columns.filter((c) => overlaps(a, c)).length <= 1);
   columns = mergeIntervals(fitting, columns);
-  return columns;
+  return withoutHeadingOnlyColumns(
+    columns,
+    rows,
+    rows.findIndex((row) => row.some((a) => isFigure(a.text))),
+  );
+};
+
+const centreDistance = (a: Interval, b: Interval) => Math.abs(a.left + a.right - b.left - b.right) / 2;
+
+/**
+ * Headings centred over figures set flush right ("Quantity" over "85" and "452") leave a column of their own, empty
+ * in every row below them. Such a column, holding only the last heading row's atoms (a group heading above stays a
+ * span), is dropped when each heading of that row then falls nearest to a column that no other heading of the row
+ * takes (placeRow puts an atom between columns in the nearest one).
+ */
+const withoutHeadingOnlyColumns = (columns: Interval[], rows: Atom[][], firstFigures: number): Interval[] => {
+  if (firstFigures <= 0) return columns;
+  const body = rows.slice(firstFigures).flat();
+  const heading = rows[firstFigures - 1] ?? [];
+  const above = rows.slice(0, firstFigures - 1).flat();
+  const headingOnly = (c: Interval) =>
+    !body.some((a) => overlaps(a, c)) && !above.some((a) => overlaps(a, c)) && heading.some((a) => overlaps(a, c));
+  const kept = columns.filter((c) => !headingOnly(c));
+  if (kept.length === columns.length || kept.length < 2) return columns;
+  const nearest = (a: Atom) =>
+    kept.reduce((best, c, i) => (centreDistance(c, a) < centreDistance(kept[best] ?? c, a) ? i : best), 0);
+  const taken = heading.map((a) => {
+    const hit = kept.map((c, i) => (overlaps(a, c) ? i : -1)).filter((i) => i >= 0);
+    return hit.length ? hit.join("-") : String(nearest(a));
+  });
+  return new Set(taken).size === taken.length ? kept : columns;
 };
 
 /**
