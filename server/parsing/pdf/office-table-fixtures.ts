@@ -1,3 +1,4 @@
+import { rgb, type PDFPage } from "pdf-lib";
 import { row, start } from "./unruled-fixtures";
 
 /**
@@ -64,5 +65,57 @@ export const buildSpacedRowsTablePdf = async (): Promise<Uint8Array> => {
     ]);
   }
   row(page, regular, 10, 450, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
+const HEIGHT = 792;
+
+const rule = (page: PDFPage, x0: number, top0: number, x1: number, top1: number) =>
+  page.drawLine({
+    start: { x: x0, y: HEIGHT - top0 },
+    end: { x: x1, y: HEIGHT - top1 },
+    thickness: 0.7,
+    color: rgb(0, 0, 0),
+  });
+
+/** A ruled grid over `xs` × `ys` (top-left based), every boundary drawn. */
+const grid = (page: PDFPage, xs: number[], ys: number[]) => {
+  const [left = 0, right = 0] = [xs[0], xs[xs.length - 1]];
+  const [top = 0, bottom = 0] = [ys[0], ys[ys.length - 1]];
+  for (const y of ys) rule(page, left, y, right, y);
+  for (const x of xs) rule(page, x, top, x, bottom);
+};
+
+/** A fully ruled table of two rows of two cells between paragraphs: too small to line up as a table by its text. */
+export const buildSmallRuledTablePdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  row(page, fonts.regular, 10, 96, [{ text: "Table 11: Opening hours", x: 72 }]);
+  grid(page, [72, 200, 330], [110, 130, 150]);
+  row(page, fonts.bold, 10, 115, [
+    { text: "Day", x: 77 },
+    { text: "Hours", x: 205 },
+  ]);
+  row(page, fonts.regular, 10, 135, [
+    { text: "Weekdays", x: 77 },
+    { text: "9:00-17:00", x: 205 },
+  ]);
+  row(page, fonts.regular, 10, 170, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
+/** A page laid out in a ruled grid: a module's title and a paragraph of prose in each of two cells. */
+export const buildRuledLayoutPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  grid(page, [72, 540], [100, 150, 200]);
+  rule(page, 200, 100, 200, 200);
+  for (const [i, top] of [105, 155].entries()) {
+    row(page, fonts.bold, 10, top, [{ text: `Module ${i + 1}`, x: 77 }]);
+    row(page, fonts.regular, 9, top, [{ text: "This module introduces the learner to the principles of", x: 205 }]);
+    row(page, fonts.regular, 9, top + 12, [{ text: "product development and explores what kinds of products", x: 205 }]);
+    row(page, fonts.regular, 9, top + 24, [{ text: "might be developed and tested by a small team.", x: 205 }]);
+  }
   return doc.save();
 };

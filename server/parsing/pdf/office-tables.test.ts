@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildCentredHeadingsPdf, buildSpacedRowsTablePdf } from "./office-table-fixtures";
+import {
+  buildCentredHeadingsPdf,
+  buildRuledLayoutPdf,
+  buildSmallRuledTablePdf,
+  buildSpacedRowsTablePdf,
+} from "./office-table-fixtures";
 import { parsePdf, tableRows } from "./test-tables";
 
-describe("unruled tables set by a word processor", () => {
+describe("tables set by a word processor", () => {
   it("puts a heading centred over figures set flush right in the figures' column, not a column of its own", async () => {
     const tables = (await parsePdf(await buildCentredHeadingsPdf())).filter((e) => e.type === "Table");
     expect(tables).toHaveLength(1);
@@ -22,5 +27,20 @@ describe("unruled tables set by a word processor", () => {
     expect(rows[0]).toEqual(["Item", "Code", "Quantity", "Location"]);
     expect(rows[1]).toEqual(["Item A", "X-182", "40", "Shelf B north wing"]);
     expect(rows).toHaveLength(11);
+  });
+
+  it("reads a ruled table of two rows of two cells on a page with no other table", async () => {
+    const tables = (await parsePdf(await buildSmallRuledTablePdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0])).toEqual([
+      ["Day", "Hours"],
+      ["Weekdays", "9:00-17:00"],
+    ]);
+  });
+
+  it("leaves a page laid out in a ruled grid of prose cells as text", async () => {
+    const elements = await parsePdf(await buildRuledLayoutPdf());
+    expect(elements.filter((e) => e.type === "Table")).toHaveLength(0);
+    expect(elements.map((e) => e.text).join(" ")).toContain("might be developed and tested");
   });
 });
