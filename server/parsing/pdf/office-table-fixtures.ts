@@ -68,6 +68,45 @@ export const buildSpacedRowsTablePdf = async (): Promise<Uint8Array> => {
   return doc.save();
 };
 
+/**
+ * Group headings centred over two columns each ("Dataset A" over "Acc." and "Loss"), the stub's heading ("Model")
+ * centred down the two header rows, so alone on a line between them; sub-headings centred over figures set flush
+ * right.
+ */
+export const buildStubBetweenHeadingsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  // Columns' cells 90 pt wide from 150 on; figures flush right at 236, 326, 416, 506; headings centred at 195, ….
+  const centres = [195, 285, 375, 465];
+  row(page, bold, 10, 110, [
+    { text: "Dataset A", x: 240, align: "centre" },
+    { text: "Dataset B", x: 420, align: "centre" },
+  ]);
+  row(page, bold, 10, 124, [{ text: "Model", x: 100, align: "centre" }]);
+  row(
+    page,
+    bold,
+    10,
+    138,
+    ["Acc.", "Loss", "Acc.", "Loss"].map((text, i) => ({ text, x: centres[i] ?? 0, align: "centre" as const })),
+  );
+  const body = [
+    ["Small", "63.3", "1.81", "58.9", "1.51"],
+    ["Medium", "90.2", "1.70", "83.1", "1.89"],
+    ["Large", "69.9", "1.07", "75.2", "0.99"],
+  ];
+  body.forEach(([label, ...figures], r) => {
+    row(page, regular, 10, 158 + r * 16, [
+      { text: label ?? "", x: 72 },
+      ...figures.map((text, i) => ({ text, x: (centres[i] ?? 0) + 41, align: "right" as const })),
+    ]);
+  });
+  row(page, regular, 10, 220, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
 const HEIGHT = 792;
 
 const rule = (page: PDFPage, x0: number, top0: number, x1: number, top1: number) =>

@@ -4,6 +4,7 @@ import {
   buildRuledLayoutPdf,
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
+  buildStubBetweenHeadingsPdf,
 } from "./office-table-fixtures";
 import { parsePdf, tableRows } from "./test-tables";
 
@@ -42,5 +43,12 @@ describe("tables set by a word processor", () => {
     const elements = await parsePdf(await buildRuledLayoutPdf());
     expect(elements.filter((e) => e.type === "Table")).toHaveLength(0);
     expect(elements.map((e) => e.text).join(" ")).toContain("might be developed and tested");
+  });
+
+  it("spans group headings over their columns when the stub's heading sits alone on a line under them", async () => {
+    const tables = (await parsePdf(await buildStubBetweenHeadingsPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.html).toContain('<th colspan="2">Dataset A</th><th colspan="2">Dataset B</th>');
+    expect(tableRows(tables[0])[1]).toEqual(["Model", "Acc.", "Loss", "Acc.", "Loss"]);
   });
 });
