@@ -103,8 +103,9 @@ const centreDistance = (a: Interval, b: Interval) => Math.abs(a.left + a.right -
 /**
  * Headings centred over figures set flush right ("Quantity" over "85" and "452") leave a column of their own, empty
  * in every row below them. Such a column, holding only the last heading row's atoms (a group heading above stays a
- * span), is dropped when each heading of that row then falls nearest to a column that no other heading of the row
- * takes (placeRow puts an atom between columns in the nearest one).
+ * span), is dropped when each heading of that row then falls clearly nearest to a column that no other heading of
+ * the row takes (placeRow puts an atom between columns in the nearest one); a heading about as far from the columns
+ * on both sides keeps its own.
  */
 const withoutHeadingOnlyColumns = (columns: Interval[], rows: Atom[][], firstFigures: number): Interval[] => {
   if (firstFigures <= 0) return columns;
@@ -117,11 +118,24 @@ const withoutHeadingOnlyColumns = (columns: Interval[], rows: Atom[][], firstFig
   if (kept.length === columns.length || kept.length < 2) return columns;
   const nearest = (a: Atom) =>
     kept.reduce((best, c, i) => (centreDistance(c, a) < centreDistance(kept[best] ?? c, a) ? i : best), 0);
+  // Clearly one column's: at most half as far from its body cells as from those of the column on its other side.
+  const cellsOf = kept.map((c) => {
+    const inside = body.filter((a) => overlaps(a, c));
+    return { left: Math.min(...inside.map((a) => a.left)), right: Math.max(...inside.map((a) => a.right)) };
+  });
+  const clear = (a: Atom) => {
+    const before = cellsOf.filter((c) => c.right <= a.left).map((c) => a.left - c.right);
+    const after = cellsOf.filter((c) => c.left >= a.right).map((c) => c.left - a.right);
+    if (!before.length || !after.length) return true;
+    const [near = 0, far = 0] = [Math.min(...before), Math.min(...after)].sort((x, y) => x - y);
+    return near <= 0.5 * far;
+  };
   const taken = heading.map((a) => {
     const hit = kept.map((c, i) => (overlaps(a, c) ? i : -1)).filter((i) => i >= 0);
-    return hit.length ? hit.join("-") : String(nearest(a));
+    if (hit.length) return hit.join("-");
+    return clear(a) ? String(nearest(a)) : "unclear";
   });
-  return new Set(taken).size === taken.length ? kept : columns;
+  return !taken.includes("unclear") && new Set(taken).size === taken.length ? kept : columns;
 };
 
 /**
