@@ -296,7 +296,10 @@ const parseOpenPdf = async (
     // count there only when their cells are short, as a data table's are (a page laid out in a ruled grid is not).
     const candidates = paged
       .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
-      .map((p) => ({ ...p.page, shortCellsOnly: rulings !== "all-pages" && !p.blocks.some((b) => b.kind === "table") }));
+      .map((p) => ({
+        ...p.page,
+        shortCellsOnly: rulings !== "all-pages" && !p.blocks.some((b) => b.kind === "table"),
+      }));
     const found = await readGridTables(graphicsOf, candidates, warnings);
     paged = paged.map((entry) => {
       const tables = found.get(entry.page.pageNumber);
