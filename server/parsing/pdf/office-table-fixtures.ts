@@ -19,7 +19,11 @@ export const buildCentredHeadingsPdf = async (): Promise<Uint8Array> => {
   const centres = [205, 295, 385, 475];
   row(page, bold, 10, 110, [
     { text: "Grade", x: 72 },
-    ...["Women", "Men", "Total", "Share (%)"].map((text, i) => ({ text, x: centres[i] ?? 0, align: "centre" as const })),
+    ...["Women", "Men", "Total", "Share (%)"].map((text, i) => ({
+      text,
+      x: centres[i] ?? 0,
+      align: "centre" as const,
+    })),
   ]);
   const body = [
     ["Grade A", "150", "202", "352", "42.6"],
@@ -107,6 +111,45 @@ export const buildStubBetweenHeadingsPdf = async (): Promise<Uint8Array> => {
   return doc.save();
 };
 
+/**
+ * Row labels centred down their groups, as merged cells are set: "Sales" alone on a line between its two rows,
+ * "Research" on the middle one of its three, and "Support" on the only row of its group, last in the table.
+ */
+export const buildCentredRowLabelsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  const xs = [72, 200, 300, 400];
+  row(
+    page,
+    bold,
+    10,
+    110,
+    ["Department", "Team", "Staff", "Budget"].map((text, i) => ({ text, x: xs[i] ?? 0 })),
+  );
+  const lines: [number, string[]][] = [
+    [130, ["", "North", "2", "543 k€"]],
+    [138, ["Sales"]],
+    [146, ["", "South", "5", "547 k€"]],
+    [162, ["", "Lab A", "19", "738 k€"]],
+    [178, ["Research", "Lab B", "8", "758 k€"]],
+    [194, ["", "Lab C", "15", "741 k€"]],
+    [210, ["Support", "Desk", "33", "347 k€"]],
+  ];
+  for (const [top, texts] of lines) {
+    row(
+      page,
+      regular,
+      10,
+      top,
+      texts.map((text, i) => ({ text, x: xs[i] ?? 0 })).filter((c) => c.text),
+    );
+  }
+  row(page, regular, 10, 240, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
 const HEIGHT = 792;
 
 const rule = (page: PDFPage, x0: number, top0: number, x1: number, top1: number) =>
@@ -153,7 +196,9 @@ export const buildRuledLayoutPdf = async (): Promise<Uint8Array> => {
   for (const [i, top] of [105, 155].entries()) {
     row(page, fonts.bold, 10, top, [{ text: `Module ${i + 1}`, x: 77 }]);
     row(page, fonts.regular, 9, top, [{ text: "This module introduces the learner to the principles of", x: 205 }]);
-    row(page, fonts.regular, 9, top + 12, [{ text: "product development and explores what kinds of products", x: 205 }]);
+    row(page, fonts.regular, 9, top + 12, [
+      { text: "product development and explores what kinds of products", x: 205 },
+    ]);
     row(page, fonts.regular, 9, top + 24, [{ text: "might be developed and tested by a small team.", x: 205 }]);
   }
   return doc.save();

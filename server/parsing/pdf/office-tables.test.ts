@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   buildCentredHeadingsPdf,
+  buildCentredRowLabelsPdf,
   buildRuledLayoutPdf,
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
@@ -50,5 +51,14 @@ describe("tables set by a word processor", () => {
     expect(tables).toHaveLength(1);
     expect(tables[0]?.html).toContain('<th colspan="2">Dataset A</th><th colspan="2">Dataset B</th>');
     expect(tableRows(tables[0])[1]).toEqual(["Model", "Acc.", "Loss", "Acc.", "Loss"]);
+  });
+
+  it("spans row labels centred down their groups, the last group a single row", async () => {
+    const tables = (await parsePdf(await buildCentredRowLabelsPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const html = tables[0]?.html ?? "";
+    expect(html).toContain('<td rowspan="2">Sales</td><td>North</td>');
+    expect(html).toContain('<td rowspan="3">Research</td><td>Lab A</td>');
+    expect(html).toContain("<tr><td>Support</td><td>Desk</td><td>33</td>");
   });
 });
