@@ -150,6 +150,46 @@ export const buildCentredRowLabelsPdf = async (): Promise<Uint8Array> => {
   return doc.save();
 };
 
+/**
+ * Two cells set so close that the text layer joins them into one run ("45.02 EUR Depot": a price flush right, the
+ * next cell's text 6 pt on), in every row but one; the price column's wide heading reaches just under the runs.
+ */
+export const buildJoinedCellsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  row(page, bold, 10, 110, [
+    { text: "Item", x: 72 },
+    { text: "Code", x: 150 },
+    { text: "Quantity", x: 300, align: "right" },
+    { text: "Unit price", x: 404, align: "centre" },
+    { text: "Location", x: 480 },
+  ]);
+  const prices = ["45.02", "14.42", "2.18", "87.65", "18.27"];
+  prices.forEach((price, r) => {
+    const cells = [
+      { text: `Item ${String.fromCharCode(65 + r)}`, x: 72 },
+      { text: `X-${182 + r * 37}`, x: 150 },
+      { text: String(40 + r * 53), x: 300, align: "right" as const },
+    ];
+    const top = 130 + r * 20;
+    if (r === 2) {
+      row(page, regular, 10, top, [
+        ...cells,
+        { text: `${price} EUR`, x: 474, align: "right" },
+        { text: "Depot", x: 484 },
+      ]);
+      return;
+    }
+    const joined = `${price} EUR Depot`;
+    const left = 474 - regular.widthOfTextAtSize(`${price} EUR`, 10);
+    row(page, regular, 10, top, [...cells, { text: joined, x: left }]);
+  });
+  row(page, regular, 10, 240, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
 const HEIGHT = 792;
 
 const rule = (page: PDFPage, x0: number, top0: number, x1: number, top1: number) =>

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildCentredHeadingsPdf,
   buildCentredRowLabelsPdf,
+  buildJoinedCellsPdf,
   buildRuledLayoutPdf,
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
@@ -60,5 +61,13 @@ describe("tables set by a word processor", () => {
     expect(html).toContain('<td rowspan="2">Sales</td><td>North</td>');
     expect(html).toContain('<td rowspan="3">Research</td><td>Lab A</td>');
     expect(html).toContain("<tr><td>Support</td><td>Desk</td><td>33</td>");
+  });
+
+  it("cuts a run that joins two cells where its words fall in two columns, past a heading's column it grazes", async () => {
+    const tables = (await parsePdf(await buildJoinedCellsPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = tableRows(tables[0]);
+    expect(rows[1]?.slice(-2)).toEqual(["45.02 EUR", "Depot"]);
+    expect(rows[3]?.slice(-2)).toEqual(["2.18 EUR", "Depot"]);
   });
 });

@@ -157,9 +157,11 @@ const MAX_HEADER_ROWS = 5;
  * are estimated from character counts (the run keeps no per-character boxes).
  */
 const splitAcross = (atom: Atom, columns: Interval[]): Atom[] => {
-  const hit = columns.filter((c) => overlaps(atom, c));
+  const perChar = (atom.right - atom.left) / Math.max(1, atom.text.length);
+  // A column the atom only grazes (less than a character, a wide heading's column reaching under its edge) need
+  // not get a word.
+  const hit = columns.filter((c) => Math.min(atom.right, c.right) - Math.max(atom.left, c.left) > perChar);
   if (hit.length < 2 || !atom.text.includes(" ")) return [atom];
-  const perChar = (atom.right - atom.left) / atom.text.length;
   const words = [...atom.text.matchAll(/\S+/g)].map((m) => ({
     text: m[0],
     left: atom.left + m.index * perChar,
