@@ -1,4 +1,4 @@
-import { rgb, type PDFPage } from "pdf-lib";
+import { rgb, type PDFFont, type PDFPage } from "pdf-lib";
 import { row, start } from "./unruled-fixtures";
 
 /**
@@ -241,5 +241,71 @@ export const buildRuledLayoutPdf = async (): Promise<Uint8Array> => {
     ]);
     row(page, fonts.regular, 9, top + 24, [{ text: "might be developed and tested by a small team.", x: 205 }]);
   }
+  return doc.save();
+};
+
+const COLUMN_TEXT =
+  "The committee reviewed the quarterly figures and noted that operating costs rose while revenue held steady.";
+
+/** Lines of prose 230 pt wide at `x` from `from` while above `to`, one every 12 pt. */
+const proseLines = (page: PDFPage, font: PDFFont, x: number, from: number, to: number) => {
+  const words = Array.from({ length: 12 }, () => COLUMN_TEXT)
+    .join(" ")
+    .split(" ");
+  let line = "";
+  let top = from;
+  for (const word of words) {
+    const next = line ? `${line} ${word}` : word;
+    if (font.widthOfTextAtSize(next, 10) <= 230) line = next;
+    else if (top < to) {
+      row(page, font, 10, top, [{ text: line, x }]);
+      top += 12;
+      line = word;
+    }
+  }
+};
+
+/**
+ * A two-column page whose ruled table starts at the foot of the left column (caption, heading row and one row) and
+ * goes on at the head of the right column (three more rows), prose above and below it.
+ */
+export const buildTableAcrossColumnsPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  proseLines(page, regular, 72, 72, 600);
+  row(page, regular, 10, 612, [{ text: "Table 5: Visits per site", x: 72 }]);
+  const xs = (x: number) => [x, x + 100, x + 170, x + 230];
+  grid(page, xs(72), [630, 650, 670]);
+  row(
+    page,
+    bold,
+    10,
+    635,
+    ["Site", "Visits", "Share"].map((text, i) => ({ text, x: (xs(72)[i] ?? 0) + 5 })),
+  );
+  row(
+    page,
+    regular,
+    10,
+    655,
+    ["Lyon", "970", "2.0%"].map((text, i) => ({ text, x: (xs(72)[i] ?? 0) + 5 })),
+  );
+  const rest = [
+    ["Porto", "100", "48.3%"],
+    ["Ghent", "95", "36.9%"],
+    ["Turin", "237", "4.9%"],
+  ];
+  grid(page, xs(320), [72, 92, 112, 132]);
+  rest.forEach((texts, r) =>
+    row(
+      page,
+      regular,
+      10,
+      77 + 20 * r,
+      texts.map((text, i) => ({ text, x: (xs(320)[i] ?? 0) + 5 })),
+    ),
+  );
+  proseLines(page, regular, 320, 150, 680);
   return doc.save();
 };

@@ -7,6 +7,7 @@ import {
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
   buildStubBetweenHeadingsPdf,
+  buildTableAcrossColumnsPdf,
 } from "./office-table-fixtures";
 import { parsePdf, tableRows } from "./test-tables";
 
@@ -69,5 +70,14 @@ describe("tables set by a word processor", () => {
     const rows = tableRows(tables[0]);
     expect(rows[1]?.slice(-2)).toEqual(["45.02 EUR", "Depot"]);
     expect(rows[3]?.slice(-2)).toEqual(["2.18 EUR", "Depot"]);
+  });
+
+  it("joins a ruled table broken at the foot of a column to its rest at the head of the next, in reading order", async () => {
+    const elements = await parsePdf(await buildTableAcrossColumnsPdf());
+    const tables = elements.filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(tableRows(tables[0]).map((r) => r[0])).toEqual(["Site", "Lyon", "Porto", "Ghent", "Turin"]);
+    const caption = elements.findIndex((e) => e.text.startsWith("Table 5"));
+    expect(elements.indexOf(tables[0] as (typeof elements)[number])).toBe(caption + 1);
   });
 });
