@@ -17,6 +17,13 @@ const FLOAT_CAPTION_RE = /^(?:table|tab\.|figure|fig\.)\s*\d{1,3}[a-z]?\b/i;
 
 export type Extent = { left: number; right: number };
 
+/** Most rows cut into three cells or more: a table's rows (padded far apart, as zebra-shaded rows are), no prose. */
+const cutIntoCells = (side: Segment[]): boolean => {
+  const cells = new Map<number, number>();
+  for (const seg of side) cells.set(seg.row, (cells.get(seg.row) ?? 0) + 1);
+  return median([...cells.values()]) >= 3;
+};
+
 /**
  * A vertical strip free of text (bar a few crossings) between two bodies of prose. Cells of a table also leave
  * such strips, so each side must read like prose: many lines that mostly fill their column.
@@ -83,6 +90,7 @@ const findGutter = (
     const chars = (segs: Segment[]) => segs.reduce((n, seg) => n + seg.text.length, 0);
     const figures = chars(side.filter((seg) => FIGURE_RE.test(seg.text)));
     if (figures > 0.5 * chars(side) || side.length >= 3 * rows.size) return false;
+    if (cutIntoCells(side)) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
     if (span < 0.2 * pageHeight) return false;
     // Row labels of a few words a line ("Clarity or relevance") beside a column of sentences: a table's columns.

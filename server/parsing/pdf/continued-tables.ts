@@ -1,5 +1,5 @@
 import { htmlCells } from "../quality";
-import type { ParsedElement } from "../types";
+import type { BoundingBox, ParsedElement } from "../types";
 
 /**
  * A table continued across a page break is one table: when a page's last content element is a table and the next
@@ -50,12 +50,46 @@ const join = (a: ParsedElement, b: ParsedElement): ParsedElement => {
   };
 };
 
+/**
+ * A table broken at the foot of a page's column and continued at the head of the next column: the first part is the
+ * lowest element of its column, the second the highest of its own, to its right, with as many columns. The ruled
+ * parts are placed in the flow by position, so the first part lands at the page's end; the joined table takes the
+ * second part's place, right before the next column's text.
+ */
+const TOLERANCE = 2;
+const right = (b: BoundingBox) => b.left + b.width;
+const across = (a: BoundingBox, b: BoundingBox) => Math.min(right(a), right(b)) - Math.max(a.left, b.left) > 0;
+
+const joinAcrossColumns = (elements: ParsedElement[]): ParsedElement[] => {
+  const out = [...elements];
+  const onPage = (e: ParsedElement) => out.filter((o) => o !== e && o.pageNumber === e.pageNumber && o.boundingBox);
+  for (const second of elements) {
+    const b = second.boundingBox;
+    if (second.type !== "Table" || !b || columnsOf(second) < 2) continue;
+    const others = onPage(second);
+    if (others.some((o) => o.boundingBox && across(o.boundingBox, b) && o.boundingBox.top < b.top)) continue;
+    const first = others.find((o) => {
+      const a = o.boundingBox;
+      if (o.type !== "Table" || !a || right(a) > b.left + TOLERANCE || a.top <= b.top) return false;
+      if (columnsOf(o) !== columnsOf(second)) return false;
+      const below = (x: ParsedElement) =>
+        x !== o && x.boundingBox && across(x.boundingBox, a) && x.boundingBox.top > a.top;
+      return !others.some((x) => below(x) && !FURNITURE.has(x.type));
+    });
+    if (!first) continue;
+    const at = out.indexOf(second);
+    out[at] = join(first, second);
+    out.splice(out.indexOf(first), 1);
+  }
+  return out;
+};
+
 const lastPage = (e: ParsedElement) => (e.metadata?.page_numbers as number[] | undefined)?.at(-1) ?? e.pageNumber ?? 0;
 
 export const joinContinuedTables = (elements: ParsedElement[]): ParsedElement[] => {
   const out: ParsedElement[] = [];
   let last = -1;
-  for (const e of elements) {
+  for (const e of joinAcrossColumns(elements)) {
     if (FURNITURE.has(e.type)) {
       out.push(e);
       continue;

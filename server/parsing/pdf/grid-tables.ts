@@ -281,6 +281,13 @@ const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
   return { ...table, outside, taken };
 };
 
+/** Words a cell of a data table holds at most ("9:00–17:00", "Weekdays"), not paragraphs or lists set in a grid. */
+const SHORT_CELL_WORDS = 8;
+
+/** Every cell short: a data table, however small, not a page laid out in a ruled grid. */
+const shortCells = (table: GridTable): boolean =>
+  table.cells.every((c) => c.text.split(/\s+/).filter(Boolean).length <= SHORT_CELL_WORDS);
+
 /**
  * Ruled tables of one page. Returns the tables and the runs (horizontal and rotated) they took; those leave the
  * page's running text.
@@ -290,11 +297,14 @@ export const findGridTables = ({
   rotated,
   horizontal,
   vertical,
+  shortCellsOnly = false,
 }: {
   runs: Run[];
   rotated: RotatedText[];
   horizontal: HorizontalLine[];
   vertical: VerticalLine[];
+  /** Keep only grids of short cells (shortCells): on a page whose text lines up in no table. */
+  shortCellsOnly?: boolean;
 }): { tables: GridTable[]; takenRuns: Set<Run>; takenRotated: Set<RotatedText> } => {
   const tables: GridTable[] = [];
   const takenRuns = new Set<Run>();
@@ -306,7 +316,7 @@ export const findGridTables = ({
   for (const r of rotated) pieces.set({ ...r, baseline: r.top, size: r.fontSize }, r);
   for (const group of groups({ h: horizontal, v: vertical })) {
     const grid = gridOf(group, [...pieces.keys()]);
-    if (!grid) continue;
+    if (!grid || (shortCellsOnly && !shortCells(grid))) continue;
     const { taken, ...table } = grid;
     tables.push(table);
     for (const p of taken) {

@@ -81,11 +81,24 @@ const tileGroups = (row: PlacedCell[], below: PlacedCell[], rows: PlacedCell[][]
   }
 };
 
+/**
+ * The header row under row `r` that holds sub-headings: a row label heading centred down the header rows (a stub
+ * spanning them, alone on a line of its own between the group headings and the sub-headings) is passed over.
+ */
+const headingsBelow = (rows: PlacedCell[][], r: number, head: number): PlacedCell[] => {
+  for (let k = r + 1; k < head; k++) {
+    const row = rows[k] ?? [];
+    if (row.some((c) => c.col > 0)) return row;
+  }
+  return rows[r + 1] ?? [];
+};
+
 /** Widens the group headings of the first `head` rows in place. */
 export const widenGroupHeadings = (rows: PlacedCell[][], head: number) => {
   for (let r = 0; r + 1 < head; r++) {
     const row = rows[r] ?? [];
-    tileGroups(row, rows[r + 1] ?? [], rows, r);
-    for (const cell of row) widen(cell, row, rows[r + 1] ?? [], rows, r);
+    const below = headingsBelow(rows, r, head);
+    tileGroups(row, below, rows, r);
+    for (const cell of row) widen(cell, row, below, rows, r);
   }
 };

@@ -293,10 +293,14 @@ const parseOpenPdf = async (
   // Ruled tables take their text out of the page's flow; the page is laid out again without it.
   const grids = new Map<number, GridTable[]>();
   if (rulings !== "none") {
+    // A page whose text lines up in no table may still hold a small ruled one (two rows of two cells): its grids
+    // count there only when their cells are short, as a data table's are (a page laid out in a ruled grid is not).
     const candidates = paged
       .filter((p) => verdicts.get(p.page.pageNumber)?.sound)
-      .filter((p) => rulings === "all-pages" || p.blocks.some((b) => b.kind === "table"))
-      .map((p) => p.page);
+      .map((p) => ({
+        ...p.page,
+        shortCellsOnly: rulings !== "all-pages" && !p.blocks.some((b) => b.kind === "table"),
+      }));
     const found = await readGridTables(graphicsOf, candidates, warnings);
     paged = paged.map((entry) => {
       const tables = found.get(entry.page.pageNumber);
@@ -347,7 +351,11 @@ const withDrawnBulletsOf = async (pages: PageText[], graphicsOf: GraphicsReader)
 };
 
 /** Ruled tables of the given pages, from their drawing; a page whose drawing cannot be read keeps its text flow. */
-const readGridTables = async (graphicsOf: GraphicsReader, pages: PageText[], warnings: string[]) => {
+const readGridTables = async (
+  graphicsOf: GraphicsReader,
+  pages: (PageText & { shortCellsOnly: boolean })[],
+  warnings: string[],
+) => {
   const found = new Map<number, ReturnType<typeof findGridTables>>();
   const started = Date.now();
   for (const text of pages) {
@@ -362,6 +370,7 @@ const readGridTables = async (graphicsOf: GraphicsReader, pages: PageText[], war
         rotated: text.rotated,
         horizontal: graphics.horizontalLines,
         vertical: graphics.verticalLines,
+        shortCellsOnly: text.shortCellsOnly,
       });
       if (tables.tables.length > 0) found.set(text.pageNumber, tables);
     } catch {

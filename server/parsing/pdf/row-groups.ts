@@ -39,7 +39,8 @@ const groupsUnder = (kinds: Kind[]): Group[] => {
 
 /**
  * Labels centred on their groups: as many blank rows above each label as below it (a label alone on its line sits
- * between the two middle rows). Null when the counts do not work out for every label.
+ * between the two middle rows; a group of one row has its label on that row). Null when the counts do not work out
+ * for every label.
  */
 const groupsAround = (kinds: Kind[]): Group[] | null => {
   const groups: Group[] = [];
@@ -49,7 +50,7 @@ const groupsAround = (kinds: Kind[]): Group[] | null => {
     while (kinds[i + up] === "blank") up++;
     const anchor = i + up;
     const kind = kinds[anchor];
-    if (up === 0 || (kind !== "label" && kind !== "alone")) return null;
+    if (kind !== "label" && (up === 0 || kind !== "alone")) return null;
     const down = anchor + up;
     for (let k = anchor + 1; k <= down; k++) if (kinds[k] !== "blank") return null;
     groups.push({ anchor, from: i, to: down });

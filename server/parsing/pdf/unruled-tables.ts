@@ -91,7 +91,51 @@ const columnsOf = (rows: Atom[][]): Interval[] => {
   );
   const fitting = rest.filter((a) => columns.filter((c) => overlaps(a, c)).length <= 1);
   columns = mergeIntervals(fitting, columns);
-  return columns;
+  return withoutHeadingOnlyColumns(
+    columns,
+    rows,
+    rows.findIndex((row) => row.some((a) => isFigure(a.text))),
+  );
+};
+
+const centreDistance = (a: Interval, b: Interval) => Math.abs(a.left + a.right - b.left - b.right) / 2;
+
+/**
+ * Headings centred over figures set flush right ("Quantity" over "85" and "452") leave a column of their own, empty
+ * in every row below them. Such a column, holding only the last heading row's atoms (a group heading above stays a
+ * span), is dropped when each heading of that row then falls clearly nearest to a column that no other heading of
+ * the row takes (placeRow puts an atom between columns in the nearest one); a heading about as far from the columns
+ * on both sides keeps its own.
+ */
+const withoutHeadingOnlyColumns = (columns: Interval[], rows: Atom[][], firstFigures: number): Interval[] => {
+  if (firstFigures <= 0) return columns;
+  const body = rows.slice(firstFigures).flat();
+  const heading = rows[firstFigures - 1] ?? [];
+  const above = rows.slice(0, firstFigures - 1).flat();
+  const headingOnly = (c: Interval) =>
+    !body.some((a) => overlaps(a, c)) && !above.some((a) => overlaps(a, c)) && heading.some((a) => overlaps(a, c));
+  const kept = columns.filter((c) => !headingOnly(c));
+  if (kept.length === columns.length || kept.length < 2) return columns;
+  const nearest = (a: Atom) =>
+    kept.reduce((best, c, i) => (centreDistance(c, a) < centreDistance(kept[best] ?? c, a) ? i : best), 0);
+  // Clearly one column's: at most half as far from its body cells as from those of the column on its other side.
+  const cellsOf = kept.map((c) => {
+    const inside = body.filter((a) => overlaps(a, c));
+    return { left: Math.min(...inside.map((a) => a.left)), right: Math.max(...inside.map((a) => a.right)) };
+  });
+  const clear = (a: Atom) => {
+    const before = cellsOf.filter((c) => c.right <= a.left).map((c) => a.left - c.right);
+    const after = cellsOf.filter((c) => c.left >= a.right).map((c) => c.left - a.right);
+    if (!before.length || !after.length) return true;
+    const [near = 0, far = 0] = [Math.min(...before), Math.min(...after)].sort((x, y) => x - y);
+    return near <= 0.5 * far;
+  };
+  const taken = heading.map((a) => {
+    const hit = kept.map((c, i) => (overlaps(a, c) ? i : -1)).filter((i) => i >= 0);
+    if (hit.length) return hit.join("-");
+    return clear(a) ? String(nearest(a)) : "unclear";
+  });
+  return !taken.includes("unclear") && new Set(taken).size === taken.length ? kept : columns;
 };
 
 /**
@@ -113,9 +157,11 @@ const MAX_HEADER_ROWS = 5;
  * are estimated from character counts (the run keeps no per-character boxes).
  */
 const splitAcross = (atom: Atom, columns: Interval[]): Atom[] => {
-  const hit = columns.filter((c) => overlaps(atom, c));
+  const perChar = (atom.right - atom.left) / Math.max(1, atom.text.length);
+  // A column the atom only grazes (less than a character, a wide heading's column reaching under its edge) need
+  // not get a word.
+  const hit = columns.filter((c) => Math.min(atom.right, c.right) - Math.max(atom.left, c.left) > perChar);
   if (hit.length < 2 || !atom.text.includes(" ")) return [atom];
-  const perChar = (atom.right - atom.left) / atom.text.length;
   const words = [...atom.text.matchAll(/\S+/g)].map((m) => ({
     text: m[0],
     left: atom.left + m.index * perChar,
