@@ -9,7 +9,8 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { BOLD_FONT, isHeadingLine, itemPrefixLength, joinLines, spacedItemText } from "./blocks";
+import { BOLD_FONT, isHeadingLine, joinLines } from "./blocks";
+import { itemPrefixLength, spacedItemText } from "./item-lines";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
