@@ -35,7 +35,8 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean);
 const isSentence = (text: string) => words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
 
 /** A lone article or preposition: a cell of its own only when justified prose is cut at its wide word spaces. */
-const JOINER = /^(?:a|an|the|of|to|in|for|on|by|with|at|from|and|or)$/;
+const JOINER =
+  /^(?:a|an|the|of|to|in|for|on|by|with|at|from|and|or|but|as|is|are|was|were|be|been|has|have|had|could|would|can|will|not|that|which|this|its|his|her|their)$/;
 
 /**
  * A row that carries a line of running text: a sentence over three or more columns, or justified prose cut at its

@@ -298,3 +298,48 @@ export const buildHeadingInGapPdf = async (): Promise<Uint8Array> => {
   });
   return doc.save();
 };
+
+/**
+ * The right column of a two-column page of justified prose in 10 pt, set without hyphenation: a line of short words
+ * is stretched until its word spaces are an em wide, so its words stand apart ("indifference", "and", "even"); two
+ * such lines sit around a line of ordinary spacing, as three rows of cells would.
+ */
+export const buildJustifiedColumnPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular } = fonts;
+  const lines: (string | [string, number][])[] = [
+    "Anna Pavlovna had had a cough for some days. She was, as she",
+    "said, suffering from la grippe; grippe being then a new word",
+    [
+      ["indifference", 317],
+      ["and", 388],
+      ["even", 418],
+      ["irony", 452],
+      ["could", 489],
+      ["be", 528],
+    ],
+    'discerned. CHAPTER I "Well, Prince, so',
+    [
+      ["Genoa", 317],
+      ["and", 358],
+      ["Lucca", 386],
+      ["are now just", 425],
+      ["family", 509],
+    ],
+    "estates of the Buonapartes. He had just entered, wearing an",
+    "embroidered court uniform, knee breeches, and shoes, and had",
+    "stars on his breast and a serene expression on his flat face.",
+  ];
+  lines.forEach((line, i) =>
+    row(
+      page,
+      regular,
+      10,
+      100 + 12 * i,
+      typeof line === "string" ? [{ text: line, x: 317 }] : line.map(([text, x]) => ({ text, x })),
+    ),
+  );
+  row(page, regular, 10, 100, [{ text: "Of the left column, a line of its own prose runs here", x: 72 }]);
+  return doc.save();
+};

@@ -13,6 +13,7 @@ import {
 } from "./unruled-rule-fixtures";
 import {
   buildCaptionBesideJustifiedPdf,
+  buildJustifiedColumnPdf,
   buildFractionEquationPdf,
   buildHeadingInGapPdf,
   buildJustifiedReferencePdf,
@@ -116,6 +117,12 @@ describe("unruled tables: what is no table", () => {
     const elements = await parse(await buildChartLegendPdf());
     expect(elements.filter((e) => e.type === "Table")).toEqual([]);
     expect(elements.map((e) => e.text).join(" ")).toContain("Portugal");
+  });
+
+  it("leaves a column of justified prose whose stretched lines stand apart word by word as text", async () => {
+    const elements = await parse(await buildJustifiedColumnPdf());
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.map((e) => e.text).join(" ")).toContain("irony");
   });
 
   it("leaves a caption beside justified prose cut into lone words at its wide spaces as text", async () => {
