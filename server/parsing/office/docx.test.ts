@@ -1,7 +1,8 @@
 import JSZip from "jszip";
 import { describe, expect, it } from "vitest";
 import { ImageBudget, MAX_IMAGE_BYTES } from "./common";
-import { markPageBreaks, partitionDocx } from "./docx";
+import { partitionDocx } from "./docx";
+import { markPageBreaks } from "./docx-walker";
 import {
   buildDocx,
   expectUnprocessable,
