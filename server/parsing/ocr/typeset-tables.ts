@@ -1,0 +1,128 @@
+import { boxHeight, centreInside, median, unionBox, type OcrWord, type PixelBox, type Rule } from "./types";
+import { groupRows, layoutColumns, segmentsOf } from "./word-layout";
+import type { RecoveredTable } from "./table-structure";
+
+/**
+ * Tables without vertical lines (table-structure.ts, the second and third ways): a stack of same-width horizontal
+ * rules, or rows of short cells whose wide gaps line up; columns come from the gaps between word boxes.
+ */
+
+export const sameWidth = (a: Rule, b: Rule, tol: number) =>
+  Math.abs(a.from - b.from) <= tol && Math.abs(a.to - b.to) <= tol;
+
+export const tableFromRules = (
+  rules: Rule[],
+  words: OcrWord[],
+  page: { width: number; height: number },
+  lineHeight: number,
+): RecoveredTable | null => {
+  const top = rules[0];
+  const bottom = rules[rules.length - 1];
+  if (!top || !bottom) return null;
+  const region: PixelBox = {
+    left: top.from - lineHeight,
+    top: top.atEnd,
+    right: top.to + lineHeight,
+    bottom: bottom.at,
+  };
+  if (boxHeight(region) < lineHeight * 1.5 || boxHeight(region) > page.height * 0.7) return null;
+  const inside = words.filter((w) => centreInside(w, region));
+  const layout = layoutColumns(inside, 1.0);
+  if (!layout || layout.rows.length < 2 || layout.multiShare < 0.6) return null;
+  // Rows above the second rule form the header (top rule, header rule, bottom rule); otherwise the first row.
+  const second = rules.length >= 3 ? rules[1] : undefined;
+  let headerRows = second
+    ? layout.rows.filter((row) => Math.max(...row.map((w) => w.bottom)) <= (second.at + second.atEnd) / 2).length
+    : 1;
+  if (headerRows >= layout.rows.length) headerRows = 1;
+  for (const c of layout.cells) c.header = c.row < headerRows;
+  return {
+    left: top.from,
+    top: top.at,
+    right: top.to,
+    bottom: bottom.atEnd,
+    source: "rules",
+    rowCount: layout.rows.length,
+    colCount: layout.columns.length,
+    headerRows,
+    cells: layout.cells,
+    words: new Set(inside),
+  };
+};
+
+/** Sets of same-width horizontal rules stacked close enough to frame one table. */
+export const ruleStacks = (rules: Rule[], page: { width: number; height: number }): Rule[][] => {
+  const tol = Math.max(8, page.width * 0.02);
+  const sorted = [...rules].sort((a, b) => a.at - b.at);
+  const used = new Set<Rule>();
+  const stacks: Rule[][] = [];
+  for (const r of sorted) {
+    if (used.has(r)) continue;
+    const stack = [r];
+    used.add(r);
+    for (const other of sorted) {
+      if (used.has(other) || other.at <= r.at) continue;
+      const last = stack[stack.length - 1] as Rule;
+      if (sameWidth(r, other, tol) && other.at - last.atEnd <= page.height * 0.35) {
+        stack.push(other);
+        used.add(other);
+      }
+    }
+    if (stack.length >= 2) stacks.push(stack);
+  }
+  return stacks;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// 3. Aligned columns without any lines
+
+export const tablesFromAlignment = (words: OcrWord[], page: { width: number; height: number }): RecoveredTable[] => {
+  const tables: RecoveredTable[] = [];
+  const rows = groupRows(words);
+  const textHeight = median(words.map(boxHeight));
+  const wideGap = textHeight * 1.5;
+  let run: OcrWord[][] = [];
+  const flush = () => {
+    if (run.length >= 3) {
+      const inside = run.flat();
+      const layout = layoutColumns(inside, 1.5);
+      const ok =
+        layout &&
+        layout.rows.length >= 3 &&
+        layout.multiShare >= 0.75 &&
+        layout.wordsPerCell <= 3 &&
+        (layout.columns.length >= 3 || layout.numericShare >= 0.5);
+      if (layout && ok) {
+        const box = unionBox(inside);
+        if (boxHeight(box) < page.height * 0.8) {
+          for (const c of layout.cells) c.header = c.row === 0;
+          tables.push({
+            ...box,
+            source: "alignment",
+            rowCount: layout.rows.length,
+            colCount: layout.columns.length,
+            headerRows: 1,
+            cells: layout.cells,
+            words: new Set(inside),
+          });
+        }
+      }
+    }
+    run = [];
+  };
+  for (const row of rows) {
+    const multi = segmentsOf(row, wideGap).length >= 2;
+    const prev = run[run.length - 1];
+    const close =
+      prev && row[0] && prev[0]
+        ? Math.min(...row.map((w) => w.top)) - Math.max(...prev.map((w) => w.bottom)) <= textHeight * 2.5
+        : true;
+    if (multi && close) run.push(row);
+    else {
+      flush();
+      if (multi) run.push(row);
+    }
+  }
+  flush();
+  return tables;
+};
