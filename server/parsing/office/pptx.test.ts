@@ -91,6 +91,47 @@ describe("partitionPptx", () => {
     expect(elements[1]?.boundingBox).toEqual({ left: 36, top: 21.63, width: 648, height: 90 });
   });
 
+  it("reads code typed onto a slide in a fixed-pitch face as one listing, indentation and blank lines kept", async () => {
+    const consolas = (text: string) => ({ text, font: "Consolas", bullet: false as const });
+    const pptx = await buildPptx({
+      slides: [
+        {
+          shapes: [
+            pShape({ ph: { type: "title" }, box: [36, 20, 888, 40], paragraphs: ["Calling the API"] }),
+            pShape({
+              name: "TextBox",
+              box: [36, 100, 600, 200],
+              paragraphs: [
+                consolas("def search(query):"),
+                consolas("    hits = client.search(query)"),
+                consolas(""),
+                consolas("    return hits[:10]"),
+              ],
+            }),
+            // A sentence with one word in the fixed-pitch face is prose.
+            pShape({
+              name: "TextBox",
+              box: [36, 320, 600, 40],
+              paragraphs: [{ text: "search()", font: "Courier New", runs: [" returns the ten best hits."] }],
+            }),
+            // Runs in the theme's face: a deck whose theme is fixed-pitch has no code by font.
+            pShape({ name: "TextBox", box: [36, 380, 600, 40], paragraphs: [{ text: "Questions?", font: "+mn-lt" }] }),
+          ],
+        },
+      ],
+    });
+    const { elements } = await partitionPptx(pptx);
+    expect(elements.map((e) => [e.type, e.text])).toEqual([
+      ["Title", "Calling the API"],
+      ["CodeSnippet", "def search(query):\n    hits = client.search(query)\n\n    return hits[:10]"],
+      ["NarrativeText", "search() returns the ten best hits."],
+      ["NarrativeText", "Questions?"],
+    ]);
+    expect(elements[1]?.markdown).toBe(
+      "```\ndef search(query):\n    hits = client.search(query)\n\n    return hits[:10]\n```",
+    );
+  });
+
   describe("malformed files end as UNPROCESSABLE", () => {
     it("a truncated file", async () => {
       const pptx = await buildPptx({ slides: [{ shapes: [pShape({ paragraphs: ["Text ".repeat(300)] })] }] });

@@ -1,5 +1,6 @@
 import type JSZip from "jszip";
 import { AppError } from "@/server/errors";
+import { isMonospaceFont } from "../monospace";
 import { rowsToText } from "../table-html";
 import type { BoundingBox, ElementType, PageLayout, ParsedElement, PartitionResult } from "../types";
 import {
@@ -161,6 +162,26 @@ const paragraphSpans = (p: XmlNode, rels: Map<string, Relationship>): Span[] => 
   return spans;
 };
 
+/**
+ * Whether every text run of a paragraph is set in a fixed-pitch face, by its own typeface or else by the level's
+ * default in the shape's own list style: code typed onto a slide. Theme fonts ("+mn-lt") and the master's styles are
+ * the deck's own face, so a deck set wholly in a fixed-pitch theme has no code by font.
+ */
+const inFixedPitch = (p: XmlNode, level: number, shapeStyle: XmlNode | undefined) => {
+  const face = (rPr: XmlNode | undefined) => attr(child(rPr, "a:latin"), "typeface");
+  const fallback = face(child(child(shapeStyle, `a:lvl${level + 1}pPr`), "a:defRPr"));
+  const runs = childrenNamed(p, "a:r").filter((r) =>
+    childrenNamed(r, "a:t").some((t) => childrenOf(t).map(textValue).join("").trim()),
+  );
+  return (
+    runs.length > 0 &&
+    runs.every((r) => {
+      const typeface = face(child(r, "a:rPr")) ?? fallback;
+      return typeface !== undefined && isMonospaceFont(typeface);
+    })
+  );
+};
+
 /** The paragraphs of a text body with their level and whether they carry a bullet. */
 const textParagraphs = (
   txBody: XmlNode | undefined,
@@ -176,7 +197,9 @@ const textParagraphs = (
       bullet = bulletSetting(child(lst, `a:lvl${level + 1}pPr`));
     }
     const spans = paragraphSpans(p, rels);
-    return { spans, text: cleanText(spans.map((s) => s.text).join("")), level, bullet: bullet ?? false };
+    const raw = spans.map((s) => s.text).join("");
+    const code = inFixedPitch(p, level, lstChain[0]);
+    return { spans, raw, text: cleanText(raw), level, bullet: bullet ?? false, code };
   });
 
 const textShapeItems = (shape: XmlNode, box: Box | null, ph: Placeholder | null, ctx: SlideContext): Item | null => {
@@ -194,7 +217,8 @@ const textShapeItems = (shape: XmlNode, box: Box | null, ph: Placeholder | null,
         ? child(ctx.master?.txStyles, "p:bodyStyle")
         : child(ctx.master?.txStyles, "p:otherStyle");
   const chain = [child(txBody, "a:lstStyle"), fromLayout?.lstStyle, fromMaster?.lstStyle, masterStyle];
-  const paragraphs = textParagraphs(txBody, ctx.rels, chain).filter((p) => p.text && !isJunkText(p.text));
+  const all = textParagraphs(txBody, ctx.rels, chain);
+  const paragraphs = all.filter((p) => p.text && !isJunkText(p.text));
   if (paragraphs.length === 0) return null;
   const isTitle = type === "title";
   if (isTitle) {
@@ -206,6 +230,14 @@ const textShapeItems = (shape: XmlNode, box: Box | null, ph: Placeholder | null,
   if (type === "ftr") {
     const text = paragraphs.map((p) => p.text).join("\n");
     return { box, title: false, elements: [{ type: "Footer", text, markdown: text }] };
+  }
+  if (type !== "subTitle" && paragraphs.every((p) => p.code)) {
+    // One listing, its lines, indentation and blank lines kept.
+    const code = all
+      .map((p) => p.raw.replace(/\s+$/, ""))
+      .join("\n")
+      .replace(/^\n+|\n+$/g, "");
+    return { box, title: false, elements: [{ type: "CodeSnippet", text: code, markdown: `\`\`\`\n${code}\n\`\`\`` }] };
   }
   const elements = paragraphs.map((p): Omit<ParsedElement, "pageNumber"> => {
     const md = spansToMarkdown(p.spans);

@@ -157,7 +157,10 @@ export const pShape = ({
 }: {
   ph?: { type?: string; idx?: number };
   box?: [number, number, number, number];
-  paragraphs: (string | { text: string; level?: number; bullet?: boolean | "inherit"; bold?: boolean })[];
+  paragraphs: (
+    | string
+    | { text: string; level?: number; bullet?: boolean | "inherit"; bold?: boolean; font?: string; runs?: string[] }
+  )[];
   name?: string;
 }) => {
   const xfrm = box
@@ -171,7 +174,10 @@ export const pShape = ({
       const spec = typeof p === "string" ? { text: p } : p;
       const bullet = spec.bullet === true ? '<a:buChar char="•"/>' : spec.bullet === false ? "<a:buNone/>" : "";
       const pPr = spec.level || bullet ? `<a:pPr${spec.level ? ` lvl="${spec.level}"` : ""}>${bullet}</a:pPr>` : "";
-      return `<a:p>${pPr}<a:r><a:rPr lang="en-US"${spec.bold ? ' b="1"' : ""}/><a:t>${escape(spec.text)}</a:t></a:r></a:p>`;
+      const rPr = `<a:rPr lang="en-US"${spec.bold ? ' b="1"' : ""}>${spec.font ? `<a:latin typeface="${spec.font}"/>` : ""}</a:rPr>`;
+      // `runs`: more runs after the first, in the default face.
+      const more = (spec.runs ?? []).map((r) => `<a:r><a:rPr lang="en-US"/><a:t>${escape(r)}</a:t></a:r>`).join("");
+      return `<a:p>${pPr}<a:r>${rPr}<a:t xml:space="preserve">${escape(spec.text)}</a:t></a:r>${more}</a:p>`;
     })
     .join("");
   return `<p:sp><p:nvSpPr><p:cNvPr id="2" name="${name}"/><p:cNvSpPr/><p:nvPr>${phXml}</p:nvPr></p:nvSpPr><p:spPr>${xfrm}</p:spPr><p:txBody><a:bodyPr/><a:lstStyle/>${paras}</p:txBody></p:sp>`;
