@@ -93,8 +93,8 @@ const runKind = (text: string): "rtl" | "ltr" | "neutral" => {
 
 /**
  * The runs of a right-to-left line (given left to right) in reading order: from the right, but a Latin phrase or
- * address inside it ("www.example.com", "Quarry PDF parser"), with the punctuation between its words, reads left to
- * right as one piece.
+ * address inside it ("www.example.com", "Quarry PDF parser", "ISO 9001"), with the punctuation between its words
+ * and a number after it, reads left to right as one piece.
  */
 export const rightToLeftOrder = <T extends { text: string }>(runs: readonly T[]): T[] => {
   const kinds = runs.map((r) => runKind(r.text));
@@ -106,9 +106,37 @@ export const rightToLeftOrder = <T extends { text: string }>(runs: readonly T[])
       kinds[i - 1] !== "rtl" &&
       kinds[i] !== "rtl" &&
       last?.some((r) => runKind(r.text) === "ltr") &&
-      (kinds[i] === "ltr" || kinds.slice(i + 1).find((k) => k !== "neutral") === "ltr");
+      (kinds[i] === "ltr" ||
+        kinds.slice(i + 1).find((k) => k !== "neutral") === "ltr" ||
+        // A number after a Latin word is part of its phrase ("ISO 9001-2015": Unicode's bidi rule W7).
+        /\p{N}/u.test(runs[i]!.text));
     if (inPhrase && last) last.push(runs[i]!);
     else pieces.push([runs[i]!]);
   }
   return pieces.reverse().flat();
+};
+
+const ARABIC_LETTER = /(?=\p{L})\p{Script=Arabic}/u;
+const DIGITS = "[0-9\u0660-\u0669\u06f0-\u06f9][0-9\u0660-\u0669\u06f0-\u06f9.,/:]*";
+/** A number with a "-", "+" or percent sign inside or before it, as the page shows it. */
+const SPLIT_NUMBER = new RegExp(`^[%\u066a\u2030]?${DIGITS}(?:[-+\u2212]${DIGITS})*[%\u066a\u2030]?$`);
+const SPLITS = /([-+\u2212%\u066a\u2030])/;
+
+/** Sentence punctuation after a number, which a right-to-left line shows at the number's left. */
+const LEADING_MARKS = new RegExp(`^([.,:;!?\u060c\u061b\u061f]+)(${DIGITS})$`);
+
+/**
+ * A number of a right-to-left line in reading order, given what the line reads before it. A full stop or comma after
+ * it shows at its left (".2024"). After Arabic letters (Unicode's bidirectional rule W2) a number's digits are Arabic
+ * numbers, which a "-" or "+" does not join and a percent sign does not attach to: "0123-456-789" shows as
+ * "789-456-0123", "50%" as "%50", its pieces in right-to-left order. After a Latin word or Hebrew letters (or none)
+ * the number shows as written.
+ */
+export const numberInReadingOrder = (text: string, before: string): string => {
+  const marks = LEADING_MARKS.exec(text);
+  if (marks) return `${marks[2]}${marks[1]}`;
+  if (!SPLIT_NUMBER.test(text) || !SPLITS.test(text)) return text;
+  const lastLetter = [...before].reverse().find((c) => /\p{L}/u.test(c));
+  if (!lastLetter || !ARABIC_LETTER.test(lastLetter)) return text;
+  return text.split(SPLITS).filter(Boolean).reverse().join("");
 };

@@ -1,6 +1,6 @@
 import { MARKER_RE } from "../classify-text";
 import { findColumns, markSpanningRows } from "./columns";
-import { readsRightToLeft, rightToLeftOrder } from "./direction";
+import { numberInReadingOrder, readsRightToLeft, rightToLeftOrder } from "./direction";
 import { attachScripts } from "./script-runs";
 import { maxOf, median, minOf, union, type Line, type Run, type Segment } from "./types";
 
@@ -154,7 +154,7 @@ export const joinRuns = (runs: Run[]): string => {
       if (needsSpace) text += " ";
     }
     // A right-to-left line's runs come reordered: a space a run ended with in the file is no longer after it.
-    text += rtl ? run.text.trim() : run.text;
+    text += rtl ? numberInReadingOrder(run.text.trim(), text) : run.text;
     prev = run;
   }
   return text.replace(/\s+/g, " ").trim();

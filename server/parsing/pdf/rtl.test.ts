@@ -1,6 +1,6 @@
 import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { rightToLeftOrder } from "./direction";
+import { numberInReadingOrder, rightToLeftOrder } from "./direction";
 import { partitionPdf } from "./index";
 import { PAGE } from "./test-fixtures";
 
@@ -95,6 +95,14 @@ describe.each(["reading", "visual"] as const)(
       expect(elements.map((e) => e.text)).toEqual([line]);
     });
 
+    it("reads a number that Arabic's rules show split (at a hyphen, before its percent sign) in its own order", async () => {
+      // After Arabic letters a number's digits are Arabic numbers, which "-" and "%" do not join: the page shows
+      // "789-456-0123" and "%50".
+      const line = "رقم الهاتف 0123-456-789 والنسبة 50% تم";
+      const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
+      expect(elements.map((e) => e.text)).toEqual([line]);
+    });
+
     it("keeps a Latin phrase or address inside the line in its own order", async () => {
       const line = "ראה את www.example.com או את Quarry PDF parser היום";
       const { elements } = await partitionPdf({ bytes: await hebrewPdf([line], order) });
@@ -105,8 +113,26 @@ describe.each(["reading", "visual"] as const)(
 
 it("orders a right-to-left line's runs from the right, a Latin address's pieces among them from the left", () => {
   // Runs left to right as the page shows them; PDFium may cut an address at its dots.
-  const runs = ["היום", "www", ".", "example", ".", "com", ",", "ראה", "Quarry", "PDF", "גם"].map((text) => ({ text }));
+  const runs = [
+    "היום",
+    "www",
+    ".",
+    "example",
+    ".",
+    "com",
+    ",",
+    "ראה",
+    "Quarry",
+    "PDF",
+    "גם",
+    "ISO",
+    "9001-2015",
+    "לפי",
+  ].map((text) => ({ text }));
   expect(rightToLeftOrder(runs).map((r) => r.text)).toEqual([
+    "לפי",
+    "ISO",
+    "9001-2015",
     "גם",
     "Quarry",
     "PDF",
@@ -119,6 +145,23 @@ it("orders a right-to-left line's runs from the right, a Latin address's pieces 
     "com",
     "היום",
   ]);
+});
+
+it("turns a number shown split by Arabic's rules back only after Arabic letters, and its full stop to its end", () => {
+  expect(numberInReadingOrder("789-456-0123", "رقم الهاتف")).toBe("0123-456-789");
+  expect(numberInReadingOrder("%50", "والنسبة")).toBe("50%");
+  expect(numberInReadingOrder("٣-٢", "صفحة")).toBe("٢-٣");
+  // After a Latin word or Hebrew letters the digits stay European numbers, joined by "-": shown as written.
+  expect(numberInReadingOrder("9001-2015", "حسب ISO")).toBe("9001-2015");
+  expect(numberInReadingOrder("0123-456-789", "מספר")).toBe("0123-456-789");
+  // Nothing to split: a plain number, a decimal, a date with slashes.
+  expect(numberInReadingOrder("1,234.5", "المبلغ")).toBe("1,234.5");
+  expect(numberInReadingOrder("12/05/2024", "بتاريخ")).toBe("12/05/2024");
+  // A full stop after a number, shown at its left.
+  expect(numberInReadingOrder(".12/05/2024", "بتاريخ")).toBe("12/05/2024.");
+  expect(numberInReadingOrder(".2024", "בשנת")).toBe("2024.");
+  // A line that starts with the number: no letter before it to go by.
+  expect(numberInReadingOrder("2025-2024", "")).toBe("2025-2024");
 });
 
 describe("a right-to-left table", () => {
