@@ -93,8 +93,9 @@ const runKind = (text: string): "rtl" | "ltr" | "neutral" => {
 
 /**
  * The runs of a right-to-left line (given left to right) in reading order: from the right, but a Latin phrase or
- * address inside it ("www.example.com", "Quarry PDF parser", "ISO 9001"), with the punctuation between its words
- * and a number after it, reads left to right as one piece.
+ * address inside it ("www.example.com", "Quarry PDF parser"), with the punctuation between its words, reads left to
+ * right as one piece. A number shown right of a Latin word stays apart: a number after the word ("ISO 9001") and a
+ * number before a unit ("10 km") show alike, and units are the commoner.
  */
 export const rightToLeftOrder = <T extends { text: string }>(runs: readonly T[]): T[] => {
   const kinds = runs.map((r) => runKind(r.text));
@@ -106,10 +107,7 @@ export const rightToLeftOrder = <T extends { text: string }>(runs: readonly T[])
       kinds[i - 1] !== "rtl" &&
       kinds[i] !== "rtl" &&
       last?.some((r) => runKind(r.text) === "ltr") &&
-      (kinds[i] === "ltr" ||
-        kinds.slice(i + 1).find((k) => k !== "neutral") === "ltr" ||
-        // A number after a Latin word is part of its phrase ("ISO 9001-2015": Unicode's bidi rule W7).
-        /\p{N}/u.test(runs[i]!.text));
+      (kinds[i] === "ltr" || kinds.slice(i + 1).find((k) => k !== "neutral") === "ltr");
     if (inPhrase && last) last.push(runs[i]!);
     else pieces.push([runs[i]!]);
   }
@@ -130,13 +128,15 @@ const LEADING_MARKS = new RegExp(`^([.,:;!?\u060c\u061b\u061f]+)(${DIGITS})$`);
  * it shows at its left (".2024"). After Arabic letters (Unicode's bidirectional rule W2) a number's digits are Arabic
  * numbers, which a "-" or "+" does not join and a percent sign does not attach to: "0123-456-789" shows as
  * "789-456-0123", "50%" as "%50", its pieces in right-to-left order. After a Latin word or Hebrew letters (or none)
- * the number shows as written.
+ * the number shows as written. So does one read before a Latin word (`after`), which may be the word's own number
+ * shown at its right ("ISO 9001-2015", where the number is left whole) as well as a number before a unit ("10-20 km").
  */
-export const numberInReadingOrder = (text: string, before: string): string => {
+export const numberInReadingOrder = (text: string, before: string, after = ""): string => {
   const marks = LEADING_MARKS.exec(text);
   if (marks) return `${marks[2]}${marks[1]}`;
   if (!SPLIT_NUMBER.test(text) || !SPLITS.test(text)) return text;
-  const lastLetter = [...before].reverse().find((c) => /\p{L}/u.test(c));
-  if (!lastLetter || !ARABIC_LETTER.test(lastLetter)) return text;
+  const lastLetter = [...before].reverse().find((c) => LETTER.test(c));
+  const nextLetter = [...after].find((c) => LETTER.test(c));
+  if (!lastLetter || !ARABIC_LETTER.test(lastLetter) || (nextLetter && !isRtlChar(nextLetter))) return text;
   return text.split(SPLITS).filter(Boolean).reverse().join("");
 };

@@ -143,7 +143,8 @@ export const joinRuns = (runs: Run[]): string => {
   const rtl = readsRightToLeft(runs.map((r) => r.text));
   let text = "";
   let prev: Run | undefined;
-  for (const run of rtl ? rightToLeftOrder(runs) : runs) {
+  const ordered = rtl ? rightToLeftOrder(runs) : runs;
+  ordered.forEach((run, i) => {
     if (prev) {
       // Either way round: a right-to-left line's pieces follow one another leftwards, a Latin phrase's rightwards.
       const gap = Math.max(run.left - prev.right, prev.left - run.right);
@@ -154,9 +155,9 @@ export const joinRuns = (runs: Run[]): string => {
       if (needsSpace) text += " ";
     }
     // A right-to-left line's runs come reordered: a space a run ended with in the file is no longer after it.
-    text += rtl ? numberInReadingOrder(run.text.trim(), text) : run.text;
+    text += rtl ? numberInReadingOrder(run.text.trim(), text, ordered[i + 1]?.text ?? "") : run.text;
     prev = run;
-  }
+  });
   return text.replace(/\s+/g, " ").trim();
 };
 

@@ -113,26 +113,13 @@ describe.each(["reading", "visual"] as const)(
 
 it("orders a right-to-left line's runs from the right, a Latin address's pieces among them from the left", () => {
   // Runs left to right as the page shows them; PDFium may cut an address at its dots.
-  const runs = [
-    "היום",
-    "www",
-    ".",
-    "example",
-    ".",
-    "com",
-    ",",
-    "ראה",
-    "Quarry",
-    "PDF",
-    "גם",
-    "ISO",
-    "9001-2015",
-    "לפי",
-  ].map((text) => ({ text }));
+  const runs = ["היום", "www", ".", "example", ".", "com", ",", "ראה", "Quarry", "PDF", "גם", "km", "10", "מרחק"].map(
+    (text) => ({ text }),
+  );
   expect(rightToLeftOrder(runs).map((r) => r.text)).toEqual([
-    "לפי",
-    "ISO",
-    "9001-2015",
+    "מרחק",
+    "10",
+    "km",
     "גם",
     "Quarry",
     "PDF",
@@ -157,6 +144,8 @@ it("turns a number shown split by Arabic's rules back only after Arabic letters,
   // Nothing to split: a plain number, a decimal, a date with slashes.
   expect(numberInReadingOrder("1,234.5", "المبلغ")).toBe("1,234.5");
   expect(numberInReadingOrder("12/05/2024", "بتاريخ")).toBe("12/05/2024");
+  // Read before a Latin word: the word's own number ("ISO 9001-2015") or one before a unit ("10-20 km"), left whole.
+  expect(numberInReadingOrder("9001-2015", "حسب المعيار", "ISO")).toBe("9001-2015");
   // A full stop after a number, shown at its left.
   expect(numberInReadingOrder(".12/05/2024", "بتاريخ")).toBe("12/05/2024.");
   expect(numberInReadingOrder(".2024", "בשנת")).toBe("2024.");
