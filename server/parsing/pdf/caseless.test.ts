@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { joinsWithoutSpace } from "./caseless";
 import { CHINESE, caselessPdf, charsLine, hebrewWords, type Sheet } from "./caseless-fixtures";
 import { partitionPdf } from "./index";
 
@@ -51,8 +52,17 @@ describe("a two-column Chinese page", () => {
     });
     const elements = await texts(bytes);
     expect(elements.some((e) => e.type === "Table")).toBe(false);
-    // Column by column (spaces aside: how wrapped lines join is another matter).
+    // Column by column (spaces aside: how wrapped lines join is the next test's).
     expect(elements.map((e) => e.text.replace(/\s/g, ""))).toEqual(paragraphs.map((p) => p.join("")));
+  });
+
+  it("joins a paragraph's wrapped lines with no space between two characters", async () => {
+    let lines: string[] = [];
+    const bytes = await caselessPdf((sheet) => {
+      lines = chineseLines(sheet, 4, 7, 468);
+      lines.forEach((line, i) => sheet.ltr(line, 72, 100 + i * LEADING));
+    });
+    expect((await texts(bytes)).map((e) => e.text)).toEqual([lines.join("")]);
   });
 });
 
@@ -133,4 +143,13 @@ describe("a Hebrew page of justified prose", () => {
     expect(elements.some((e) => e.type === "Table")).toBe(false);
     expect(elements.map((e) => e.text).join(" ")).toBe(lines.join(" "));
   });
+});
+
+it("joins wrapped lines without a space only between two Chinese or Japanese characters or marks", () => {
+  expect(joinsWithoutSpace("系统处理", "结果模型")).toBe(true);
+  expect(joinsWithoutSpace("数据,", "システム")).toBe(true);
+  expect(joinsWithoutSpace("结果。", "「報告」")).toBe(true);
+  expect(joinsWithoutSpace("系统处理", "Quarry parser")).toBe(false);
+  expect(joinsWithoutSpace("the parser", "结果")).toBe(false);
+  expect(joinsWithoutSpace("נתונים", "מערכת")).toBe(false);
 });

@@ -28,3 +28,19 @@ export const isCaseless = (text: string): boolean => /\p{L}/u.test(text) && !/[\
 
 /** A clause's or a sentence's end in these scripts' punctuation as well as in Latin. */
 export const endsClause = (text: string): boolean => /[,;.:!?،؛؟׃，、；：。．！？]$/u.test(text.trim());
+
+/** Chinese or Japanese punctuation (ideographic and full-width forms). */
+const UNSPACED_MARK = /[\u3000-\u303f\uff01-\uff65]/u;
+/** Latin punctuation a normalised line may end with after Chinese text ("，" read as ","). */
+const TRAILING_MARKS = /[,.;:!?)\]"'”’]+$/u;
+
+/**
+ * Whether a line wrapped between `before` and `after` breaks Chinese or Japanese text, which sets no space between
+ * words: the line ends in such a character (or its punctuation) and the next begins with one.
+ */
+export const joinsWithoutSpace = (before: string, after: string): boolean => {
+  const last = [...before.trimEnd().replace(TRAILING_MARKS, "")].at(-1) ?? "";
+  const first = [...after.trimStart()][0] ?? "";
+  const unspaced = (c: string) => isUnspacedChar(c) || UNSPACED_MARK.test(c);
+  return unspaced(last) && unspaced(first);
+};
