@@ -143,6 +143,31 @@ describe("a Hebrew page of justified prose", () => {
     expect(elements.some((e) => e.type === "Table")).toBe(false);
     expect(elements.map((e) => e.text).join(" ")).toBe(lines.join(" "));
   });
+
+  it("reads lines stretched word by word between lines of ordinary spacing as prose", async () => {
+    // No word of the stretched lines ends a clause (as Arabic stretched letter by letter is cut inside its words):
+    // the ordinary lines across the cells, five words and more, show the text is running prose.
+    let lines: string[] = [];
+    const bytes = await caselessPdf((sheet) => {
+      const plain = hebrewLines(sheet, 6, 11, 225);
+      lines = [
+        plain[0]!,
+        hebrewWords(5, 4).join(" "),
+        plain[1]!,
+        hebrewWords(5, 5).join(" "),
+        plain[2]!,
+        hebrewWords(5, 6).join(" "),
+        plain[5]!,
+      ];
+      lines.forEach((line, i) => {
+        if (i % 2 === 1) line.split(" ").forEach((word, k) => sheet.rtl(word, 540 - k * 47, 100 + i * LEADING));
+        else sheet.rtl(line, 540, 100 + i * LEADING);
+      });
+    });
+    const elements = await texts(bytes);
+    expect(elements.some((e) => e.type === "Table")).toBe(false);
+    expect(elements.map((e) => e.text).join(" ")).toBe(lines.join(" "));
+  });
 });
 
 it("joins wrapped lines without a space only between two Chinese or Japanese characters or marks", () => {

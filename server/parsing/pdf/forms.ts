@@ -1,4 +1,4 @@
-import { endsClause, isCaseless } from "./caseless";
+import { endsClause, isCaseless, wordCount } from "./caseless";
 import type { Line } from "./types";
 
 /**
@@ -33,7 +33,9 @@ export const isKeyValueList = (rows: Cell[][]): boolean => {
 };
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
-const isSentence = (text: string) => words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
+/** Five words or more, one in lower case; in a script without case (Hebrew, Arabic, Chinese …), five words. */
+const isSentence = (text: string) =>
+  isCaseless(text) ? wordCount(text) >= 5 : words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
 
 /** A lone article or preposition: a cell of its own only when justified prose is cut at its wide word spaces. */
 const JOINER =
@@ -44,8 +46,8 @@ const JOINER =
  * wide word spaces into three or more cells that start in lower case, one of them ending a clause ("web",
  * "applications,", "including") or two of them a lone article or preposition ("for", "the", "reduction", "of").
  * Lower-case column headings ("population", "number of") end no clause and are not such words alone. In scripts without
- * case (Hebrew, Arabic, Chinese …), three cells of their words with a clause's end are justified prose too (a Hebrew
- * list item stretched across its column).
+ * case (Hebrew, Arabic, Chinese …) a sentence is five of their words, and three cells of their words with a clause's
+ * end are justified prose too (a Hebrew list item stretched across its column).
  */
 const carriesProse = (row: Cell[]) => {
   const lower = row.map((c) => c.text.trim()).filter((t) => /^\p{Ll}/u.test(t));
