@@ -2,6 +2,7 @@ import { hasLetters, hasTerminalPunctuation } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
+import { joinsWithoutSpace } from "./caseless";
 import { opensFieldGroup } from "./forms";
 import { bulletsSideBySide } from "./bullet-rows";
 import { splitSideCaptions } from "./side-captions";
@@ -386,14 +387,17 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
   return joinItemWraps(blocks, stats);
 };
 
-/** Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two. */
+/**
+ * Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two; Chinese
+ * and Japanese lines join with no space, as their words have none between them.
+ */
 export const joinLines = (lines: Line[]): string => {
   let text = "";
   for (const line of lines) {
     const next = line.text.trim();
     if (!text) text = next;
     else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
-    else if (text.endsWith("-") || text.endsWith("/")) text += next;
+    else if (text.endsWith("-") || text.endsWith("/") || joinsWithoutSpace(text, next)) text += next;
     else text += ` ${next}`;
   }
   return text;

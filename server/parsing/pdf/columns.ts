@@ -1,3 +1,4 @@
+import { wordCount } from "./caseless";
 import { maxOf, median, minOf, type Segment } from "./types";
 
 /**
@@ -94,8 +95,9 @@ const findGutter = (
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
     if (span < 0.2 * pageHeight) return false;
     // Row labels of a few words a line ("Clarity or relevance") beside a column of sentences: a table's columns.
+    // Chinese and Japanese words are counted by their characters, as they are set without spaces.
     const words = new Map<number, number>();
-    for (const seg of side) words.set(seg.row, (words.get(seg.row) ?? 0) + (seg.text.match(/\S+/g)?.length ?? 0));
+    for (const seg of side) words.set(seg.row, (words.get(seg.row) ?? 0) + wordCount(seg.text));
     if (median([...words.values()]) < 4) return false;
     return median([...rows.values()].map((r) => r.right - r.left)) >= 0.5 * (colRight - colLeft);
   };

@@ -1,3 +1,4 @@
+import { endsClause, isCaseless, wordCount } from "./caseless";
 import type { Line } from "./types";
 
 /**
@@ -32,7 +33,9 @@ export const isKeyValueList = (rows: Cell[][]): boolean => {
 };
 
 const words = (text: string) => text.split(/\s+/).filter(Boolean);
-const isSentence = (text: string) => words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
+/** Five words or more, one in lower case; in a script without case (Hebrew, Arabic, Chinese …), five words. */
+const isSentence = (text: string) =>
+  isCaseless(text) ? wordCount(text) >= 5 : words(text).length >= 5 && words(text).some((w) => /^\p{Ll}/u.test(w));
 
 /** A lone article or preposition: a cell of its own only when justified prose is cut at its wide word spaces. */
 const JOINER =
@@ -42,14 +45,19 @@ const JOINER =
  * A row that carries a line of running text: a sentence over three or more columns, or justified prose cut at its
  * wide word spaces into three or more cells that start in lower case, one of them ending a clause ("web",
  * "applications,", "including") or two of them a lone article or preposition ("for", "the", "reduction", "of").
- * Lower-case column headings ("population", "number of") end no clause and are not such words alone.
+ * Lower-case column headings ("population", "number of") end no clause and are not such words alone. In scripts without
+ * case (Hebrew, Arabic, Chinese …) a sentence is five of their words, and three cells of their words with a clause's
+ * end are justified prose too (a Hebrew list item stretched across its column).
  */
 const carriesProse = (row: Cell[]) => {
   const lower = row.map((c) => c.text.trim()).filter((t) => /^\p{Ll}/u.test(t));
   const joiners = lower.filter((t) => JOINER.test(t)).length;
+  // Hebrew, Arabic, Chinese or Japanese have no lower case: three cells of such words, one ending a clause.
+  const caseless = row.map((c) => c.text.trim()).filter(isCaseless);
   return (
     row.some((c) => c.colSpan >= 3 && isSentence(c.text)) ||
-    (lower.length >= 3 && (lower.some((t) => /[,;]$/.test(t)) || joiners >= 2))
+    (lower.length >= 3 && (lower.some((t) => /[,;]$/.test(t)) || joiners >= 2)) ||
+    (caseless.length >= 3 && caseless.some(endsClause))
   );
 };
 

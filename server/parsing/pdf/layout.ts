@@ -184,8 +184,12 @@ const toSegments = (rows: Run[][]): Segment[] => {
     for (const run of sorted) {
       const last = current[current.length - 1];
       const wide = last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize);
-      // A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border.
-      if (wide && !(current.length === 1 && MARKER_RE.test(last.text.trim()))) flush();
+      // A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border. Not
+      // before a line of Hebrew or Arabic: their marker stands right of its item, so one left of such a line is the
+      // end of another item (of the column to its left).
+      const marker =
+        current.length === 1 && !!last && MARKER_RE.test(last.text.trim()) && !readsRightToLeft([run.text]);
+      if (wide && !marker) flush();
       current.push(run);
     }
     flush();
@@ -240,6 +244,15 @@ const splitAtGutters = (segments: Segment[], columns: Extent[]): Segment[] => {
   });
 };
 
+/**
+ * Whether most of a page's lines (segments holding letters) read right to left: a page set in Hebrew or Arabic, not
+ * a Latin page quoting a Hebrew paragraph.
+ */
+const readsRightToLeftMostly = (segments: readonly Segment[]): boolean => {
+  const lettered = segments.filter((s) => /\p{L}/u.test(s.text));
+  return lettered.filter((s) => readsRightToLeft([s.text])).length > lettered.length / 2;
+};
+
 /** Lines of one region (a column between two full-width rows, or a full-width stretch), top to bottom. */
 export type Region = { lines: Line[]; column: number | null };
 
@@ -267,11 +280,15 @@ export const layoutPage = ({ runs, pageHeight }: { runs: Run[]; pageHeight: numb
   };
   const regions: Region[] = [];
   let stretch: Segment[][] = columns.map(() => []);
+  // A page of Hebrew or Arabic reads its columns from the right.
+  const order = readsRightToLeftMostly(segments)
+    ? columns.map((_, i) => columns.length - 1 - i)
+    : columns.map((_, i) => i);
   const flushStretch = () => {
-    stretch.forEach((segs, column) => {
-      const lines = groupLines(segs);
+    for (const column of order) {
+      const lines = groupLines(stretch[column] ?? []);
       if (lines.length > 0) regions.push({ lines, column });
-    });
+    }
     stretch = columns.map(() => []);
   };
   const rowList = [...byRow.values()];
