@@ -1,8 +1,27 @@
 import { describe, expect, it } from "vitest";
-import { blockRecall, extractionOf, furniturePrecision, scoreExtraction } from "./quality";
+import { blockRecall, extractionOf, furniturePrecision, scoreExtraction, tokens } from "./quality";
 import type { ParsedElement } from "./types";
 
 const element = (type: ParsedElement["type"], text: string): ParsedElement => ({ type, text, pageNumber: 1 });
+
+describe("word tokens", () => {
+  it("counts Chinese and Japanese characters one by one, so a line break read as a space or as nothing scores alike", () => {
+    expect(tokens("大型语言 模型的性能")).toEqual(tokens("大型语言模型的性能"));
+    expect(tokens("日本語のテキスト, and English")).toEqual([
+      "日",
+      "本",
+      "語",
+      "の",
+      "テ",
+      "キ",
+      "ス",
+      "ト",
+      "and",
+      "english",
+    ]);
+    expect(tokens("Quarry 2.0 parses")).toEqual(["quarry", "2", "0", "parses"]);
+  });
+});
 
 describe("code recall and footer precision", () => {
   it("counts a reference listing as found when our CodeSnippets hold its words, however they are cut", () => {
