@@ -1,4 +1,18 @@
-import { PDFDict, PDFDocument, PDFName, rgb, StandardFonts } from "pdf-lib";
+import {
+  beginText,
+  endText,
+  moveText,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFontAndSize,
+  showText,
+  StandardFonts,
+} from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
@@ -128,6 +142,42 @@ describe("list items", () => {
     await doc.flush();
     doc.context.lookup(wingdings.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of("Wingdings-Regular"));
     expect(await listItems(doc)).toEqual(["Check the tags", "Embed all fonts"]);
+  });
+
+  it("takes a lone glyph its font maps to no character (LaTeX's bitmap bullet, code 0x88) as a bullet", async () => {
+    const { doc, font, page } = await pageWithProse();
+    // A Type 3 font as pdfTeX writes one for a bitmap font: a glyph named by its code, no Unicode map, so the code
+    // itself (U+0088, a control character) is all a reader gets.
+    const glyph = doc.context.stream("500 0 0 0 400 400 d1 100 100 300 300 re f");
+    const type3 = doc.context.obj({
+      Type: "Font",
+      Subtype: "Type3",
+      FontBBox: [0, 0, 500, 500],
+      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+      CharProcs: { a136: doc.context.register(glyph) },
+      Encoding: { Type: "Encoding", Differences: [136, PDFName.of("a136")] },
+      FirstChar: 136,
+      LastChar: 136,
+      Widths: [500],
+      Resources: {},
+    });
+    const key = page.node.newFontDictionary("T3", doc.context.register(type3));
+    for (const [top, words] of [
+      [170, "Check the tags of every page"],
+      [184, "Embed all fonts before the upload"],
+    ] as const) {
+      page.pushOperators(
+        pushGraphicsState(),
+        beginText(),
+        setFontAndSize(key, 10),
+        moveText(80, PAGE.height - top - 10),
+        showText(PDFHexString.of("88")),
+        endText(),
+        popGraphicsState(),
+      );
+      put(page, words, 92, top, 10, font);
+    }
+    expect(await listItems(doc)).toEqual(["Check the tags of every page", "Embed all fonts before the upload"]);
   });
 
   it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
