@@ -15,6 +15,7 @@ import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
 import { rightToLeftRows, rightToLeftTable } from "./direction";
+import { numberedListing } from "./numbered-listings";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
@@ -221,6 +222,8 @@ export const classifyBlock = ({
   repeated: Set<string>;
 }): Classified | null => {
   if (block.kind === "table" && block.rows) {
+    const listing = numberedListing(block);
+    if (listing) return { type: "CodeSnippet", text: listing };
     const rows = rightToLeftRows(block.rows);
     const table = block.table && rightToLeftTable(block.table);
     const text = rowsToText(rows);
