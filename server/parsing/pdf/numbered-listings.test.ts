@@ -20,7 +20,14 @@ const build = async (numbers: (i: number) => string) => {
   const page = doc.addPage([PAGE.width, PAGE.height]);
   for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
   // The frame: a box around the code lines, the numbers outside it on the left.
-  page.drawRectangle({ x: 90, y: PAGE.height - 252, width: 300, height: 88, borderColor: rgb(0, 0, 0), borderWidth: 0.4 });
+  page.drawRectangle({
+    x: 90,
+    y: PAGE.height - 252,
+    width: 300,
+    height: 88,
+    borderColor: rgb(0, 0, 0),
+    borderWidth: 0.4,
+  });
   CODE.forEach((line, i) => {
     put(page, numbers(i), 78, 172 + i * 14, 6, font);
     put(page, line, 96, 170 + i * 14, 9, mono);
