@@ -207,6 +207,22 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(typeOf("Growth in Height")).toBe("Title");
   });
 
+  it("reads a chapter label on its own line and the title under it as one heading (LaTeX's report class)", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Chapter 3", 72, 90, 20, bold);
+    put(page, "Operations", 72, 130, 24, bold);
+    bodyLines(page, regular, 170, 1);
+    put(page, "3.1 Monitoring", 72, 240, 14, bold);
+    bodyLines(page, regular, 262, 2);
+    const { elements } = await typesOf(doc);
+    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual([
+      "Chapter 3 Operations",
+      "3.1 Monitoring",
+    ]);
+  });
+
   it("types a line repeated at one place on most pages, outside the margins, as furniture, not a heading", async () => {
     const doc = await PDFDocument.create();
     const { regular, bold } = await fonts(doc);
