@@ -52,6 +52,25 @@ const listingText = (lines: Line[]): string => {
  * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
  * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
+/** Fonts of small capitals, whose letters a PDF maps to lower case: TeX's CMCSC and Latin Modern's Caps, "…-SC". */
+const SMALL_CAPS_FONT = /cmcsc|smallcaps?|smcp|romancaps|-sc$/i;
+
+/**
+ * "1. Introduction" in amsart's CMCSC10: one line numbered like a list item, every word in small capitals (which a PDF
+ * maps to lower case, the number in the body's font), at the body's size or larger and set apart by space, is a
+ * section heading, as one in capitals is.
+ */
+const isSmallCapsHeading = (block: Block, text: string, page: PageText, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line || block.lines.length !== 1 || text.length > 80 || /[.,;:]$/.test(text)) return false;
+  const runs = line.segments.flatMap((s) => s.runs).filter((r) => /\p{L}/u.test(r.text));
+  return (
+    runs.length > 0 &&
+    line.fontSize >= stats.bodySize * 0.95 &&
+    runs.every((r) => SMALL_CAPS_FONT.test(r.fontName)) &&
+    spacedApart(block, page, stats)
+  );
+};
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
@@ -104,7 +123,8 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   return Math.max(above, below) > 1.4 * pitch;
 };
 
-const ITALIC_FONT = /italic|oblique|slant|-It\b/i;
+/** Italic fonts by name, URW's abbreviation ("NimbusRomNo9L-ReguItal", Times as LaTeX sets it) and TeX's CMTI too. */
+const ITALIC_FONT = /italic|oblique|slant|-It\b|ital$|^(?:[A-Z]{6}\+)?cmti\d/i;
 
 /**
  * A line told from the body only by its slant (italic, not bold, at about the body's size) is emphasis as often as a
@@ -264,7 +284,7 @@ export const classifyBlock = ({
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
   if (block.item) return { type: "ListItem", text };
-  const journal = isJournalHeading(block, text, page, stats);
+  const journal = isJournalHeading(block, text, page, stats) || isSmallCapsHeading(block, text, page, stats);
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {
     const item = listItemText(spacedItemText(text));
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.
