@@ -9,7 +9,7 @@ import {
 } from "../classify-text";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { BOLD_FONT, isHeadingLine, joinLines } from "./blocks";
+import { BOLD_FONT, isHeadingLine, joinLines, SMALL_CAPS_FONT } from "./blocks";
 import { itemPrefixLength, spacedItemText } from "./item-lines";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
@@ -52,8 +52,6 @@ const listingText = (lines: Line[]): string => {
  * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
  * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
-/** Fonts of small capitals, whose letters a PDF maps to lower case: TeX's CMCSC and Latin Modern's Caps, "…-SC". */
-const SMALL_CAPS_FONT = /cmcsc|smallcaps?|smcp|romancaps|-sc$/i;
 
 /**
  * "1. Introduction" in amsart's CMCSC10: one line numbered like a list item, every word in small capitals (which a PDF
