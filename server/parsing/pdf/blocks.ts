@@ -14,6 +14,7 @@ import {
   leavesHangingItem,
   outdentedAfterEnd,
 } from "./item-lines";
+import { markDescriptionItems } from "./description-lists";
 import { headsTermList, isTermList, termItems } from "./term-lists";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
@@ -387,7 +388,7 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     }
   }
   flush();
-  return joinItemWraps(blocks, stats);
+  return markDescriptionItems(joinItemWraps(blocks, stats), stats);
 };
 
 /** Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two. */

@@ -180,6 +180,31 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(["Check the tags of every page", "Embed all fonts before the upload"]);
   });
 
+  it("takes paragraphs led by a bold term whose wrapped lines hang under the meaning as a description list", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const term = (word: string, meaning: string, top: number) => {
+      put(page, word, 72, top, 10, bold);
+      put(page, meaning, 72 + bold.widthOfTextAtSize(`${word} `, 10), top, 10, font);
+    };
+    // LaTeX's description: the term at the margin, the meaning after it, its wrapped lines indented under it, a few
+    // points of space between the items.
+    term("Chunk", "a piece of a document stored with its embedding.", 170);
+    term("Build", "one run of the pipeline over a source.", 188);
+    term("Furniture", "running heads, running feet and page numbers repeated on each page of", 206);
+    put(page, "the document, left out of the index.", 92, 220, 10, font);
+    // Paragraphs led by a bold phrase, their wrapped lines back at the margin: prose.
+    term("Storage", "keeps the uploads in a folder of their own, one file per upload, named by its", 250);
+    put(page, "hash, and the database keeps the rows that point to them.", 72, 264, 10, font);
+    term("Retrieval", "ranks the chunks of a project by both their words and their embeddings, and", 284);
+    put(page, "gives the best ten of them with their pages.", 72, 298, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Chunk a piece of a document stored with its embedding.",
+      "Build one run of the pipeline over a source.",
+      "Furniture running heads, running feet and page numbers repeated on each page of the document, left out of the index.",
+    ]);
+  });
+
   it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);

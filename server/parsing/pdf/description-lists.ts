@@ -1,0 +1,82 @@
+import { BOLD_FONT } from "./blocks";
+import type { DocStats } from "./stats";
+import { union, type Block, type Line } from "./types";
+
+/** Items of a run with no item that wraps: a run this long of one-line paragraphs led by bold terms is a list. */
+const MIN_UNWRAPPED_ITEMS = 3;
+const MAX_TERM_WORDS = 4;
+
+/** The left edge of a line that opens with a bold term (not a run-in heading's sentence ending in a full stop) and
+ * goes on in another font; null otherwise. */
+const termStart = (line: Line | undefined, stats: DocStats): number | null => {
+  if (!line) return null;
+  const runs = line.segments.flatMap((s) => s.runs);
+  const font = runs[0]?.fontName ?? "";
+  if (font === stats.bodyFont || !BOLD_FONT.test(font)) return null;
+  const count = runs.findIndex((r) => r.fontName !== font);
+  if (count <= 0 || BOLD_FONT.test(runs[count]?.fontName ?? "")) return null;
+  const term = runs
+    .slice(0, count)
+    .map((r) => r.text)
+    .join(" ")
+    .trim();
+  if (!term || /[.!?]$/.test(term) || term.split(/\s+/).length > MAX_TERM_WORDS) return null;
+  return line.left;
+};
+
+const blockTermStart = (block: Block, stats: DocStats): number | null =>
+  block.kind !== "text" || block.item ? null : termStart(block.lines[0], stats);
+
+/** A block whose lines are items set without space between them: split at each line opening with a term at the
+ * first line's edge, when every other line hangs right of that edge. */
+const splitTerms = (block: Block, stats: DocStats): Block[] => {
+  const left = blockTermStart(block, stats);
+  if (left === null || block.lines.length < 2) return [block];
+  const starts = block.lines.map((l) => {
+    const start = termStart(l, stats);
+    return start !== null && Math.abs(start - left) <= 1;
+  });
+  const hanging = block.lines.every((l, i) => starts[i] || l.left > left + 0.5 * l.fontSize);
+  if (!hanging || starts.filter(Boolean).length < 2) return [block];
+  const parts: Line[][] = [];
+  block.lines.forEach((l, i) => {
+    if (starts[i] || parts.length === 0) parts.push([l]);
+    else parts[parts.length - 1]?.push(l);
+  });
+  return parts.map((lines) => ({ ...union(lines), lines, kind: "text" }));
+};
+
+/** The block's wrapped lines start right of its first line: a hanging indent, as an item's do. */
+const hangs = (block: Block): boolean => {
+  const [first, ...rest] = block.lines;
+  return !!first && rest.length > 0 && rest.every((l) => l.left > first.left + 0.5 * first.fontSize);
+};
+
+/**
+ * A description list (LaTeX's description, a glossary set as paragraphs): consecutive paragraphs, each opening at the
+ * same left edge with a bold term followed by its meaning on the same line, the meaning's wrapped lines indented under
+ * it, with or without space between them. Each is an item. Paragraphs led by a bold phrase whose wrapped lines come back to the margin are prose, and so
+ * are fewer than three such paragraphs of one line each: nothing says they are items.
+ */
+export const markDescriptionItems = (blocks: Block[], stats: DocStats): Block[] => {
+  const out = blocks.flatMap((b) => splitTerms(b, stats));
+  let i = 0;
+  while (i < out.length) {
+    const left = blockTermStart(out[i] as Block, stats);
+    let j = i;
+    while (left !== null && j < out.length) {
+      const b = out[j] as Block;
+      const start = blockTermStart(b, stats);
+      if (start === null || Math.abs(start - left) > 1) break;
+      if (b.lines.length > 1 && !hangs(b)) break;
+      j++;
+    }
+    const run = out.slice(i, j);
+    const wraps = run.some((b) => b.lines.length > 1);
+    if (run.length >= 2 && (wraps || run.length >= MIN_UNWRAPPED_ITEMS)) {
+      for (let k = i; k < j; k++) out[k] = { ...(out[k] as Block), item: true };
+    }
+    i = Math.max(j, i + 1);
+  }
+  return out;
+};
