@@ -7,6 +7,7 @@ import {
   isSentenceLike,
   listItemText,
 } from "../classify-text";
+import { isMonospaceFont } from "../monospace";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
 import { BOLD_FONT, isHeadingLine, joinLines, SMALL_CAPS_FONT } from "./blocks";
@@ -226,6 +227,18 @@ const isJournalHeading = (block: Block, text: string, page: PageText, stats: Doc
   return (capitals || slanted) && spacedApart(block, page, stats);
 };
 
+/**
+ * A line of its own wholly in a typewriter font, in a text set in another: a one-line listing (a command to type, a
+ * listing's first line left at a page's foot). A numbered or bulleted line stays an item, and a document set in a
+ * typewriter font throughout has no listings to tell apart this way.
+ */
+const isCommandLine = (block: Block, text: string, stats: DocStats): boolean =>
+  block.lines.length === 1 &&
+  monoShare(block.lines) >= 0.95 &&
+  !isMonospaceFont(stats.bodyFont) &&
+  /\S\s+\S/.test(text) &&
+  itemPrefixLength(text) === 0;
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -281,6 +294,7 @@ export const classifyBlock = ({
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
+  if (isCommandLine(block, text, stats)) return { type: "CodeSnippet", text };
   if (block.item) return { type: "ListItem", text };
   const journal = isJournalHeading(block, text, page, stats) || isSmallCapsHeading(block, text, page, stats);
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {

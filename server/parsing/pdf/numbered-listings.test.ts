@@ -45,3 +45,22 @@ describe("numbered listings", () => {
     expect(code[0]?.split("\n").map((l) => l.trim())).toEqual(CODE.map((l) => l.trim()));
   });
 });
+
+describe("one-line listings", () => {
+  it("types a line of its own wholly in a typewriter font as code, in a text set in another font", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "$ quarry ingest --project demo ./papers", 90, 175, 9, mono);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 200 + i * 14, 10, font);
+    // A numbered line in the typewriter font stays a list's item.
+    put(page, "1. pip install quarry", 72, 270, 9, mono);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 7}.`, 72, 310 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text)).toEqual([
+      "$ quarry ingest --project demo ./papers",
+    ]);
+  });
+});
