@@ -111,19 +111,12 @@ const findGutter = (
     proseLike(withoutTableRows(side), colLeft, colRight);
   const leftOk = sideOk(leftSide, extent.left, gutter.left);
   const rightOk = sideOk(rightSide, gutter.right, extent.right);
-  const floats = (side: Segment[]) => depth === 0 && isFloatColumn(side, gutter, extent);
-  // The last page of a two-column paper: one column runs down the page, the other stops after a few lines of prose
-  // (LaTeX does not balance them). Beside a prose column, at the page's middle, a short column of prose is a column.
-  const short = (side: Segment[], colLeft: number, colRight: number) =>
-    depth === 0 && atMiddle(gutter, extent) && proseLike(side, colLeft, colRight, 0);
+  const floats = (side: Segment[], colLeft: number, colRight: number) =>
+    depth === 0 && besideProse(side, gutter, extent, (s) => proseLike(s, colLeft, colRight, 0));
   const columns =
     (leftOk && rightOk) ||
-    (leftOk &&
-      (withTable(rightSide, gutter.right, extent.right) ||
-        floats(rightSide) ||
-        short(rightSide, gutter.right, extent.right))) ||
-    (rightOk &&
-      (withTable(leftSide, extent.left, gutter.left) || floats(leftSide) || short(leftSide, extent.left, gutter.left)));
+    (leftOk && (withTable(rightSide, gutter.right, extent.right) || floats(rightSide, gutter.right, extent.right))) ||
+    (rightOk && (withTable(leftSide, extent.left, gutter.left) || floats(leftSide, extent.left, gutter.left)));
   if (!columns) return depth === 0 ? besideBox(segments, rightSide, extent, pageHeight, proseLike) : null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
@@ -142,6 +135,18 @@ const findGutter = (
  */
 const isFloatColumn = (side: Segment[], gutter: Extent, extent: Extent): boolean =>
   atMiddle(gutter, extent) && side.some((s) => FLOAT_CAPTION_RE.test(s.text));
+
+/**
+ * Beside a column of prose, at the page's middle, a column of floats only, or a short column of prose: the last page
+ * of a two-column paper, one column down the page, the other stopping after a few lines (LaTeX does not balance them).
+ * `shortProse` is the prose test without its minimum height.
+ */
+const besideProse = (
+  side: Segment[],
+  gutter: Extent,
+  extent: Extent,
+  shortProse: (side: Segment[]) => boolean,
+): boolean => isFloatColumn(side, gutter, extent) || (atMiddle(gutter, extent) && shortProse(side));
 
 /** A gutter at the middle of the text area, as a two-column page's is. */
 const atMiddle = (gutter: Extent, extent: Extent): boolean =>

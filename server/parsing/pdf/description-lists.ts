@@ -27,23 +27,28 @@ const termStart = (line: Line | undefined, stats: DocStats): number | null => {
 const blockTermStart = (block: Block, stats: DocStats): number | null =>
   block.kind !== "text" || block.item ? null : termStart(block.lines[0], stats);
 
-/** A block whose lines are items set without space between them: split at each line opening with a term at the
- * first line's edge, when every other line hangs right of that edge. */
+/** A block whose lines are items set without space between them, maybe after a paragraph that ends a sentence: split
+ * at each line opening with a term at the first term's edge, when every other line from there hangs right of it. */
 const splitTerms = (block: Block, stats: DocStats): Block[] => {
-  const left = blockTermStart(block, stats);
-  if (left === null || block.lines.length < 2) return [block];
-  const starts = block.lines.map((l) => {
+  if (block.kind !== "text" || block.item) return [block];
+  const k = block.lines.findIndex(
+    (l, i) => termStart(l, stats) !== null && (i === 0 || /[.!?:]$/.test(block.lines[i - 1]?.text.trim() ?? "")),
+  );
+  const left = termStart(block.lines[k], stats);
+  if (left === null || block.lines.length - k < 2) return [block];
+  const lines = block.lines.slice(k);
+  const starts = lines.map((l) => {
     const start = termStart(l, stats);
     return start !== null && Math.abs(start - left) <= 1;
   });
-  const hanging = block.lines.every((l, i) => starts[i] || l.left > left + 0.5 * l.fontSize);
+  const hanging = lines.every((l, i) => starts[i] || l.left > left + 0.5 * l.fontSize);
   if (!hanging || starts.filter(Boolean).length < 2) return [block];
-  const parts: Line[][] = [];
-  block.lines.forEach((l, i) => {
+  const parts: Line[][] = k > 0 ? [block.lines.slice(0, k)] : [];
+  lines.forEach((l, i) => {
     if (starts[i] || parts.length === 0) parts.push([l]);
     else parts[parts.length - 1]?.push(l);
   });
-  return parts.map((lines) => ({ ...union(lines), lines, kind: "text" }));
+  return parts.map((part) => ({ ...union(part), lines: part, kind: "text" }));
 };
 
 /** The block's wrapped lines start right of its first line: a hanging indent, as an item's do. */
