@@ -28,21 +28,24 @@ const blockTermStart = (block: Block, stats: DocStats): number | null =>
   block.kind !== "text" || block.item ? null : termStart(block.lines[0], stats);
 
 /** A block whose lines are items set without space between them, maybe after a paragraph that ends a sentence: split
- * at each line opening with a term at the first term's edge, when every other line from there hangs right of it. */
-const splitTerms = (block: Block, stats: DocStats): Block[] => {
+ * at each line opening with a term at the first term's edge, when every other line from there hangs right of it. A
+ * paragraph's last line alone opening with a term is split off when the next block opens with one at the same edge. */
+const splitTerms = (block: Block, stats: DocStats, next: Block | undefined): Block[] => {
   if (block.kind !== "text" || block.item) return [block];
   const k = block.lines.findIndex(
     (l, i) => termStart(l, stats) !== null && (i === 0 || /[.!?:]$/.test(block.lines[i - 1]?.text.trim() ?? "")),
   );
   const left = termStart(block.lines[k], stats);
-  if (left === null || block.lines.length - k < 2) return [block];
+  if (left === null) return [block];
+  // A paragraph's last line opening the list: the list goes on in the next block, from the same edge.
+  const goesOn = next !== undefined && blockTermStart(next, stats) === left;
   const lines = block.lines.slice(k);
   const starts = lines.map((l) => {
     const start = termStart(l, stats);
     return start !== null && Math.abs(start - left) <= 1;
   });
   const hanging = lines.every((l, i) => starts[i] || l.left > left + 0.5 * l.fontSize);
-  if (!hanging || starts.filter(Boolean).length < 2) return [block];
+  if (!hanging || starts.filter(Boolean).length < (goesOn && k > 0 ? 1 : 2)) return [block];
   const parts: Line[][] = k > 0 ? [block.lines.slice(0, k)] : [];
   lines.forEach((l, i) => {
     if (starts[i] || parts.length === 0) parts.push([l]);
@@ -64,7 +67,7 @@ const hangs = (block: Block): boolean => {
  * are fewer than three such paragraphs of one line each: nothing says they are items.
  */
 export const markDescriptionItems = (blocks: Block[], stats: DocStats): Block[] => {
-  const out = blocks.flatMap((b) => splitTerms(b, stats));
+  const out = blocks.flatMap((b, i) => splitTerms(b, stats, blocks[i + 1]));
   let i = 0;
   while (i < out.length) {
     const left = blockTermStart(out[i] as Block, stats);

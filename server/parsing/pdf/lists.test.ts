@@ -205,6 +205,26 @@ describe("list items", () => {
     ]);
   });
 
+  it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const term = (word: string, meaning: string, top: number) => {
+      put(page, word, 72, top, 10, bold);
+      put(page, meaning, 72 + bold.widthOfTextAtSize(`${word} `, 10), top, 10, font);
+    };
+    // enumitem's nosep: the items follow the paragraph's last line at the text's own pitch.
+    term("Source", "a folder, a site or a repository the service reads.", 156);
+    term("Flow", "the steps that turn a source into an index, configured per project and run", 170);
+    put(page, "on every new upload of the source.", 92, 184, 10, font);
+    term("Token", "a secret that lets a program call the public interface.", 198);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 230 + i * 14, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Source a folder, a site or a repository the service reads.",
+      "Flow the steps that turn a source into an index, configured per project and run on every new upload of the source.",
+      "Token a secret that lets a program call the public interface.",
+    ]);
+  });
+
   it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
