@@ -41,3 +41,38 @@ describe("author lines", () => {
     expect(elements.find((e) => e.text === "Ada Lovelace")?.type).toBe("UncategorizedText");
   });
 });
+
+/**
+ * LaTeX's \maketitle without e-mails or a date: two authors, each name centred over its affiliation in the same size
+ * (12 pt over 10 pt text), then the abstract's centred heading.
+ */
+const buildLatexFrontMatterPdf = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.TimesRoman);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const centred = (text: string, axis: number, top: number, size: number) =>
+    page.drawText(text, {
+      x: axis - font.widthOfTextAtSize(text, size) / 2,
+      y: PAGE.height - top - size,
+      size,
+      font,
+    });
+  centred("Structure-Aware Parsing of Documents", PAGE.width / 2, 90, 17);
+  centred("Alice Martin", PAGE.width / 2, 130, 12);
+  centred("Department of Computer Science, Northland University", PAGE.width / 2, 145, 12);
+  centred("Bruno Keller", PAGE.width / 2, 170, 12);
+  centred("Institute for Document Systems", PAGE.width / 2, 185, 12);
+  centred("Abstract", PAGE.width / 2, 220, 10);
+  for (let i = 0; i < 10; i++) {
+    page.drawText(`${BODY.slice(0, 88)} ${i}`, { x: 72, y: PAGE.height - 240 - i * 14 - 10, size: 10, font });
+  }
+  return doc.save();
+};
+
+describe("author lines of LaTeX's title block", () => {
+  it("are no headings when an institution's name is centred under them", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildLatexFrontMatterPdf() });
+    const titles = elements.filter((e) => e.type === "Title").map((e) => e.text);
+    expect(titles).toEqual(["Structure-Aware Parsing of Documents", "Abstract"]);
+  });
+});

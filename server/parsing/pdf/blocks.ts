@@ -15,6 +15,7 @@ import {
   leavesHangingItem,
   outdentedAfterEnd,
 } from "./item-lines";
+import { markDescriptionItems } from "./description-lists";
 import { headsTermList, isTermList, termItems } from "./term-lists";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
@@ -24,7 +25,11 @@ import { unruledRows, unruledTable } from "./unruled-tables";
 
 const MIN_TABLE_ROWS = 3;
 
-export const BOLD_FONT = /bold|black|heavy|semibold|demi/i;
+/** Bold fonts by name, TeX's too: Computer Modern's bold extended (CMBX10), bold (CMB10), sans bold (CMSSBX10), and
+ * cm-super's (SFBX1000, SFSX1000), whose names do not say "bold". */
+export const BOLD_FONT = /bold|black|heavy|semibold|demi|(?:^|\+)(?:cmbx|cmb\d|cmssbx|sfbx|sfsx)/i;
+/** Fonts of small capitals, whose letters a PDF maps to lower case: TeX's CMCSC and Latin Modern's Caps, "…-SC". */
+export const SMALL_CAPS_FONT = /cmcsc|smallcaps?|smcp|romancaps|-sc$/i;
 /** "1. ", "2.1 ", "3.1.2. " before a capital: a section's number. */
 export const SECTION_NUMBER_RE = /^\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=\p{Lu})/u;
 
@@ -384,7 +389,7 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     }
   }
   flush();
-  return joinItemWraps(blocks, stats);
+  return markDescriptionItems(joinItemWraps(blocks, stats), stats);
 };
 
 /**

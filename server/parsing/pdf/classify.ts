@@ -7,14 +7,16 @@ import {
   isSentenceLike,
   listItemText,
 } from "../classify-text";
+import { isMonospaceFont } from "../monospace";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { BOLD_FONT, isHeadingLine, joinLines } from "./blocks";
+import { BOLD_FONT, isHeadingLine, joinLines, SMALL_CAPS_FONT } from "./blocks";
 import { itemPrefixLength, spacedItemText } from "./item-lines";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
 import { rightToLeftRows, rightToLeftTable } from "./direction";
+import { numberedListing } from "./numbered-listings";
 import { unruledHtml } from "./unruled-tables";
 import { maxOf, median, minOf, type Block, type Line, type PageText } from "./types";
 
@@ -51,6 +53,23 @@ const listingText = (lines: Line[]): string => {
  * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
  * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
+
+/**
+ * "1. Introduction" in amsart's CMCSC10: one line numbered like a list item, every word in small capitals (which a PDF
+ * maps to lower case, the number in the body's font), at the body's size or larger and set apart by space, is a
+ * section heading, as one in capitals is.
+ */
+const isSmallCapsHeading = (block: Block, text: string, page: PageText, stats: DocStats): boolean => {
+  const [line] = block.lines;
+  if (!line || block.lines.length !== 1 || text.length > 80 || /[.,;:]$/.test(text)) return false;
+  const runs = line.segments.flatMap((s) => s.runs).filter((r) => /\p{L}/u.test(r.text));
+  return (
+    runs.length > 0 &&
+    line.fontSize >= stats.bodySize * 0.95 &&
+    runs.every((r) => SMALL_CAPS_FONT.test(r.fontName)) &&
+    spacedApart(block, page, stats)
+  );
+};
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
   if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
@@ -103,7 +122,8 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   return Math.max(above, below) > 1.4 * pitch;
 };
 
-const ITALIC_FONT = /italic|oblique|slant|-It\b/i;
+/** Italic fonts by name, URW's abbreviation ("NimbusRomNo9L-ReguItal", Times as LaTeX sets it) and TeX's CMTI too. */
+const ITALIC_FONT = /italic|oblique|slant|-It\b|ital$|^(?:[A-Z]{6}\+)?cmti\d/i;
 
 /**
  * A line told from the body only by its slant (italic, not bold, at about the body's size) is emphasis as often as a
@@ -207,6 +227,18 @@ const isJournalHeading = (block: Block, text: string, page: PageText, stats: Doc
   return (capitals || slanted) && spacedApart(block, page, stats);
 };
 
+/**
+ * A line of its own wholly in a typewriter font, in a text set in another: a one-line listing (a command to type, a
+ * listing's first line left at a page's foot). A numbered or bulleted line stays an item, and a document set in a
+ * typewriter font throughout has no listings to tell apart this way.
+ */
+const isCommandLine = (block: Block, text: string, stats: DocStats): boolean =>
+  block.lines.length === 1 &&
+  monoShare(block.lines) >= 0.95 &&
+  !isMonospaceFont(stats.bodyFont) &&
+  /\S\s+\S/.test(text) &&
+  itemPrefixLength(text) === 0;
+
 export type Classified = { type: ElementType; text: string; html?: string; metadata?: Record<string, unknown> };
 
 export const classifyBlock = ({
@@ -221,6 +253,8 @@ export const classifyBlock = ({
   repeated: Set<string>;
 }): Classified | null => {
   if (block.kind === "table" && block.rows) {
+    const listing = numberedListing(block);
+    if (listing) return { type: "CodeSnippet", text: listing };
     const rows = rightToLeftRows(block.rows);
     const table = block.table && rightToLeftTable(block.table);
     const text = rowsToText(rows);
@@ -260,8 +294,9 @@ export const classifyBlock = ({
   if (block.lines.length >= 2 && monoShare(block.lines) >= 0.8) {
     return { type: "CodeSnippet", text: listingText(block.lines) };
   }
+  if (isCommandLine(block, text, stats)) return { type: "CodeSnippet", text };
   if (block.item) return { type: "ListItem", text };
-  const journal = isJournalHeading(block, text, page, stats);
+  const journal = isJournalHeading(block, text, page, stats) || isSmallCapsHeading(block, text, page, stats);
   if (itemPrefixLength(text) > 0 && !isLetteredHeading(block, text, stats) && !journal) {
     const item = listItemText(spacedItemText(text));
     // Some books mark a caption with a glyph ("■ Figure 5.1 Gain in height …"): it stays a caption.

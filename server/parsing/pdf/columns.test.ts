@@ -126,3 +126,31 @@ describe("a box of facts beside the prose", () => {
     expect(tables.map((t) => t.html).join("")).toContain("<td>Repository</td><td>github.com</td>");
   });
 });
+
+/**
+ * The last page of a two-column paper: the left column runs down the page, the right one stops after six lines (the
+ * end of the references), and a heading in the left column shares a row with the right column's last line.
+ */
+const buildShortColumnPdf = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  const put = (text: string, x: number, top: number, size: number, f = font) =>
+    page.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+  fitLines(font, 220, 30).forEach((line, i) => {
+    if (i === 5) put("3 Discussion", 72, 100 + i * 14, 10, bold);
+    else put(line, 72, 100 + i * 14, 10);
+  });
+  fitLines(font, 220, 6).forEach((line, i) => put(line, 312, 100 + i * 14, 10));
+  return doc.save();
+};
+
+describe("a short column beside a full one", () => {
+  it("reads the short column apart, so the left column's heading is not joined to its last line", async () => {
+    const { elements } = await partitionPdf({ bytes: await buildShortColumnPdf() });
+    const heading = elements.find((e) => e.text.includes("Discussion"));
+    expect(heading?.text).toBe("3 Discussion");
+    expect(heading?.type).toBe("Title");
+  });
+});

@@ -76,7 +76,7 @@ const findGutter = (
   const leftSide = segments.filter((s) => s.right <= gutter.left + 1);
   const rightSide = segments.filter((s) => s.left >= gutter.right - 1);
   // Measured per row, so a table inside a column (narrow cells, full rows) still reads as filling it.
-  const proseLike = (side: Segment[], colLeft: number, colRight: number) => {
+  const proseLike = (side: Segment[], colLeft: number, colRight: number, minSpan = 0.2) => {
     const rows = new Map<number, { left: number; right: number }>();
     for (const s of side) {
       const r = rows.get(s.row);
@@ -93,7 +93,7 @@ const findGutter = (
     if (figures > 0.5 * chars(side) || side.length >= 3 * rows.size) return false;
     if (cutIntoCells(side)) return false;
     const span = maxOf(side.map((s) => s.bottom)) - minOf(side.map((s) => s.top));
-    if (span < 0.2 * pageHeight) return false;
+    if (span < minSpan * pageHeight) return false;
     // Row labels of a few words a line ("Clarity or relevance") beside a column of sentences: a table's columns.
     // Chinese and Japanese words are counted by their characters, as they are set without spaces.
     const words = new Map<number, number>();
@@ -113,11 +113,12 @@ const findGutter = (
     proseLike(withoutTableRows(side), colLeft, colRight);
   const leftOk = sideOk(leftSide, extent.left, gutter.left);
   const rightOk = sideOk(rightSide, gutter.right, extent.right);
-  const floats = (side: Segment[]) => depth === 0 && isFloatColumn(side, gutter, extent);
+  const floats = (side: Segment[], colLeft: number, colRight: number) =>
+    depth === 0 && besideProse(side, gutter, extent, (s) => proseLike(s, colLeft, colRight, 0));
   const columns =
     (leftOk && rightOk) ||
-    (leftOk && (withTable(rightSide, gutter.right, extent.right) || floats(rightSide))) ||
-    (rightOk && (withTable(leftSide, extent.left, gutter.left) || floats(leftSide)));
+    (leftOk && (withTable(rightSide, gutter.right, extent.right) || floats(rightSide, gutter.right, extent.right))) ||
+    (rightOk && (withTable(leftSide, extent.left, gutter.left) || floats(leftSide, extent.left, gutter.left)));
   if (!columns) return depth === 0 ? besideBox(segments, rightSide, extent, pageHeight, proseLike) : null;
   // Inside a column, lines that cross the candidate are that column's own prose: the "gutter" is only a gap
   // between table cells or figure labels. (At the top level crossing rows are titles and are expected.)
@@ -135,8 +136,23 @@ const findGutter = (
  * its gutter at the page's middle, and captioned, as a table's label column or a box beside the text is not.
  */
 const isFloatColumn = (side: Segment[], gutter: Extent, extent: Extent): boolean =>
-  Math.abs((gutter.left + gutter.right - extent.left - extent.right) / 2) <= 0.05 * (extent.right - extent.left) &&
-  side.some((s) => FLOAT_CAPTION_RE.test(s.text));
+  atMiddle(gutter, extent) && side.some((s) => FLOAT_CAPTION_RE.test(s.text));
+
+/**
+ * Beside a column of prose, at the page's middle, a column of floats only, or a short column of prose: the last page
+ * of a two-column paper, one column down the page, the other stopping after a few lines (LaTeX does not balance them).
+ * `shortProse` is the prose test without its minimum height.
+ */
+const besideProse = (
+  side: Segment[],
+  gutter: Extent,
+  extent: Extent,
+  shortProse: (side: Segment[]) => boolean,
+): boolean => isFloatColumn(side, gutter, extent) || (atMiddle(gutter, extent) && shortProse(side));
+
+/** A gutter at the middle of the text area, as a two-column page's is. */
+const atMiddle = (gutter: Extent, extent: Extent): boolean =>
+  Math.abs((gutter.left + gutter.right - extent.left - extent.right) / 2) <= 0.05 * (extent.right - extent.left);
 
 /**
  * A box of facts beside the prose (an infobox): a narrow side of rows holding a label and its value (a value cut in

@@ -12,6 +12,9 @@ import type { Run } from "./types";
 
 /** Fonts of pictures only; Symbol is left out: its Greek letters are words of a formula ("α is the rate"). */
 const SYMBOL_FONT = /wingdings|webdings|dingbat/i;
+/** A glyph whose font maps it to no character: a control or private-use code (LaTeX's TS1 bullet, code 0x88, from a
+ * bitmap Type 3 font without a Unicode map). Alone before an item's words, it is the item's bullet. */
+const UNMAPPED = /^[\p{Cc}\p{Co}]$/u;
 /** The gap between the bullet and the item's words, in ems: wider than a space, within a list's indent. */
 const GAP_EM = { min: 0.3, max: 3 } as const;
 
@@ -20,7 +23,7 @@ const onRow = (a: Run, b: Run) => Math.abs(a.baseline - b.baseline) < 0.3 * Math
 const bulletOf = (run: Run): string | null => {
   const text = run.text.trim();
   if ([...text].length !== 1) return null;
-  if (SYMBOL_FONT.test(run.fontName)) return "•";
+  if (SYMBOL_FONT.test(run.fontName) || UNMAPPED.test(text)) return "•";
   return text === "o" ? "◦" : null;
 };
 

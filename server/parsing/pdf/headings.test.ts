@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { PAGE, put } from "./test-fixtures";
 import { bodyLines, typesOf } from "./test-headings";
@@ -137,6 +137,62 @@ describe("headings of papers", () => {
     expect(elements.find((e) => e.text.startsWith("Figure 2."))?.type).toBe("FigureCaption");
   });
 
+  it("splits LaTeX's run-in headings by TeX's font names: CMBX10 bold, a number in the body's font, small capitals", async () => {
+    const doc = await PDFDocument.create();
+    const { regular } = await fonts(doc);
+    // Fonts named as pdfTeX embeds Computer Modern: their names do not say bold or small capitals.
+    const cmbx = await doc.embedFont(StandardFonts.HelveticaBold);
+    const cmcsc = await doc.embedFont(StandardFonts.HelveticaOblique);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const runIn = (lead: { text: string; font: typeof regular }[], rest: string, top: number) => {
+      let x = 72;
+      for (const { text, font } of lead) {
+        put(page, text, x, top, 10, font);
+        x += font.widthOfTextAtSize(`${text} `, 10);
+      }
+      put(page, rest, x, top, 10, regular);
+      put(
+        page,
+        "and goes on over a second line of the paragraph in the body's own font here.",
+        72,
+        top + 12,
+        10,
+        regular,
+      );
+    };
+    bodyLines(page, regular, 60, 1);
+    runIn([{ text: "Abstract.", font: cmcsc }], "We read the structure of papers from their text layer alone,", 120);
+    runIn(
+      [{ text: "Heading F1.", font: cmbx }],
+      "The share of headings found, weighed against those found wrongly,",
+      170,
+    );
+    runIn(
+      [
+        { text: "2.1.", font: regular },
+        { text: "Definitions.", font: cmbx },
+      ],
+      "A segment is a run of pages that share one subject and one voice,",
+      220,
+    );
+    // A theorem's label, numbered, is no heading.
+    runIn([{ text: "Theorem 1.", font: cmbx }], "Every segment ends at a page where the subject changes its", 270);
+    bodyLines(page, regular, 320, 2);
+    await doc.flush();
+    for (const [font, name] of [
+      [cmbx, "KSNVOZ+CMBX10"],
+      [cmcsc, "MGRVGL+CMCSC10"],
+    ] as const) {
+      doc.context.lookup(font.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of(name));
+    }
+    const { elements } = await typesOf(doc);
+    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual([
+      "Abstract.",
+      "Heading F1.",
+      "2.1. Definitions.",
+    ]);
+  });
+
   it("types headings set barely larger than the body as Title, each level apart, not a paragraph's last line", async () => {
     const doc = await PDFDocument.create();
     const { regular } = await fonts(doc);
@@ -205,6 +261,22 @@ describe("headings of pages with little body text and of chapter openings", () =
     expect(titles[0]).toBe("C H A P T E R 5 Physical Development: The Brain, Body and Motor Skills");
     expect(typeOf("Questions to ask:")).toBe("Title");
     expect(typeOf("Growth in Height")).toBe("Title");
+  });
+
+  it("reads a chapter label on its own line and the title under it as one heading (LaTeX's report class)", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Chapter 3", 72, 90, 20, bold);
+    put(page, "Operations", 72, 130, 24, bold);
+    bodyLines(page, regular, 170, 1);
+    put(page, "3.1 Monitoring", 72, 240, 14, bold);
+    bodyLines(page, regular, 262, 2);
+    const { elements } = await typesOf(doc);
+    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual([
+      "Chapter 3 Operations",
+      "3.1 Monitoring",
+    ]);
   });
 
   it("types a line repeated at one place on most pages, outside the margins, as furniture, not a heading", async () => {

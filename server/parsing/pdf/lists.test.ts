@@ -1,4 +1,18 @@
-import { PDFDict, PDFDocument, PDFName, rgb, StandardFonts } from "pdf-lib";
+import {
+  beginText,
+  endText,
+  moveText,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  popGraphicsState,
+  pushGraphicsState,
+  rgb,
+  setFontAndSize,
+  showText,
+  StandardFonts,
+} from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
@@ -128,6 +142,87 @@ describe("list items", () => {
     await doc.flush();
     doc.context.lookup(wingdings.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of("Wingdings-Regular"));
     expect(await listItems(doc)).toEqual(["Check the tags", "Embed all fonts"]);
+  });
+
+  it("takes a lone glyph its font maps to no character (LaTeX's bitmap bullet, code 0x88) as a bullet", async () => {
+    const { doc, font, page } = await pageWithProse();
+    // A Type 3 font as pdfTeX writes one for a bitmap font: a glyph named by its code, no Unicode map, so the code
+    // itself (U+0088, a control character) is all a reader gets.
+    const glyph = doc.context.stream("500 0 0 0 400 400 d1 100 100 300 300 re f");
+    const type3 = doc.context.obj({
+      Type: "Font",
+      Subtype: "Type3",
+      FontBBox: [0, 0, 500, 500],
+      FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+      CharProcs: { a136: doc.context.register(glyph) },
+      Encoding: { Type: "Encoding", Differences: [136, PDFName.of("a136")] },
+      FirstChar: 136,
+      LastChar: 136,
+      Widths: [500],
+      Resources: {},
+    });
+    const key = page.node.newFontDictionary("T3", doc.context.register(type3));
+    for (const [top, words] of [
+      [170, "Check the tags of every page"],
+      [184, "Embed all fonts before the upload"],
+    ] as const) {
+      page.pushOperators(
+        pushGraphicsState(),
+        beginText(),
+        setFontAndSize(key, 10),
+        moveText(80, PAGE.height - top - 10),
+        showText(PDFHexString.of("88")),
+        endText(),
+        popGraphicsState(),
+      );
+      put(page, words, 92, top, 10, font);
+    }
+    expect(await listItems(doc)).toEqual(["Check the tags of every page", "Embed all fonts before the upload"]);
+  });
+
+  it("takes paragraphs led by a bold term whose wrapped lines hang under the meaning as a description list", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const term = (word: string, meaning: string, top: number) => {
+      put(page, word, 72, top, 10, bold);
+      put(page, meaning, 72 + bold.widthOfTextAtSize(`${word} `, 10), top, 10, font);
+    };
+    // LaTeX's description: the term at the margin, the meaning after it, its wrapped lines indented under it, a few
+    // points of space between the items.
+    term("Chunk", "a piece of a document stored with its embedding.", 170);
+    term("Build", "one run of the pipeline over a source.", 188);
+    term("Furniture", "running heads, running feet and page numbers repeated on each page of", 206);
+    put(page, "the document, left out of the index.", 92, 220, 10, font);
+    // Paragraphs led by a bold phrase, their wrapped lines back at the margin: prose.
+    term("Storage", "keeps the uploads in a folder of their own, one file per upload, named by its", 250);
+    put(page, "hash, and the database keeps the rows that point to them.", 72, 264, 10, font);
+    term("Retrieval", "ranks the chunks of a project by both their words and their embeddings, and", 284);
+    put(page, "gives the best ten of them with their pages.", 72, 298, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Chunk a piece of a document stored with its embedding.",
+      "Build one run of the pipeline over a source.",
+      "Furniture running heads, running feet and page numbers repeated on each page of the document, left out of the index.",
+    ]);
+  });
+
+  it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const term = (word: string, meaning: string, top: number) => {
+      put(page, word, 72, top, 10, bold);
+      put(page, meaning, 72 + bold.widthOfTextAtSize(`${word} `, 10), top, 10, font);
+    };
+    // enumitem's nosep: the items follow the paragraph's last line at the text's own pitch.
+    term("Source", "a folder, a site or a repository the service reads.", 156);
+    term("Flow", "the steps that turn a source into an index, configured per project and run", 170);
+    put(page, "on every new upload of the source.", 92, 184, 10, font);
+    term("Token", "a secret that lets a program call the public interface.", 198);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 230 + i * 14, 10, font);
+    expect(await listItems(doc)).toEqual([
+      "Source a folder, a site or a repository the service reads.",
+      "Flow the steps that turn a source into an index, configured per project and run on every new upload of the source.",
+      "Token a secret that lets a program call the public interface.",
+    ]);
   });
 
   it("goes on with an item broken by a page break, where the next page opens in lower case", async () => {

@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { PAGE, put } from "./test-fixtures";
 import { bodyLines, typesOf } from "./test-headings";
@@ -48,6 +48,37 @@ describe("headings of reports and journals", () => {
     expect(typeOf("II. RELATED WORK")).toBe("Title");
     expect(typeOf("A. Prior studies of storage")).toBe("Title");
     for (const words of ["first option", "second option", "Scope of the", "Terms of the"]) {
+      expect(elements.find((e) => e.text.includes(words))?.type).toBe("ListItem");
+    }
+  });
+
+  it("reads italics and small capitals by LaTeX's font names: URW's ReguItal, TeX's CMCSC", async () => {
+    const doc = await PDFDocument.create();
+    const regular = await doc.embedFont(StandardFonts.TimesRoman);
+    // Times as pdfTeX embeds it (NimbusRomNo9L-ReguItal), and small capitals whose letters read as lower case.
+    const italic = await doc.embedFont(StandardFonts.TimesRomanItalic);
+    const smallCaps = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "A. Prior studies of storage", 72, 80, 10, italic);
+    bodyLines(page, regular, 98, 1);
+    put(page, "2.", 230, 170, 10, regular);
+    put(page, "Segments", 244, 170, 10, smallCaps);
+    bodyLines(page, regular, 188, 2);
+    // A numbered list in the body's font, in sentence case, stays a list.
+    put(page, "1. The first option we offer", 72, 260, 10, regular);
+    put(page, "2. The second option we offer", 72, 272, 10, regular);
+    bodyLines(page, regular, 300, 3);
+    await doc.flush();
+    for (const [font, name] of [
+      [italic, "ENPKGJ+NimbusRomNo9L-ReguItal"],
+      [smallCaps, "MGRVGL+CMCSC10"],
+    ] as const) {
+      doc.context.lookup(font.ref, PDFDict).set(PDFName.of("BaseFont"), PDFName.of(name));
+    }
+    const { elements, typeOf } = await typesOf(doc);
+    expect(typeOf("A. Prior studies of storage")).toBe("Title");
+    expect(typeOf("2. Segments")).toBe("Title");
+    for (const words of ["first option", "second option"]) {
       expect(elements.find((e) => e.text.includes(words))?.type).toBe("ListItem");
     }
   });

@@ -1,4 +1,4 @@
-import { BOLD_FONT } from "./blocks";
+import { BOLD_FONT, SMALL_CAPS_FONT } from "./blocks";
 import { joinRuns } from "./layout";
 import type { DocStats } from "./stats";
 import { union, type Block, type Line, type Run } from "./types";
@@ -10,7 +10,8 @@ const looksLikeRunIn = (text: string): boolean =>
   text.length >= 3 &&
   text.length <= 60 &&
   /^(?:\d{1,2}(?:\.\d{1,2})*\.?\s+)?\p{Lu}/u.test(text) &&
-  /\p{L}[.]{1,2}$/u.test(text) &&
+  // A term may end in a digit ("Heading F1."), a number alone does not ("Theorem 1.").
+  /\p{L}\p{N}{0,2}[.]{1,2}$/u.test(text) &&
   text.split(/\s+/).length <= 8 &&
   !CAPTION_RE.test(text);
 
@@ -25,17 +26,19 @@ const lineOf = (runs: Run[], like: Line): Line => ({
 });
 
 /**
- * A paragraph that opens with a few words in bold ending in a full stop, then goes on in the body's font on the same
- * line ("Online Sources. A bibliography entry …", LaTeX's \paragraph), starts with a run-in heading: the heading and
- * the paragraph are two elements.
+ * A paragraph that opens with a few words in bold or small capitals ending in a full stop, then goes on in the body's
+ * font on the same line ("Online Sources. A bibliography entry …", LaTeX's \paragraph, amsart's "Abstract."), starts
+ * with a run-in heading: the heading and the paragraph are two elements.
  */
 export const splitRunIn = (block: Block, stats: DocStats): { heading: Block; rest: Block } | null => {
   const [first, ...others] = block.lines;
   if (block.kind !== "text" || !first) return null;
   const runs = first.segments.flatMap((s) => s.runs);
-  const boldFont = runs[0]?.fontName ?? "";
-  if (boldFont === stats.bodyFont || !BOLD_FONT.test(boldFont)) return null;
-  const count = runs.findIndex((r) => r.fontName !== boldFont);
+  // amsart sets a subsection's number in the body's font before its bold words ("2.1. Definitions. Those …").
+  const numbered = runs.length > 1 && /^\d{1,2}(?:\.\d{1,2})+\.?$/.test(runs[0]?.text.trim() ?? "") ? 1 : 0;
+  const boldFont = runs[numbered]?.fontName ?? "";
+  if (boldFont === stats.bodyFont || !(BOLD_FONT.test(boldFont) || SMALL_CAPS_FONT.test(boldFont))) return null;
+  const count = runs.findIndex((r, i) => i > numbered && r.fontName !== boldFont);
   if (count <= 0) return null;
   const lead = runs.slice(0, count);
   const tail = runs.slice(count);

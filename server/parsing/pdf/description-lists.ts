@@ -1,0 +1,90 @@
+import { BOLD_FONT } from "./blocks";
+import type { DocStats } from "./stats";
+import { union, type Block, type Line } from "./types";
+
+/** Items of a run with no item that wraps: a run this long of one-line paragraphs led by bold terms is a list. */
+const MIN_UNWRAPPED_ITEMS = 3;
+const MAX_TERM_WORDS = 4;
+
+/** The left edge of a line that opens with a bold term (not a run-in heading's sentence ending in a full stop) and
+ * goes on in another font; null otherwise. */
+const termStart = (line: Line | undefined, stats: DocStats): number | null => {
+  if (!line) return null;
+  const runs = line.segments.flatMap((s) => s.runs);
+  const font = runs[0]?.fontName ?? "";
+  if (font === stats.bodyFont || !BOLD_FONT.test(font)) return null;
+  const count = runs.findIndex((r) => r.fontName !== font);
+  if (count <= 0 || BOLD_FONT.test(runs[count]?.fontName ?? "")) return null;
+  const term = runs
+    .slice(0, count)
+    .map((r) => r.text)
+    .join(" ")
+    .trim();
+  if (!term || /[.!?]$/.test(term) || term.split(/\s+/).length > MAX_TERM_WORDS) return null;
+  return line.left;
+};
+
+const blockTermStart = (block: Block, stats: DocStats): number | null =>
+  block.kind !== "text" || block.item ? null : termStart(block.lines[0], stats);
+
+/** A block whose lines are items set without space between them, maybe after a paragraph that ends a sentence: split
+ * at each line opening with a term at the first term's edge, when every other line from there hangs right of it. A
+ * paragraph's last line alone opening with a term is split off when the next block opens with one at the same edge. */
+const splitTerms = (block: Block, stats: DocStats, next: Block | undefined): Block[] => {
+  if (block.kind !== "text" || block.item) return [block];
+  const k = block.lines.findIndex(
+    (l, i) => termStart(l, stats) !== null && (i === 0 || /[.!?:]$/.test(block.lines[i - 1]?.text.trim() ?? "")),
+  );
+  const left = termStart(block.lines[k], stats);
+  if (left === null) return [block];
+  // A paragraph's last line opening the list: the list goes on in the next block, from the same edge.
+  const goesOn = next !== undefined && blockTermStart(next, stats) === left;
+  const lines = block.lines.slice(k);
+  const starts = lines.map((l) => {
+    const start = termStart(l, stats);
+    return start !== null && Math.abs(start - left) <= 1;
+  });
+  const hanging = lines.every((l, i) => starts[i] || l.left > left + 0.5 * l.fontSize);
+  if (!hanging || starts.filter(Boolean).length < (goesOn && k > 0 ? 1 : 2)) return [block];
+  const parts: Line[][] = k > 0 ? [block.lines.slice(0, k)] : [];
+  lines.forEach((l, i) => {
+    if (starts[i] || parts.length === 0) parts.push([l]);
+    else parts[parts.length - 1]?.push(l);
+  });
+  return parts.map((part) => ({ ...union(part), lines: part, kind: "text" }));
+};
+
+/** The block's wrapped lines start right of its first line: a hanging indent, as an item's do. */
+const hangs = (block: Block): boolean => {
+  const [first, ...rest] = block.lines;
+  return !!first && rest.length > 0 && rest.every((l) => l.left > first.left + 0.5 * first.fontSize);
+};
+
+/**
+ * A description list (LaTeX's description, a glossary set as paragraphs): consecutive paragraphs, each opening at the
+ * same left edge with a bold term followed by its meaning on the same line, the meaning's wrapped lines indented under
+ * it, with or without space between them. Each is an item. Paragraphs led by a bold phrase whose wrapped lines come back to the margin are prose, and so
+ * are fewer than three such paragraphs of one line each: nothing says they are items.
+ */
+export const markDescriptionItems = (blocks: Block[], stats: DocStats): Block[] => {
+  const out = blocks.flatMap((b, i) => splitTerms(b, stats, blocks[i + 1]));
+  let i = 0;
+  while (i < out.length) {
+    const left = blockTermStart(out[i] as Block, stats);
+    let j = i;
+    while (left !== null && j < out.length) {
+      const b = out[j] as Block;
+      const start = blockTermStart(b, stats);
+      if (start === null || Math.abs(start - left) > 1) break;
+      if (b.lines.length > 1 && !hangs(b)) break;
+      j++;
+    }
+    const run = out.slice(i, j);
+    const wraps = run.some((b) => b.lines.length > 1);
+    if (run.length >= 2 && (wraps || run.length >= MIN_UNWRAPPED_ITEMS)) {
+      for (let k = i; k < j; k++) out[k] = { ...(out[k] as Block), item: true };
+    }
+    i = Math.max(j, i + 1);
+  }
+  return out;
+};
