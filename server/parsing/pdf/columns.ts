@@ -26,24 +26,11 @@ const cutIntoCells = (side: Segment[]): boolean => {
 };
 
 /**
- * A vertical strip free of text (bar a few crossings) between two bodies of prose. Cells of a table also leave
- * such strips, so each side must read like prose: many lines that mostly fill their column.
+ * The widest strip of the gutter zone that at most a few of the segments cross (a twenty-fifth, at least two), at
+ * least MIN_GUTTER_WIDTH wide.
  */
-const findGutter = (
-  segments: Segment[],
-  extent: Extent,
-  pageHeight: number,
-  depth: number,
-  ignoreCentred = false,
-): { left: number; right: number } | null => {
+const widestFreeStrip = (narrow: Segment[], extent: Extent): { left: number; right: number } | null => {
   const width = extent.right - extent.left;
-  if (width < 100 || segments.length < 10) return null;
-  // Full-width rows (titles, wide captions) cross any gutter; they are placed later, so they must not hide it. So
-  // may lines centred on the page (a paper's authors and affiliations under its title): they are left out on a
-  // second look when the first finds no gutter (a three-column page's middle column is centred too).
-  const middle = (extent.left + extent.right) / 2;
-  const centred = (s: Segment) => ignoreCentred && Math.abs((s.left + s.right) / 2 - middle) < 0.03 * width;
-  const narrow = segments.filter((s) => s.right - s.left < 0.6 * width && !centred(s));
   const origin = Math.floor(extent.left);
   const bins = Math.ceil(width) + 2;
   const diff = new Int32Array(bins + 1);
@@ -71,6 +58,29 @@ const findGutter = (
       runStart = -1;
     }
   }
+  return best;
+};
+
+/**
+ * A vertical strip free of text (bar a few crossings) between two bodies of prose. Cells of a table also leave
+ * such strips, so each side must read like prose: many lines that mostly fill their column.
+ */
+const findGutter = (
+  segments: Segment[],
+  extent: Extent,
+  pageHeight: number,
+  depth: number,
+  ignoreCentred = false,
+): { left: number; right: number } | null => {
+  const width = extent.right - extent.left;
+  if (width < 100 || segments.length < 10) return null;
+  // Full-width rows (titles, wide captions) cross any gutter; they are placed later, so they must not hide it. So
+  // may lines centred on the page (a paper's authors and affiliations under its title): they are left out on a
+  // second look when the first finds no gutter (a three-column page's middle column is centred too).
+  const middle = (extent.left + extent.right) / 2;
+  const centred = (s: Segment) => ignoreCentred && Math.abs((s.left + s.right) / 2 - middle) < 0.03 * width;
+  const narrow = segments.filter((s) => s.right - s.left < 0.6 * width && !centred(s));
+  const best = widestFreeStrip(narrow, extent);
   if (!best) return ignoreCentred ? null : findGutter(segments, extent, pageHeight, depth, true);
   const gutter = best;
   const leftSide = segments.filter((s) => s.right <= gutter.left + 1);
