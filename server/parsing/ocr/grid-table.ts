@@ -6,10 +6,11 @@ import {
   type GrayImage,
   type OcrWord,
   type PixelBox,
+  type RecoveredTable,
   type Rule,
+  type TableCell,
 } from "./types";
 import { groupRows, layoutColumns, segmentsOf, span, stripBars, wordsText } from "./word-layout";
-import type { RecoveredTable, TableCell } from "./table-structure";
 
 /**
  * Tables from ruling lines (table-structure.ts, the first way): horizontal and vertical lines that cross; cells are

@@ -2,7 +2,7 @@ import { escapeHtml } from "../table-html";
 import { gridComponents, tableFromGrid } from "./grid-table";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { ruleStacks, sameWidth, tableFromRules, tablesFromAlignment } from "./typeset-tables";
-import { centreInside, type GrayImage, type OcrWord, type PixelBox, type Rule } from "./types";
+import { centreInside, type GrayImage, type OcrWord, type RecoveredTable, type Rule, type TableCell } from "./types";
 
 /**
  * Table structure recovered from a page image and its OCR words, three ways, strongest evidence first:
@@ -14,28 +14,7 @@ import { centreInside, type GrayImage, type OcrWord, type PixelBox, type Rule } 
  * The first is grid-table.ts, the others typeset-tables.ts; rows and columns of words, word-layout.ts.
  */
 
-export type TableCell = {
-  row: number;
-  col: number;
-  rowSpan: number;
-  colSpan: number;
-  text: string;
-  header: boolean;
-  /** Where the cell is, in pixels (ruled grids: the space between the lines). */
-  box: PixelBox;
-  /** Mean confidence of the cell's words (0–100), null when empty. */
-  confidence: number | null;
-};
-
-export type RecoveredTable = PixelBox & {
-  source: "grid" | "rules" | "alignment";
-  rowCount: number;
-  colCount: number;
-  headerRows: number;
-  cells: TableCell[];
-  /** The OCR words the table took; they leave the running text. */
-  words: Set<OcrWord>;
-};
+export type { RecoveredTable, TableCell } from "./types";
 
 /** Every table found on a page, top to bottom. Words used by one table are not offered to the next. */
 export const findTables = ({

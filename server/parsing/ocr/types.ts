@@ -61,3 +61,27 @@ export const meanConfidence = (words: readonly OcrWord[]): number => {
   }
   return weight === 0 ? 0 : total / weight;
 };
+
+/** Tables recovered from a page image (table-structure.ts). */
+export type TableCell = {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  text: string;
+  header: boolean;
+  /** Where the cell is, in pixels (ruled grids: the space between the lines). */
+  box: PixelBox;
+  /** Mean confidence of the cell's words (0–100), null when empty. */
+  confidence: number | null;
+};
+
+export type RecoveredTable = PixelBox & {
+  source: "grid" | "rules" | "alignment";
+  rowCount: number;
+  colCount: number;
+  headerRows: number;
+  cells: TableCell[];
+  /** The OCR words the table took; they leave the running text. */
+  words: Set<OcrWord>;
+};

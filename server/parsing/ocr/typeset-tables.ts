@@ -1,6 +1,14 @@
-import { boxHeight, centreInside, median, unionBox, type OcrWord, type PixelBox, type Rule } from "./types";
+import {
+  boxHeight,
+  centreInside,
+  median,
+  unionBox,
+  type OcrWord,
+  type PixelBox,
+  type RecoveredTable,
+  type Rule,
+} from "./types";
 import { groupRows, layoutColumns, segmentsOf } from "./word-layout";
-import type { RecoveredTable } from "./table-structure";
 
 /**
  * Tables without vertical lines (table-structure.ts, the second and third ways): a stack of same-width horizontal

@@ -1,5 +1,4 @@
-import type { TableCell } from "./table-structure";
-import { boxHeight, meanConfidence, median, unionBox, type OcrWord, type PixelBox } from "./types";
+import { boxHeight, meanConfidence, median, unionBox, type OcrWord, type PixelBox, type TableCell } from "./types";
 
 /** OCR words laid out: rows top to bottom, and columns from the gaps between words (table-structure.ts). */
 

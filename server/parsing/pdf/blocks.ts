@@ -2,6 +2,7 @@ import { hasLetters, hasTerminalPunctuation } from "../classify-text";
 import { fontShare, monoShare, type DocStats } from "./stats";
 import { median, union, type Block, type Line } from "./types";
 import { findContents } from "./contents";
+import { BOLD_FONT } from "./font-names";
 import { joinsWithoutSpace } from "./caseless";
 import { opensFieldGroup } from "./forms";
 import { bulletsSideBySide } from "./bullet-rows";
@@ -25,11 +26,6 @@ import { unruledRows, unruledTable } from "./unruled-tables";
 
 const MIN_TABLE_ROWS = 3;
 
-/** Bold fonts by name, TeX's too: Computer Modern's bold extended (CMBX10), bold (CMB10), sans bold (CMSSBX10), and
- * cm-super's (SFBX1000, SFSX1000), whose names do not say "bold". */
-export const BOLD_FONT = /bold|black|heavy|semibold|demi|(?:^|\+)(?:cmbx|cmb\d|cmssbx|sfbx|sfsx)/i;
-/** Fonts of small capitals, whose letters a PDF maps to lower case: TeX's CMCSC and Latin Modern's Caps, "…-SC". */
-export const SMALL_CAPS_FONT = /cmcsc|smallcaps?|smcp|romancaps|-sc$/i;
 /** "1. ", "2.1 ", "3.1.2. " before a capital: a section's number. */
 export const SECTION_NUMBER_RE = /^\d{1,2}(?:\.\d{1,2})*\.?[ \t]+(?=\p{Lu})/u;
 

@@ -10,7 +10,8 @@ import {
 import { isMonospaceFont } from "../monospace";
 import { rowsToHtml, rowsToText } from "../table-html";
 import type { ElementType } from "../types";
-import { BOLD_FONT, isHeadingLine, joinLines, SMALL_CAPS_FONT } from "./blocks";
+import { isHeadingLine, joinLines } from "./blocks";
+import { BOLD_FONT, ITALIC_FONT, SMALL_CAPS_FONT } from "./font-names";
 import { itemPrefixLength, spacedItemText } from "./item-lines";
 import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
@@ -121,9 +122,6 @@ const spacedApart = (block: Block, page: PageText, stats: DocStats): boolean => 
   const below = minOf(near.filter((r) => r.baseline > line.baseline).map((r) => r.baseline - line.baseline));
   return Math.max(above, below) > 1.4 * pitch;
 };
-
-/** Italic fonts by name, URW's abbreviation ("NimbusRomNo9L-ReguItal", Times as LaTeX sets it) and TeX's CMTI too. */
-const ITALIC_FONT = /italic|oblique|slant|-It\b|ital$|^(?:[A-Z]{6}\+)?cmti\d/i;
 
 /**
  * A line told from the body only by its slant (italic, not bold, at about the body's size) is emphasis as often as a

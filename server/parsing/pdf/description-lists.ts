@@ -1,4 +1,4 @@
-import { BOLD_FONT } from "./blocks";
+import { BOLD_FONT } from "./font-names";
 import type { DocStats } from "./stats";
 import { union, type Block, type Line } from "./types";
 

@@ -1,4 +1,4 @@
-import { BOLD_FONT, SMALL_CAPS_FONT } from "./blocks";
+import { BOLD_FONT, SMALL_CAPS_FONT } from "./font-names";
 import { joinRuns } from "./layout";
 import type { DocStats } from "./stats";
 import { union, type Block, type Line, type Run } from "./types";
