@@ -1,5 +1,5 @@
 import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
-import { PAGE } from "./test-fixtures";
+import { PAGE, toUnicodeMap } from "./test-fixtures";
 
 /**
  * Pages in scripts without letter case, as rtl.test.ts draws them: Helvetica's codes "À"–"ÿ" shown under a
@@ -12,20 +12,6 @@ export const CHINESE = "的数据系统处理结果模型分析用户方法报�
 const SHOWN = [...HEBREW, ...CHINESE, "。", "，"];
 const codeOf = new Map(SHOWN.map((char, i) => [char, String.fromCharCode(0xc0 + i)]));
 const glyphs = (text: string) => [...text].map((c) => codeOf.get(c) ?? c).join("");
-
-const toUnicodeMap = (doc: PDFDocument) => {
-  const hex = (char: string) => char.charCodeAt(0).toString(16).padStart(4, "0");
-  const pairs = SHOWN.map((char, i) => `<${(0xc0 + i).toString(16)}> <${hex(char)}>`);
-  const cmap = [
-    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
-    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
-    "1 begincodespacerange <00> <FF> endcodespacerange",
-    `${pairs.length} beginbfchar ${pairs.join(" ")} endbfchar`,
-    "endcmap CMapName currentdict /CMap defineresource pop end end",
-  ].join("\n");
-  return doc.context.register(doc.context.stream(cmap));
-};
 
 export type Sheet = {
   page: PDFPage;
@@ -57,7 +43,7 @@ export const caselessPdf = async (draw: (sheet: Sheet) => void): Promise<Uint8Ar
   draw({ page, font, width, ltr, rtl });
   // Drawn first, then the font's dictionary is written and given its map, so saving does not write it again.
   await font.embed();
-  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
+  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc, SHOWN));
   return doc.save();
 };
 

@@ -2,7 +2,7 @@ import { PDFDict, PDFDocument, PDFName, StandardFonts, type PDFFont, type PDFPag
 import { describe, expect, it } from "vitest";
 import { numberInReadingOrder, rightToLeftOrder } from "./direction";
 import { partitionPdf } from "./index";
-import { PAGE } from "./test-fixtures";
+import { PAGE, toUnicodeMap } from "./test-fixtures";
 
 /**
  * Hebrew and Arabic as right-to-left producers write them. The letters are Helvetica's "À"–"ÿ" shown under a
@@ -15,20 +15,6 @@ const ARABIC = "ابتثجحخدذرزسشصضطظعغفقكلمنهويةأإ";
 const LAM_ALEF = "لا";
 const SHOWN = [...HEBREW, ...ARABIC, LAM_ALEF];
 const codeOf = new Map(SHOWN.map((letters, i) => [letters, String.fromCharCode(0xc0 + i)]));
-
-const toUnicodeMap = (doc: PDFDocument) => {
-  const hex = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
-  const pairs = SHOWN.map((letters, i) => `<${(0xc0 + i).toString(16)}> <${hex(letters)}>`);
-  const cmap = [
-    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
-    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
-    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
-    "1 begincodespacerange <00> <FF> endcodespacerange",
-    `${pairs.length} beginbfchar ${pairs.join(" ")} endbfchar`,
-    "endcmap CMapName currentdict /CMap defineresource pop end end",
-  ].join("\n");
-  return doc.context.register(doc.context.stream(cmap));
-};
 
 /**
  * The line's tokens in reading order: a number or a Latin phrase whole (each drawn left to right), a lam-alef as one
@@ -68,7 +54,7 @@ const hebrewPdf = async (lines: string[], order: Order, size = 11) => {
   lines.forEach((line, i) => putRtl(page, line, order, 100 + i * size * 1.3, size, font));
   // Drawn first, then the font's dictionary is written and given its map, so saving does not write it again.
   await font.embed();
-  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
+  doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc, SHOWN));
   return doc.save();
 };
 
@@ -182,7 +168,7 @@ describe("a right-to-left table", () => {
       }
     }
     await font.embed();
-    doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc));
+    doc.context.lookup(font.ref, PDFDict).set(PDFName.of("ToUnicode"), toUnicodeMap(doc, SHOWN));
     return doc.save();
   };
 

@@ -41,6 +41,24 @@ const embedFonts = async (doc: PDFDocument): Promise<Fonts> => ({
   bold: await doc.embedFont(StandardFonts.HelveticaBold),
 });
 
+/**
+ * A ToUnicode map that reads Helvetica's codes from 0xC0 on as the given texts (a letter each, or two for a
+ * ligature): pages in scripts Helvetica does not have (Hebrew, Arabic, Chinese) without such a font in the test.
+ */
+export const toUnicodeMap = (doc: PDFDocument, shown: readonly string[]) => {
+  const hex = (text: string) => [...text].map((c) => c.charCodeAt(0).toString(16).padStart(4, "0")).join("");
+  const pairs = shown.map((text, i) => `<${(0xc0 + i).toString(16)}> <${hex(text)}>`);
+  const cmap = [
+    "/CIDInit /ProcSet findresource begin 12 dict begin begincmap",
+    "/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def",
+    "/CMapName /Adobe-Identity-UCS def /CMapType 2 def",
+    "1 begincodespacerange <00> <FF> endcodespacerange",
+    `${pairs.length} beginbfchar ${pairs.join(" ")} endbfchar`,
+    "endcmap CMapName currentdict /CMap defineresource pop end end",
+  ].join("\n");
+  return doc.context.register(doc.context.stream(cmap));
+};
+
 export const BODY =
   "Quarry parses uploaded documents into typed elements, splits them into chunks and indexes every chunk for " +
   "hybrid retrieval. Each element keeps the page it came from and the box it occupies on that page.";
