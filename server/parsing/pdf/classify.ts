@@ -228,11 +228,13 @@ const isJournalHeading = (block: Block, text: string, page: PageText, stats: Doc
 /**
  * A line of its own wholly in a typewriter font, in a text set in another: a one-line listing (a command to type, a
  * listing's first line left at a page's foot). A numbered or bulleted line stays an item, and a document set in a
- * typewriter font throughout has no listings to tell apart this way.
+ * typewriter font throughout has no listings to tell apart this way. A line set larger than the body is a heading in
+ * a typewriter font (a command reference's "7.1 start"): commands to type are set at the body's size or smaller.
  */
 const isCommandLine = (block: Block, text: string, stats: DocStats): boolean =>
   block.lines.length === 1 &&
   monoShare(block.lines) >= 0.95 &&
+  maxOf(block.lines.map((l) => l.fontSize)) <= stats.bodySize * 1.1 &&
   !isMonospaceFont(stats.bodyFont) &&
   /\S\s+\S/.test(text) &&
   itemPrefixLength(text) === 0;

@@ -135,3 +135,30 @@ describe("running heads of a page cut from a printed book or report", () => {
     expect(typeOf("100 Days of Recovery Work")).not.toMatch(/Header|Footer/);
   });
 });
+
+describe("running heads that name the chapter", () => {
+  it("types a head whose book name recurs before a dash, its chapter changing, as a Header on every page", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const chapters = ["Getting Started", "Daily Operation", "Maintenance"];
+    for (let n = 0; n < 6; n++) {
+      const page = doc.addPage([PAGE.width, PAGE.height]);
+      const put = (text: string, top: number, size: number, f = font) =>
+        page.drawText(text, { x: 72, y: PAGE.height - top - size, size, font: f });
+      const chapter = `Chapter ${Math.floor(n / 2) + 1} ${chapters[Math.floor(n / 2)]}`;
+      // Each chapter's head is seen on two pages only; "User Guide" on all six.
+      put(`User Guide \u2014 ${chapter}`, 36, 9);
+      if (n % 2 === 0) put(chapter, 90, 16, bold);
+      for (let i = 0; i < 8; i++) put(`${BODY.slice(0, 88)} ${n}.${i}`, 140 + i * 14, 10);
+    }
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const heads = elements.filter((e) => e.text.startsWith("User Guide"));
+    expect(heads.map((e) => e.type)).toEqual(Array(6).fill("Header"));
+    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toEqual([
+      "Chapter 1 Getting Started",
+      "Chapter 2 Daily Operation",
+      "Chapter 3 Maintenance",
+    ]);
+  });
+});

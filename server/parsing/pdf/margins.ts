@@ -38,6 +38,14 @@ const lineNumber = (text: string) => {
  * to three lines counts (copyright, document code and page number, terms of use), and its page number may end any
  * of its lines.
  */
+/**
+ * The words before a dash or bar of a one-line running head that names the chapter: "User Guide — Chapter 2
+ * Operation" changes with each chapter, and only its lead, the book's name, recurs on every page.
+ */
+const RUNNING_LEAD_RE = /^(.{3,60}?)\s+[—–|]\s+\S/u;
+const runningLead = (block: Block, text: string): string | null =>
+  block.lines.length === 1 ? (RUNNING_LEAD_RE.exec(text.trim())?.[1] ?? null) : null;
+
 export const marginKeys = (block: Block, page: PageText): string[] => {
   if (block.kind !== "text" || block.lines.length > 3) return [];
   const text = joinLines(block.lines);
@@ -50,6 +58,8 @@ export const marginKeys = (block: Block, page: PageText): string[] => {
   // The words themselves, numbers and all: a line set large that repeats unchanged is a running head (a slide
   // deck's conference line), where "Chapter 3" and "Chapter 4" opening two chapters are headings.
   const keys = [`text:${band}:${maskPageNumbers(text)}`, `same:${band}:${text}`];
+  const lead = runningLead(block, text);
+  if (lead) keys.push(`lead:${band}:${lead}`);
   const values = [text, ...(block.lines.length > 1 ? block.lines.map((l) => l.text) : [])].map(lineNumber);
   for (const value of values) {
     if (value) keys.push(`step:${band}:${value.end}:${value.kind}:${value.value - page.pageNumber}`);

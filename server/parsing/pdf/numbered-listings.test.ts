@@ -64,3 +64,24 @@ describe("one-line listings", () => {
     ]);
   });
 });
+
+describe("headings in a typewriter font", () => {
+  it("reads a line in a typewriter font set larger than the body as a heading, not a command to type", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const monoBold = await doc.embedFont(StandardFonts.CourierBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    // A command reference's entry: its name as the heading, then its synopsis to type.
+    put(page, "7.1 start", 72, 180, 13, monoBold);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 204 + i * 14, 10, font);
+    put(page, "quarry start --verbose --timeout 30", 90, 262, 9, mono);
+    for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 7}.`, 72, 286 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text)).toEqual([
+      "quarry start --verbose --timeout 30",
+    ]);
+    expect(elements.filter((e) => e.type === "Title").map((e) => e.text)).toContain("7.1 start");
+  });
+});
