@@ -1,0 +1,67 @@
+import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
+import { afterAll, describe, expect, it } from "vitest";
+import { shutdownOcr } from "./engine";
+import { analyzePage } from "./page";
+
+/**
+ * A transcript page at 200 dpi: line numbers 1–25 down the left margin, text beside the first lines only, monospace.
+ * At this size and spacing Tesseract's layout analysis takes the column of numbers for vertical text.
+ */
+const LINES = [
+  "IN THE COURT OF APPEALS OF THE STATE",
+  "- - - - - - - - - - - - - - - - x",
+  "NORTHERN FREIGHT COMPANY,        :",
+  "            Petitioner           :",
+  "     v.                          :  No. 21-4410",
+  "HARBOUR AUTHORITY.               :",
+  "- - - - - - - - - - - - - - - - x",
+  "                 Portland, Oregon",
+  "                 Monday, March 8, 2021",
+  "",
+  "      The above-entitled matter came on for oral",
+  "argument before the court at 10:02 a.m.",
+];
+
+const drawTranscript = (): Buffer => {
+  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "DejaVu Sans Mono");
+  const width = 1700;
+  const height = 2200;
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = "#000000";
+  ctx.font = '34px "DejaVu Sans Mono"';
+  ctx.textBaseline = "top";
+  for (let n = 1; n <= 25; n++) {
+    const y = 180 + (n - 1) * 72;
+    ctx.textAlign = "right";
+    ctx.fillText(String(n), 290, y);
+    ctx.textAlign = "left";
+    ctx.fillText(LINES[n - 1] ?? "", 350, y);
+  }
+  return canvas.toBuffer("image/png");
+};
+
+describe("line numbers down a scanned page's margin", () => {
+  afterAll(() => shutdownOcr());
+
+  it("come out as the numbers, not as a vertical reading of stacked digits", async () => {
+    const page = await analyzePage({
+      pageNumber: 1,
+      png: drawTranscript(),
+      width: 1700,
+      height: 2200,
+      dpi: 200,
+      enlargeSmallText: false,
+      tables: false,
+      reocr: null,
+      keepEmptyPage: "inked",
+      deadline: Date.now() + 120_000,
+    });
+    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
+    for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
+    expect(tokens).toContain("21-4410");
+  }, 180_000);
+});
