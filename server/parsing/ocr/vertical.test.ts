@@ -43,6 +43,27 @@ const drawTranscript = (): Buffer => {
   return canvas.toBuffer("image/png");
 };
 
+/** A page of body text with an identifier printed up its left margin, turned a quarter (an arXiv stamp). */
+const STAMP = "arXiv:2101.04567v2 [cs.CL] 12 Jan 2021";
+const drawStampedPage = (): Buffer => {
+  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", "DejaVu Serif");
+  const canvas = createCanvas(1700, 2200);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, 1700, 2200);
+  ctx.fillStyle = "#000000";
+  ctx.textBaseline = "top";
+  ctx.font = '30px "DejaVu Serif"';
+  for (let i = 0; i < 12; i++) ctx.fillText("Retrieval quality depends on how well each page is parsed.", 300, 300 + i * 60);
+  ctx.save();
+  ctx.translate(120, 1500);
+  ctx.rotate(-Math.PI / 2);
+  ctx.font = '44px "DejaVu Serif"';
+  ctx.fillText(STAMP, 0, 0);
+  ctx.restore();
+  return canvas.toBuffer("image/png");
+};
+
 describe("line numbers down a scanned page's margin", () => {
   afterAll(() => shutdownOcr());
 
@@ -63,5 +84,22 @@ describe("line numbers down a scanned page's margin", () => {
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
     expect(tokens).toContain("21-4410");
+  }, 180_000);
+
+  it("leave text that really runs up the margin to its vertical reading", async () => {
+    const page = await analyzePage({
+      pageNumber: 1,
+      png: drawStampedPage(),
+      width: 1700,
+      height: 2200,
+      dpi: 200,
+      enlargeSmallText: false,
+      tables: false,
+      reocr: null,
+      keepEmptyPage: "inked",
+      deadline: Date.now() + 120_000,
+    });
+    const text = page.units.map((u) => u.lines.map((l) => l.text).join(" ")).join(" ");
+    expect(text).toContain("2101.04567");
   }, 180_000);
 });
