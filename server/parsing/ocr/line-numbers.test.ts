@@ -22,23 +22,25 @@ const LINES = [
   "argument before the court at 10:02 a.m.",
 ];
 
-const drawTranscript = (): Buffer => {
+type Geometry = { width: number; height: number; font: number; top: number; gap: number; numbers: number; text: number };
+const AT_200_DPI: Geometry = { width: 1700, height: 2200, font: 34, top: 180, gap: 72, numbers: 290, text: 350 };
+const AT_150_DPI: Geometry = { width: 1275, height: 1650, font: 22, top: 110, gap: 54, numbers: 140, text: 200 };
+
+const drawTranscript = (g: Geometry): Buffer => {
   GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "DejaVu Sans Mono");
-  const width = 1700;
-  const height = 2200;
-  const canvas = createCanvas(width, height);
+  const canvas = createCanvas(g.width, g.height);
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
+  ctx.fillRect(0, 0, g.width, g.height);
   ctx.fillStyle = "#000000";
-  ctx.font = '34px "DejaVu Sans Mono"';
+  ctx.font = `${g.font}px "DejaVu Sans Mono"`;
   ctx.textBaseline = "top";
   for (let n = 1; n <= 25; n++) {
-    const y = 180 + (n - 1) * 72;
+    const y = g.top + (n - 1) * g.gap;
     ctx.textAlign = "right";
-    ctx.fillText(String(n), 290, y);
+    ctx.fillText(String(n), g.numbers, y);
     ctx.textAlign = "left";
-    ctx.fillText(LINES[n - 1] ?? "", 350, y);
+    ctx.fillText(LINES[n - 1] ?? "", g.text, y);
   }
   return canvas.toBuffer("image/png");
 };
@@ -70,7 +72,7 @@ describe("line numbers down a scanned page's margin", () => {
   it("come out as the numbers, not as a vertical reading of stacked digits", async () => {
     const page = await analyzePage({
       pageNumber: 1,
-      png: drawTranscript(),
+      png: drawTranscript(AT_200_DPI),
       width: 1700,
       height: 2200,
       dpi: 200,
@@ -84,6 +86,24 @@ describe("line numbers down a scanned page's margin", () => {
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
     expect(tokens).toContain("21-4410");
+  }, 180_000);
+
+  it("come out when Tesseract drops them as specks (150 dpi): each is read on its own", async () => {
+    const page = await analyzePage({
+      pageNumber: 1,
+      png: drawTranscript(AT_150_DPI),
+      width: 1275,
+      height: 1650,
+      dpi: 150,
+      enlargeSmallText: false,
+      tables: false,
+      reocr: null,
+      keepEmptyPage: "inked",
+      deadline: Date.now() + 120_000,
+    });
+    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
+    for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
   }, 180_000);
 
   it("leave text that really runs up the margin to its vertical reading", async () => {
