@@ -181,6 +181,9 @@ const scheduleIdleStop = () => {
 
 const box = (bbox: Tesseract.Bbox): PixelBox => ({ left: bbox.x0, top: bbox.y0, right: bbox.x1, bottom: bbox.y1 });
 
+/** Tesseract's PolyBlockType for a block of vertical text (PT_VERTICAL_TEXT). */
+const VERTICAL_TEXT = 7;
+
 const cleanText = (text: string) => text.normalize("NFKC").replace(/\s+/g, " ").trim();
 
 const toPage = (data: Tesseract.Page, width: number, height: number): OcrPage => {
@@ -216,6 +219,7 @@ const toPage = (data: Tesseract.Page, width: number, height: number): OcrPage =>
       text: paragraphs.map((p) => p.text).join("\n\n"),
       confidence: b.confidence,
       paragraphs,
+      ...(Number(b.blocktype) === VERTICAL_TEXT ? { vertical: true } : {}),
     });
   }
   return {

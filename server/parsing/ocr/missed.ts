@@ -6,7 +6,8 @@ import { boxHeight, boxWidth, type GrayImage, type OcrWord, type PixelBox, type 
  * caller reads again one by one.
  */
 
-const MAX_PATCHES = 12;
+/** Enough for the line numbers of a page of numbered lines (pleading paper has 28), most of them dropped. */
+const MAX_PATCHES = 32;
 
 export const findMissedText = ({
   gray,

@@ -6,6 +6,7 @@ import { recognizePp } from "./ppocr";
 import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
+import { rereadVerticalBlocks } from "./vertical";
 import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
 import { keepRepeatedFurniture } from "../furniture";
 import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
@@ -141,6 +142,14 @@ const recognizeAt = async (
 };
 
 /** Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own. */
+/** The page image as a source of crops, at its own resolution. */
+const ownSource = (gray: GrayImage): SharperSource => ({
+  gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
+  width: gray.width,
+  height: gray.height,
+  factor: 1,
+});
+
 const readMissedText = async (
   ocr: OcrPage,
   {
@@ -153,12 +162,7 @@ const readMissedText = async (
 ) => {
   const missed = findMissedText({ gray, words: allWords(ocr), rulings, lineHeight: estimated });
   if (missed.length === 0 || Date.now() >= deadline) return;
-  const own: SharperSource = {
-    gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
-    width: gray.width,
-    height: gray.height,
-    factor: 1,
-  };
+  const own = ownSource(gray);
   const upscale = Math.min(3, Math.max(1, TARGET_LINE_HEIGHT / estimated));
   for (const patch of missed) {
     if (Date.now() > deadline) break;
@@ -208,6 +212,16 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     ppocr: () => recognizePp(input, { width, height }),
     tesseract: () => recognizeAt(input, { width, height, enlarge, dpi, timeoutMs: options.timeoutMs }),
   });
+  // A margin column of line numbers that Tesseract read as vertical text is read again, line by line.
+  if (engine === "tesseract" && ocr.blocks.some((b) => b.vertical)) {
+    const upscale = Math.min(MAX_ENLARGE, Math.max(1, TARGET_LINE_HEIGHT / estimated));
+    await rereadVerticalBlocks(ocr, ownSource(gray), {
+      pad: Math.round(estimated * 0.5),
+      upscale,
+      dpi: Math.round(baseDpi * upscale),
+      deadline: options.deadline,
+    });
+  }
   await readMissedText(ocr, { gray, rulings, estimated, baseDpi, deadline: options.deadline });
 
   // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.

@@ -29,7 +29,13 @@ export type OcrLine = PixelBox & {
 
 export type OcrParagraph = PixelBox & { text: string; confidence: number; lines: OcrLine[] };
 
-export type OcrBlock = PixelBox & { text: string; confidence: number; paragraphs: OcrParagraph[] };
+export type OcrBlock = PixelBox & {
+  text: string;
+  confidence: number;
+  paragraphs: OcrParagraph[];
+  /** Tesseract's layout analysis took the block for vertical text (its lines run down the page). */
+  vertical?: boolean;
+};
 
 export type OcrPage = {
   /** Pixel size of the image. */
