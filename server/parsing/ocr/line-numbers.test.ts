@@ -88,6 +88,24 @@ describe("line numbers down a scanned page's margin", () => {
     expect(tokens).toContain("21-4410");
   }, 180_000);
 
+  it("make no table of the lines they number", async () => {
+    const page = await analyzePage({
+      pageNumber: 1,
+      png: drawTranscript(AT_200_DPI),
+      width: 1700,
+      height: 2200,
+      dpi: 200,
+      enlargeSmallText: false,
+      tables: true,
+      reocr: null,
+      keepEmptyPage: "inked",
+      deadline: Date.now() + 120_000,
+    });
+    expect(page.tables).toEqual([]);
+    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    for (let n = 1; n <= 25; n++) expect(tokens).toContain(String(n));
+  }, 180_000);
+
   it("come out when Tesseract drops them as specks (150 dpi): each is read on its own", async () => {
     const page = await analyzePage({
       pageNumber: 1,

@@ -84,9 +84,36 @@ export const ruleStacks = (rules: Rule[], page: { width: number; height: number 
 // ---------------------------------------------------------------------------------------------------------------
 // 3. Aligned columns without any lines
 
+/**
+ * Line numbers down a page's margin (pleading paper, transcripts): five or more whole numbers stacked in one column,
+ * each one more than the one above, with no other word of the page starting left of them. Beside every line they
+ * would make each line a row of two cells.
+ */
+export const marginLineNumbers = (words: readonly OcrWord[]): Set<OcrWord> => {
+  const numbers = words.filter((w) => /^\d{1,4}$/.test(w.text)).sort((a, b) => a.top - b.top);
+  if (numbers.length < 5) return new Set();
+  const height = median(numbers.map(boxHeight));
+  const edge = Math.min(...numbers.map((w) => w.right));
+  // The stack: numbers whose right edges line up with the leftmost one's (numbers are set flush right).
+  const stack = numbers.filter((w) => w.right - edge <= height * 1.5);
+  const run: OcrWord[] = [];
+  let best: OcrWord[] = [];
+  for (const w of stack) {
+    const last = run[run.length - 1];
+    if (last && Number(w.text) !== Number(last.text) + 1) run.length = 0;
+    run.push(w);
+    if (run.length > best.length) best = [...run];
+  }
+  if (best.length < 5) return new Set();
+  const right = Math.max(...best.map((w) => w.right));
+  const inStack = new Set(best);
+  return words.every((w) => inStack.has(w) || w.left > right) ? inStack : new Set();
+};
+
 export const tablesFromAlignment = (words: OcrWord[], page: { width: number; height: number }): RecoveredTable[] => {
   const tables: RecoveredTable[] = [];
-  const rows = groupRows(words);
+  const lineNumbers = marginLineNumbers(words);
+  const rows = groupRows(words.filter((w) => !lineNumbers.has(w)));
   const textHeight = median(words.map(boxHeight));
   const wideGap = textHeight * 1.5;
   let run: OcrWord[][] = [];
