@@ -141,7 +141,6 @@ const recognizeAt = async (
   return ocr;
 };
 
-/** Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own. */
 /** The page image as a source of crops, at its own resolution. */
 const ownSource = (gray: GrayImage): SharperSource => ({
   gray: Buffer.from(gray.data.buffer, gray.data.byteOffset, gray.data.byteLength),
@@ -150,6 +149,7 @@ const ownSource = (gray: GrayImage): SharperSource => ({
   factor: 1,
 });
 
+/** Small isolated text Tesseract dropped (a page number alone at the foot of the page) is read on its own. */
 const readMissedText = async (
   ocr: OcrPage,
   {
