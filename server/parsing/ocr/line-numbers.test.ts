@@ -22,9 +22,36 @@ const LINES = [
   "argument before the court at 10:02 a.m.",
 ];
 
-type Geometry = { width: number; height: number; font: number; top: number; gap: number; numbers: number; text: number };
-const AT_200_DPI: Geometry = { width: 1700, height: 2200, font: 34, top: 180, gap: 72, numbers: 290, text: 350 };
-const AT_150_DPI: Geometry = { width: 1275, height: 1650, font: 22, top: 110, gap: 54, numbers: 140, text: 200 };
+type Geometry = {
+  width: number;
+  height: number;
+  dpi: number;
+  font: number;
+  top: number;
+  gap: number;
+  numbers: number;
+  text: number;
+};
+const AT_200_DPI: Geometry = {
+  width: 1700,
+  height: 2200,
+  dpi: 200,
+  font: 34,
+  top: 180,
+  gap: 72,
+  numbers: 290,
+  text: 350,
+};
+const AT_150_DPI: Geometry = {
+  width: 1275,
+  height: 1650,
+  dpi: 150,
+  font: 22,
+  top: 110,
+  gap: 54,
+  numbers: 140,
+  text: 200,
+};
 
 const drawTranscript = (g: Geometry): Buffer => {
   GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "DejaVu Sans Mono");
@@ -56,7 +83,8 @@ const drawStampedPage = (): Buffer => {
   ctx.fillStyle = "#000000";
   ctx.textBaseline = "top";
   ctx.font = '30px "DejaVu Serif"';
-  for (let i = 0; i < 12; i++) ctx.fillText("Retrieval quality depends on how well each page is parsed.", 300, 300 + i * 60);
+  for (let i = 0; i < 12; i++)
+    ctx.fillText("Retrieval quality depends on how well each page is parsed.", 300, 300 + i * 60);
   ctx.save();
   ctx.translate(120, 1500);
   ctx.rotate(-Math.PI / 2);
@@ -66,77 +94,51 @@ const drawStampedPage = (): Buffer => {
   return canvas.toBuffer("image/png");
 };
 
+/** A page image read as the OCR methods read it, at the geometry's resolution. */
+const read = (png: Buffer, g: Geometry, tables = false) =>
+  analyzePage({
+    pageNumber: 1,
+    png,
+    width: g.width,
+    height: g.height,
+    dpi: g.dpi,
+    enlargeSmallText: false,
+    tables,
+    reocr: null,
+    keepEmptyPage: "inked",
+    deadline: Date.now() + 120_000,
+  });
+
+const wordsOf = (page: Awaited<ReturnType<typeof analyzePage>>) =>
+  page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+
 describe("line numbers down a scanned page's margin", () => {
   afterAll(() => shutdownOcr());
 
   it("come out as the numbers, not as a vertical reading of stacked digits", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawTranscript(AT_200_DPI),
-      width: 1700,
-      height: 2200,
-      dpi: 200,
-      enlargeSmallText: false,
-      tables: false,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
-    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    const page = await read(drawTranscript(AT_200_DPI), AT_200_DPI);
+    const tokens = wordsOf(page);
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
     expect(tokens).toContain("21-4410");
   }, 180_000);
 
   it("make no table of the lines they number", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawTranscript(AT_200_DPI),
-      width: 1700,
-      height: 2200,
-      dpi: 200,
-      enlargeSmallText: false,
-      tables: true,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
+    const page = await read(drawTranscript(AT_200_DPI), AT_200_DPI, true);
     expect(page.tables).toEqual([]);
-    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    const tokens = wordsOf(page);
     for (let n = 1; n <= 25; n++) expect(tokens).toContain(String(n));
   }, 180_000);
 
   it("come out when Tesseract drops them as specks (150 dpi): each is read on its own", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawTranscript(AT_150_DPI),
-      width: 1275,
-      height: 1650,
-      dpi: 150,
-      enlargeSmallText: false,
-      tables: false,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
-    const tokens = page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
+    const page = await read(drawTranscript(AT_150_DPI), AT_150_DPI);
+    const tokens = wordsOf(page);
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
   }, 180_000);
 
   it("leave text that really runs up the margin to its vertical reading", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawStampedPage(),
-      width: 1700,
-      height: 2200,
-      dpi: 200,
-      enlargeSmallText: false,
-      tables: false,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
+    const page = await read(drawStampedPage(), AT_200_DPI);
     const text = page.units.map((u) => u.lines.map((l) => l.text).join(" ")).join(" ");
     expect(text).toContain("2101.04567");
   }, 180_000);
