@@ -10,9 +10,9 @@ const PITCH = 12;
 const COLUMN = 220;
 
 /** Words spread over the column's width, every space stretched alike, as a justifying typesetter sets a line. */
-const justify = (page: PDFPage, font: PDFFont, words: string[], x: number, top: number) => {
+const justify = (page: PDFPage, font: PDFFont, words: string[], x: number, top: number, width = COLUMN) => {
   const inked = words.reduce((w, word) => w + font.widthOfTextAtSize(word, SIZE), 0);
-  const gap = (COLUMN - inked) / (words.length - 1);
+  const gap = (width - inked) / (words.length - 1);
   let at = x;
   for (const word of words) {
     put(page, word, at, top, SIZE, font);
@@ -90,5 +90,35 @@ describe("justified lines", () => {
     const tables = elements.filter((e) => e.type === "Table");
     expect(tables).toHaveLength(1);
     expect(tables[0]?.text).toContain("Valve");
+  });
+
+  it("finds the gutter between two columns of justified items on the same rows", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    // Words of varied lengths in a fixed shuffled order: no two lines put their spaces at the same places.
+    const vocabulary = "staff water level energy program county network access report policy quality measure".split(
+      " ",
+    );
+    let seed = 7;
+    const word = () => {
+      seed = (seed * 31 + 11) % 97;
+      return vocabulary[seed % vocabulary.length] ?? "";
+    };
+    const expected: string[] = [];
+    for (const x of [72, 320]) {
+      for (let i = 0; i < 8; i++) {
+        const lines = [
+          [`${i + 1}. Check`, word(), word(), word()],
+          [word(), word(), word(), word(), word()],
+        ];
+        lines.forEach((words, k) => justify(page, font, words, x + 18 * k, 100 + (3 * i + k) * PITCH, COLUMN - 18 * k));
+        put(page, "sample data method.", x + 18, 100 + (3 * i + 2) * PITCH, SIZE, font);
+        expected.push(`${lines.flat().join(" ")} sample data method.`);
+      }
+    }
+    const elements = await parse(await doc.save());
+    expect(elements.filter((e) => e.type === "Table")).toHaveLength(0);
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual(expected);
   });
 });

@@ -1,4 +1,4 @@
-import type { Line, Segment } from "./types";
+import { union, type Line, type Segment } from "./types";
 
 /**
  * A justified line of prose or of a list item, its word spaces stretched so wide that the layout cut it into
@@ -47,11 +47,32 @@ const alignedWith = (line: Line, other: Line) => {
   return inner.filter((s) => linesUp(s, other)).length >= Math.ceil((2 * inner.length) / 3);
 };
 
-export const isJustifiedLine = (line: Line, neighbours: (Line | undefined)[]): boolean => {
-  const [first, ...rest] = line.segments;
+/** Three segments or more, each a word or two (the first after a marker), every gap between them the same width. */
+const isJustifiedRow = (segments: Segment[], em: number): boolean => {
+  const [first, ...rest] = segments;
   if (!first || rest.length < 2) return false;
   if (!FIRST_WORDS.test(first.text.trim()) || !rest.every((s) => WORDS.test(s.text.trim()))) return false;
-  if (!evenGaps(line.segments, line.fontSize)) return false;
+  return evenGaps(segments, em);
+};
+
+export const isJustifiedLine = (line: Line, neighbours: (Line | undefined)[]): boolean => {
+  if (!isJustifiedRow(line.segments, line.fontSize)) return false;
   // Columns line up over a table's rows: with two other lines at least, where a chance match is with one.
   return neighbours.filter((other) => other && other.segments.length >= 2 && alignedWith(line, other)).length < 2;
+};
+
+/**
+ * Segments with each row's justified line joined into one segment: column detection reads a side whose rows are
+ * cut into many segments as a table's cells, and a column of justified list items is cut so.
+ */
+export const joinJustifiedRows = (segments: Segment[]): Segment[] => {
+  const rows = new Map<number, Segment[]>();
+  for (const s of segments) rows.set(s.row, [...(rows.get(s.row) ?? []), s]);
+  return [...rows.values()].flatMap((row) => {
+    const sorted = [...row].sort((a, b) => a.left - b.left);
+    const [first] = sorted;
+    if (!first || !isJustifiedRow(sorted, first.fontSize)) return sorted;
+    const box = union(sorted);
+    return [{ ...first, ...box, text: sorted.map((s) => s.text).join(" "), runs: sorted.flatMap((s) => s.runs) }];
+  });
 };
