@@ -18,6 +18,7 @@ import {
 } from "./item-lines";
 import { markDescriptionItems } from "./description-lists";
 import { headsTermList, isTermList, termItems } from "./term-lists";
+import { isJustifiedLine } from "./justified";
 import { unruledRows, unruledTable } from "./unruled-tables";
 
 /**
@@ -299,7 +300,15 @@ const atRowPitch = (lines: Line[], i: number): boolean => {
  * such rows (a row label, a group heading, a wrapped cell) stay inside the run.
  */
 const tableRuns = (lines: Line[], stats: DocStats): { start: number; end: number; block: Block }[] => {
-  const multi = (i: number) => (lines[i]?.segments.length ?? 0) >= 2;
+  // A justified line cut at its stretched spaces is one line of text, not a row of cells.
+  const multi = (i: number) => {
+    const line = lines[i];
+    return (
+      !!line &&
+      line.segments.length >= 2 &&
+      !isJustifiedLine(line, lines.slice(Math.max(0, i - 3), i).concat(lines.slice(i + 1, i + 4)))
+    );
+  };
   // A row label or a group heading alone on its line ("All randomly assigned (n = 4,667)", "3-Year-Old Cohort").
   // A longer one ("Number of features and tumors in different data platforms") right under the header line, flush
   // with it, set at the rows' own pitch and free of punctuation inside or at its end (not a line of prose).

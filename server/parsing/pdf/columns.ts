@@ -1,4 +1,5 @@
 import { wordCount } from "./caseless";
+import { joinJustifiedRows } from "./justified";
 import { maxOf, median, minOf, type Segment } from "./types";
 
 /**
@@ -86,7 +87,9 @@ const findGutter = (
   const leftSide = segments.filter((s) => s.right <= gutter.left + 1);
   const rightSide = segments.filter((s) => s.left >= gutter.right - 1);
   // Measured per row, so a table inside a column (narrow cells, full rows) still reads as filling it.
-  const proseLike = (side: Segment[], colLeft: number, colRight: number, minSpan = 0.2) => {
+  // A justified line cut at its stretched spaces counts as one segment, not as a row of cells.
+  const proseLike = (cut: Segment[], colLeft: number, colRight: number, minSpan = 0.2) => {
+    const side = joinJustifiedRows(cut);
     const rows = new Map<number, { left: number; right: number }>();
     for (const s of side) {
       const r = rows.get(s.row);

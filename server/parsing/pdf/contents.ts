@@ -11,6 +11,8 @@ import type { Line, UnruledTable } from "./types";
 const MIN_ENTRIES = 3;
 const ENTRY_RE = /^(.*?\p{L}.*?)\s*(?:(?:[.·…_]\s*){2,})?\s*(\d{1,4}|[ivxlcdm]{1,7})$/iu;
 const LEADERS_RE = /(?:[.·…_]\s*){3,}/u;
+/** A sentence's end or a colon: a title wrapped over two lines breaks after a word, never there. */
+const ENDS_PARAGRAPH_RE = /[.!?:;]$/;
 
 type Entry = { title: string; page: string; lines: number };
 
@@ -44,10 +46,12 @@ const entriesFrom = (lines: Line[], start: number): Entry[] => {
     if (!line) break;
     const entry = entryOf(line);
     if (!entry) {
-      // A wrapped title: one line without a number, only when the next one has one.
+      // A wrapped title: one line without a number, only when the next one has one. A line ending a sentence or
+      // leading into the list (":") is the last line of the paragraph above the contents, not a title's first line.
       const next = lines[i + 1];
       const sameSize = next && Math.abs(line.fontSize - next.fontSize) <= 0.1 * next.fontSize;
       if (pending || !next || !sameSize || !entryOf(next) || line.segments.length > 1) break;
+      if (ENDS_PARAGRAPH_RE.test(line.text.trim())) break;
       pending = line.text.trim();
       pendingLines = 1;
       continue;
