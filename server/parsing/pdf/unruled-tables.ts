@@ -2,6 +2,7 @@ import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
 import { isKeyValueList, isProseBeside } from "./forms";
 import { type PlacedCell, widenGroupHeadings } from "./group-headings";
+import { raiseCentredStub } from "./header-stub";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinRuns } from "./layout";
@@ -334,6 +335,7 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
     return null;
   }
   const head = headerOf(placed);
+  raiseCentredStub(placed, head);
   widenGroupHeadings(placed, head);
   const body = joinWrappedCells(
     placed.slice(head),
