@@ -20,7 +20,13 @@ const buildGroupTable = async ({ groups, subHeadings, stub, rows }: Spec): Promi
   let top = 80;
   for (const line of groups) {
     const centre = (g: Group) => (columnX(g.from) - FIGURE_WIDTH + columnX(g.to)) / 2;
-    row(page, bold, 9, top, line.map((g) => ({ text: g.text, x: centre(g), align: "centre" as const })));
+    row(
+      page,
+      bold,
+      9,
+      top,
+      line.map((g) => ({ text: g.text, x: centre(g), align: "centre" as const })),
+    );
     top += 13;
   }
   row(page, bold, 9, top, [
@@ -89,6 +95,20 @@ export const buildNestedGroupsPdf = () =>
     subHeadings: ["Top1", "Top5", "Top1", "Top5", "Top1", "Top5", "Top1", "Top5"],
     stub: "Method",
     rows: ["Baseline", "CNN", "Ours"].map((m, i) => [m, ...figures(i + 1, 8)]),
+  });
+
+/** Groups headed by column numbers: "Validation" and "Test" each over "1 2 3 4 5" (the folds), scores below. */
+export const buildNumberedColumnsPdf = () =>
+  buildGroupTable({
+    groups: [
+      [
+        { text: "Validation", from: 1, to: 5 },
+        { text: "Test", from: 6, to: 10 },
+      ],
+    ],
+    subHeadings: ["1", "2", "3", "4", "5", "1", "2", "3", "4", "5"],
+    stub: "Model",
+    rows: ["Baseline", "CNN", "Ours"].map((m, i) => [m, ...figures(i + 1, 10)]),
   });
 
 /**

@@ -4,6 +4,7 @@ import type { ParsedElement } from "../types";
 import {
   buildEvenGroupsPdf,
   buildNestedGroupsPdf,
+  buildNumberedColumnsPdf,
   buildTwoRowGroupsPdf,
   buildUnequalGroupsPdf,
 } from "./group-span-fixtures";
@@ -39,6 +40,17 @@ describe("group headings over narrow figure columns", () => {
     expect(groupRow(table)).toBe('<th></th><th colspan="4">Supervised</th><th colspan="4">Unsupervised</th>');
     expect(table.html).toContain(
       '<tr><th></th><th colspan="2">Image</th><th colspan="2">Text</th><th colspan="2">Image</th><th colspan="2">Text</th></tr>',
+    );
+  });
+});
+
+describe("column numbers as sub-headings", () => {
+  it("keeps a row of column numbers under group headings in the header", async () => {
+    const table = await tableOf(await buildNumberedColumnsPdf());
+    expect(groupRow(table)).toBe('<th></th><th colspan="5">Validation</th><th colspan="5">Test</th>');
+    expect(table.html).toContain(
+      "<tr><th>Model</th><th>1</th><th>2</th><th>3</th><th>4</th><th>5</th><th>1</th><th>2</th><th>3</th><th>4</th>" +
+        "<th>5</th></tr></thead><tbody><tr><td>Baseline</td>",
     );
   });
 });
