@@ -4,6 +4,8 @@
  * A heading line above another header line that is aligned with no sub-heading under it (left, right or centre), and
  * whose centre is the centre of a wider run of sub-headed columns, spans that run (the widest that fits between the
  * line's other headings). A row label heading with nothing under it in the header spans the header rows (rowspan).
+ * Narrow figure columns set close together (a paper's results table) let a heading reach over the middle two of its
+ * four columns, or be centred on the middle sub-heading of its three: both are widened to the group they head.
  */
 
 export type PlacedCell = { col: number; colSpan: number; rowSpan?: number; text: string; left: number; right: number };
@@ -29,26 +31,48 @@ const extents = (rows: PlacedCell[][], from: number) => {
   return out;
 };
 
+/** The columns the sub-headings cover, and those where one of them starts or ends (a group's possible edges). */
+const coveredBelow = (below: PlacedCell[]) => {
+  const starts = new Set(below.map((c) => c.col));
+  const ends = new Set(below.map((c) => c.col + c.colSpan - 1));
+  const inside = new Set(below.flatMap((c) => [...Array(c.colSpan).keys()].map((k) => c.col + k)));
+  return { starts, ends, inside };
+};
+
+/** Centred, left or right aligned with the sub-heading under it: maybe the first line of a wrapped heading. */
+const overSubHeading = (cell: PlacedCell, below: PlacedCell[]) =>
+  cell.colSpan === 1 && below.some((c) => c.col === cell.col && alignedWith(c, cell));
+
 const widen = (cell: PlacedCell, row: PlacedCell[], below: PlacedCell[], rows: PlacedCell[][], r: number) => {
-  if (cell.col === 0 || cell.colSpan !== 1) return;
-  // Aligned with the heading under it: the first line of a wrapped heading.
-  if (below.some((c) => c.col === cell.col && alignedWith(c, cell))) return;
+  const others = row.filter((c) => c !== cell && c.col >= 1 && c.text);
+  if (cell.col === 0) return;
+  // A heading already over two columns is widened only beside other group headings ("Small", "Medium", "Large" each
+  // over four): alone, a wider run centred on it is as likely chance (columns far apart on both sides).
+  if (cell.colSpan > 1 && others.length === 0) return;
   const taken = new Set(
     row.filter((c) => c !== cell).flatMap((c) => [...Array(c.colSpan).keys()].map((k) => c.col + k)),
   );
-  const open = (col: number) => col >= 1 && !taken.has(col) && below.some((c) => c.col === col && c.colSpan === 1);
+  // Sub-headings may span columns themselves ("Image" and "Text" under "Supervised"): a group never cuts one.
+  const { starts, ends, inside } = coveredBelow(below);
+  const open = (col: number) => col >= 1 && !taken.has(col) && inside.has(col);
   const ext = extents(rows, r + 1);
-  let best: [number, number] | null = null;
+  const last = cell.col + cell.colSpan - 1;
+  const runs: { a: number; b: number; off: number }[] = [];
   for (let a = cell.col; open(a); a--)
-    for (let b = cell.col; open(b); b++) {
+    for (let b = last; open(b); b++) {
       const left = ext.get(a)?.left;
       const right = ext.get(b)?.right;
-      if (b === a || left === undefined || right === undefined) continue;
-      const tolerance = Math.max(3, 0.12 * (right - left));
-      if (Math.abs((left + right) / 2 - centre(cell)) > tolerance) continue;
-      if (!best || b - a > best[1] - best[0]) best = [a, b];
+      if (b === a || left === undefined || right === undefined || !starts.has(a) || !ends.has(b)) continue;
+      const off = Math.abs((left + right) / 2 - centre(cell));
+      if (off <= Math.max(3, 0.12 * (right - left))) runs.push({ a, b, off });
     }
-  if (best) [cell.col, cell.colSpan] = [best[0], best[1] - best[0] + 1];
+  // The best centred runs, the widest of them: a heading centred over four columns is also centred over the middle
+  // two, and nearly so over five (a column more on one side, within the tolerance of so wide a run).
+  const closest = Math.min(...runs.map((run) => run.off));
+  const best = runs
+    .filter((run) => run.off <= closest + 2 * ALIGNED)
+    .reduce<(typeof runs)[number] | null>((w, run) => (!w || run.b - run.a > w.b - w.a ? run : w), null);
+  if (best) [cell.col, cell.colSpan] = [best.a, best.b - best.a + 1];
 };
 
 /**
@@ -99,6 +123,14 @@ export const widenGroupHeadings = (rows: PlacedCell[][], head: number) => {
     const row = rows[r] ?? [];
     const below = headingsBelow(rows, r, head);
     tileGroups(row, below, rows, r);
-    for (const cell of row) widen(cell, row, below, rows, r);
+    const aligned = new Set(row.filter((c) => c.col >= 1 && overSubHeading(c, below)));
+    for (const cell of row) if (!aligned.has(cell)) widen(cell, row, below, rows, r);
+    // A heading aligned with the sub-heading under it is the first line of a wrapped heading, unless the row's other
+    // headings are all group headings over several columns (or aligned ones): then it heads a group too ("Memory"
+    // centred on "CPU" of "GPU CPU Disk", beside "Speed" and "Quality" over theirs).
+    const headings = row.filter((c) => c.col >= 1 && c.text);
+    const groups = headings.filter((c) => c.colSpan > 1);
+    if (groups.length === 0 || groups.length + aligned.size < headings.length) continue;
+    for (const cell of aligned) widen(cell, row, below, rows, r);
   }
 };

@@ -48,11 +48,13 @@ describe("tables set by a word processor", () => {
     expect(elements.map((e) => e.text).join(" ")).toContain("might be developed and tested");
   });
 
-  it("spans group headings over their columns when the stub's heading sits alone on a line under them", async () => {
+  it("spans group headings over their columns, and the stub's heading alone on a line between them down both", async () => {
     const tables = (await parsePdf(await buildStubBetweenHeadingsPdf())).filter((e) => e.type === "Table");
     expect(tables).toHaveLength(1);
-    expect(tables[0]?.html).toContain('<th colspan="2">Dataset A</th><th colspan="2">Dataset B</th>');
-    expect(tableRows(tables[0])[1]).toEqual(["Model", "Acc.", "Loss", "Acc.", "Loss"]);
+    expect(tables[0]?.html).toContain(
+      '<tr><th rowspan="2">Model</th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th></tr>',
+    );
+    expect(tableRows(tables[0])[1]).toEqual(["Acc.", "Loss", "Acc.", "Loss"]);
   });
 
   it("spans row labels centred down their groups, the last group a single row", async () => {

@@ -60,6 +60,28 @@ const groupsAround = (kinds: Kind[]): Group[] | null => {
 };
 
 /**
+ * Labels centred on groups of an even number of rows (a LaTeX \multirow over two rows): each label sits half a row
+ * off, so it lands on either middle row, above or below the centre as the rows' baselines fall. The rows cut into
+ * groups of one even size, each with one label on a middle row and blanks elsewhere. Null when no size fits.
+ */
+const groupsEven = (kinds: Kind[]): Group[] | null => {
+  if (kinds.some((k) => k !== "label" && k !== "blank")) return null;
+  for (let size = 2; size <= kinds.length / 2; size += 2) {
+    if (kinds.length % size !== 0) continue;
+    const groups: Group[] = [];
+    for (let from = 0; from < kinds.length; from += size) {
+      const chunk = kinds.slice(from, from + size);
+      const at = chunk.indexOf("label");
+      const middle = at === size / 2 - 1 || at === size / 2;
+      if (!middle || chunk.lastIndexOf("label") !== at) break;
+      groups.push({ anchor: from + at, from, to: from + size - 1 });
+    }
+    if (groups.length === kinds.length / size) return groups;
+  }
+  return null;
+};
+
+/**
  * The rows with each group's label moved to its first row as a cell spanning the group; `head` header rows kept.
  * Column `col` 0 by default; 1 for the labels of groups nested in a first column's groups ("DETR-NC" over its
  * "Simple", "Complex" and "All" rows inside "Canonical").
@@ -70,7 +92,7 @@ export const spanRowGroups = (rows: Cell[][], head: number, isFigure: (text: str
   if (!kinds.includes("blank")) return rows;
   const labels = body.flatMap((row) => row.filter((c) => c.col === col).map((c) => c.text));
   if (labels.some(isFigure)) return rows;
-  const groups = kinds[0] === "blank" ? groupsAround(kinds) : groupsUnder(kinds);
+  const groups = groupsEven(kinds) ?? (kinds[0] === "blank" ? groupsAround(kinds) : groupsUnder(kinds));
   if (!groups || groups.length < 2) return rows;
   const dropped = new Set<number>();
   for (const { anchor, from, to } of groups) {

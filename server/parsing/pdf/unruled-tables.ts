@@ -2,6 +2,7 @@ import { escapeHtml } from "../table-html";
 import type { GridCell } from "../table-structure";
 import { isKeyValueList, isProseBeside } from "./forms";
 import { type PlacedCell, widenGroupHeadings } from "./group-headings";
+import { raiseCentredStub } from "./header-stub";
 import { spanRowGroups } from "./row-groups";
 import type { Line, Run, UnruledTable } from "./types";
 import { joinRuns } from "./layout";
@@ -229,7 +230,13 @@ const headerOf = (placed: PlacedRow[]): number => {
     const values = row.filter((c) => isValue(c) && c.text);
     return values.length > 0 && values.filter((c) => isFigure(c.text)).length >= 0.75 * values.length;
   };
-  const firstData = placed.findIndex(hasFigures);
+  let firstData = placed.findIndex(hasFigures);
+  // Sub-headings numbering the columns of each group ("1 2 3 4 5" under "Validation" and again under "Test") are
+  // figures too, but a heading row: the rows under them hold the values.
+  const below = placed[firstData + 1];
+  if (firstData >= 1 && below && hasFigures(below) && isOrdinalRow(placed[firstData]?.filter(isValue) ?? [])) {
+    firstData++;
+  }
   if (firstData <= 0 || firstData > MAX_HEADER_ROWS) return 1;
   // A row label alone under the headings ("Effectiveness" above "Employment 40") opens the body's first group; the
   // stub's heading centred between two lines of column headings ("Dataset" between "Total Tables" and "Investigated")
@@ -239,6 +246,17 @@ const headerOf = (placed: PlacedRow[]): number => {
       r > 0 && r < firstData && row.length === 1 && row[0]?.col === 0 && (placed[r + 1] ?? []).some((c) => c.col === 0),
   );
   return Math.min(label > 0 ? label : firstData, placed.length - 1);
+};
+
+/**
+ * Column numbers: three or more small integers counting up by one from 0 or 1, starting again at the same number
+ * (one count per group of columns), never a value row.
+ */
+const isOrdinalRow = (cells: { text: string }[]): boolean => {
+  const numbers = cells.map((c) => (/^\d{1,2}$/.test(c.text.trim()) ? Number(c.text) : NaN));
+  const start = numbers[0];
+  if (numbers.length < 3 || (start !== 0 && start !== 1)) return false;
+  return numbers.every((n, i) => i === 0 || n === (numbers[i - 1] ?? NaN) + 1 || (n === start && i >= 2));
 };
 
 /** How many rows from `from` on have no cell in column `col` (a row label heading above them spans them). */
@@ -334,6 +352,7 @@ export const unruledTable = (lines: Line[]): UnruledTable | null => {
     return null;
   }
   const head = headerOf(placed);
+  raiseCentredStub(placed, head);
   widenGroupHeadings(placed, head);
   const body = joinWrappedCells(
     placed.slice(head),
