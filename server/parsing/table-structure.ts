@@ -7,13 +7,17 @@
 /** A cell placed on a grid; spans in grid units. */
 export type GridCell = { row: number; col: number; rowSpan: number; colSpan: number; text: string };
 
+/**
+ * A cell's text as the competition compares it: letters and digits only, without spaces (ICDAR 2013's ground truth
+ * often drops the spaces a PDF's words have, "unitedkingdom" for "United Kingdom").
+ */
 const normalise = (text: string) =>
   (
     text
       .normalize("NFKC")
       .toLowerCase()
       .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).join(" ");
+  ).join("");
 
 /** Adjacency relations of one table: "a → b" (same row, next non-empty cell) and "a ↓ b" (same column). */
 export const adjacencyRelations = (cells: readonly GridCell[]): string[] => {
