@@ -83,28 +83,6 @@ describe("reading order of columns", () => {
     ]);
   });
 
-  it("reads a grid of centred author cells row by row, each cell whole", () => {
-    // Two rows of two cells; each cell's lines share a centre (x 300 and 700) but not a left edge.
-    const cell = (name: string, centre: number, top: number) =>
-      [240, 180, 300].map((width, row) => line(`${name}${row}`, centre - width / 2, top + row * 25, width));
-    const lines: Named[] = [
-      ...cell("A", 300, 100),
-      ...cell("B", 700, 100),
-      ...cell("C", 300, 210),
-      ...cell("D", 700, 210),
-    ];
-    for (let i = 0; i < 3; i++) lines.push(line(`L${i}`, 60, 330 + i * 25, 400), line(`R${i}`, 500, 330 + i * 25, 400));
-    const order = orderLines(lines).map((g) => g.map((l) => l.name));
-    expect(order).toEqual([
-      ["A0", "A1", "A2"],
-      ["B0", "B1", "B2"],
-      ["C0", "C1", "C2"],
-      ["D0", "D1", "D2"],
-      ["L0", "L1", "L2"],
-      ["R0", "R1", "R2"],
-    ]);
-  });
-
   it("keeps two text columns whole across a blank strip at the same height in both", () => {
     // Both columns pause for a line (a heading's space on each side), with the same edges above and below.
     const lines: Named[] = [];

@@ -13,8 +13,6 @@ const MIN_GUTTER_LINES = 0.8;
 const KEEP_GAP = 0.5;
 /** A blank strip of at least this many line heights across all columns may end a layout (newLayout). */
 const LAYOUT_GAP_LINES = 1.2;
-/** Lines of a centred stack have centres within this many line heights of each other. */
-const CENTRED = 0.5;
 
 const height = (b: PixelBox) => b.bottom - b.top;
 
@@ -89,38 +87,11 @@ type Group<T> = { lines: T[]; open: Strip[] };
  * space) are in one column only.
  */
 const newLayout = <T extends PixelBox>(group: Group<T>, band: readonly T[], lineHeight: number) => {
+  const bottom = Math.max(...group.lines.map((l) => l.bottom));
+  if (Math.min(...band.map((l) => l.top)) - bottom < LAYOUT_GAP_LINES * lineHeight) return false;
   const left = Math.min(...group.lines.map((l) => l.left));
   const right = Math.max(...group.lines.map((l) => l.right));
   return band.some((l) => l.left < left - lineHeight || l.right > right + lineHeight);
-};
-
-const spread = (values: number[]) => Math.max(...values) - Math.min(...values);
-
-/**
- * Every column of the group is a centred stack of two lines or more (their centres agree, their left edges do not):
- * a row of author cells (name, affiliation, address). Below a blank strip the next row of cells starts, read after
- * this one, not down the columns. Justified or ragged text columns share their left edge, so they never end here.
- */
-const centredCells = <T extends PixelBox>(group: Group<T>, lineHeight: number) => {
-  const cuts = group.open.map((s) => (s.lo + s.hi) / 2);
-  const columns: T[][] = Array.from({ length: cuts.length + 1 }, () => []);
-  for (const line of group.lines) {
-    const at = cuts.findIndex((x) => (line.left + line.right) / 2 < x);
-    columns[at < 0 ? cuts.length : at]?.push(line);
-  }
-  return columns.every(
-    (column) =>
-      column.length >= 2 &&
-      spread(column.map((l) => l.left)) > lineHeight &&
-      spread(column.map((l) => (l.left + l.right) / 2)) <= CENTRED * lineHeight,
-  );
-};
-
-/** The band starts another group below a blank strip across the page: a new layout or the next row of cells. */
-const endsGroup = <T extends PixelBox>(group: Group<T>, band: readonly T[], lineHeight: number) => {
-  const bottom = Math.max(...group.lines.map((l) => l.bottom));
-  if (Math.min(...band.map((l) => l.top)) - bottom < LAYOUT_GAP_LINES * lineHeight) return false;
-  return newLayout(group, band, lineHeight) || centredCells(group, lineHeight);
 };
 
 /** Consecutive bands read together: those that keep the same gutters open, or runs of bands without any. */
@@ -140,7 +111,7 @@ const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number, lin
           ? narrowed(opens, current.lines, minGap)
           : null;
     const plain = current !== null && current.open.length === 0 && opens.length === 0;
-    if (current && (kept || plain) && !(kept && endsGroup(current, band, lineHeight))) {
+    if (current && (kept || plain) && !(kept && newLayout(current, band, lineHeight))) {
       current.lines.push(...band);
       if (kept) current.open = kept;
       continue;
