@@ -25,7 +25,9 @@ const COLUMN_WORDS = [
   "so that the text below reads as it should.",
 ];
 
-const drawPaper = (): Buffer => {
+const THREE = [...AUTHORS, ["Chen Wu", "Northfield College", "chen@northfield.ac"]];
+
+const drawPaper = (authors = AUTHORS, centres = [480, 1220]): Buffer => {
   GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", "DejaVu Serif");
   const canvas = createCanvas(WIDTH, HEIGHT);
   const ctx = canvas.getContext("2d");
@@ -37,8 +39,8 @@ const drawPaper = (): Buffer => {
   ctx.font = '48px "DejaVu Serif"';
   ctx.fillText("Reading Order of Scanned Papers", WIDTH / 2, 120);
   ctx.font = '30px "DejaVu Serif"';
-  AUTHORS.forEach((author, col) =>
-    author.forEach((text, row) => ctx.fillText(text, col === 0 ? 480 : 1220, 260 + row * 44)),
+  authors.forEach((author, col) =>
+    author.forEach((text, row) => ctx.fillText(text, centres[col] ?? 0, 260 + row * 44)),
   );
   ctx.textAlign = "left";
   ctx.font = '26px "DejaVu Serif"';
@@ -49,29 +51,46 @@ const drawPaper = (): Buffer => {
   return canvas.toBuffer("image/png");
 };
 
+/** The page's text units in reading order, joined. */
+const readText = async (png: Buffer) => {
+  const page = await analyzePage({
+    pageNumber: 1,
+    png,
+    width: WIDTH,
+    height: HEIGHT,
+    dpi: 200,
+    enlargeSmallText: false,
+    tables: false,
+    reocr: null,
+    keepEmptyPage: "inked",
+    deadline: Date.now() + 120_000,
+  });
+  return page.units.map((u) => u.text).join(" ");
+};
+
 describe("reading order of a scanned paper read by Tesseract", () => {
   afterAll(() => shutdownOcr());
 
   it("reads the authors centred over the text columns before the columns, and the columns one after the other", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawPaper(),
-      width: WIDTH,
-      height: HEIGHT,
-      dpi: 200,
-      enlargeSmallText: false,
-      tables: false,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
-    const text = page.units.map((u) => u.text).join(" ");
+    const text = await readText(drawPaper());
     const at = (s: string) => text.indexOf(s);
     for (const s of ["Papers", ...AUTHORS.flat(), "Left Scanned", "Right Scanned", "Right so that"])
       expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
     expect(at("Papers")).toBeLessThan(at("Anna Lindqvist"));
     expect(at("anna@harbor.edu")).toBeLessThan(at("Bruno Keller"));
     expect(at("bruno@lakeside.org")).toBeLessThan(at("Left Scanned"));
+    expect(at("Left so that")).toBeLessThan(at("Right Scanned"));
+  }, 180_000);
+
+  it("reads a three-column author block author by author, before the text columns", async () => {
+    const text = await readText(drawPaper(THREE, [330, 850, 1370]));
+    const at = (s: string) => text.indexOf(s);
+    for (const s of [...THREE.flat(), "Left Scanned", "Right Scanned"])
+      expect(at(s), `${s} in ${text}`).toBeGreaterThanOrEqual(0);
+    expect(at("Anna Lindqvist")).toBeLessThan(at("Harbor University"));
+    expect(at("anna@harbor.edu")).toBeLessThan(at("Bruno Keller"));
+    expect(at("bruno@lakeside.org")).toBeLessThan(at("Chen Wu"));
+    expect(at("chen@northfield.ac")).toBeLessThan(at("Left Scanned"));
     expect(at("Left so that")).toBeLessThan(at("Right Scanned"));
   }, 180_000);
 });

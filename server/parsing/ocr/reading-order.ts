@@ -1,12 +1,54 @@
 import { orderLines } from "./columns";
-import { unionBox, type OcrBlock, type OcrLine, type OcrPage, type OcrParagraph } from "./types";
+import {
+  boxHeight,
+  meanConfidence,
+  unionBox,
+  type OcrBlock,
+  type OcrLine,
+  type OcrPage,
+  type OcrParagraph,
+  type OcrWord,
+} from "./types";
 
 /**
  * Tesseract's reading order re-made from its lines by columns.ts, as PP-OCR's already is. Tesseract finds columns
  * itself but reads an author block whose columns line up with the text columns below it as part of them (the
- * left authors, the left column, then the right authors), and a block of several author columns in whatever order
- * its blocks come. Tesseract's paragraphs are kept: a column run's lines that came from one paragraph stay one.
+ * left authors, the left column, then the right authors), and it joins the names of a three-column author block
+ * into one line ("Ann Lee  Bo Kim  Chen Wu"), then the affiliations into the next. Such a line is cut at its wide
+ * gaps first, so each author's column is read whole. Tesseract's paragraphs are kept: a column run's lines that
+ * came from one paragraph stay one.
  */
+
+/** A gap between two words of a line this many line heights wide separates columns (a word space is a third). */
+const COLUMN_GAP_LINES = 2;
+
+const lineOf = (words: OcrWord[], source: OcrLine): OcrLine => ({
+  ...unionBox(words),
+  words,
+  text: words.map((w) => w.text).join(" "),
+  confidence: meanConfidence(words),
+  rowHeight: source.rowHeight,
+});
+
+const letters = (words: OcrWord[]) => words.reduce((n, w) => n + (w.text.match(/\p{L}/gu)?.length ?? 0), 0);
+
+/**
+ * A line cut at gaps of COLUMN_GAP_LINES line heights, when every piece is words (two letters or more): a table
+ * row's figures stay one line, read across as the row it is.
+ */
+const cutAtGaps = (line: OcrLine): OcrLine[] => {
+  const pieces: OcrWord[][] = [];
+  let last: OcrWord | undefined;
+  for (const word of line.words) {
+    const piece = pieces[pieces.length - 1];
+    if (piece && last && word.left - last.right < COLUMN_GAP_LINES * boxHeight(line)) piece.push(word);
+    else pieces.push([word]);
+    last = word;
+  }
+  if (pieces.length < 2) return [line];
+  const wordy = pieces.every((p) => letters(p) >= 2);
+  return wordy ? pieces.map((p) => lineOf(p, line)) : [line];
+};
 
 const paragraphOf = (lines: OcrLine[], source: OcrParagraph): OcrParagraph => ({
   ...unionBox(lines),
@@ -43,7 +85,9 @@ const blockOf = (lines: OcrLine[], sourceOf: Map<OcrLine, OcrParagraph>): OcrBlo
 export const orderByColumns = (page: OcrPage): void => {
   const sourceOf = new Map<OcrLine, OcrParagraph>();
   for (const block of page.blocks) {
-    for (const paragraph of block.paragraphs) for (const line of paragraph.lines) sourceOf.set(line, paragraph);
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) for (const piece of cutAtGaps(line)) sourceOf.set(piece, paragraph);
+    }
   }
   if (sourceOf.size === 0) return;
   page.blocks = orderLines([...sourceOf.keys()]).map((group) => blockOf(group, sourceOf));
