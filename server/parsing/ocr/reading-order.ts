@@ -32,11 +32,8 @@ const lineOf = (words: OcrWord[], source: OcrLine): OcrLine => ({
 
 const letters = (words: OcrWord[]) => words.reduce((n, w) => n + (w.text.match(/\p{L}/gu)?.length ?? 0), 0);
 
-/**
- * A line cut at gaps of COLUMN_GAP_LINES line heights, when every piece is words (two letters or more): a table
- * row's figures stay one line, read across as the row it is.
- */
-const cutAtGaps = (line: OcrLine): OcrLine[] => {
+/** A line's words in pieces, cut at gaps of COLUMN_GAP_LINES line heights. */
+const piecesOf = (line: OcrLine): OcrWord[][] => {
   const pieces: OcrWord[][] = [];
   let last: OcrWord | undefined;
   for (const word of line.words) {
@@ -45,9 +42,22 @@ const cutAtGaps = (line: OcrLine): OcrLine[] => {
     else pieces.push([word]);
     last = word;
   }
-  if (pieces.length < 2) return [line];
-  const wordy = pieces.every((p) => letters(p) >= 2);
-  return wordy ? pieces.map((p) => lineOf(p, line)) : [line];
+  return pieces;
+};
+
+/**
+ * A paragraph's lines cut at their wide gaps when every cut line is words only (two letters or more a piece), as
+ * an author block's rows are. A table's rows have figures in their cells: none of its lines is cut (its header
+ * row neither), and each is read across as the row it is.
+ */
+const cutAtGaps = (paragraph: OcrParagraph): OcrLine[] => {
+  const cut = paragraph.lines.map(piecesOf);
+  const wordy = cut.every((pieces) => pieces.length < 2 || pieces.every((p) => letters(p) >= 2));
+  if (!wordy) return paragraph.lines;
+  return paragraph.lines.flatMap((line, i) => {
+    const pieces = cut[i] ?? [];
+    return pieces.length < 2 ? [line] : pieces.map((p) => lineOf(p, line));
+  });
 };
 
 const paragraphOf = (lines: OcrLine[], source: OcrParagraph): OcrParagraph => ({
@@ -86,7 +96,7 @@ export const orderByColumns = (page: OcrPage): void => {
   const sourceOf = new Map<OcrLine, OcrParagraph>();
   for (const block of page.blocks) {
     for (const paragraph of block.paragraphs) {
-      for (const line of paragraph.lines) for (const piece of cutAtGaps(line)) sourceOf.set(piece, paragraph);
+      for (const line of cutAtGaps(paragraph)) sourceOf.set(line, paragraph);
     }
   }
   if (sourceOf.size === 0) return;
