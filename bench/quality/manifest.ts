@@ -158,16 +158,24 @@ const ODL = {
   commit: "20fe436c9",
   licence: "PDF/UA Reference Suite (PDF Association), in an Apache-2.0 repository",
 };
-const pdfua = (name: string, sha256: string, note: string): QualityDoc => ({
+const pdfua = (name: string, sha256: string, note: string, extra: Partial<QualityDoc> = {}): QualityDoc => ({
   ...ODL,
   file: `pdfua/${name}`,
   path: `samples/pdf/pdfua-1-reference-suite-1-1/${name}`,
   sha256,
   note,
+  ...extra,
 });
 
 /** LaTeX papers tagged by the LaTeX tagging project's code (LPPL): numbered sections, run-in paragraph headings. */
-const latex3 = (name: string, path: string, commit: string, sha256: string, note: string): QualityDoc => ({
+const latex3 = (
+  name: string,
+  path: string,
+  commit: string,
+  sha256: string,
+  note: string,
+  extra: Partial<QualityDoc> = {},
+): QualityDoc => ({
   repo: "latex3/tagging-project",
   commit,
   licence: "LPPL 1.3c",
@@ -175,6 +183,7 @@ const latex3 = (name: string, path: string, commit: string, sha256: string, note
   path,
   sha256,
   note,
+  ...extra,
 });
 
 /** The PDF Association's examples of correctly tagged headings (Techniques for Accessible PDF; no licence stated). */
@@ -582,6 +591,7 @@ export const QUALITY_DOCS: QualityDoc[] = [
         path: "test_unstructured_ingest/expected-structured-output/local-single-file-chunk-no-orig-elements/multi-column-2p.pdf.json",
         sha256: "d8e3c4c6d72ce5c85d8843124e68d10cf99865b02ff971773e63ca1819628f2b",
       },
+      scan: true,
     },
   ),
   unstructured(
@@ -769,6 +779,7 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "PDFUA-Ref-2-03_AcademicAbstract.pdf",
     "e61257d371261867926eb006f8895569a95fcfbcb93fca3be04b8b9187cb93a0",
     "ACM-style paper abstract page, two columns, tagged: numbered sections",
+    { scan: true },
   ),
   pdfua(
     "PDFUA-Ref-2-04_Presentation.pdf",
@@ -815,6 +826,7 @@ export const QUALITY_DOCS: QualityDoc[] = [
     "67d15fe35",
     "cfba159c9005c79fefc24dc570efe8098615dc64da14862c2077b6db09d8a4ef",
     "ASME conference paper template, tagged: numbered upper-case sections, run-in paragraph headings",
+    { scan: true },
   ),
   pdfuaTechnique(
     "UA1_Tpdf-H_02.pdf",

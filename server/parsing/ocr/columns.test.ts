@@ -62,6 +62,39 @@ describe("reading order of columns", () => {
     ]);
   });
 
+  it("reads an author block whose two centred columns sit over the text columns before the text", () => {
+    // Line height 20. The authors' gutter (400–560) lies over the text gutter (460–500); a blank strip of two line
+    // heights separates them, and the text columns reach past the authors' ink on both sides.
+    const lines: Named[] = [line("title", 150, 40, 700, 30)];
+    for (let row = 0; row < 3; row++) {
+      lines.push(line(`A${row}`, 200, 110 + row * 25, 200), line(`B${row}`, 560, 110 + row * 25, 220));
+    }
+    for (let i = 0; i < 4; i++) lines.push(line(`L${i}`, 60, 225 + i * 25, 400), line(`R${i}`, 500, 225 + i * 25, 400));
+    const order = orderLines(lines).flatMap((g) => g.map((l) => l.name));
+    expect(order).toEqual([
+      "title",
+      "A0",
+      "A1",
+      "A2",
+      "B0",
+      "B1",
+      "B2",
+      ...["L0", "L1", "L2", "L3", "R0", "R1", "R2", "R3"],
+    ]);
+  });
+
+  it("keeps two text columns whole across a blank strip at the same height in both", () => {
+    // Both columns pause for a line (a heading's space on each side), with the same edges above and below.
+    const lines: Named[] = [];
+    for (const i of [0, 1, 2, 5, 6])
+      lines.push(line(`L${i}`, 60, 100 + i * 25, 400), line(`R${i}`, 500, 100 + i * 25, 400));
+    const order = orderLines(lines).map((g) => g.map((l) => l.name));
+    expect(order).toEqual([
+      ["L0", "L1", "L2", "L5", "L6"],
+      ["R0", "R1", "R2", "R5", "R6"],
+    ]);
+  });
+
   it("keeps one column top to bottom", () => {
     const lines = [line("b", 50, 140, 300), line("a", 50, 100, 500), line("c", 50, 180, 200)];
     expect(

@@ -11,6 +11,8 @@ import type { PixelBox } from "./types";
 const MIN_GUTTER_LINES = 0.8;
 /** An open gutter stays open while at least this share of that width is free. */
 const KEEP_GAP = 0.5;
+/** A blank strip of at least this many line heights across all columns may end a layout (newLayout). */
+const LAYOUT_GAP_LINES = 1.2;
 
 const height = (b: PixelBox) => b.bottom - b.top;
 
@@ -78,8 +80,22 @@ const bands = <T extends PixelBox>(lines: readonly T[]): T[][] => {
 
 type Group<T> = { lines: T[]; open: Strip[] };
 
+/**
+ * A band below a blank strip across the page that reaches past the group's ink on either side by more than a line
+ * height: the columns above were another, narrower layout (an author block whose centred columns sit over the text
+ * columns), read apart from the text below. Running columns keep their edges, and their blank lines (a heading's
+ * space) are in one column only.
+ */
+const newLayout = <T extends PixelBox>(group: Group<T>, band: readonly T[], lineHeight: number) => {
+  const bottom = Math.max(...group.lines.map((l) => l.bottom));
+  if (Math.min(...band.map((l) => l.top)) - bottom < LAYOUT_GAP_LINES * lineHeight) return false;
+  const left = Math.min(...group.lines.map((l) => l.left));
+  const right = Math.max(...group.lines.map((l) => l.right));
+  return band.some((l) => l.left < left - lineHeight || l.right > right + lineHeight);
+};
+
 /** Consecutive bands read together: those that keep the same gutters open, or runs of bands without any. */
-const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number): Group<T>[] => {
+const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number, lineHeight: number): Group<T>[] => {
   const groups: Group<T>[] = [];
   let current: Group<T> | null = null;
   for (const band of bands(lines)) {
@@ -95,7 +111,7 @@ const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number): Gr
           ? narrowed(opens, current.lines, minGap)
           : null;
     const plain = current !== null && current.open.length === 0 && opens.length === 0;
-    if (current && (kept || plain)) {
+    if (current && (kept || plain) && !(kept && newLayout(current, band, lineHeight))) {
       current.lines.push(...band);
       if (kept) current.open = kept;
       continue;
@@ -109,7 +125,7 @@ const bandGroups = <T extends PixelBox>(lines: readonly T[], minGap: number): Gr
 
 const split = <T extends PixelBox>(lines: readonly T[], minGap: number, depth: number): T[][] => {
   if (lines.length === 0) return [];
-  const groups = bandGroups(lines, minGap);
+  const groups = bandGroups(lines, minGap, minGap / MIN_GUTTER_LINES);
   if (groups.length > 1 && depth < 20) return groups.flatMap((group) => split(group.lines, minGap, depth + 1));
   const open = groups[0]?.open ?? [];
   const cuts = open.length > 0 ? open.map((s) => (s.lo + s.hi) / 2) : gutters(lines, minGap);

@@ -7,6 +7,7 @@ import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
 import { findRulings, rulingOptionsFor } from "./rulings";
 import { findMissedText } from "./missed";
 import { rereadVerticalBlocks } from "./vertical";
+import { orderByColumns } from "./reading-order";
 import { countUnsureLines, readAgain, reocrTableCells, reocrUnsureLines, type SharperSource } from "./reocr";
 import { keepRepeatedFurniture } from "../furniture";
 import { bodyStats, buildUnits, classifyUnits, type BodyStats, type TextUnit } from "./structure";
@@ -223,6 +224,8 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     });
   }
   await readMissedText(ocr, { gray, rulings, estimated, baseDpi, deadline: options.deadline });
+  // PP-OCR's lines come in column order already (columns.ts); Tesseract's blocks are put in the same order.
+  if (engine === "tesseract") orderByColumns(ocr);
 
   // The sharper source (a 400 dpi render, say) is made once, and only for a page that needs a second reading.
   let sharper: Promise<SharperSource> | null = null;
