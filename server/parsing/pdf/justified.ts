@@ -55,8 +55,13 @@ const isJustifiedRow = (segments: Segment[], em: number): boolean => {
   return evenGaps(segments, em);
 };
 
+/** A line ending where a neighbouring line ends: justification stretches a line out to its column's right edge. */
+const fillsColumn = (line: Line, neighbours: (Line | undefined)[]) =>
+  neighbours.some((other) => other && Math.abs(other.right - line.right) <= 2 * ALIGNED);
+
 export const isJustifiedLine = (line: Line, neighbours: (Line | undefined)[]): boolean => {
-  if (!isJustifiedRow(line.segments, line.fontSize)) return false;
+  // A row of group headings centred over a table's columns has even gaps too, but ends short of the rows below.
+  if (!isJustifiedRow(line.segments, line.fontSize) || !fillsColumn(line, neighbours)) return false;
   // Columns line up over a table's rows: with two other lines at least, where a chance match is with one.
   return neighbours.filter((other) => other && other.segments.length >= 2 && alignedWith(line, other)).length < 2;
 };
