@@ -37,6 +37,6 @@ describe("tabula-java's expected tables (json/*.json)", () => {
     expect(relations).toContain("sales ↓ 2008");
     expect(relations).toContain("year → sales");
     expect(relations).toContain("year → 2007");
-    expect(relations).toContain("year ↓ north region");
+    expect(relations).toContain("year ↓ northregion");
   });
 });
