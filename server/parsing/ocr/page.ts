@@ -4,7 +4,7 @@ import { recognize } from "./engine";
 import { readChosen, type EngineName } from "./engine-choice";
 import { recognizePp } from "./ppocr";
 import { estimateLineHeight, pageInk, toGray, withoutRulings } from "./raster";
-import { findRulings, rulingOptionsFor } from "./rulings";
+import { findRulings, rulingOptionsFor, rulingsToPaint } from "./rulings";
 import { findMissedText } from "./missed";
 import { rereadVerticalBlocks } from "./vertical";
 import { orderByColumns } from "./reading-order";
@@ -202,8 +202,9 @@ export const analyzePage = async (options: AnalyzeOptions): Promise<AnalyzedPage
     if (enlarge < 1.2) enlarge = 1;
   }
   const rulings = findRulings(gray, rulingOptionsFor(gray, estimated));
-  const hasRulings = rulings.horizontal.length + rulings.vertical.length > 0;
-  const input = hasRulings ? await withoutRulings(gray, rulings) : png;
+  const painted = rulingsToPaint(rulings, estimated);
+  const hasRulings = painted.horizontal.length + painted.vertical.length > 0;
+  const input = hasRulings ? await withoutRulings(gray, painted) : png;
   // Tesseract reads the resolution from the file or guesses it, often wrongly for screenshots; body text is
   // about 13 pt from line to line, which gives a usable figure when the resolution is not known.
   const baseDpi = options.dpi ?? (estimated * 72) / 13;

@@ -110,3 +110,23 @@ export const rulingOptionsFor = (gray: GrayImage, lineHeight: number): RulingOpt
   minVertical: Math.max(20, Math.round(lineHeight * 1.6)),
   maxThickness: Math.max(4, Math.ceil(Math.max(gray.width, gray.height) * 0.004)),
 });
+
+/** Ends this many pixels apart still meet (a scanned rule stops a little short of the rule it joins). */
+const MEET_PX = 8;
+/** A vertical rule at least this many line heights long is no letter's stroke. */
+const LONG_VERTICAL_LINES = 3;
+
+const meets = (v: Rule, h: Rule) =>
+  v.at <= h.to + MEET_PX && v.atEnd >= h.from - MEET_PX && h.at <= v.to + MEET_PX && h.atEnd >= v.from - MEET_PX;
+
+/**
+ * The rulings to paint out before OCR. The stems of a large bold title's letters ("h", "d", "l") are dark, narrow and
+ * as tall as a short vertical rule: painted out, "hidden" read "niiccen". A vertical that meets a horizontal (a grid,
+ * a box) or runs over several lines (a column rule) is a rule; a short lone one is left for OCR.
+ */
+export const rulingsToPaint = (rulings: Rulings, lineHeight: number): Rulings => ({
+  horizontal: rulings.horizontal,
+  vertical: rulings.vertical.filter(
+    (v) => v.to - v.from >= LONG_VERTICAL_LINES * lineHeight || rulings.horizontal.some((h) => meets(v, h)),
+  ),
+});
