@@ -33,7 +33,10 @@ describe("list items a page break splits in a page-by-page reading of the tags",
 
   it("joins the pieces of an item set over a page break, and keeps whole items apart", () => {
     const whole = wholeItemTexts(STRUCT_TEXT);
-    const pages = [["• Check the pump before you start.", "• Close the valve on the"], ["left side and wait.", "a) Inner item."]];
+    const pages = [
+      ["• Check the pump before you start.", "• Close the valve on the"],
+      ["left side and wait.", "a) Inner item."],
+    ];
     expect(joinItemsSplitByPages(pages, whole)).toEqual([
       "• Check the pump before you start.",
       "• Close the valve on the left side and wait.",

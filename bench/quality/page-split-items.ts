@@ -8,7 +8,13 @@ import { spawnSync } from "node:child_process";
  */
 
 /** Letters and digits only: the two readers' spacing, bullets and hyphens do not count. */
-const compact = (text: string) => (text.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join("");
+const compact = (text: string) =>
+  (
+    text
+      .normalize("NFKC")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).join("");
 
 type Open = { indent: number; role: string; item: number };
 
