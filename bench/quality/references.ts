@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { XMLParser } from "fast-xml-parser";
 import type { Reference } from "@/server/parsing/quality";
 import { adjacencyRelations, type GridCell } from "@/server/parsing/table-structure";
+import { joinItemsSplitByPages, popplerItemTexts } from "./page-split-items";
 
 /**
  * Reference outputs the quality bench scores against, each from outside Quarry: the document's own tags (a tagged
@@ -52,7 +53,7 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
   const doc = await openWithPdfjs(bytes);
   try {
     const headings: string[] = [];
-    const listItems: string[] = [];
+    const pageItems: string[][] = [];
     const tableCells: string[] = [];
     const codeBlocks: string[] = [];
     const furniture: string[] = [];
@@ -90,6 +91,8 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
         }
       }
       const textOf = (node: StructNode): string => structText(node, byId);
+      const listItems: string[] = [];
+      pageItems.push(listItems);
       const walk = (node: StructNode) => {
         const role = node.role ?? "";
         if (HEADING_ROLES.test(role)) headings.push(structText(node, byId, /^(?:Note|FENote)$/));
@@ -106,7 +109,10 @@ export const structTreeReference = async (bytes: Uint8Array, pages: number): Pro
     const clean = (s: string) => s.replace(/\s+/g, " ").trim();
     return {
       headings: headings.map(clean).filter(Boolean),
-      listItems: listItems.map(clean).filter(Boolean),
+      listItems: joinItemsSplitByPages(
+        pageItems.map((items) => items.map(clean).filter(Boolean)),
+        popplerItemTexts(bytes),
+      ),
       tableCells: tableCells.map(clean).filter(Boolean),
       codeBlocks: codeBlocks.map(clean).filter(Boolean),
       furniture: furniture.map(clean).filter(Boolean),

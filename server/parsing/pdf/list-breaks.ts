@@ -4,7 +4,10 @@ import type { ElementType, ParsedElement } from "../types";
  * A list item broken by a page or column break goes on at the top of the next page or column, where it reads as a
  * paragraph of its own. Text that opens in lower case after an item left unfinished (no sentence's end), with only
  * page furniture between them, across a break (another page or another column), is the rest of that item: it is
- * appended to the item, and `metadata.page_numbers` lists both pages when the break is a page's.
+ * appended to the item, and `metadata.page_numbers` lists both pages when the break is a page's. Text that opens in
+ * upper case ("PostgreSQL", "API") goes on too when it is set at the item's text indent, not at its marker's: two
+ * lines or more each, both blocks reach their column's right edge, so the rest is narrower than the item by about the
+ * marker's width. A paragraph after the list starts at the column's edge, as wide as the item or wider.
  */
 
 const FURNITURE: ReadonlySet<ElementType> = new Set(["Header", "Footer", "PageNumber"]);
@@ -14,11 +17,26 @@ const columnOf = (e: ParsedElement) => e.metadata?.column ?? null;
 
 const lastPage = (e: ParsedElement) => (e.metadata?.page_numbers as number[] | undefined)?.at(-1) ?? e.pageNumber ?? 0;
 
+/** How much narrower than the item (in font sizes) the rest at its text indent is: a marker and its gap. */
+const TEXT_INDENT_EM = { min: 0.5, max: 4 };
+/** A block this many font sizes high holds two lines or more. */
+const TWO_LINES_EM = 1.8;
+
+const fontSize = (e: ParsedElement) => (e.metadata?.font_size as number | undefined) ?? 0;
+
+const atTextIndent = (item: ParsedElement, next: ParsedElement): boolean => {
+  const [a, b, size] = [item.boundingBox, next.boundingBox, fontSize(item)];
+  if (!a || !b || !size || fontSize(next) !== size) return false;
+  if (Math.min(a.height, b.height) < TWO_LINES_EM * size) return false;
+  const inset = (a.width - b.width) / size;
+  return inset >= TEXT_INDENT_EM.min && inset <= TEXT_INDENT_EM.max;
+};
+
 const goesOn = (item: ParsedElement, next: ParsedElement): boolean =>
   item.type === "ListItem" &&
   TEXT.has(next.type) &&
   !/[.!?:;]["”’)]?$/.test(item.text.trim()) &&
-  /^\p{Ll}/u.test(next.text.trim()) &&
+  (/^\p{Ll}/u.test(next.text.trim()) || atTextIndent(item, next)) &&
   ((next.pageNumber ?? 0) === lastPage(item) + 1 ||
     ((next.pageNumber ?? 0) === lastPage(item) && columnOf(next) !== columnOf(item)));
 
