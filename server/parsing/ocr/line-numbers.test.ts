@@ -1,7 +1,6 @@
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import { afterAll, describe, expect, it } from "vitest";
 import { shutdownOcr } from "./engine";
-import { analyzePage } from "./page";
+import { blankPage, readTestPage } from "./test-fixtures";
 
 /**
  * A transcript page at 200 dpi: line numbers 1–25 down the left margin, text beside the first lines only, monospace.
@@ -54,14 +53,8 @@ const AT_150_DPI: Geometry = {
 };
 
 const drawTranscript = (g: Geometry): Buffer => {
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "DejaVu Sans Mono");
-  const canvas = createCanvas(g.width, g.height);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, g.width, g.height);
-  ctx.fillStyle = "#000000";
+  const { canvas, ctx } = blankPage(g.width, g.height);
   ctx.font = `${g.font}px "DejaVu Sans Mono"`;
-  ctx.textBaseline = "top";
   for (let n = 1; n <= 25; n++) {
     const y = g.top + (n - 1) * g.gap;
     ctx.textAlign = "right";
@@ -75,13 +68,7 @@ const drawTranscript = (g: Geometry): Buffer => {
 /** A page of body text with an identifier printed up its left margin, turned a quarter (an arXiv stamp). */
 const STAMP = "arXiv:2101.04567v2 [cs.CL] 12 Jan 2021";
 const drawStampedPage = (): Buffer => {
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", "DejaVu Serif");
-  const canvas = createCanvas(1700, 2200);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, 1700, 2200);
-  ctx.fillStyle = "#000000";
-  ctx.textBaseline = "top";
+  const { canvas, ctx } = blankPage(1700, 2200);
   ctx.font = '30px "DejaVu Serif"';
   for (let i = 0; i < 12; i++)
     ctx.fillText("Retrieval quality depends on how well each page is parsed.", 300, 300 + i * 60);
@@ -94,29 +81,14 @@ const drawStampedPage = (): Buffer => {
   return canvas.toBuffer("image/png");
 };
 
-/** A page image read as the OCR methods read it, at the geometry's resolution. */
-const read = (png: Buffer, g: Geometry, tables = false) =>
-  analyzePage({
-    pageNumber: 1,
-    png,
-    width: g.width,
-    height: g.height,
-    dpi: g.dpi,
-    enlargeSmallText: false,
-    tables,
-    reocr: null,
-    keepEmptyPage: "inked",
-    deadline: Date.now() + 120_000,
-  });
-
-const wordsOf = (page: Awaited<ReturnType<typeof analyzePage>>) =>
+const wordsOf = (page: Awaited<ReturnType<typeof readTestPage>>) =>
   page.units.flatMap((u) => u.lines.flatMap((l) => l.words.map((w) => w.text)));
 
 describe("line numbers down a scanned page's margin", () => {
   afterAll(() => shutdownOcr());
 
   it("come out as the numbers, not as a vertical reading of stacked digits", async () => {
-    const page = await read(drawTranscript(AT_200_DPI), AT_200_DPI);
+    const page = await readTestPage(drawTranscript(AT_200_DPI), AT_200_DPI);
     const tokens = wordsOf(page);
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
@@ -124,21 +96,21 @@ describe("line numbers down a scanned page's margin", () => {
   }, 180_000);
 
   it("make no table of the lines they number", async () => {
-    const page = await read(drawTranscript(AT_200_DPI), AT_200_DPI, true);
+    const page = await readTestPage(drawTranscript(AT_200_DPI), AT_200_DPI, true);
     expect(page.tables).toEqual([]);
     const tokens = wordsOf(page);
     for (let n = 1; n <= 25; n++) expect(tokens).toContain(String(n));
   }, 180_000);
 
   it("come out when Tesseract drops them as specks (150 dpi): each is read on its own", async () => {
-    const page = await read(drawTranscript(AT_150_DPI), AT_150_DPI);
+    const page = await readTestPage(drawTranscript(AT_150_DPI), AT_150_DPI);
     const tokens = wordsOf(page);
     const numbers = tokens.filter((t) => /^\d+$/.test(t)).map(Number);
     for (let n = 1; n <= 25; n++) expect(numbers).toContain(n);
   }, 180_000);
 
   it("leave text that really runs up the margin to its vertical reading", async () => {
-    const page = await read(drawStampedPage(), AT_200_DPI);
+    const page = await readTestPage(drawStampedPage(), AT_200_DPI);
     const text = page.units.map((u) => u.lines.map((l) => l.text).join(" ")).join(" ");
     expect(text).toContain("2101.04567");
   }, 180_000);

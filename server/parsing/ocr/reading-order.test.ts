@@ -1,7 +1,6 @@
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import { afterAll, describe, expect, it } from "vitest";
 import { shutdownOcr } from "./engine";
-import { analyzePage } from "./page";
+import { blankPage, readTestPage } from "./test-fixtures";
 
 /**
  * A scanned paper's first page at 200 dpi: a title, two authors centred over the two text columns, then the
@@ -28,13 +27,7 @@ const COLUMN_WORDS = [
 const THREE = [...AUTHORS, ["Chen Wu", "Northfield College", "chen@northfield.ac"]];
 
 const drawPaper = (authors = AUTHORS, centres = [480, 1220]): Buffer => {
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", "DejaVu Serif");
-  const canvas = createCanvas(WIDTH, HEIGHT);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, WIDTH, HEIGHT);
-  ctx.fillStyle = "#000000";
-  ctx.textBaseline = "top";
+  const { canvas, ctx } = blankPage(WIDTH, HEIGHT);
   ctx.textAlign = "center";
   ctx.font = '48px "DejaVu Serif"';
   ctx.fillText("Reading Order of Scanned Papers", WIDTH / 2, 120);
@@ -53,18 +46,7 @@ const drawPaper = (authors = AUTHORS, centres = [480, 1220]): Buffer => {
 
 /** The page's text units in reading order, joined. */
 const readText = async (png: Buffer) => {
-  const page = await analyzePage({
-    pageNumber: 1,
-    png,
-    width: WIDTH,
-    height: HEIGHT,
-    dpi: 200,
-    enlargeSmallText: false,
-    tables: false,
-    reocr: null,
-    keepEmptyPage: "inked",
-    deadline: Date.now() + 120_000,
-  });
+  const page = await readTestPage(png, { width: WIDTH, height: HEIGHT, dpi: 200 });
   return page.units.map((u) => u.text).join(" ");
 };
 

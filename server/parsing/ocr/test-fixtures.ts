@@ -1,5 +1,6 @@
 import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
 import { PDFDocument } from "pdf-lib";
+import { analyzePage } from "./page";
 
 /**
  * Page images drawn in code for the OCR tests (a "scan" of a short report) and small writers for formats sharp
@@ -13,8 +14,37 @@ const registerFonts = () => {
   if (fontsReady) return;
   GlobalFonts.registerFromPath(`${FONT_DIR}/DejaVuSans.ttf`, "DejaVu Sans");
   GlobalFonts.registerFromPath(`${FONT_DIR}/DejaVuSans-Bold.ttf`, "DejaVu Sans Bold");
+  GlobalFonts.registerFromPath(`${FONT_DIR}/DejaVuSerif.ttf`, "DejaVu Serif");
+  GlobalFonts.registerFromPath(`${FONT_DIR}/DejaVuSansMono.ttf`, "DejaVu Sans Mono");
   fontsReady = true;
 };
+
+/** A white page to draw on: black ink, text placed by its top, the DejaVu faces registered. */
+export const blankPage = (width: number, height: number) => {
+  registerFonts();
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext("2d");
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = "#000000";
+  ctx.textBaseline = "top";
+  return { canvas, ctx };
+};
+
+/** A page image read as the OCR methods read it (Tesseract, no second reading), at a known resolution. */
+export const readTestPage = (png: Buffer, page: { width: number; height: number; dpi: number }, tables = false) =>
+  analyzePage({
+    pageNumber: 1,
+    png,
+    width: page.width,
+    height: page.height,
+    dpi: page.dpi,
+    enlargeSmallText: false,
+    tables,
+    reocr: null,
+    keepEmptyPage: "inked",
+    deadline: Date.now() + 120_000,
+  });
 
 export const SCAN = { width: 1000, height: 1300 } as const;
 

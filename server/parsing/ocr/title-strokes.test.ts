@@ -1,8 +1,7 @@
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
 import { afterAll, describe, expect, it } from "vitest";
 import { shutdownOcr } from "./engine";
-import { analyzePage } from "./page";
 import { rulingsToPaint } from "./rulings";
+import { blankPage, readTestPage } from "./test-fixtures";
 
 /**
  * A paper's first page scanned at 300 dpi: a large bold title over body text. The stems of the title's tall letters
@@ -18,14 +17,7 @@ const BODY = [
 ];
 
 const drawPage = (): Buffer => {
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf", "DejaVu Sans Bold");
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", "DejaVu Serif");
-  const canvas = createCanvas(WIDTH, HEIGHT);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, WIDTH, HEIGHT);
-  ctx.fillStyle = "#000000";
-  ctx.textBaseline = "top";
+  const { canvas, ctx } = blankPage(WIDTH, HEIGHT);
   ctx.font = '90px "DejaVu Sans Bold"';
   ctx.fillText(TITLE, 150, 120);
   ctx.font = '30px "DejaVu Serif"';
@@ -37,18 +29,7 @@ describe("a large bold title on a scan", () => {
   afterAll(() => shutdownOcr());
 
   it("keeps its letters' stems: they are not ruling lines to paint out before OCR", async () => {
-    const page = await analyzePage({
-      pageNumber: 1,
-      png: drawPage(),
-      width: WIDTH,
-      height: HEIGHT,
-      dpi: 300,
-      enlargeSmallText: false,
-      tables: false,
-      reocr: null,
-      keepEmptyPage: "inked",
-      deadline: Date.now() + 120_000,
-    });
+    const page = await readTestPage(drawPage(), { width: WIDTH, height: HEIGHT, dpi: 300 });
     const text = page.units.map((u) => u.text).join(" ");
     expect(text).toContain(TITLE);
     expect(text).toContain(BODY[1]);
