@@ -32,6 +32,23 @@ const pageWithProse = async () => {
   return { doc, font, page };
 };
 
+/**
+ * A page of prose whose foot is an item (its marker, then its lines at the text indent) and a second page to go on,
+ * both with their page numbers.
+ */
+const itemAtPageFoot = async (marker: string, lines: string[]) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const first = doc.addPage([PAGE.width, PAGE.height]);
+  for (let i = 0; i < 39; i++) put(first, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+  put(first, marker, 72, 666, 10, font);
+  lines.forEach((line, i) => put(first, line, 90, 666 + i * 14, 10, font));
+  put(first, "1", 300, 750, 9, font);
+  const second = doc.addPage([PAGE.width, PAGE.height]);
+  put(second, "2", 300, 750, 9, font);
+  return { doc, font, second };
+};
+
 describe("list items", () => {
   it("starts an item at each bullet drawn from a dingbat font: boxes, diamonds, arrows, crosses", async () => {
     const doc = await PDFDocument.create();
@@ -252,21 +269,15 @@ describe("list items", () => {
   });
 
   it("goes on with an item broken by a page break whose rest opens in upper case at the item's text indent", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const first = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 39; i++) put(first, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
-    put(first, "1.", 72, 666, 10, font);
-    put(first, "Install the service on a host with two cores and memory enough", 90, 666, 10, font);
-    put(first, "for the workers, then configure the database connection with", 90, 680, 10, font);
-    put(first, "1", 300, 750, 9, font);
-    const second = doc.addPage([PAGE.width, PAGE.height]);
+    const { doc, font, second } = await itemAtPageFoot("1.", [
+      "Install the service on a host with two cores and memory enough",
+      "for the workers, then configure the database connection with",
+    ]);
     put(second, "PostgreSQL settings for the host and the storage folder for the", 90, 72, 10, font);
     put(second, "uploads, before the first start of the service on the new host", 90, 86, 10, font);
     put(second, "2.", 72, 100, 10, font);
     put(second, "Start the worker", 90, 100, 10, font);
     for (let i = 0; i < 4; i++) put(second, `${BODY.slice(0, 88)} ${i}.`, 72, 130 + i * 14, 10, font);
-    put(second, "2", 300, 750, 9, font);
     expect(await listItems(doc)).toEqual([
       "1. Install the service on a host with two cores and memory enough for the workers, then configure the " +
         "database connection with PostgreSQL settings for the host and the storage folder for the uploads, before " +
@@ -276,19 +287,13 @@ describe("list items", () => {
   });
 
   it("leaves a paragraph in upper case at the column's edge after an unfinished item on the page before", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const first = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 39; i++) put(first, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
-    put(first, "•", 72, 666, 10, font);
-    put(first, "Install the service on a host with two cores and memory enough", 90, 666, 10, font);
-    put(first, "for the workers and the database with its storage folder", 90, 680, 10, font);
-    put(first, "1", 300, 750, 9, font);
-    const second = doc.addPage([PAGE.width, PAGE.height]);
+    const { doc, font, second } = await itemAtPageFoot("•", [
+      "Install the service on a host with two cores and memory enough",
+      "for the workers and the database with its storage folder",
+    ]);
     put(second, "PostgreSQL settings are read from the environment of the host when the", 72, 72, 10, font);
     put(second, "service starts, and a change needs a restart of the service to apply.", 72, 86, 10, font);
     for (let i = 0; i < 4; i++) put(second, `${BODY.slice(0, 88)} ${i}.`, 72, 116 + i * 14, 10, font);
-    put(second, "2", 300, 750, 9, font);
     expect(await listItems(doc)).toEqual([
       "Install the service on a host with two cores and memory enough for the workers and the database with its " +
         "storage folder",
