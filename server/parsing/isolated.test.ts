@@ -5,7 +5,14 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ModelCallReport } from "@/server/providers/usage-types";
 import { createVisionModel } from "@/server/providers/vision/client";
 import { textDoc } from "@/server/testing/fixtures";
-import { closeWorkerPools, officePdfIsolated, pageImageIsolated, parseWorkerPids, partitionIsolated } from "./isolated";
+import {
+  busyParseWorkers,
+  closeWorkerPools,
+  officePdfIsolated,
+  pageImageIsolated,
+  parseWorkerPids,
+  partitionIsolated,
+} from "./isolated";
 import { buildDocx, wPara } from "./office/test-fixtures";
 import { findTool } from "./system-tools";
 import { stallingPdf } from "./test-stall";
@@ -116,20 +123,28 @@ describe("partitionIsolated", () => {
 
   it("parses short documents one after another on one worker, and a document waiting beside a long one on another", async () => {
     closeWorkerPools();
+    // Short documents at once: one worker takes them in turn (two parses at once double each one's CPU time). The
+    // wait for a busy worker is made long here, so a loaded machine's slow short parse does not start a second one.
+    const patient = { ...limits, workers: 2, shareAfterMs: 60_000 };
+    // A started worker first: a worker's start (a second or more on a busy machine) is not a short parse to wait for.
+    await partitionIsolated(txt(text), patient);
+    await Promise.all([1, 2, 3].map(() => partitionIsolated(txt(text), patient)));
+    expect(parseWorkerPids()).toHaveLength(1);
+    closeWorkerPools();
+    // A long parse (a PDF page of 400,000 text objects, seconds) does not hold a short one back: the short one goes
+    // to a second worker after the default wait and ends first (a short text is milliseconds of work).
     const two = { ...limits, workers: 2 };
     const parse = () => partitionIsolated(txt(text), two);
-    // A started worker first: a worker's start (a second or more on a busy machine) is not a short parse to wait for.
     await parse();
-    // Short documents at once: one worker takes them in turn (two parses at once double each one's CPU time).
-    await Promise.all([parse(), parse(), parse()]);
-    expect(parseWorkerPids()).toHaveLength(1);
-    // A long parse (a PDF page of 400,000 text objects, seconds) does not hold a short one back: the short one goes
-    // to a second worker and ends first (a short text is milliseconds of work; the long page is seconds).
+    // Idle (a worker stays busy a moment after its result, while it reports its memory), then the long parse.
+    await expect.poll(busyParseWorkers, { timeout: 30_000 }).toBe(0);
     let longDone = false;
     const long = partitionIsolated(
       { bytes: await stallingPdf(), fileName: "s.pdf", fileType: "pdf", method: "basic" },
       two,
     ).finally(() => (longDone = true));
+    // On its worker before the short one is sent: its bytes go through a file first, and the short one could overtake.
+    await expect.poll(busyParseWorkers, { timeout: 30_000 }).toBe(1);
     await parse();
     expect(longDone).toBe(false);
     expect(parseWorkerPids()).toHaveLength(2);

@@ -19,6 +19,8 @@ import type { ModelCallReport } from "@/server/providers/usage-types";
 export type IsolationLimits = JobLimits & {
   /** Worker processes kept for this kind of work (default 2); more documents wait their turn. */
   workers?: number;
+  /** How long a document waits for a busy worker before another one takes it (default a second; tests). */
+  shareAfterMs?: number;
 };
 
 export const DEFAULT_LIMITS: IsolationLimits = { timeoutMs: 10 * 60_000, maxRssMb: 3072, pageTimeoutMs: 60_000 };
@@ -52,6 +54,7 @@ const poolFor = (kind: Kind, limits: IsolationLimits) => {
       idleMs: 60_000,
       // Memory a big document leaves behind (fragmented heap, native caches) is given back by a new process.
       recycleRssMb: Math.min(768, Math.max(256, Math.floor(limits.maxRssMb / 2))),
+      shareAfterMs: limits.shareAfterMs,
     });
     pools.set(key, pool);
   }
@@ -61,6 +64,10 @@ const poolFor = (kind: Kind, limits: IsolationLimits) => {
 /** Process ids of the warm parse workers (tests). */
 export const parseWorkerPids = () =>
   [...pools.entries()].flatMap(([key, pool]) => (key.startsWith("parse:") ? pool.stats().pids : []));
+
+/** Parse workers running a job now (tests). */
+export const busyParseWorkers = () =>
+  [...pools.entries()].reduce((n, [key, pool]) => n + (key.startsWith("parse:") ? pool.stats().busy : 0), 0);
 
 /** Stops every parse worker (tests). */
 export const closeWorkerPools = () => {
@@ -130,7 +137,11 @@ export const partitionIsolatedInBatches = async (
   { fileName, fileType, method, ...document }: IsolatedInput,
   limits: IsolationLimits,
   onBatch: (elements: ParsedElement[], firstPosition: number) => Promise<void>,
-  { onRestart = async () => undefined, providers, onModelCall }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
+  {
+    onRestart = async () => undefined,
+    providers,
+    onModelCall,
+  }: IsolatedOptions & { onRestart?: () => Promise<void> } = {},
 ): Promise<PartitionMeta> => {
   const started = Date.now();
   const configs = configsOf(providers);

@@ -25,6 +25,8 @@ export type PoolOptions = {
   idleMs: number;
   /** Retire a worker whose resident memory after a job is above this (MB). */
   recycleRssMb: number;
+  /** How long a document waits for a busy worker before another worker takes it (default SHARE_AFTER_MS). */
+  shareAfterMs?: number;
 };
 
 /**
@@ -83,7 +85,8 @@ const pump = (pool: Pool) => {
   while (pool.waiting.length > 0) {
     const live = [...pool.workers].filter((w) => !w.retired);
     const running = live.filter((w) => w.busy && !w.settling);
-    const wait = running.length > 0 ? Math.max(...running.map((w) => w.busySince)) + SHARE_AFTER_MS - Date.now() : 0;
+    const shareAfter = pool.options.shareAfterMs ?? SHARE_AFTER_MS;
+    const wait = running.length > 0 ? Math.max(...running.map((w) => w.busySince)) + shareAfter - Date.now() : 0;
     if (wait > 0) {
       pool.shareTimer = setTimeout(() => pump(pool), wait);
       pool.shareTimer.unref();
