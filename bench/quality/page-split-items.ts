@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { compactText } from "@/server/parsing/table-structure";
 
 /**
  * pdfjs gives a tagged PDF's structure tree one page at a time, so a list item the author tagged once but set over a
@@ -6,15 +7,6 @@ import { spawnSync } from "node:child_process";
  * parser that keeps the item whole would then be scored wrong twice. poppler's `pdfinfo -struct-text` prints the
  * document's tree once, whole: it tells which page-split pieces are one item.
  */
-
-/** Letters and digits only: the two readers' spacing, bullets and hyphens do not count. */
-const compact = (text: string) =>
-  (
-    text
-      .normalize("NFKC")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  ).join("");
 
 type Open = { indent: number; role: string; item: number };
 
@@ -52,13 +44,13 @@ export const wholeItemTexts = (structText: string): string[] => {
  * holds the two as one item and the first alone is no item of it.
  */
 export const joinItemsSplitByPages = (pages: readonly string[][], whole: readonly string[]): string[] => {
-  const known = new Set(whole.map(compact));
+  const known = new Set(whole.map(compactText));
   const out: string[] = [];
   for (const items of pages) {
     const [first, ...rest] = items;
     if (first === undefined) continue;
     const head = out.at(-1);
-    if (head !== undefined && !known.has(compact(head)) && known.has(compact(head + first))) {
+    if (head !== undefined && !known.has(compactText(head)) && known.has(compactText(head + first))) {
       out[out.length - 1] = `${head} ${first}`;
     } else out.push(first);
     out.push(...rest);

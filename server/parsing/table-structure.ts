@@ -11,7 +11,7 @@ export type GridCell = { row: number; col: number; rowSpan: number; colSpan: num
  * A cell's text as the competition compares it: letters and digits only, without spaces (ICDAR 2013's ground truth
  * often drops the spaces a PDF's words have, "unitedkingdom" for "United Kingdom").
  */
-const normalise = (text: string) =>
+export const compactText = (text: string) =>
   (
     text
       .normalize("NFKC")
@@ -22,7 +22,7 @@ const normalise = (text: string) =>
 /** Adjacency relations of one table: "a → b" (same row, next non-empty cell) and "a ↓ b" (same column). */
 export const adjacencyRelations = (cells: readonly GridCell[]): string[] => {
   const grid = new Map<string, number>();
-  const filled = cells.map((c) => normalise(c.text));
+  const filled = cells.map((c) => compactText(c.text));
   cells.forEach((c, i) => {
     for (let r = c.row; r < c.row + c.rowSpan; r++)
       for (let k = c.col; k < c.col + c.colSpan; k++) grid.set(`${r},${k}`, i);
