@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createCanvas, GlobalFonts } from "@napi-rs/canvas";
+import { createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, StandardFonts, rgb } from "pdf-lib";
+import { blankPage } from "../ocr/test-fixtures";
 
 /**
  * Test support for the vision-based parsers (nothing in the app imports this): a local stand-in for an
@@ -131,13 +132,6 @@ export const PAGE = { width: 612, height: 792 } as const;
 /** renderPage at 150 dpi: what the vision model receives for a Letter page. */
 export const PAGE_PIXELS_150DPI = { width: 1275, height: 1650 } as const;
 
-let fontRegistered = false;
-const registerFont = () => {
-  if (fontRegistered) return;
-  GlobalFonts.registerFromPath("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "DejaVu Sans");
-  fontRegistered = true;
-};
-
 /** What the scanned page of the mixed PDF shows, with each line's box as fractions of the page. */
 export const SCANNED_PAGE = {
   title: { text: "Quarterly Scan Report", bbox: [0.1, 0.08, 0.62, 0.12] as [number, number, number, number] },
@@ -149,13 +143,7 @@ export const SCANNED_PAGE = {
 
 /** A scanned page as a PNG: black text on white at the positions SCANNED_PAGE lists. */
 export const drawScannedPage = (width = 1275, height = 1650): Buffer => {
-  registerFont();
-  const canvas = createCanvas(width, height);
-  const ctx = canvas.getContext("2d");
-  ctx.fillStyle = "#ffffff";
-  ctx.fillRect(0, 0, width, height);
-  ctx.fillStyle = "#000000";
-  ctx.textBaseline = "top";
+  const { canvas, ctx } = blankPage(width, height);
   ctx.font = `bold ${Math.round(height * 0.03)}px "DejaVu Sans"`;
   ctx.fillText(SCANNED_PAGE.title.text, width * 0.1, height * 0.08);
   ctx.font = `${Math.round(height * 0.018)}px "DejaVu Sans"`;
