@@ -75,6 +75,18 @@ describe("engine choice", () => {
     expect((await readChosen(worse.read, "auto")).engine).toBe("tesseract");
   });
 
+  it("keeps Tesseract's reading when PP-OCR's surer reading misses text", async () => {
+    // A ruled table page: PP-OCR read its cells surely but skipped some that Tesseract read.
+    const cells: [string, number][] = ["821-11/2013-DS", "25-02-2014", "9742744811", "Hyderabad-500004"].map((t) => [
+      t,
+      70,
+    ]);
+    const missing = reader({ tesseract: page(cells), ppocr: page(cells.slice(1).map(([t]) => [t, 99])) });
+    expect((await readChosen(missing.read, "auto")).engine).toBe("tesseract");
+    const whole = reader({ tesseract: page(cells), ppocr: page(cells.map(([t]) => [t, 99])) });
+    expect((await readChosen(whole.read, "auto")).engine).toBe("ppocr");
+  });
+
   it("keeps Tesseract's reading when PP-OCR cannot run, unless both are asked for", async () => {
     const r = reader({ ppocr: new Error("no models"), tesseract: page([["Total", 60]]) });
     expect((await readChosen(r.read, "auto")).engine).toBe("tesseract");
