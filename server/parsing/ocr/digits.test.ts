@@ -86,6 +86,11 @@ describe("digit look-alikes", () => {
     for (const token of ["|", "|a]", "[a|"]) expect(fixToken(token)).toBe(token);
   });
 
+  it("drops a question mark read between an acronym and its number", () => {
+    expect(fixLine(["Lucene-", "BM?25", "and", "TF-IDF/BM?25,"])).toEqual(["Lucene-", "BM25", "and", "TF-IDF/BM25,"]);
+    for (const token of ["why?", "rings?”", "Q?", "what?2", "?25", "A?b"]) expect(fixToken(token)).toBe(token);
+  });
+
   it("works on a whole line", () => {
     expect(fixDigitsInText("Revenue rose 1O% to $1,2O4.5O in 2O23.")).toBe("Revenue rose 10% to $1,204.50 in 2023.");
   });

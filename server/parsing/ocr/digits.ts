@@ -106,6 +106,15 @@ const fixVersion = (token: string): string | null => {
   return /^\d+(?:\.\d+)+$/.test(version) && version !== m[2] ? `${m[1]}${version}${m[3]}` : null;
 };
 
+/**
+ * A question mark Tesseract puts between an acronym and its number ("BM?25", "TF-IDF/BM?25" for BM25, seen on a
+ * 300-dpi scan of a paper set in Times): written text does not put "?" between a capital and a digit.
+ */
+const fixStrayQuestion = (token: string): string | null => {
+  const fixed = token.replace(/(?<=[A-Z])\?(?=\d)/g, "");
+  return fixed === token ? null : fixed;
+};
+
 /** Two-letter words a 0 for o can come from ("0r", "0f"); "to" is left out: t0 is a subscript in formulas. */
 const SHORT_O_WORDS = new Set(["or", "of", "on", "no", "so", "do", "go"]);
 
@@ -130,7 +139,7 @@ const fixZeroForO = (token: string): string | null => {
 export const fixToken = (token: string, isbnContext = false): string => {
   const doi = fixDoi(token);
   if (doi) return doi;
-  const word = fixZeroForO(token) ?? fixVersion(token) ?? fixBracket(token);
+  const word = fixZeroForO(token) ?? fixVersion(token) ?? fixBracket(token) ?? fixStrayQuestion(token);
   if (word) return word;
   if (![...token].some(isConfusable)) return token;
   const digits = digitCount(token);
