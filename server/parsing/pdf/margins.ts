@@ -135,11 +135,20 @@ export const carriesPrintedFolio = (block: Block, page: PageText): "top" | "bott
   return edge ? null : band;
 };
 
-/** Margin keys found on enough pages to be running heads or feet. */
+/** The page's first or last text: nothing above the block, or nothing below it. */
+const atPageEdge = (block: Block, page: PageText): boolean =>
+  !page.runs.some((r) => r.bottom <= block.top) || !page.runs.some((r) => r.top >= block.bottom);
+
+/**
+ * Margin keys found on enough pages to be running heads or feet. In a document of two pages, two is enough, and
+ * two pages that open alike ("Section 1", then items "1. Item 1", "2. Item 2" near the top of both) would make
+ * running heads of their body: there only the pages' first and last text count, where a running head sits.
+ */
 export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const counts = new Map<string, number>();
   for (const { page, blocks } of pages) {
-    const keys = new Set(blocks.flatMap((b) => [...marginKeys(b, page), ...placeKeys(b)]));
+    const margin = (b: Block) => (pages.length > 2 || atPageEdge(b, page) ? marginKeys(b, page) : []);
+    const keys = new Set(blocks.flatMap((b) => [...margin(b), ...placeKeys(b)]));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   const needed = pages.length <= 2 ? 2 : Math.max(3, Math.ceil(pages.length * 0.3));
