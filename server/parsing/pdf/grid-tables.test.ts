@@ -121,6 +121,41 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
     ]);
   });
 
+  it("a bulleted list in a ruled cell stays in its cell; lines in step without bullets are rows", () => {
+    // Word: a fully ruled table, a bulleted list in one cell and a numbered list beside it (pandoc's test documents).
+    const run = (text: string, left: number, top: number) => ({
+      text,
+      left,
+      right: left + 6 * text.length,
+      top,
+      bottom: top + 10,
+      baseline: top + 8,
+      fontSize: 10,
+      fontName: "Helvetica",
+      mono: false,
+    });
+    const horizontal = [100, 120, 170].map((y) => ({ x0: 72, x1: 372, y }));
+    const vertical = [72, 222, 372].map((x) => ({ x, y0: 100, y1: 170 }));
+    const header = [run("Cell with text", 77, 105), run("Cell with text", 227, 105)];
+    const body = (first: string[]) =>
+      first.flatMap((t, i) => [
+        ...(t.startsWith("• ")
+          ? [run("•", 82, 125 + i * 14), run(t.slice(2), 92, 125 + i * 14)]
+          : [run(t, 77, 125 + i * 14)]),
+        run(`${i + 1}. ${["Cell with", "A", "Numbered list."][i]}`, 232, 125 + i * 14),
+      ]);
+    const cellsOf = (runs: ReturnType<typeof run>[]) =>
+      findGridTables({ runs, rotated: [], horizontal, vertical }).tables[0]?.cells.map((c) => c.text);
+    expect(cellsOf([...header, ...body(["• Cell with", "• A", "• Bullet list"])])).toEqual([
+      "Cell with text",
+      "Cell with text",
+      "• Cell with • A • Bullet list",
+      "1. Cell with 2. A 3. Numbered list.",
+    ]);
+    // The same lines without bullets: rows the drawing did not rule.
+    expect(cellsOf([...header, ...body(["Alpha", "Beta", "Gamma"])])).toHaveLength(8);
+  });
+
   // "(000)" under a heading is its unit, thousands, not a figure in brackets.
   it.each([
     ["a year", "(census)"],

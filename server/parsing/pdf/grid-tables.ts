@@ -1,3 +1,4 @@
+import { bulletPrefixLength, GLYPH_START_RE } from "../classify-text";
 import { escapeHtml } from "../table-html";
 import type { HorizontalLine, VerticalLine } from "./figures";
 import { withRuledEdges } from "./grid-edges";
@@ -129,6 +130,25 @@ const THOUSANDS_RE = /^\(['’]?000s?\)[*†‡]*$/;
  * them) is not cut when it holds no figures: its lines are column headings wrapped inside their ruled cells
  * ("Schools identified / under NCLB / (n = 469)", "GNP ($000) / 1995"), one heading each.
  */
+/**
+ * A bulleted list in a cell: every line of one column opens with a bullet glyph and its words ("• Cell with", "• A",
+ * "• Bullet list"). Its lines are one cell's items, not rows, whatever the next cell holds beside them (a numbered
+ * list, lines of a paragraph). Numbers are left out: a table's rows may open with them.
+ */
+const bulletedColumn = (bands: Piece[][], columnOf: (p: Piece) => number): boolean => {
+  const columns = new Set(bands.flat().map(columnOf));
+  return [...columns].some((c) =>
+    bands.every((band) => {
+      const text = band
+        .filter((p) => columnOf(p) === c)
+        .sort((a, b) => a.left - b.left)
+        .map((p) => p.text.trim())
+        .join(" ");
+      return GLYPH_START_RE.test(text) && bulletPrefixLength(text) > 0;
+    }),
+  );
+};
+
 const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   const extra: number[] = [];
   const columnOf = (p: Piece) =>
@@ -175,7 +195,7 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
         continue;
       }
     }
-    if (inside.length < 4 || bands.length < 2) continue;
+    if (inside.length < 4 || bands.length < 2 || bulletedColumn(bands, columnOf)) continue;
     const perColumn = new Map<number, Set<number>>();
     bands.forEach((band, b) => {
       for (const p of band) {
