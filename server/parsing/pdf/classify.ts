@@ -49,8 +49,20 @@ const listingText = (lines: Line[]): string => {
 };
 
 /**
- * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line numbered like a list item but set
- * as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
+ * Two lines centred on one axis, the second set in from the first's left edge: a title wrapped in the middle of the
+ * page ("159. And It Came to Pass in the Course of Those Many" over "Days"). A list item's wrapped lines start at
+ * one left edge (or the second at its text's indent), not centred under the first.
+ */
+const centredPair = (lines: readonly Line[]): boolean => {
+  const [a, b] = lines;
+  if (!a || !b || lines.length !== 2) return false;
+  const size = Math.max(a.fontSize, b.fontSize);
+  return Math.abs(a.left + a.right - b.left - b.right) / 2 <= 0.5 * size && b.left - a.left >= 2 * size;
+};
+
+/**
+ * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line (or a centred pair) numbered like
+ * a list item but set as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
  * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
  * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
@@ -73,10 +85,13 @@ const isSmallCapsHeading = (block: Block, text: string, page: PageText, stats: D
 };
 const isLetteredHeading = (block: Block, text: string, stats: DocStats): boolean => {
   const [line] = block.lines;
-  if (!line || block.lines.length !== 1 || text.length > 80 || !isHeadingLine(line, stats)) return false;
-  if (GLYPH_START_RE.test(text)) return false;
+  const centred = centredPair(block.lines);
+  if (!line || !(block.lines.length === 1 || centred) || text.length > (centred ? 160 : 80)) return false;
+  if (!block.lines.every((l) => isHeadingLine(l, stats)) || GLYPH_START_RE.test(text)) return false;
   // A command or file named in a typewriter font keeps its own case ("5. REFERENCE FORMATTING WITH asmeconf.bst").
-  const runs = line.segments.flatMap((s) => s.runs).filter((r) => r.fontName === line.fontName || !isCodeWord(r));
+  const runs = block.lines
+    .flatMap((l) => l.segments.flatMap((s) => s.runs))
+    .filter((r) => r.fontName === line.fontName || !isCodeWord(r));
   const prose = runs.map((r) => r.text).join(" ");
   const words = (prose.slice(bulletPrefixLength(prose)).match(/\p{L}{2,}/gu) ?? []).join(" ");
   return line.fontSize >= stats.bodySize * 1.08 || (/\p{Lu}/u.test(words) && !/\p{Ll}/u.test(words));

@@ -261,6 +261,24 @@ describe("numbered headings", () => {
     expect(typeOf("2. Configure the server")).toBe("ListItem");
   });
 
+  it("types a numbered title wrapped in the middle of the page as Title, a wrapped item at the left as ListItem", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const centre = (text: string, top: number) =>
+      put(page, text, (PAGE.width - font.widthOfTextAtSize(text, 14)) / 2, top, 14, font);
+    centre("159. And It Came to Pass in the Course of Those Many", 80);
+    centre("Days", 98);
+    body(page, font, 130, 1);
+    put(page, "12. And it came to pass in the course of those many days that the", 72, 210, 14, font);
+    put(page, "king of Egypt died", 72, 228, 14, font);
+    body(page, font, 260, 2);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const typeOf = (start: string) => elements.find((e) => e.text.startsWith(start))?.type;
+    expect(typeOf("159. And It Came")).toBe("Title");
+    expect(typeOf("12. And it came")).toBe("ListItem");
+  });
+
   it("ends a run of two-column rows at a section heading set larger, and does not start one there", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
