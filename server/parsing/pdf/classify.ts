@@ -13,7 +13,7 @@ import type { ElementType } from "../types";
 import { isHeadingLine, joinLines } from "./blocks";
 import { BOLD_FONT, ITALIC_FONT, SMALL_CAPS_FONT } from "./font-names";
 import { itemPrefixLength, spacedItemText } from "./item-lines";
-import { carriesOwnFolio, carriesPrintedFolio, marginKeys } from "./margins";
+import { carriesOwnFolio, carriesPrintedFolio, repeatedMarginKeys } from "./margins";
 import { repeatedInPlace } from "./repeated-lines";
 import { isCodeWord, monoShare, type DocStats } from "./stats";
 import { rightToLeftRows, rightToLeftTable } from "./direction";
@@ -283,7 +283,7 @@ export const classifyBlock = ({
   if (!text) return null;
   const inTop = block.bottom <= page.height * HEADER_BAND;
   const inBottom = block.top >= page.height * FOOTER_BAND;
-  const keys = marginKeys(block, page).filter((k) => repeated.has(k));
+  const keys = repeatedMarginKeys(block, page, repeated);
   const fontSize = maxOf(block.lines.map((l) => l.fontSize));
 
   if ((inTop || inBottom) && isPageNumberText(text)) return { type: "PageNumber", text };

@@ -27,25 +27,30 @@ describe("running heads whose number keeps in step with the page", () => {
     expect(numbered.map((e) => e.type)).toEqual(["Title", "Title"]);
   });
 
-  it("keeps the same list near the top of both pages of a two-page document as items, its running head a Header", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const pages = [doc.addPage([PAGE.width, PAGE.height]), doc.addPage([PAGE.width, PAGE.height])];
-    const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
-      pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
-    for (const n of [0, 1]) {
-      put(n, "Acme Corporation - Internal", 72, 30, 9);
-      put(n, `Section ${n + 1}`, 72, 80, 16, bold);
-      for (let i = 1; i <= 3; i++) put(n, `${i}. Item ${i}`, 72, 90 + i * 16, 11);
-      for (let i = 0; i < 6; i++) put(n, `${BODY.slice(0, 88)} ${n}.${i}`, 72, 200 + i * 14, 11);
-    }
-    const { elements } = await partitionPdf({ bytes: await doc.save() });
-    const items = elements.filter((e) => /^\d\. Item/.test(e.text));
-    expect(items.map((e) => e.type)).toEqual(Array(6).fill("ListItem"));
-    const heads = elements.filter((e) => e.text.startsWith("Acme"));
-    expect(heads.map((e) => e.type)).toEqual(["Header", "Header"]);
-  });
+  // "Section 1" on page 1 and "Section 2" on page 2 carry a number in step with the page, as the items "1. Item 1" and
+  // "2. Item 2" do: without a running head above them, the sections are the pages' first text.
+  it.each([true, false])(
+    "keeps the same list near the top of both pages of a two-page document as items (running head: %s)",
+    async (withHead) => {
+      const doc = await PDFDocument.create();
+      const font = await doc.embedFont(StandardFonts.Helvetica);
+      const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+      const pages = [doc.addPage([PAGE.width, PAGE.height]), doc.addPage([PAGE.width, PAGE.height])];
+      const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
+        pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+      for (const n of [0, 1]) {
+        if (withHead) put(n, "Acme Corporation - Internal", 72, 30, 9);
+        put(n, `Section ${n + 1}`, 72, 80, 16, bold);
+        for (let i = 1; i <= 3; i++) put(n, `${i}. Item ${i}`, 72, 90 + i * 16, 11);
+        for (let i = 0; i < 6; i++) put(n, `${BODY.slice(0, 88)} ${n}.${i}`, 72, 200 + i * 14, 11);
+      }
+      const { elements } = await partitionPdf({ bytes: await doc.save() });
+      const items = elements.filter((e) => /^\d\. Item/.test(e.text));
+      expect(items.map((e) => e.type)).toEqual(Array(6).fill("ListItem"));
+      const heads = elements.filter((e) => e.text.startsWith("Acme"));
+      expect(heads.map((e) => e.type)).toEqual(withHead ? ["Header", "Header"] : []);
+    },
+  );
 
   it("types a left-hand page's head, its page number a tab from the words, as a Header though seen once", async () => {
     const doc = await PDFDocument.create();

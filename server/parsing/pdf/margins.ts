@@ -46,7 +46,7 @@ const RUNNING_LEAD_RE = /^(.{3,60}?)\s+[—–|]\s+\S/u;
 const runningLead = (block: Block, text: string): string | null =>
   block.lines.length === 1 ? (RUNNING_LEAD_RE.exec(text.trim())?.[1] ?? null) : null;
 
-export const marginKeys = (block: Block, page: PageText): string[] => {
+const marginKeys = (block: Block, page: PageText): string[] => {
   if (block.kind !== "text" || block.lines.length > 3) return [];
   const text = joinLines(block.lines);
   // Running heads are short: a first paragraph that differs from page to page only by its numbers ("Page 2
@@ -139,6 +139,9 @@ export const carriesPrintedFolio = (block: Block, page: PageText): "top" | "bott
 const atPageEdge = (block: Block, page: PageText): boolean =>
   !page.runs.some((r) => r.bottom <= block.top) || !page.runs.some((r) => r.top >= block.bottom);
 
+/** In the set of repeated keys: only a page's first and last text can be running heads (a short document). */
+const EDGE_ONLY = "edge-only";
+
 /**
  * Margin keys found on enough pages to be running heads or feet. In a document of two pages, two is enough, and
  * two pages that open alike ("Section 1", then items "1. Item 1", "2. Item 2" near the top of both) would make
@@ -146,8 +149,9 @@ const atPageEdge = (block: Block, page: PageText): boolean =>
  */
 export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const counts = new Map<string, number>();
+  const edgeOnly = pages.length <= 2;
   for (const { page, blocks } of pages) {
-    const margin = (b: Block) => (pages.length > 2 || atPageEdge(b, page) ? marginKeys(b, page) : []);
+    const margin = (b: Block) => (!edgeOnly || atPageEdge(b, page) ? marginKeys(b, page) : []);
     const keys = new Set(blocks.flatMap((b) => [...margin(b), ...placeKeys(b)]));
     for (const key of keys) counts.set(key, (counts.get(key) ?? 0) + 1);
   }
@@ -157,5 +161,10 @@ export const findRepeatedMargins = (pages: PageBlocks[]): Set<string> => {
   const inStep = Math.min(3, Math.max(2, pages.length));
   const neededFor = (key: string) =>
     key.startsWith("step:") ? inStep : key.startsWith("place:") ? placeNeeded(pages.length) : needed;
-  return new Set([...counts].filter(([key, n]) => n >= neededFor(key)).map(([key]) => key));
+  const found = [...counts].filter(([key, n]) => n >= neededFor(key)).map(([key]) => key);
+  return new Set(edgeOnly ? [...found, EDGE_ONLY] : found);
 };
+
+/** The block's margin keys that repeat (none for a block inside a short document's page: see findRepeatedMargins). */
+export const repeatedMarginKeys = (block: Block, page: PageText, repeated: ReadonlySet<string>): string[] =>
+  repeated.has(EDGE_ONLY) && !atPageEdge(block, page) ? [] : marginKeys(block, page).filter((k) => repeated.has(k));
