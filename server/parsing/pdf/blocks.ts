@@ -108,6 +108,12 @@ const continuesSentence = (prev: Line, next: Line): boolean =>
   !hasTerminalPunctuation(prev.text) &&
   !/[:;]$/.test(prev.text.trim());
 
+/** "3.1. New level" under the item "3. A third": the first of its sub-items, numbered from its own number. */
+const subItemOf = (item: Line | undefined, next: Line): boolean => {
+  const number = /^(\d{1,2})[.)][ \t]/.exec(item?.text ?? "")?.[1];
+  return !!number && next.text.startsWith(`${number}.`) && DOTTED_ITEM_RE.test(next.text);
+};
+
 const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => {
   const prev = block[block.length - 1];
   if (!prev) return false;
@@ -123,7 +129,8 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   if (itemPrefixLength(next.text) > 0) return true;
   // An item of a list numbered at several levels ("1.2 Configure …") opens a block of its own under another item or
   // a finished line; a paragraph's line that only wraps before a number ("see Section" / "3.2 …") goes on.
-  const opened = DOTTED_ITEM_RE.test(block[0]?.text ?? "") || /[.:;!?]$/.test(prev.text.trim());
+  const opened =
+    DOTTED_ITEM_RE.test(block[0]?.text ?? "") || /[.:;!?]$/.test(prev.text.trim()) || subItemOf(block[0], next);
   if (DOTTED_ITEM_RE.test(next.text) && opened) return true;
   if (monoShare([prev]) >= 0.5 !== monoShare([next]) >= 0.5) return true;
   const prevHeading = isHeadingLine(prev, stats);

@@ -17,9 +17,9 @@ const REFERENCE_ENTRY_RE = /^\[\d{1,3}\][ \t]+(?=\S)/;
 /**
  * An item's number wider than the list's tab stop ("10." or "III." in a hanging indent of a quarter inch) touches the
  * item's first word: the word processor sets it one tab on, at the text's edge, with no room for a gap ("10.Before
- * …"). Only before a capitalised word: "3.5", "e.g." and "No.5" are no items.
+ * …", "a)And another"). Only before a capitalised word: "3.5", "e.g." and "No.5" are no items.
  */
-const TIGHT_NUMBER_RE = /^(?:\d{1,3}|[ivx]{2,5}|[IVX]{2,5})[.)](?=\p{Lu}\p{Ll})/u;
+const TIGHT_NUMBER_RE = /^(?:(?:\d{1,3}|[ivx]{2,5}|[IVX]{2,5})[.)]|[a-z]\))(?=\p{Lu}\p{Ll})/u;
 
 /** The length of a list item's marker: a bullet, a number or letter, or a bibliography entry's "[n]". */
 export const itemPrefixLength = (text: string): number =>

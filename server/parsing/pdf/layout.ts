@@ -170,6 +170,13 @@ const toSegment = (runs: Run[], row: number): Segment | null => {
   return { left, top, right, bottom, fontSize: font?.fontSize ?? 0, fontName: font?.fontName ?? "", text, runs, row };
 };
 
+/**
+ * An outline list's number standing alone: "3.1.", "1.2.3" (LibreOffice's and Word's multi-level lists). Not "3.1":
+ * a decimal in a table's first column.
+ */
+const OUTLINE_MARKER_RE = /^\d{1,2}(?:\.\d{1,2})+\.$|^\d{1,2}(?:\.\d{1,2}){2,}$/;
+const isMarker = (text: string) => MARKER_RE.test(text) || OUTLINE_MARKER_RE.test(text);
+
 const toSegments = (rows: Run[][]): Segment[] => {
   const segments: Segment[] = [];
   rows.forEach((row, rowIndex) => {
@@ -184,11 +191,10 @@ const toSegments = (rows: Run[][]): Segment[] => {
     for (const run of sorted) {
       const last = current[current.length - 1];
       const wide = last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize);
-      // A list marker on its own ("•", "1.", "(a)"): the gap after it is the list's indent, not a cell border. Not
+      // A list marker on its own ("•", "1.", "(a)", "3.1."): the gap after it is the list's indent, not a cell border. Not
       // before a line of Hebrew or Arabic: their marker stands right of its item, so one left of such a line is the
       // end of another item (of the column to its left).
-      const marker =
-        current.length === 1 && !!last && MARKER_RE.test(last.text.trim()) && !readsRightToLeft([run.text]);
+      const marker = current.length === 1 && !!last && isMarker(last.text.trim()) && !readsRightToLeft([run.text]);
       if (wide && !marker) flush();
       current.push(run);
     }

@@ -427,6 +427,37 @@ describe("list items", () => {
     expect(elements.find((e) => e.text.includes("3.5 million"))?.text.startsWith("Quarry")).toBe(true);
   });
 
+  it("reads an outline list's nested items, numbers a tab from their words or letters set tight, as items", async () => {
+    // LibreOffice's multi-level list: "3.1." a tab from its words under "3. A third", then "a)And another!" set tight.
+    const { doc, font, page } = await pageWithProse();
+    const line = (marker: string, text: string, left: number, top: number) => {
+      put(page, marker, left, top, 10, font);
+      put(page, text, left + 28, top, 10, font);
+    };
+    ["1. A list item", "2. A second", "3. A third"].forEach((t, i) =>
+      line(t.slice(0, 2), t.slice(3), 72, 170 + i * 14),
+    );
+    line("3.1.", "New level!", 90, 212);
+    put(page, "a)And another!", 126, 226, 10, font);
+    put(page, "b)It's great up here!", 126, 240, 10, font);
+    line("3.2.", "Oh noes", 90, 254);
+    line("3.3.", "We fell!", 90, 268);
+    line("4.", "Maybe someone", 72, 282);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.filter((e) => e.type === "Table")).toEqual([]);
+    expect(elements.filter((e) => e.type === "ListItem").map((e) => e.text)).toEqual([
+      "1. A list item",
+      "2. A second",
+      "3. A third",
+      "3.1. New level!",
+      "a) And another!",
+      "b) It's great up here!",
+      "3.2. Oh noes",
+      "3.3. We fell!",
+      "4. Maybe someone",
+    ]);
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
