@@ -227,6 +227,36 @@ export const buildSmallRuledTablePdf = async (): Promise<Uint8Array> => {
   return doc.save();
 };
 
+/** A ruled parameters table (name, type, description) whose description cells hold a sentence or two, wrapped. */
+export const buildRuledParametersPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  grid(page, [72, 160, 230, 540], [100, 120, 150, 180, 210]);
+  row(page, fonts.bold, 9, 105, [
+    { text: "Name", x: 77 },
+    { text: "Type", x: 165 },
+    { text: "Description", x: 235 },
+  ]);
+  for (const [i, [name = "", type = "", first = "", second = ""]] of PARAMETERS.entries()) {
+    const top = 125 + i * 30;
+    row(page, fonts.regular, 9, top, [
+      { text: name, x: 77 },
+      { text: type, x: 165 },
+      { text: first, x: 235 },
+    ]);
+    row(page, fonts.regular, 9, top + 11, [{ text: second, x: 235 }]);
+  }
+  row(page, fonts.regular, 10, 230, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
+const PARAMETERS = [
+  ["url", "string", "HTTPS address that receives the events. Plain HTTP is", "rejected outside test mode, and redirects are not followed."],
+  ["events", "string[]", "Event types to deliver, or an asterisk for all current and", "future types, including those added after the endpoint."],
+  ["enabled", "boolean", "Defaults to true. Disabled endpoints keep their history", "but receive nothing until they are enabled again."],
+];
+
 /** A page laid out in a ruled grid: a module's title and a paragraph of prose in each of two cells. */
 export const buildRuledLayoutPdf = async (): Promise<Uint8Array> => {
   const { doc, fonts, page: newPage } = await start();

@@ -4,6 +4,7 @@ import {
   buildCentredRowLabelsPdf,
   buildJoinedCellsPdf,
   buildRuledLayoutPdf,
+  buildRuledParametersPdf,
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
   buildStubBetweenHeadingsPdf,
@@ -46,6 +47,19 @@ describe("tables set by a word processor", () => {
     const elements = await parsePdf(await buildRuledLayoutPdf());
     expect(elements.filter((e) => e.type === "Table")).toHaveLength(0);
     expect(elements.map((e) => e.text).join(" ")).toContain("might be developed and tested");
+  });
+
+  it("reads a ruled parameters table whose long cells are all in its description column", async () => {
+    const tables = (await parsePdf(await buildRuledParametersPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = tableRows(tables[0]);
+    expect(rows[0]).toEqual(["Name", "Type", "Description"]);
+    expect(rows[1]).toEqual([
+      "url",
+      "string",
+      "HTTPS address that receives the events. Plain HTTP is rejected outside test mode, and redirects are not followed.",
+    ]);
+    expect(rows).toHaveLength(4);
   });
 
   it("spans group headings over their columns, and the stub's heading alone on a line between them down both", async () => {
