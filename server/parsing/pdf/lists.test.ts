@@ -427,6 +427,25 @@ describe("list items", () => {
     expect(elements.find((e) => e.text.includes("3.5 million"))?.text.startsWith("Quarry")).toBe(true);
   });
 
+  it("reads clauses numbered at several levels that open with a quoted term as items, not one paragraph", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const clauses = [
+      '1.1 "Customer" means the person or business that books a delivery through the Service.',
+      '1.2 "Courier" means the independent carrier that collects and delivers a parcel.',
+      '1.3 "Prohibited Items" means the goods listed in clause 4 of these terms.',
+    ];
+    clauses.forEach((text, i) => put(page, text, 72, 170 + i * 14, 10, font));
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(clauses.map((text) => elements.find((e) => e.text === text)?.type)).toEqual([
+      "ListItem",
+      "ListItem",
+      "ListItem",
+    ]);
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
