@@ -115,7 +115,8 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   const size = Math.max(prev.fontSize, next.fontSize);
   if (Math.abs(prev.fontSize - next.fontSize) > 0.12 * size) return true;
   const pitch = next.baseline - prev.baseline;
-  if (isCode(prev) && isCode(next)) {
+  // A listing's line of brackets alone ("});", "}") goes on in it: the listing's first line had letters.
+  if ((isCode(prev) || (monoShare([prev]) >= 0.5 && block[0] && isCode(block[0]))) && isCode(next)) {
     // A listing's lines go on through its indentation, short lines and single blank lines; a wider gap ends it.
     return pitch <= 0 || pitch > 2.5 * stats.pitch(prev.fontSize) + 1 || next.right < box.left;
   }

@@ -196,6 +196,26 @@ describe("code listings", () => {
     const code = elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text);
     expect(code).toEqual([sql.filter(Boolean).join("\n"), py.join("\n")]);
   });
+
+  it("keeps a listing's line after a blank line under a line of closing brackets in the listing", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Register an endpoint with the create call; the response includes a signing secret.", 60, 60, 10, font);
+    const js = [
+      "const endpoint = await client.webhooks.create({",
+      '  url: "https://example.com/hooks/acme",',
+      "});",
+      "",
+      "console.log(endpoint.secret);",
+    ];
+    js.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+    put(page, "Store the secret: it is shown only once, and it signs every delivery to the endpoint.", 60, 160, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.map((e) => e.type)).toEqual(["NarrativeText", "CodeSnippet", "NarrativeText"]);
+    expect(elements[1]?.text).toBe(js.filter(Boolean).join("\n"));
+  });
 });
 
 describe("folios and running heads seen on one page", () => {
