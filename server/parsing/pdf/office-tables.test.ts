@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  buildCentredGroupsOverFiguresPdf,
   buildCentredHeadingsPdf,
   buildCentredRowLabelsPdf,
   buildJoinedCellsPdf,
@@ -69,6 +70,16 @@ describe("tables set by a word processor", () => {
       '<tr><th rowspan="2">Model</th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th></tr>',
     );
     expect(tableRows(tables[0])[1]).toEqual(["Acc.", "Loss", "Acc.", "Loss"]);
+  });
+
+  it("spans group headings centred over cells of figures set flush right, and headings centred down the header", async () => {
+    const tables = (await parsePdf(await buildCentredGroupsOverFiguresPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.html).toContain(
+      '<tr><th rowspan="2">Segment</th><th colspan="2">Revenue</th><th colspan="2">Operating profit</th>' +
+        '<th rowspan="2">Margin</th></tr><tr><th>2023</th><th>2022</th><th>2023</th><th>2022</th></tr>',
+    );
+    expect(tableRows(tables[0])[2]).toEqual(["Industrial", "612.4", "548.9", "83.1", "66.0", "13.6%"]);
   });
 
   it("spans row labels centred down their groups, the last group a single row", async () => {
