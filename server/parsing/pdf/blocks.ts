@@ -398,16 +398,21 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
   return markDescriptionItems(joinItemWraps(blocks, stats), stats);
 };
 
+/** A compound broken at one of its own hyphens ("end-to-" / "end"): a word already hyphenated is broken there only. */
+const COMPOUND_END = /[\p{L}\p{N}]-[\p{L}\p{N}]+-$/u;
+
 /**
- * Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two; Chinese
- * and Japanese lines join with no space, as their words have none between them.
+ * Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two, unless
+ * the word is a compound that keeps it ("end-to-end"); Chinese and Japanese lines join with no space, as their words
+ * have none between them.
  */
 export const joinLines = (lines: Line[]): string => {
   let text = "";
   for (const line of lines) {
     const next = line.text.trim();
     if (!text) text = next;
-    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next) && !COMPOUND_END.test(text))
+      text = text.slice(0, -1) + next;
     else if (text.endsWith("-") || text.endsWith("/") || joinsWithoutSpace(text, next)) text += next;
     else text += ` ${next}`;
   }
