@@ -16,7 +16,7 @@ import {
   leavesHangingItem,
   outdentedAfterEnd,
 } from "./item-lines";
-import { markDescriptionItems } from "./description-lists";
+import { joinTermsOnOwnLines, markDescriptionItems } from "./description-lists";
 import { headsTermList, isTermList, termItems } from "./term-lists";
 import { isJustifiedLine } from "./justified";
 import { unruledRows, unruledTable } from "./unruled-tables";
@@ -395,7 +395,7 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     }
   }
   flush();
-  return markDescriptionItems(joinItemWraps(blocks, stats), stats);
+  return markDescriptionItems(joinTermsOnOwnLines(joinItemWraps(blocks, stats), stats), stats);
 };
 
 /** A compound broken at one of its own hyphens ("end-to-" / "end"): a word already hyphenated is broken there only. */

@@ -222,6 +222,26 @@ describe("list items", () => {
     ]);
   });
 
+  it("joins bold terms on lines of their own to the meanings indented under them, and leaves a lone one out of the list", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    // HTML's <dl>: each <dt> in bold on its line, a little space above it, its <dd> indented under it; then a
+    // paragraph, and a heading over an indented quotation, once: no list.
+    const pairs = [
+      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
+      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
+      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
+    ];
+    pairs.forEach(([term = "", meaning = ""], i) => {
+      put(page, term, 72, 170 + i * 36, 10, bold);
+      put(page, meaning, 92, 184 + i * 36, 10, font);
+    });
+    put(page, `${BODY.slice(0, 88)}.`, 72, 290, 10, font);
+    put(page, "Opening hours", 72, 320, 10, bold);
+    put(page, "Every branch opens at nine on weekdays and at ten on Saturdays.", 92, 334, 10, font);
+    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+  });
+
   it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {
     const { doc, font, page } = await pageWithProse();
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
