@@ -466,6 +466,25 @@ describe("list items", () => {
     ]);
   });
 
+  it("reads two clauses numbered under their section's numbered heading as items", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "3. Prices and payment", 72, 176, 12, bold);
+    const clauses = [
+      "3.1 Prices are shown including VAT at the time of booking. Payment is taken when it is confirmed.",
+      "3.2 If you cancel a booking before the parcel is collected, we refund the price in full.",
+    ];
+    clauses.forEach((text, i) => put(page, text, 72, 200 + i * 20, 10, font));
+    put(page, "4. Liability", 72, 250, 12, bold);
+    for (let i = 0; i < 2; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 274 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(clauses.map((text) => elements.find((e) => e.text === text)?.type)).toEqual(["ListItem", "ListItem"]);
+    expect(elements.find((e) => e.text === "4. Liability")?.type).toBe("Title");
+  });
+
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);
