@@ -45,10 +45,12 @@ const numberedOrCapitals = (text: string): boolean => {
 
 /**
  * A line's end that closes no sentence, or closes one short question alone on its line: FAQ-style headings ("Who can
- * apply?", "What did we find?") ask one.
+ * apply?", "What did we find?") ask one. A short aside in brackets at the end closes no sentence: "Junior (under 16)",
+ * "Results (preliminary)".
  */
 const openOrAsks = (text: string): boolean =>
-  !hasTerminalPunctuation(text) || /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
+  !hasTerminalPunctuation(text.trim().replace(/(?<=\p{L})[ \t]+\([^().!?]{1,30}\)$/u, "")) ||
+  /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
 
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {

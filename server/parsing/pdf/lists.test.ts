@@ -242,6 +242,22 @@ describe("list items", () => {
     expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
   });
 
+  it("splits a description list set at the text's pitch before a term that ends with an aside in brackets", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    // HTML's <dl> as a browser sets it by default: no space between the pairs, each <dd> indented 40 px.
+    const pairs = [
+      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
+      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
+      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
+    ];
+    pairs.forEach(([term = "", meaning = ""], i) => {
+      put(page, term, 72, 170 + i * 28, 10, bold);
+      put(page, meaning, 112, 184 + i * 28, 10, font);
+    });
+    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+  });
+
   it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {
     const { doc, font, page } = await pageWithProse();
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
