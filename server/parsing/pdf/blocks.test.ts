@@ -26,3 +26,22 @@ describe("a bibliography", () => {
     ]);
   });
 });
+
+describe("a word broken at a line end", () => {
+  it("joins a word hyphenated at the line end, and keeps the hyphen of a compound broken at its own", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const put = (text: string, top: number) =>
+      page.drawText(text, { x: 72, y: PAGE.height - top - 10, size: 10, font });
+    put("Skipping the end-to-end suite for changes to the documentation only sounded safe until we found infor-", 100);
+    put("mation on three incidents in the past year that started with such a change, and the state-of-the-", 114);
+    put("art pipelines we compared with had dropped the idea for the same reason after a similar end-to-", 128);
+    put("end review of their own deploys.", 142);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    const text = elements.map((e) => e.text).join(" ");
+    expect(text).toContain("found information on three");
+    expect(text).toContain("the state-of-the-art pipelines");
+    expect(text).toContain("a similar end-to-end review");
+  });
+});

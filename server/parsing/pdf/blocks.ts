@@ -16,7 +16,7 @@ import {
   leavesHangingItem,
   outdentedAfterEnd,
 } from "./item-lines";
-import { markDescriptionItems } from "./description-lists";
+import { joinTermsOnOwnLines, markDescriptionItems } from "./description-lists";
 import { headsTermList, isTermList, termItems } from "./term-lists";
 import { isJustifiedLine } from "./justified";
 import { unruledRows, unruledTable } from "./unruled-tables";
@@ -45,10 +45,12 @@ const numberedOrCapitals = (text: string): boolean => {
 
 /**
  * A line's end that closes no sentence, or closes one short question alone on its line: FAQ-style headings ("Who can
- * apply?", "What did we find?") ask one.
+ * apply?", "What did we find?") ask one. A short aside in brackets at the end closes no sentence: "Junior (under 16)",
+ * "Results (preliminary)".
  */
 const openOrAsks = (text: string): boolean =>
-  !hasTerminalPunctuation(text) || /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
+  !hasTerminalPunctuation(text.trim().replace(/(?<=\p{L})[ \t]+\([^().!?]{1,30}\)$/u, "")) ||
+  /^[\p{Lu}\d][^?.!]{2,78}\?$/u.test(text.trim());
 
 /** Larger than body text, or a short line wholly in another font (bold run-in headings such as "3.1 Methods"). */
 export const isHeadingLine = (line: Line, stats: DocStats): boolean => {
@@ -121,7 +123,8 @@ const startsNewBlock = (block: Line[], next: Line, stats: DocStats): boolean => 
   const size = Math.max(prev.fontSize, next.fontSize);
   if (Math.abs(prev.fontSize - next.fontSize) > 0.12 * size) return true;
   const pitch = next.baseline - prev.baseline;
-  if (isCode(prev) && isCode(next)) {
+  // A listing's line of brackets alone ("});", "}") goes on in it: the listing's first line had letters.
+  if ((isCode(prev) || (monoShare([prev]) >= 0.5 && block[0] && isCode(block[0]))) && isCode(next)) {
     // A listing's lines go on through its indentation, short lines and single blank lines; a wider gap ends it.
     return pitch <= 0 || pitch > 2.5 * stats.pitch(prev.fontSize) + 1 || next.right < box.left;
   }
@@ -401,19 +404,24 @@ export const buildBlocks = (regionLines: Line[], stats: DocStats): Block[] => {
     }
   }
   flush();
-  return markDescriptionItems(joinItemWraps(blocks, stats), stats);
+  return markDescriptionItems(joinTermsOnOwnLines(joinItemWraps(blocks, stats), stats), stats);
 };
 
+/** A compound broken at one of its own hyphens ("end-to-" / "end"): a word already hyphenated is broken there only. */
+const COMPOUND_END = /[\p{L}\p{N}]-[\p{L}\p{N}]+-$/u;
+
 /**
- * Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two; Chinese
- * and Japanese lines join with no space, as their words have none between them.
+ * Lines of a block as one string: a hyphen at a line end before a lower-case letter is a word broken in two, unless
+ * the word is a compound that keeps it ("end-to-end"); Chinese and Japanese lines join with no space, as their words
+ * have none between them.
  */
 export const joinLines = (lines: Line[]): string => {
   let text = "";
   for (const line of lines) {
     const next = line.text.trim();
     if (!text) text = next;
-    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next)) text = text.slice(0, -1) + next;
+    else if (/\p{L}-$/u.test(text) && /^\p{Ll}/u.test(next) && !COMPOUND_END.test(text))
+      text = text.slice(0, -1) + next;
     else if (text.endsWith("-") || text.endsWith("/") || joinsWithoutSpace(text, next)) text += next;
     else text += ` ${next}`;
   }

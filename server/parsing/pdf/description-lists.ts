@@ -88,3 +88,50 @@ export const markDescriptionItems = (blocks: Block[], stats: DocStats): Block[] 
   }
   return out;
 };
+
+/** A term set in bold on a line of its own (an HTML `<dt>`): a few words, no sentence's end, nothing else beside. */
+const ownLineTerm = (block: Block, stats: DocStats): Line | null => {
+  const [line, ...rest] = block.lines;
+  if (block.kind !== "text" || block.item || !line || rest.length > 0) return null;
+  const runs = line.segments.flatMap((s) => s.runs);
+  const bold = runs.every((r) => r.fontName !== stats.bodyFont && BOLD_FONT.test(r.fontName));
+  const text = line.text.trim();
+  if (!bold || /[.!?:;,]$/.test(text) || text.split(/\s+/).length > MAX_TERM_WORDS) return null;
+  return Math.abs(line.fontSize - stats.bodySize) <= 0.1 * stats.bodySize ? line : null;
+};
+
+/** The meaning under a term: text in another font, every line indented right of the term, right below it. */
+const meaningUnder = (term: Line, block: Block | undefined, stats: DocStats): boolean => {
+  const first = block?.lines[0];
+  if (!block || !first || block.kind !== "text" || block.item || first.fontName === term.fontName) return false;
+  const em = term.fontSize;
+  const close = first.baseline - term.baseline <= 1.6 * stats.pitch(term.fontSize) + 1;
+  return close && block.lines.every((l) => l.left >= term.left + em);
+};
+
+/**
+ * A description list whose terms stand on lines of their own, each meaning indented under its term (HTML's `<dl>`:
+ * "Adult" over "Borrow up to 15 items at a time, …"): two or more such pairs in a row, the terms at one left edge, are
+ * items, each term joined to its meaning. A bold line over an indented paragraph once is no list: a heading may be.
+ */
+export const joinTermsOnOwnLines = (blocks: Block[], stats: DocStats): Block[] => {
+  const pairAt = (i: number) => {
+    const term = blocks[i] ? ownLineTerm(blocks[i] as Block, stats) : null;
+    return term && meaningUnder(term, blocks[i + 1], stats) ? term : null;
+  };
+  const out: Block[] = [];
+  let i = 0;
+  while (i < blocks.length) {
+    const first = pairAt(i);
+    let j = i;
+    while (first && pairAt(j) && Math.abs((pairAt(j)?.left ?? 0) - first.left) <= 1) j += 2;
+    if (j - i >= 4) {
+      for (let k = i; k < j; k += 2) {
+        const lines = [...(blocks[k]?.lines ?? []), ...(blocks[k + 1]?.lines ?? [])];
+        out.push({ ...union(lines), lines, kind: "text", item: true });
+      }
+      i = j;
+    } else out.push(blocks[i++] as Block);
+  }
+  return out;
+};

@@ -304,9 +304,19 @@ const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
 /** Words a cell of a data table holds at most ("9:00–17:00", "Weekdays"), not paragraphs or lists set in a grid. */
 const SHORT_CELL_WORDS = 8;
 
-/** Every cell short: a data table, however small, not a page laid out in a ruled grid. */
-const shortCells = (table: GridTable): boolean =>
-  table.cells.every((c) => c.text.split(/\s+/).filter(Boolean).length <= SHORT_CELL_WORDS);
+const isShort = (text: string) => text.split(/\s+/).filter(Boolean).length <= SHORT_CELL_WORDS;
+
+/**
+ * Short cells: a data table, however small, not a page laid out in a ruled grid. Every cell is short, or the table
+ * has three columns or more, a header row of short cells and its long cells in one column only (a parameters table's
+ * "Description": "url | string | yes | HTTPS URL that receives the events. Plain HTTP is rejected…").
+ */
+const shortCells = (table: GridTable): boolean => {
+  const long = table.cells.filter((c) => !isShort(c.text));
+  if (long.length === 0) return true;
+  const headerShort = table.cells.every((c) => c.row > 0 || isShort(c.text));
+  return table.cols >= 3 && headerShort && new Set(long.map((c) => c.col)).size === 1;
+};
 
 /**
  * Ruled tables of one page. Returns the tables and the runs (horizontal and rotated) they took; those leave the

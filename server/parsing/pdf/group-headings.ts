@@ -43,6 +43,37 @@ const coveredBelow = (below: PlacedCell[]) => {
 const overSubHeading = (cell: PlacedCell, below: PlacedCell[]) =>
   cell.colSpan === 1 && below.some((c) => c.col === cell.col && alignedWith(c, cell));
 
+type Extents = Map<number, { left: number; right: number }>;
+
+/**
+ * A heading centred over its cells, not over their text: over figures set flush right, a run's text sits right of
+ * the run's middle ("Revenue" over "2023 2022" right-aligned in wide cells). Where the cells' edges are is unknown,
+ * but each lies in the gutter beside its column's text: the heading is over the run when some pair of edges, one in
+ * each gutter, has its centre. Only for a heading that reaches out of its own column's text into a gutter, and the
+ * narrowest such run.
+ */
+const centredInGutters = (
+  cell: PlacedCell,
+  ext: Extents,
+  starts: Set<number>,
+  ends: Set<number>,
+  open: (col: number) => boolean,
+): { a: number; b: number } | null => {
+  const own = ext.get(cell.col);
+  if (cell.colSpan !== 1 || !own || (cell.right <= own.right + ALIGNED && cell.left >= own.left - ALIGNED)) return null;
+  const fits = (a: number, b: number) => {
+    const [first, last] = [ext.get(a), ext.get(b)];
+    if (!first || !last) return false;
+    const [outerLeft, outerRight] = [ext.get(a - 1)?.right ?? -Infinity, ext.get(b + 1)?.left ?? Infinity];
+    const c = 2 * centre(cell);
+    return c >= outerLeft + last.right && c <= first.left + outerRight;
+  };
+  const runs: { a: number; b: number }[] = [];
+  for (let a = cell.col; open(a); a--)
+    for (let b = cell.col; open(b); b++) if (b > a && starts.has(a) && ends.has(b) && fits(a, b)) runs.push({ a, b });
+  return runs.reduce<{ a: number; b: number } | null>((w, r) => (!w || r.b - r.a < w.b - w.a ? r : w), null);
+};
+
 const widen = (cell: PlacedCell, row: PlacedCell[], below: PlacedCell[], rows: PlacedCell[][], r: number) => {
   const others = row.filter((c) => c !== cell && c.col >= 1 && c.text);
   if (cell.col === 0) return;
@@ -66,6 +97,11 @@ const widen = (cell: PlacedCell, row: PlacedCell[], below: PlacedCell[], rows: P
       const off = Math.abs((left + right) / 2 - centre(cell));
       if (off <= Math.max(3, 0.12 * (right - left))) runs.push({ a, b, off });
     }
+  if (runs.length === 0) {
+    const fit = centredInGutters(cell, ext, starts, ends, open);
+    if (fit) [cell.col, cell.colSpan] = [fit.a, fit.b - fit.a + 1];
+    return;
+  }
   // The best centred runs, the widest of them: a heading centred over four columns is also centred over the middle
   // two, and nearly so over five (a column more on one side, within the tolerance of so wide a run).
   const closest = Math.min(...runs.map((run) => run.off));

@@ -7,8 +7,11 @@ import { union, type Block, type Line } from "./types";
  * with a hanging indent ends or goes on (the paragraph after a list, an item whose first line ended a sentence).
  */
 
-/** A dotted number opening a line before a capital: "1.2 Configure …", "2.3.1. Start …"; not "3.5 million …". */
-export const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+\p{Lu}/u;
+/**
+ * A dotted number opening a line before a capital: "1.2 Configure …", "2.3.1. Start …", a clause defining a term
+ * ("1.1 "Customer" means …", "(Service)"); not "3.5 million …".
+ */
+export const DOTTED_ITEM_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+["'“‘«(]?\p{Lu}/u;
 const DOTTED_MARKER_RE = /^\d{1,2}(?:\.\d{1,2})+\.?[ \t]+/;
 
 /** A bibliography entry's number ("[12] A. Author. Title …"): each entry is an item of the reference list. */

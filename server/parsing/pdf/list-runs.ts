@@ -72,6 +72,24 @@ const follows = (prev: number[], next: number[]): boolean => {
   return head.every((n, i) => n === prev[i]) && next.at(-1) === (prev[next.length - 1] ?? 0) + 1;
 };
 
+/** A heading numbered at the first level ("3. Prices and payment", "3 Prices"): the number its clauses go on from. */
+const HEADING_NUMBER_RE = /^(\d{1,2})[.)]?[ \t]+\p{L}/u;
+
+/**
+ * Two paragraphs numbered "3.1" and "3.2" right under the heading "3. Prices and payment": a section's numbered
+ * clauses (terms and conditions), though fewer than a run's three. Subsections so numbered are headings themselves.
+ */
+const clausesUnderHeading = (elements: readonly ParsedElement[], run: number[]): boolean => {
+  const [first] = run;
+  if (first === undefined || run.length < 2 || run.some((i) => elements[i]?.type === "Title")) return false;
+  let p = first - 1;
+  while (p >= 0 && FURNITURE.has((elements[p] as ParsedElement).type)) p--;
+  const heading = elements[p];
+  const number = heading?.type === "Title" ? HEADING_NUMBER_RE.exec(heading.text)?.[1] : undefined;
+  const clause = dottedOf(elements[first] as ParsedElement);
+  return number !== undefined && clause?.length === 2 && clause[0] === Number(number) && clause[1] === 1;
+};
+
 export const dottedRunsAsItems = (elements: readonly ParsedElement[]): ParsedElement[] => {
   const out = [...elements];
   let run: number[] = [];
@@ -81,7 +99,7 @@ export const dottedRunsAsItems = (elements: readonly ParsedElement[]): ParsedEle
     // Scope") only the dotted numbers do, so a paragraph opening "2." does not make the headings a list.
     const headings = run.some((i) => elements[i]?.type === "Title");
     const counted = headings ? run.filter((i) => (dottedOf(elements[i] as ParsedElement)?.length ?? 0) > 1) : run;
-    if (counted.length >= MIN_RUN && entries < run.length) {
+    if ((counted.length >= MIN_RUN || clausesUnderHeading(elements, run)) && entries < run.length) {
       for (const i of run) out[i] = { ...(out[i] as ParsedElement), type: "ListItem" };
     }
     run = [];

@@ -222,6 +222,42 @@ describe("list items", () => {
     ]);
   });
 
+  it("joins bold terms on lines of their own to the meanings indented under them, and leaves a lone one out of the list", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    // HTML's <dl>: each <dt> in bold on its line, a little space above it, its <dd> indented under it; then a
+    // paragraph, and a heading over an indented quotation, once: no list.
+    const pairs = [
+      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
+      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
+      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
+    ];
+    pairs.forEach(([term = "", meaning = ""], i) => {
+      put(page, term, 72, 170 + i * 36, 10, bold);
+      put(page, meaning, 92, 184 + i * 36, 10, font);
+    });
+    put(page, `${BODY.slice(0, 88)}.`, 72, 290, 10, font);
+    put(page, "Opening hours", 72, 320, 10, bold);
+    put(page, "Every branch opens at nine on weekdays and at ten on Saturdays.", 92, 334, 10, font);
+    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+  });
+
+  it("splits a description list set at the text's pitch before a term that ends with an aside in brackets", async () => {
+    const { doc, font, page } = await pageWithProse();
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    // HTML's <dl> as a browser sets it by default: no space between the pairs, each <dd> indented 40 px.
+    const pairs = [
+      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
+      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
+      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
+    ];
+    pairs.forEach(([term = "", meaning = ""], i) => {
+      put(page, term, 72, 170 + i * 28, 10, bold);
+      put(page, meaning, 112, 184 + i * 28, 10, font);
+    });
+    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+  });
+
   it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {
     const { doc, font, page } = await pageWithProse();
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -456,6 +492,44 @@ describe("list items", () => {
       "3.3. We fell!",
       "4. Maybe someone",
     ]);
+  });
+
+  it("reads clauses numbered at several levels that open with a quoted term as items, not one paragraph", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    const clauses = [
+      '1.1 "Customer" means the person or business that books a delivery through the Service.',
+      '1.2 "Courier" means the independent carrier that collects and delivers a parcel.',
+      '1.3 "Prohibited Items" means the goods listed in clause 4 of these terms.',
+    ];
+    clauses.forEach((text, i) => put(page, text, 72, 170 + i * 14, 10, font));
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(clauses.map((text) => elements.find((e) => e.text === text)?.type)).toEqual([
+      "ListItem",
+      "ListItem",
+      "ListItem",
+    ]);
+  });
+
+  it("reads two clauses numbered under their section's numbered heading as items", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+    put(page, "3. Prices and payment", 72, 176, 12, bold);
+    const clauses = [
+      "3.1 Prices are shown including VAT at the time of booking. Payment is taken when it is confirmed.",
+      "3.2 If you cancel a booking before the parcel is collected, we refund the price in full.",
+    ];
+    clauses.forEach((text, i) => put(page, text, 72, 200 + i * 20, 10, font));
+    put(page, "4. Liability", 72, 250, 12, bold);
+    for (let i = 0; i < 2; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 274 + i * 14, 10, font);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(clauses.map((text) => elements.find((e) => e.text === text)?.type)).toEqual(["ListItem", "ListItem"]);
+    expect(elements.find((e) => e.text === "4. Liability")?.type).toBe("Title");
   });
 
   it("keeps a caption marked with a glyph a caption, and a name's initials out of lettered items", async () => {

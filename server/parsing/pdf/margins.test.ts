@@ -187,3 +187,23 @@ describe("running heads that name the chapter", () => {
     ]);
   });
 });
+
+describe("a page printed by a browser", () => {
+  it("types the head a browser stamps with the print's date and time as a Header on a page of its own", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    const put = (text: string, x: number, top: number, size: number, f = font) =>
+      page.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+    // The page's title at the left of the top margin and the time it was printed at the right, in small type.
+    put("Annual Report 2023", 50, 22, 6);
+    put("12/7/26, 8:32 PM", 500, 22, 6);
+    put("Financial Review", 72, 70, 18, bold);
+    for (let i = 0; i < 8; i++) put(`${BODY.slice(0, 88)} ${i}.`, 72, 110 + i * 14, 10);
+    put("Page 1 of 1", 280, 810, 6);
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements[0]).toMatchObject({ type: "Header", text: "Annual Report 2023 12/7/26, 8:32 PM" });
+    expect(elements.find((e) => e.text === "Financial Review")?.type).toBe("Title");
+  });
+});

@@ -105,16 +105,23 @@ export const carriesOwnFolio = (block: Block, page: PageText): "bare" | "top" | 
 /** A page number set apart from a running head's words: "454", "200", "A-42" (not a year). */
 const FOLIO_RE = /^(?!(?:19|20)\d\d$)(?:\d{3,4}|[A-Z]-\d{1,4})$/;
 const PAGE_OF_RE = /\bpage[ \t]+\d{1,4}(?:[ \t]+of[ \t]+\d{1,4})?\b/i;
+/**
+ * The date and time a browser prints a page at, opening or ending its running head: "12/7/26, 8:32 PM", a comma after
+ * the date (a layout program's slug, "34524_ch05.indd 169 10/10/12 8:01 PM", has none and is no running head).
+ */
+const PRINT_STAMP = String.raw`\d{1,2}/\d{1,2}/\d{2,4},[ \t]+\d{1,2}:\d{2}(?::\d{2})?(?:[ \t]*[AP]M)?`;
+const PRINT_STAMP_RE = new RegExp(`^${PRINT_STAMP}[ \t]|[ \t]${PRINT_STAMP}$`, "i");
 
 /**
  * A line whose first or last segment is a printed page number, a wide gap from its words ("454 … A. Author /
- * Journal", "Appendix B … 200"), or that says "Page 3 of 9". A number a word space from its words is text: an
- * address ("1600 Amphitheatre Parkway"), a title ("100 Days of Recovery").
+ * Journal", "Appendix B … 200"), that says "Page 3 of 9", or that a browser stamped with the time it printed the page
+ * ("Annual Report 2023    12/7/26, 8:32 PM": a one-page print has no other page to repeat it). A number a word space
+ * from its words is text: an address ("1600 Amphitheatre Parkway"), a title ("100 Days of Recovery").
  */
 const showsFolio = (line: Line): boolean => {
   const texts = line.segments.map((s) => s.text.trim());
   if (texts.length >= 2 && (FOLIO_RE.test(texts[0] ?? "") || FOLIO_RE.test(texts.at(-1) ?? ""))) return true;
-  return PAGE_OF_RE.test(line.text);
+  return PAGE_OF_RE.test(line.text) || PRINT_STAMP_RE.test(line.text.trim());
 };
 
 /**

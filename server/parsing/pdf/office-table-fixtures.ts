@@ -112,6 +112,49 @@ export const buildStubBetweenHeadingsPdf = async (): Promise<Uint8Array> => {
 };
 
 /**
+ * A report's table as a browser prints it: group headings centred over the cells of two columns each ("Revenue" over
+ * "2023 2022"), their sub-headings and figures flush right in wide cells, so the text sits right of each group's
+ * middle; the stub's heading and the last column's ("Margin") centred down both header rows.
+ */
+export const buildCentredGroupsOverFiguresPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  const { regular, bold } = fonts;
+  row(page, regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  // Cells 90 pt wide from 150 on, text flush right 5 pt inside them: at 235, 325, 415, 505, and 555 for the margin.
+  const rights = [235, 325, 415, 505];
+  row(page, bold, 9, 110, [
+    { text: "Revenue", x: 240, align: "centre" },
+    { text: "Operating profit", x: 420, align: "centre" },
+  ]);
+  row(page, bold, 9, 122, [
+    { text: "Segment", x: 111, align: "centre" },
+    { text: "Margin", x: 535, align: "centre" },
+  ]);
+  row(
+    page,
+    bold,
+    9,
+    134,
+    ["2023", "2022", "2023", "2022"].map((text, i) => ({ text, x: rights[i] ?? 0, align: "right" as const })),
+  );
+  const body = [
+    ["Industrial", "612.4", "548.9", "83.1", "66.0", "13.6%"],
+    ["Mobility", "401.7", "379.2", "38.5", "35.8", "9.6%"],
+    ["Energy Systems", "214.9", "200.3", "27.4", "22.9", "12.7%"],
+    ["Services", "55.6", "56.8", "6.2", "7.1", "11.2%"],
+  ];
+  body.forEach(([label, ...figures], r) => {
+    row(page, regular, 9, 152 + r * 15, [
+      { text: label ?? "", x: 77 },
+      ...figures.map((text, i) => ({ text, x: [...rights, 555][i] ?? 0, align: "right" as const })),
+    ]);
+  });
+  row(page, regular, 10, 230, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
+/**
  * Row labels centred down their groups, as merged cells are set: "Sales" alone on a line between its two rows,
  * "Research" on the middle one of its three, and "Support" on the only row of its group, last in the table.
  */
@@ -226,6 +269,51 @@ export const buildSmallRuledTablePdf = async (): Promise<Uint8Array> => {
   row(page, fonts.regular, 10, 170, [{ text: INTRO, x: 72 }]);
   return doc.save();
 };
+
+/** A ruled parameters table (name, type, description) whose description cells hold a sentence or two, wrapped. */
+export const buildRuledParametersPdf = async (): Promise<Uint8Array> => {
+  const { doc, fonts, page: newPage } = await start();
+  const page = newPage();
+  row(page, fonts.regular, 10, 72, [{ text: INTRO, x: 72 }]);
+  grid(page, [72, 160, 230, 540], [100, 120, 150, 180, 210]);
+  row(page, fonts.bold, 9, 105, [
+    { text: "Name", x: 77 },
+    { text: "Type", x: 165 },
+    { text: "Description", x: 235 },
+  ]);
+  for (const [i, [name = "", type = "", first = "", second = ""]] of PARAMETERS.entries()) {
+    const top = 125 + i * 30;
+    row(page, fonts.regular, 9, top, [
+      { text: name, x: 77 },
+      { text: type, x: 165 },
+      { text: first, x: 235 },
+    ]);
+    row(page, fonts.regular, 9, top + 11, [{ text: second, x: 235 }]);
+  }
+  row(page, fonts.regular, 10, 230, [{ text: INTRO, x: 72 }]);
+  return doc.save();
+};
+
+const PARAMETERS = [
+  [
+    "url",
+    "string",
+    "HTTPS address that receives the events. Plain HTTP is",
+    "rejected outside test mode, and redirects are not followed.",
+  ],
+  [
+    "events",
+    "string[]",
+    "Event types to deliver, or an asterisk for all current and",
+    "future types, including those added after the endpoint.",
+  ],
+  [
+    "enabled",
+    "boolean",
+    "Defaults to true. Disabled endpoints keep their history",
+    "but receive nothing until they are enabled again.",
+  ],
+];
 
 /** A page laid out in a ruled grid: a module's title and a paragraph of prose in each of two cells. */
 export const buildRuledLayoutPdf = async (): Promise<Uint8Array> => {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  buildCentredGroupsOverFiguresPdf,
   buildCentredHeadingsPdf,
   buildCentredRowLabelsPdf,
   buildJoinedCellsPdf,
   buildRuledLayoutPdf,
+  buildRuledParametersPdf,
   buildSmallRuledTablePdf,
   buildSpacedRowsTablePdf,
   buildStubBetweenHeadingsPdf,
@@ -48,6 +50,19 @@ describe("tables set by a word processor", () => {
     expect(elements.map((e) => e.text).join(" ")).toContain("might be developed and tested");
   });
 
+  it("reads a ruled parameters table whose long cells are all in its description column", async () => {
+    const tables = (await parsePdf(await buildRuledParametersPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    const rows = tableRows(tables[0]);
+    expect(rows[0]).toEqual(["Name", "Type", "Description"]);
+    expect(rows[1]).toEqual([
+      "url",
+      "string",
+      "HTTPS address that receives the events. Plain HTTP is rejected outside test mode, and redirects are not followed.",
+    ]);
+    expect(rows).toHaveLength(4);
+  });
+
   it("spans group headings over their columns, and the stub's heading alone on a line between them down both", async () => {
     const tables = (await parsePdf(await buildStubBetweenHeadingsPdf())).filter((e) => e.type === "Table");
     expect(tables).toHaveLength(1);
@@ -55,6 +70,16 @@ describe("tables set by a word processor", () => {
       '<tr><th rowspan="2">Model</th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th></tr>',
     );
     expect(tableRows(tables[0])[1]).toEqual(["Acc.", "Loss", "Acc.", "Loss"]);
+  });
+
+  it("spans group headings centred over cells of figures set flush right, and headings centred down the header", async () => {
+    const tables = (await parsePdf(await buildCentredGroupsOverFiguresPdf())).filter((e) => e.type === "Table");
+    expect(tables).toHaveLength(1);
+    expect(tables[0]?.html).toContain(
+      '<tr><th rowspan="2">Segment</th><th colspan="2">Revenue</th><th colspan="2">Operating profit</th>' +
+        '<th rowspan="2">Margin</th></tr><tr><th>2023</th><th>2022</th><th>2023</th><th>2022</th></tr>',
+    );
+    expect(tableRows(tables[0])[2]).toEqual(["Industrial", "612.4", "548.9", "83.1", "66.0", "13.6%"]);
   });
 
   it("spans row labels centred down their groups, the last group a single row", async () => {

@@ -22,7 +22,21 @@ const bodySizeOf = (runs: Run[]): number => {
   return near.length ? minOf(near) : 10;
 };
 
-export const computeStats = ({ runs, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
+/** Share of a document's characters outside its code listings above which the listings' font is not the body's. */
+const MIN_PROSE_SHARE = 0.1;
+
+/**
+ * The runs that tell the body's size and font: those outside monospace code when there is prose enough. A
+ * documentation page is mostly listings in a smaller typewriter font, and its paragraphs would look set apart.
+ */
+const bodyRuns = (runs: Run[]): Run[] => {
+  const chars = (list: Run[]) => list.reduce((n, r) => n + r.text.length, 0);
+  const prose = runs.filter((r) => !r.mono);
+  return chars(prose) >= MIN_PROSE_SHARE * chars(runs) ? prose : runs;
+};
+
+export const computeStats = ({ runs: allRuns, lineGroups }: { runs: Run[]; lineGroups: Line[][] }): DocStats => {
+  const runs = bodyRuns(allRuns);
   const bodySize = bodySizeOf(runs);
   // The body's font is the font of text at the body's size: a page holding little text (a title at 20 pt and a
   // line below it) would otherwise count the title's font as the body's and every body line as set apart.

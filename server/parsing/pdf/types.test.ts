@@ -196,6 +196,62 @@ describe("code listings", () => {
     const code = elements.filter((e) => e.type === "CodeSnippet").map((e) => e.text);
     expect(code).toEqual([sql.filter(Boolean).join("\n"), py.join("\n")]);
   });
+
+  it("keeps a sentence ending in a colon before a listing a paragraph when listings hold most of the text", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Testing locally", 60, 60, 13, bold);
+    put(page, "Events can be replayed against a server on your own machine before it is deployed.", 60, 84, 10, font);
+    const intro = "The command-line tool can forward events to a local server:";
+    put(page, intro, 60, 108, 10, font);
+    const log = Array.from({ length: 7 }, (_, i) => [
+      `app.post("/hooks/acme/${i}", express.raw({ type: "application/json" }), (req, res) => {`,
+      `  handleDelivery(req.body, req.headers["acme-signature"], process.env.SECRET_${i});`,
+    ]).flat();
+    log.forEach((l, i) => put(page, l, 72, 130 + i * 11, 8.5, mono));
+    put(
+      page,
+      "Each line shows the event's type and identifier and the status your server answered.",
+      60,
+      300,
+      10,
+      font,
+    );
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.find((e) => e.text === intro)?.type).toBe("NarrativeText");
+    expect(elements.find((e) => e.text === "Testing locally")?.type).toBe("Title");
+    expect(elements.filter((e) => e.type === "CodeSnippet")).toHaveLength(1);
+  });
+
+  it("keeps a listing's line after a blank line under a line of closing brackets in the listing", async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const mono = await doc.embedFont(StandardFonts.Courier);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Register an endpoint with the create call; the response includes a signing secret.", 60, 60, 10, font);
+    const js = [
+      "const endpoint = await client.webhooks.create({",
+      '  url: "https://example.com/hooks/acme",',
+      "});",
+      "",
+      "console.log(endpoint.secret);",
+    ];
+    js.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+    put(
+      page,
+      "Store the secret: it is shown only once, and it signs every delivery to the endpoint.",
+      60,
+      160,
+      10,
+      font,
+    );
+    const { elements } = await partitionPdf({ bytes: await doc.save() });
+    expect(elements.map((e) => e.type)).toEqual(["NarrativeText", "CodeSnippet", "NarrativeText"]);
+    expect(elements[1]?.text).toBe(js.filter(Boolean).join("\n"));
+  });
 });
 
 describe("folios and running heads seen on one page", () => {

@@ -288,12 +288,16 @@ const joinHeader = (placed: PlacedRow[], headerRows: number): { rows: PlacedRow[
     for (const cell of row.filter((c) => c.colSpan === 1)) {
       const same = below.find((c) => c.col === cell.col);
       if (same) same.text = joinCellLines(cell.text, same.text);
-      else if (cell.col === 0) cell.rowSpan = rowsWithout(header, i + 1, 0) + 1;
+      else if (cell.col === 0 || (cell.rowSpan ?? 1) > 1) cell.rowSpan = rowsWithout(header, i + 1, cell.col) + 1;
       else below.push({ ...cell });
     }
     header[i] = row.filter((c) => c.colSpan > 1 || (c.rowSpan ?? 1) > 1);
     below.sort((a, b) => a.col - b.col);
   }
+  // A heading raised as spanning the header rows (raiseCentredStub) spans no more of them than are left once joined.
+  header.forEach((row, i) => {
+    for (const cell of row) if ((cell.rowSpan ?? 1) > header.length - i) cell.rowSpan = header.length - i;
+  });
   return { rows: [...header, ...placed.slice(headerRows)], headerRows: header.length };
 };
 
