@@ -4,6 +4,19 @@ import type { ParsedElement } from "../types";
 import { findGridTables } from "./grid-tables";
 import { buildGridTablePdf } from "./test-fixtures";
 
+/** A 10 pt Helvetica run of the text layer at (left, top), 6 pt a character. */
+const run = (text: string, left: number, top: number) => ({
+  text,
+  left,
+  right: left + 6 * text.length,
+  top,
+  bottom: top + 10,
+  baseline: top + 8,
+  fontSize: 10,
+  fontName: "Helvetica",
+  mono: false,
+});
+
 const EXPECTED_HTML =
   "<table>" +
   '<tr><th rowspan="2">State</th><th colspan="2">Counts</th><th rowspan="2">Flag</th></tr>' +
@@ -42,17 +55,6 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
   }
 
   it("a box, two parallel rules or a grid around one word is no table", () => {
-    const run = (text: string, left: number, top: number) => ({
-      text,
-      left,
-      right: left + 6 * text.length,
-      top,
-      bottom: top + 10,
-      baseline: top + 8,
-      fontSize: 10,
-      fontName: "Helvetica",
-      mono: false,
-    });
     const box = {
       horizontal: [
         { x0: 72, x1: 300, y: 100 },
@@ -82,17 +84,6 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
 
   it("a header row ruled around its outline only still has one cell per column", () => {
     // Word's table styles: the header row has no inner vertical borders (word365_structure.pdf of pdfplumber).
-    const run = (text: string, left: number, top: number) => ({
-      text,
-      left,
-      right: left + 6 * text.length,
-      top,
-      bottom: top + 10,
-      baseline: top + 8,
-      fontSize: 10,
-      fontName: "Helvetica",
-      mono: false,
-    });
     const ys = [100, 120, 140, 160];
     const xs = [72, 222, 372, 522];
     const horizontal = ys.map((y) => ({ x0: 72, x1: 522, y }));
@@ -123,17 +114,6 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
 
   it("a bulleted list in a ruled cell stays in its cell; lines in step without bullets are rows", () => {
     // Word: a fully ruled table, a bulleted list in one cell and a numbered list beside it (pandoc's test documents).
-    const run = (text: string, left: number, top: number) => ({
-      text,
-      left,
-      right: left + 6 * text.length,
-      top,
-      bottom: top + 10,
-      baseline: top + 8,
-      fontSize: 10,
-      fontName: "Helvetica",
-      mono: false,
-    });
     const horizontal = [100, 120, 170].map((y) => ({ x0: 72, x1: 372, y }));
     const vertical = [72, 222, 372].map((x) => ({ x, y0: 100, y1: 170 }));
     const header = [run("Cell with text", 77, 105), run("Cell with text", 227, 105)];
@@ -162,17 +142,6 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
     ["a unit of thousands", "(000)"],
   ])("a ruled header wrapped over three lines with %s in it is one header row, above the body's rows", (_, unit) => {
     // eu-004 of ICDAR 2013 (tuning): "per capita / GNP ($000) / 1995" over a column, the body rows unruled.
-    const run = (text: string, left: number, top: number) => ({
-      text,
-      left,
-      right: left + 6 * text.length,
-      top,
-      bottom: top + 10,
-      baseline: top + 8,
-      fontSize: 10,
-      fontName: "Helvetica",
-      mono: false,
-    });
     const xs = [72, 200, 320, 440];
     const horizontal = [100, 142, 200].map((y) => ({ x0: 72, x1: 440, y }));
     const vertical = xs.map((x) => ({ x, y0: 100, y1: 200 }));

@@ -49,6 +49,24 @@ const itemAtPageFoot = async (marker: string, lines: string[]) => {
   return { doc, font, second };
 };
 
+/** A description list's terms and meanings, as a library's membership page gives them. */
+const MEMBERSHIPS = [
+  ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
+  ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
+  ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
+];
+
+/** The membership terms in bold under prose, each meaning `indent` right of its term, a pair every `pitch` pt. */
+const membershipTerms = async (pitch: number, indent: number) => {
+  const { doc, font, page } = await pageWithProse();
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  MEMBERSHIPS.forEach(([term = "", meaning = ""], i) => {
+    put(page, term, 72, 170 + i * pitch, 10, bold);
+    put(page, meaning, 72 + indent, 184 + i * pitch, 10, font);
+  });
+  return { doc, font, page, bold };
+};
+
 describe("list items", () => {
   it("starts an item at each bullet drawn from a dingbat font: boxes, diamonds, arrows, crosses", async () => {
     const doc = await PDFDocument.create();
@@ -223,39 +241,19 @@ describe("list items", () => {
   });
 
   it("joins bold terms on lines of their own to the meanings indented under them, and leaves a lone one out of the list", async () => {
-    const { doc, font, page } = await pageWithProse();
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
     // HTML's <dl>: each <dt> in bold on its line, a little space above it, its <dd> indented under it; then a
     // paragraph, and a heading over an indented quotation, once: no list.
-    const pairs = [
-      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
-      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
-      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
-    ];
-    pairs.forEach(([term = "", meaning = ""], i) => {
-      put(page, term, 72, 170 + i * 36, 10, bold);
-      put(page, meaning, 92, 184 + i * 36, 10, font);
-    });
+    const { doc, font, page, bold } = await membershipTerms(36, 20);
     put(page, `${BODY.slice(0, 88)}.`, 72, 290, 10, font);
     put(page, "Opening hours", 72, 320, 10, bold);
     put(page, "Every branch opens at nine on weekdays and at ten on Saturdays.", 92, 334, 10, font);
-    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+    expect(await listItems(doc)).toEqual(MEMBERSHIPS.map(([term, meaning]) => `${term} ${meaning}`));
   });
 
   it("splits a description list set at the text's pitch before a term that ends with an aside in brackets", async () => {
-    const { doc, font, page } = await pageWithProse();
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
     // HTML's <dl> as a browser sets it by default: no space between the pairs, each <dd> indented 40 px.
-    const pairs = [
-      ["Adult", "Borrow up to 15 items at a time, and use the computers for two hours a day."],
-      ["Junior (under 16)", "Borrow up to 10 items, with no overdue charges on children's books."],
-      ["Temporary", "For visitors staying less than three months, with a refundable deposit."],
-    ];
-    pairs.forEach(([term = "", meaning = ""], i) => {
-      put(page, term, 72, 170 + i * 28, 10, bold);
-      put(page, meaning, 112, 184 + i * 28, 10, font);
-    });
-    expect(await listItems(doc)).toEqual(pairs.map(([term, meaning]) => `${term} ${meaning}`));
+    const { doc } = await membershipTerms(28, 40);
+    expect(await listItems(doc)).toEqual(MEMBERSHIPS.map(([term, meaning]) => `${term} ${meaning}`));
   });
 
   it("takes a description list set without space under a paragraph as items, its first term on the paragraph's pitch", async () => {

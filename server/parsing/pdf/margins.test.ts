@@ -3,18 +3,24 @@ import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
 import { BODY, PAGE } from "./test-fixtures";
 
+/** A document of `count` pages in Helvetica; `put` draws on page n (0-based) at (x, top) from the top. */
+const pagesOf = async (count: number) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const pages = Array.from({ length: count }, () => doc.addPage([PAGE.width, PAGE.height]));
+  const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
+    pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+  return { doc, font, bold, put };
+};
+
 /**
  * Running heads in step with the page: a number at the same end of a margin line, page after page. Section numbers
  * at the top of two pages, one at a line's end and one at its start, are not that.
  */
 describe("running heads whose number keeps in step with the page", () => {
   it("leaves a numbered line on page 1 and a numbered heading on page 2 untyped as running heads", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const pages = [doc.addPage([PAGE.width, PAGE.height]), doc.addPage([PAGE.width, PAGE.height])];
-    const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
-      pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+    const { doc, bold, put } = await pagesOf(2);
     put(0, "A Study of Things", 72, 40, 20, bold);
     put(0, "1 Introduction 1", 72, 90, 11, bold);
     put(1, "2 Methods", 72, 60, 11, bold);
@@ -32,12 +38,7 @@ describe("running heads whose number keeps in step with the page", () => {
   it.each([true, false])(
     "keeps the same list near the top of both pages of a two-page document as items (running head: %s)",
     async (withHead) => {
-      const doc = await PDFDocument.create();
-      const font = await doc.embedFont(StandardFonts.Helvetica);
-      const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-      const pages = [doc.addPage([PAGE.width, PAGE.height]), doc.addPage([PAGE.width, PAGE.height])];
-      const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
-        pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+      const { doc, bold, put } = await pagesOf(2);
       for (const n of [0, 1]) {
         if (withHead) put(n, "Acme Corporation - Internal", 72, 30, 9);
         put(n, `Section ${n + 1}`, 72, 80, 16, bold);
@@ -53,12 +54,7 @@ describe("running heads whose number keeps in step with the page", () => {
   );
 
   it("types a left-hand page's head, its page number a tab from the words, as a Header though seen once", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const pages = [0, 1, 2].map(() => doc.addPage([PAGE.width, PAGE.height]));
-    const put = (n: number, text: string, x: number, top: number, size: number, f = font) =>
-      pages[n]?.drawText(text, { x, y: PAGE.height - top - size, size, font: f });
+    const { doc, bold, put } = await pagesOf(3);
     // Right-hand pages carry the folio at the end, the left-hand page (2) at the start, far from the words.
     put(0, "Quarry Handbook", 72, 40, 9);
     put(0, "1", 530, 40, 9);

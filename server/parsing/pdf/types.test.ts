@@ -153,13 +153,19 @@ describe("list items and captions", () => {
   });
 });
 
+/** A page opening with a sentence, then a listing in Courier from 84 pt down, its indentation 6 pt a space. */
+const listingPage = async (intro: string, lines: string[]) => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const mono = await doc.embedFont(StandardFonts.Courier);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  put(page, intro, 60, 60, 10, font);
+  lines.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+  return { doc, font, mono, page };
+};
+
 describe("code listings", () => {
   it("reads a fixed-pitch listing as one CodeSnippet with its indentation, through a blank line", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const mono = await doc.embedFont(StandardFonts.Courier);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    put(page, "The query lists the sources of a project with their latest build, newest first.", 60, 60, 10, font);
     const sql = [
       "SELECT s.id, s.name, b.status",
       "FROM sources s",
@@ -167,7 +173,10 @@ describe("code listings", () => {
       "",
       "ORDER BY b.created_at DESC;",
     ];
-    sql.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+    const { doc, font, mono, page } = await listingPage(
+      "The query lists the sources of a project with their latest build, newest first.",
+      sql,
+    );
     put(page, "It runs in under a millisecond for a project of ten thousand sources and more.", 60, 170, 10, font);
     const py = [
       "def chunk(text, size):",
@@ -227,11 +236,6 @@ describe("code listings", () => {
   });
 
   it("keeps a listing's line after a blank line under a line of closing brackets in the listing", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
-    const mono = await doc.embedFont(StandardFonts.Courier);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    put(page, "Register an endpoint with the create call; the response includes a signing secret.", 60, 60, 10, font);
     const js = [
       "const endpoint = await client.webhooks.create({",
       '  url: "https://example.com/hooks/acme",',
@@ -239,7 +243,10 @@ describe("code listings", () => {
       "",
       "console.log(endpoint.secret);",
     ];
-    js.forEach((l, i) => l && put(page, l.trim(), 72 + (l.length - l.trimStart().length) * 6, 84 + i * 12, 10, mono));
+    const { doc, font, page } = await listingPage(
+      "Register an endpoint with the create call; the response includes a signing secret.",
+      js,
+    );
     put(
       page,
       "Store the secret: it is shown only once, and it signs every delivery to the endpoint.",
