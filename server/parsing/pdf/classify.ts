@@ -62,8 +62,8 @@ const centredPair = (lines: readonly Line[]): boolean => {
 
 /**
  * "B. SLEEP RITUALS", "II. FINDINGS", "1. Introduction" at 12 pt over 11: one line (or a centred pair) numbered like
- * a list item but set as a heading (a heading font, and in capitals or larger than the body) is a section heading. Bold items of a list
- * in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
+ * a list item but set as a heading (a heading font, and in capitals or larger than the body) is a section heading.
+ * Bold items of a list in sentence case at the body's size stay items. Capitals are judged on words of two letters or more: a formula's
  * variables ("6. MORE ON MATH: u · w = 0") keep their case, and so do words in a typewriter font.
  */
 

@@ -111,8 +111,9 @@ const meaningUnder = (term: Line, block: Block | undefined, stats: DocStats): bo
 
 /**
  * A description list whose terms stand on lines of their own, each meaning indented under its term (HTML's `<dl>`:
- * "Adult" over "Borrow up to 15 items at a time, …"): two or more such pairs in a row, the terms at one left edge, are
- * items, each term joined to its meaning. A bold line over an indented paragraph once is no list: a heading may be.
+ * "Adult" over "Borrow up to 15 items at a time, …"): two or more such pairs in a row, the terms at one left edge,
+ * are items, each term joined to its meaning. A bold line over an indented paragraph once is no list: a heading may
+ * be.
  */
 export const joinTermsOnOwnLines = (blocks: Block[], stats: DocStats): Block[] => {
   const pairAt = (i: number) => {

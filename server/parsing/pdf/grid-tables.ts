@@ -124,16 +124,9 @@ const YEAR_RE = /^(?:1[89]|20)\d\d$/;
 const THOUSANDS_RE = /^\(['’]?000s?\)[*†‡]*$/;
 
 /**
- * Row boundaries the drawing leaves out: many tables rule every few rows only (or none inside the body). A grid row
- * whose cells hold text on the same baselines, in most columns, is that many rows; a cell that wraps while the
- * others do not keeps its lines together. The header (the first ruled row with text in two columns, none across
- * them) is not cut when it holds no figures: its lines are column headings wrapped inside their ruled cells
- * ("Schools identified / under NCLB / (n = 469)", "GNP ($000) / 1995"), one heading each.
- */
-/**
- * A bulleted list in a cell: every line of one column opens with a bullet glyph and its words ("• Cell with", "• A",
- * "• Bullet list"). Its lines are one cell's items, not rows, whatever the next cell holds beside them (a numbered
- * list, lines of a paragraph). Numbers are left out: a table's rows may open with them.
+ * A bulleted list in a cell: every line of one column opens with a bullet glyph and its words ("• Cell with",
+ * "• A", "• Bullet list"). Its lines are one cell's items, not rows, whatever the next cell holds beside them (a
+ * numbered list, lines of a paragraph). Numbers are left out: a table's rows may open with them.
  */
 const bulletedColumn = (bands: Piece[][], columnOf: (p: Piece) => number): boolean => {
   const columns = new Set(bands.flat().map(columnOf));
@@ -149,6 +142,13 @@ const bulletedColumn = (bands: Piece[][], columnOf: (p: Piece) => number): boole
   );
 };
 
+/**
+ * Row boundaries the drawing leaves out: many tables rule every few rows only (or none inside the body). A grid row
+ * whose cells hold text on the same baselines, in most columns, is that many rows; a cell that wraps while the
+ * others do not keeps its lines together. The header (the first ruled row with text in two columns, none across
+ * them) is not cut when it holds no figures: its lines are column headings wrapped inside their ruled cells
+ * ("Schools identified / under NCLB / (n = 469)", "GNP ($000) / 1995"), one heading each.
+ */
 const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   const extra: number[] = [];
   const columnOf = (p: Piece) =>

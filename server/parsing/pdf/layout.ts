@@ -191,9 +191,9 @@ const toSegments = (rows: Run[][]): Segment[] => {
     for (const run of sorted) {
       const last = current[current.length - 1];
       const wide = last && run.left - last.right > SEGMENT_GAP_EM * Math.max(4, run.fontSize, last.fontSize);
-      // A list marker on its own ("•", "1.", "(a)", "3.1."): the gap after it is the list's indent, not a cell border. Not
-      // before a line of Hebrew or Arabic: their marker stands right of its item, so one left of such a line is the
-      // end of another item (of the column to its left).
+      // A list marker on its own ("•", "1.", "(a)", "3.1."): the gap after it is the list's indent, not a cell
+      // border. Not before a line of Hebrew or Arabic: their marker stands right of its item, so one left of such a
+      // line is the end of another item (of the column to its left).
       const marker = current.length === 1 && !!last && isMarker(last.text.trim()) && !readsRightToLeft([run.text]);
       if (wide && !marker) flush();
       current.push(run);
