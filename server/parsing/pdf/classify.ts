@@ -149,6 +149,25 @@ const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
   ) && !(block.lines.length === 1 && spacedApart(block, page, stats));
 
 /**
+ * A standfirst under a page's title, set in italics and larger than the body ("Work on the 140-year-old sea defence
+ * will start in May, but traders fear a summer of closures"): a line or two wholly in italics, not bold, of twelve
+ * words or more in sentence case (most words of four letters or more start in lower case) is a sentence without its
+ * full stop, not a heading. A heading set so long in italics is in title case ("The Effects of Sleep on Memory in
+ * Older Adults …").
+ */
+const isStandfirst = (block: Block, text: string): boolean => {
+  const runs = block.lines.flatMap((l) => l.segments.flatMap((s) => s.runs)).filter((r) => hasLetters(r.text));
+  const words = text.trim().split(/\s+/);
+  const long = words.slice(1).filter((w) => /^\p{L}{4,}/u.test(w));
+  return (
+    runs.length > 0 &&
+    runs.every((r) => ITALIC_FONT.test(r.fontName) && !BOLD_FONT.test(r.fontName)) &&
+    words.length >= 12 &&
+    long.filter((w) => /^\p{Ll}/u.test(w)).length >= 0.7 * long.length
+  );
+};
+
+/**
  * What a heading's words look like: at least one word of two letters or more, letter-spaced or not ("C H A P T E R"),
  * or a lone letter (an index's "A"), and no web address. A formula set apart ("x + y", "∂t") and a line giving a site
  * or a link (a brochure's "PDF Association · www.pdfa.org", a slide's "More info: https://…") are no headings,
@@ -158,9 +177,12 @@ const slantedOnly = (block: Block, page: PageText, stats: DocStats): boolean =>
  * table's or figure's source or note ("Source: LSA, 1998", "Note: in euros"); a lone "NOTES:" may head a section.
  * Nor a line with two or more footnote marks: a paper's authors or affiliations ("A. Author ∗, B. Author †",
  * "Facebook AI † University of Washington"); a heading carries one mark at most ("§§ 1–3" is no such mark). Nor a
- * manual's admonition label alone on its line ("WARNING", "Note:", "Tip"): it opens a notice, not a section.
+ * manual's admonition label alone on its line ("WARNING", "Note:", "Tip"): it opens a notice, not a section. Nor
+ * three fields or more parted by middle dots: a recipe's or a page's details line ("Serves 4 · Preparation 20 minutes
+ * · Cooking 1 hour"), a byline.
  */
 const readsAsHeading = (text: string): boolean =>
+  (text.match(/\s·\s/gu) ?? []).length < 2 &&
   !/^(?:note|warning|caution|tip|important|danger|attention|hint)[ \t]*[:!]?$/i.test(text.trim()) &&
   (text.match(/[*∗†‡]/gu) ?? []).length < 2 &&
   !/^(?:sources?|notes?)[ \t]*:[ \t]*\S/i.test(text.trim()) &&
@@ -329,7 +351,8 @@ export const classifyBlock = ({
     // header row left alone at a page's foot, its rows on the next page) is no heading, however bold.
     block.lines.every((l) => l.segments.filter((s) => hasLetters(s.text)).length < 3) &&
     !setLineByLine(block, page, stats) &&
-    !slantedOnly(block, page, stats);
+    !slantedOnly(block, page, stats) &&
+    !isStandfirst(block, text);
   const named = isNumberedHeading(block, text, page, stats) || isPartName(block, text, page, stats) || journal;
   // A lone letter four times the body's size or more is a figure's lettering, not an index's letter heading.
   const glyph = /^\p{L}$/u.test(text) && fontSize >= 4 * stats.bodySize;

@@ -144,4 +144,26 @@ describe("lines set like headings that are text", () => {
     expect(typeOf("Note:")).not.toBe("Title");
     expect(typeOf("Notes")).toBe("Title");
   });
+
+  it("types a standfirst in italics and a details line parted by middle dots under a title as text, not Title", async () => {
+    const doc = await PDFDocument.create();
+    const { regular, bold, italic } = await fonts(doc);
+    const page = doc.addPage([PAGE.width, PAGE.height]);
+    put(page, "Council approves plan to rebuild the harbour wall", 72, 60, 20, bold);
+    const dek = "Work on the old sea defence will start in May, but traders fear a summer of closures";
+    put(page, dek, 72, 90, 12, italic);
+    put(page, "Serves 4 \u00b7 Preparation 20 minutes \u00b7 Cooking 1 hour 25 minutes", 72, 116, 10, italic);
+    bodyLines(page, regular, 140, 1);
+    put(page, "Funding of the works", 72, 210, 12, bold);
+    bodyLines(page, regular, 230, 2);
+    // A heading in italics, larger than the body and in title case, stays one.
+    put(page, "The Effects of the New Harbour Wall on the Fishing Fleet and the Summer Trade", 72, 300, 12, italic);
+    bodyLines(page, regular, 320, 3);
+    const { typeOf } = await typesOf(doc);
+    expect(typeOf("Council approves plan to rebuild the harbour wall")).toBe("Title");
+    expect(typeOf("Funding of the works")).toBe("Title");
+    expect(typeOf("The Effects of the New Harbour Wall on the Fishing Fleet and the Summer Trade")).toBe("Title");
+    expect(typeOf(dek)).toBe("NarrativeText");
+    expect(typeOf("Serves 4 \u00b7 Preparation 20 minutes \u00b7 Cooking 1 hour 25 minutes")).toBe("NarrativeText");
+  });
 });

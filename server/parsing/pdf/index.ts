@@ -9,6 +9,7 @@ import { untypeRepeatedLetters } from "./list-letters";
 import { untypeContentsEntries } from "./contents-entries";
 import { dottedRunsAsItems, numberedHeadingRunsAsItems } from "./list-runs";
 import { joinItemsAcrossBreaks } from "./list-breaks";
+import { joinListingsAcrossPages } from "./listing-breaks";
 import { withDrawnBullets } from "./drawn-bullets";
 import { withFontBullets } from "./font-bullets";
 import { findRepeatedMargins, type PageBlocks } from "./margins";
@@ -318,9 +319,11 @@ const parseOpenPdf = async (
 
   const elements = joinCaptions(
     joinChapterTitles(
-      joinItemsAcrossBreaks(
-        untypeContentsEntries(
-          dottedRunsAsItems(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+      joinListingsAcrossPages(
+        joinItemsAcrossBreaks(
+          untypeContentsEntries(
+            dottedRunsAsItems(numberedHeadingRunsAsItems(untypeRepeatedLetters(flowElements(paged, stats, repeated)))),
+          ),
         ),
       ),
     ),

@@ -90,7 +90,57 @@ const clausesUnderHeading = (elements: readonly ParsedElement[], run: number[]):
   return number !== undefined && clause?.length === 2 && clause[0] === Number(number) && clause[1] === 1;
 };
 
-export const dottedRunsAsItems = (elements: readonly ParsedElement[]): ParsedElement[] => {
+const CLAUSE_TYPES: ReadonlySet<ElementType> = new Set(["NarrativeText", "UncategorizedText", "ListItem"]);
+const TEXT_TYPES: ReadonlySet<ElementType> = new Set(["NarrativeText", "UncategorizedText"]);
+
+/** The next element after `i` that is not page furniture. */
+const nextContent = (elements: readonly ParsedElement[], i: number): ParsedElement | undefined =>
+  elements.find((e, j) => j > i && !FURNITURE.has(e.type));
+
+/** Two elements start at one left edge and are set at one size. */
+const alignedWith = (a: ParsedElement, b: ParsedElement): boolean =>
+  !!a.boundingBox &&
+  !!b.boundingBox &&
+  Math.abs(a.boundingBox.left - b.boundingBox.left) <= 1 &&
+  a.metadata?.font_size === b.metadata?.font_size;
+
+/** The box of a clause and its rest under it on its page. */
+const spanned = (a: ParsedElement, b: ParsedElement) => {
+  const [x, y] = [a.boundingBox, b.boundingBox];
+  if (!x || !y || a.pageNumber !== b.pageNumber) return x;
+  const right = Math.max(x.left + x.width, y.left + y.width);
+  return { ...x, width: right - x.left, height: Math.max(x.height, y.top + y.height - x.top) };
+};
+
+/**
+ * A clause set without a hanging indent wraps its lines back to its number's edge, so a line there after one that
+ * ends a sentence reads as a paragraph of its own ("2.2 A booking is confirmed … tracking number." / "Until then we
+ * may decline a booking …"). Text without a number between a clause ending a sentence and the one that follows it
+ * in the outline ("2.2" and "2.3"), at the clause's left edge and size, is the clause's rest: the list goes on after
+ * it. Items numbered at the first level ("1. Ouverture de la séance") and items without a sentence's end head the
+ * text under them, as a meeting's minutes set their agenda.
+ */
+const joinClauseRests = (elements: readonly ParsedElement[]): ParsedElement[] => {
+  const out: ParsedElement[] = [];
+  let clause = -1;
+  elements.forEach((e, i) => {
+    const open = out[clause];
+    const ended = !!open && CLAUSE_TYPES.has(open.type) && /[.!?]["”’)]?$/.test(open.text.trim());
+    const n = open && ended && TEXT_TYPES.has(e.type) && !dottedOf(e) && alignedWith(open, e) ? dottedOf(open) : null;
+    const next = n && n.length >= 2 ? nextContent(elements, i) : undefined;
+    const after = next && CLAUSE_TYPES.has(next.type) ? dottedOf(next) : null;
+    if (open && n && after && after.length >= 2 && follows(n, after)) {
+      out[clause] = { ...open, text: `${open.text.trim()} ${e.text.trim()}`, boundingBox: spanned(open, e) };
+      return;
+    }
+    if (!FURNITURE.has(e.type)) clause = out.length;
+    out.push(e);
+  });
+  return out;
+};
+
+export const dottedRunsAsItems = (input: readonly ParsedElement[]): ParsedElement[] => {
+  const elements = joinClauseRests(input);
   const out = [...elements];
   let run: number[] = [];
   const close = () => {
