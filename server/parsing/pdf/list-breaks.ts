@@ -1,4 +1,5 @@
 import type { ElementType, ParsedElement } from "../types";
+import { fontSize, joinAcrossBreaks, lastPage } from "./break-joins";
 
 /**
  * A list item broken by a page or column break goes on at the top of the next page or column, where it reads as a
@@ -10,19 +11,14 @@ import type { ElementType, ParsedElement } from "../types";
  * marker's width. A paragraph after the list starts at the column's edge, as wide as the item or wider.
  */
 
-const FURNITURE: ReadonlySet<ElementType> = new Set(["Header", "Footer", "PageNumber"]);
 const TEXT: ReadonlySet<ElementType> = new Set(["NarrativeText", "UncategorizedText"]);
 
 const columnOf = (e: ParsedElement) => e.metadata?.column ?? null;
-
-const lastPage = (e: ParsedElement) => (e.metadata?.page_numbers as number[] | undefined)?.at(-1) ?? e.pageNumber ?? 0;
 
 /** How much narrower than the item (in font sizes) the rest at its text indent is: a marker and its gap. */
 const TEXT_INDENT_EM = { min: 0.5, max: 4 };
 /** A block this many font sizes high holds two lines or more. */
 const TWO_LINES_EM = 1.8;
-
-const fontSize = (e: ParsedElement) => (e.metadata?.font_size as number | undefined) ?? 0;
 
 const atTextIndent = (item: ParsedElement, next: ParsedElement): boolean => {
   const [a, b, size] = [item.boundingBox, next.boundingBox, fontSize(item)];
@@ -48,17 +44,5 @@ const joined = (item: ParsedElement, rest: ParsedElement): ParsedElement => {
   return { ...item, text, metadata: { ...item.metadata, page_numbers: [...pages, rest.pageNumber ?? 0] } };
 };
 
-export const joinItemsAcrossBreaks = (elements: readonly ParsedElement[]): ParsedElement[] => {
-  const out: ParsedElement[] = [];
-  let item = -1;
-  for (const e of elements) {
-    const open = out[item];
-    if (open && goesOn(open, e)) {
-      out[item] = joined(open, e);
-      continue;
-    }
-    if (!FURNITURE.has(e.type)) item = e.type === "ListItem" ? out.length : -1;
-    out.push(e);
-  }
-  return out;
-};
+export const joinItemsAcrossBreaks = (elements: readonly ParsedElement[]): ParsedElement[] =>
+  joinAcrossBreaks(elements, "ListItem", goesOn, joined);

@@ -1,4 +1,5 @@
 import type { ElementType, ParsedElement } from "../types";
+import { FURNITURE } from "./break-joins";
 
 /**
  * A slide's agenda sets its items as large as headings ("1. Short intro", "2. Advantages", "3. Future"). Three or
@@ -9,7 +10,6 @@ import type { ElementType, ParsedElement } from "../types";
 
 const ORDINAL_RE = /^(\d{1,2}|[a-z])[.)][ \t]+\S/i;
 const MIN_RUN = 3;
-const FURNITURE: ReadonlySet<ElementType> = new Set(["Header", "Footer", "PageNumber"]);
 
 const ordinalOf = (e: ParsedElement): number | null => {
   if (e.type !== "Title") return null;

@@ -1,4 +1,5 @@
-import type { ElementType, ParsedElement } from "../types";
+import type { ParsedElement } from "../types";
+import { fontSize, joinAcrossBreaks, lastPage } from "./break-joins";
 
 /**
  * A code listing broken by a page break goes on at the top of the next page, where it reads as a listing of its own
@@ -8,12 +9,6 @@ import type { ElementType, ParsedElement } from "../types";
  * the indentation of its left edge measured from the first part's (in the first part's character widths), and
  * `metadata.page_numbers` lists both pages.
  */
-
-const FURNITURE: ReadonlySet<ElementType> = new Set(["Header", "Footer", "PageNumber"]);
-
-const lastPage = (e: ParsedElement) => (e.metadata?.page_numbers as number[] | undefined)?.at(-1) ?? e.pageNumber ?? 0;
-
-const fontSize = (e: ParsedElement) => (e.metadata?.font_size as number | undefined) ?? 0;
 
 /** How far off a whole number of characters a typed indentation may fall, in character widths. */
 const WHOLE_CHARS = 0.3;
@@ -50,17 +45,5 @@ const joined = (listing: ParsedElement, rest: ParsedElement): ParsedElement => {
   };
 };
 
-export const joinListingsAcrossPages = (elements: readonly ParsedElement[]): ParsedElement[] => {
-  const out: ParsedElement[] = [];
-  let open = -1;
-  for (const e of elements) {
-    const listing = out[open];
-    if (listing && goesOn(listing, e)) {
-      out[open] = joined(listing, e);
-      continue;
-    }
-    if (!FURNITURE.has(e.type)) open = e.type === "CodeSnippet" ? out.length : -1;
-    out.push(e);
-  }
-  return out;
-};
+export const joinListingsAcrossPages = (elements: readonly ParsedElement[]): ParsedElement[] =>
+  joinAcrossBreaks(elements, "CodeSnippet", goesOn, joined);
