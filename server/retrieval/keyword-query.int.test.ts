@@ -52,3 +52,19 @@ it("drops lexemes found in most chunks once ANALYZE has run, and keeps the rares
   expect(await keywordTsQuery("quarry granite")).toBe("'granit'");
   expect(await keywordTsQuery("quarry report")).toMatch(/^'(quarri|report)'( \| '(quarri|report)')?$/);
 });
+
+it("sends the common lexemes as array literals the server reads back exactly, quotes and backslashes included", async () => {
+  const { db } = await import("../db");
+  const { commonLiterals } = await import("./keyword-query");
+  const common = {
+    lexemes: ['say"s', "back\\slash", "a,b", "{brace}", "two words", "null", ""],
+    frequencies: [0.5, 1e-7, 0.03, 0.021, 1, 0.2, 0.25],
+  };
+  const { lexemes, frequencies } = commonLiterals(common);
+  const [row] = await db.$queryRaw<
+    { l: string[]; f: number[] }[]
+  >`SELECT ${lexemes}::text[] AS l, ${frequencies}::float8[] AS f`;
+  expect(row!.l).toEqual(common.lexemes);
+  expect(row!.f).toEqual(common.frequencies);
+  expect(commonLiterals(common)).toBe(commonLiterals(common)); // made once per statistics read
+});
