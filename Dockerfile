@@ -15,4 +15,4 @@ RUN npm install --no-audit --no-fund
 COPY . .
 RUN npx tsx scripts/build.ts
 EXPOSE 3000
-CMD ["node", "--max-semi-space-size=4", "scripts/start.mjs"]
+CMD ["node", "--max-semi-space-size=8", "scripts/start.mjs"]

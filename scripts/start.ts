@@ -11,11 +11,16 @@ import v8 from "node:v8";
 // elements stream through, the app's 200 MB of live heap became 800 MB of heap. 1.5x keeps that in bounds; V8 reads
 // the factor at every collection, so it applies from here on.
 v8.setFlagsFromString("--heap-growing-percent=50");
-// The launchers (package.json `start`, the Dockerfile) also set MALLOC_ARENA_MAX=2 and
-// --max-semi-space-size=4: fewer malloc arenas for the app's threads and smaller young generations in each of its
-// V8 heaps (main, database thread, CPU thread) took 180 MB off the idle app. MALLOC_MMAP_THRESHOLD_=131072 keeps
-// large buffers (file chunks, element batches) out of the malloc arenas, which kept their pages after a big document
-// (parse worker peak on a 20 MB CSV: 184 -> 130 MB); parse workers inherit both variables.
+// The launchers (package.json `start`, the Dockerfile) also set MALLOC_ARENA_MAX=2 (fewer malloc arenas for the
+// app's threads) and MALLOC_MMAP_THRESHOLD_=131072, so that large buffers (file chunks, element batches) stay out of
+// the malloc arenas, which kept their pages after a big document (parse worker peak on a 20 MB CSV: 184 -> 130 MB);
+// parse workers inherit both variables. They start node with --max-semi-space-size=8, the main thread's young
+// generation: at 4 MB, scavenges took a sixth of its CPU under API load (20 clients of prebuilt-rag on a real
+// Postgres, two runs each: 5.5 / 5.4 -> 5.0 / 4.8 ms of the app's CPU per query at 8, 136 / 138 -> 150 / 155 q/s).
+// 16 MB saved a little more (4.5 ms) but the app stayed about 100 MB larger after such a load (400 MB resident 15 s
+// later against 300); at 8 its memory was 4's. V8 reads the flag when it creates a heap, so the worker threads made
+// from here on (embedded database, CPU tasks) get 4 MB, as before.
+v8.setFlagsFromString("--max-semi-space-size=4");
 // Source-mapped stack traces stay off (as tsx would turn them on when this runs as source): Node would keep the parsed
 // source map of every file it loads, and those of Next's server chunks were 80 MB of the idle app's heap.
 process.setSourceMapsEnabled(false);

@@ -70,7 +70,7 @@ export const startQuarry = async ({
     // QUARRY_TEST_SEMI_SPACE_MB: another young generation for a bench that compares them (bench/querycost.ts, memory).
     // QUARRY_TEST_NODE_FLAGS: more flags for the app's node, e.g. `--cpu-prof --cpu-prof-dir=<dir>` (NODE_OPTIONS
     // refuses --cpu-prof, and would reach the build child too); the profile is written when the app exits.
-    const semiSpace = process.env.QUARRY_TEST_SEMI_SPACE_MB ?? "4";
+    const semiSpace = process.env.QUARRY_TEST_SEMI_SPACE_MB ?? "8";
     const flags = (process.env.QUARRY_TEST_NODE_FLAGS ?? "").split(" ").filter(Boolean);
     child = spawn(process.execPath, [`--max-semi-space-size=${semiSpace}`, ...flags, "scripts/start.mjs"], {
       cwd: ROOT,
