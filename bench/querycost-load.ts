@@ -81,6 +81,8 @@ export type LoadRow = {
   seconds: number;
   db: number | null;
   app: number | null;
+  /** CPU of this process (the load's clients) in ms: on two cores it is taken from the app and the database. */
+  client: number;
 };
 
 const runLoad = async (
@@ -93,6 +95,7 @@ const runLoad = async (
   const ms: number[] = [];
   let next = 0;
   const before = meter.snapshot();
+  const clientBefore = process.cpuUsage();
   const [, took] = await time(() =>
     Promise.all(
       Array.from({ length: clients }, async () => {
@@ -101,7 +104,8 @@ const runLoad = async (
     ),
   );
   const spent = meter.spent(before);
-  return { ms, seconds: took / 1000, ...spent };
+  const { user, system } = process.cpuUsage(clientBefore);
+  return { ms, seconds: took / 1000, ...spent, client: (user + system) / 1000 };
 };
 
 /** One client, then CLIENTS at once, through the API and through the SQL alone. */
@@ -138,7 +142,7 @@ export const measure = async ({
 export const formatLoad = (database: string, rows: LoadRow[]) => {
   const perQuery = (cpu: number | null, row: LoadRow) => (cpu === null ? "n/a" : fmt(cpu / row.ms.length));
   return table([
-    ["database", "path", "clients", "p50 ms", "p95 ms", "q/s", "DB CPU ms/q", "app CPU ms/q"],
+    ["database", "path", "clients", "p50 ms", "p95 ms", "q/s", "DB CPU ms/q", "app CPU ms/q", "client CPU ms/q"],
     ...rows.map((r) => [
       database,
       r.path,
@@ -148,6 +152,7 @@ export const formatLoad = (database: string, rows: LoadRow[]) => {
       fmt(r.ms.length / r.seconds, 0),
       perQuery(r.db, r),
       r.path.startsWith("same SQL") ? "" : perQuery(r.app, r),
+      perQuery(r.client, r),
     ]),
   ]);
 };
