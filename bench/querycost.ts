@@ -10,7 +10,8 @@ import { fmt } from "./stats";
 /**
  * What one prebuilt-rag query costs on the SciFact corpus (5,183 documents, about 6.5k chunks), default settings:
  * p50, p95 and throughput with one client and with 20 at once, through HTTP next to the same SQL alone (the statement
- * the app builds for the query, sent straight to Postgres), and the database's and the app's CPU per query.
+ * the app builds for the query, sent straight to Postgres), and the database's, the app's and the load's own CPU per
+ * query.
  * Always on the embedded Postgres of a Quarry started as `npm start` runs it (its database in a thread of the app
  * process, whose CPU is read per thread); also on a real Postgres when QUARRY_BENCH_POSTGRES_URL (an admin URL of a
  * server on this machine, with pgvector) is set: a database of its own there, a second Quarry on it, and the same
