@@ -82,6 +82,39 @@ describe("ruled tables from the text layer and the PDF's lines", () => {
     expect(table.takenRuns.size).toBe(4);
   });
 
+  it("one ruled row is a table when drawn lines part its filled cells, and not when it heads another grid", () => {
+    // A Word table of one row: "One | Row | Table", each cell boxed.
+    const xs = [72, 222, 372, 522];
+    const row = (top: number, bottom: number) => ({
+      horizontal: [top, bottom].map((y) => ({ x0: 72, x1: 522, y })),
+      vertical: xs.map((x) => ({ x, y0: top, y1: bottom })),
+    });
+    const words = (texts: string[], top: number) => texts.map((t, i) => run(t, (xs[i] ?? 0) + 5, top));
+    const cells = (found: ReturnType<typeof findGridTables>) => found.tables.map((t) => t.cells.map((c) => c.text));
+    const one = row(100, 120);
+    expect(cells(findGridTables({ runs: words(["One", "Row", "Table"], 105), rotated: [], ...one }))).toEqual([
+      ["One", "Row", "Table"],
+    ]);
+    // A form's label beside its blank field: not a table.
+    expect(findGridTables({ runs: words(["Name", "Date"], 105), rotated: [], ...one }).tables).toEqual([]);
+    // Ruled apart from the table under it, a header row is that table's, not a table of its own.
+    const body = {
+      horizontal: [124, 144, 164].map((y) => ({ x0: 72, x1: 522, y })),
+      vertical: xs.map((x) => ({ x, y0: 124, y1: 164 })),
+    };
+    const headed = findGridTables({
+      runs: [
+        ...words(["Cohort", "Head Start", "Control"], 105),
+        ...words(["3-year-olds", "1,530", "1,029"], 129),
+        ...words(["4-year-olds", "1,253", "855"], 149),
+      ],
+      rotated: [],
+      horizontal: [...one.horizontal, ...body.horizontal],
+      vertical: [...one.vertical, ...body.vertical],
+    });
+    expect(cells(headed)).toEqual([["3-year-olds", "1,530", "1,029", "4-year-olds", "1,253", "855"]]);
+  });
+
   it("a header row ruled around its outline only still has one cell per column", () => {
     // Word's table styles: the header row has no inner vertical borders (word365_structure.pdf of pdfplumber).
     const ys = [100, 120, 140, 160];

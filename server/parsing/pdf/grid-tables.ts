@@ -23,7 +23,8 @@ export type GridTable = Box & {
 };
 
 const TOL = 2;
-const MIN_ROWS = 2;
+/** A single ruled row is a table too (a Word table of one row) when its cells are drawn apart (oneRowTable). */
+const MIN_ROWS = 1;
 const MIN_COLS = 2;
 
 /** Positions closer than TOL are one boundary. */
@@ -213,6 +214,28 @@ const unruledRows = (ys: number[], xs: number[], pieces: Piece[]): number[] => {
   return extra;
 };
 
+/** The box a group of lines covers. */
+const extent = ({ h, v }: Lines): Box => ({
+  left: Math.min(...h.map((l) => l.x0), ...v.map((l) => l.x)),
+  right: Math.max(...h.map((l) => l.x1), ...v.map((l) => l.x)),
+  top: Math.min(...h.map((l) => l.y), ...v.map((l) => l.y0)),
+  bottom: Math.max(...h.map((l) => l.y), ...v.map((l) => l.y1)),
+});
+
+/** `other` lies over or under `row` across most of their widths, no further away than the row is high. */
+const stacked = (row: Box, other: Box) => {
+  const overlap = Math.min(row.right, other.right) - Math.max(row.left, other.left);
+  const gap = Math.max(other.top - row.bottom, row.top - other.bottom);
+  return overlap >= 0.5 * Math.min(row.right - row.left, other.right - other.left) && gap <= row.bottom - row.top;
+};
+
+/**
+ * One ruled row is a table when each of its cells holds text and a drawn line parts every two of them: a box with
+ * its text split by undrawn boundaries only, or with an empty cell (a form's label and its blank field), is not.
+ */
+const oneRowTable = (cells: GridTable["cells"], drawnAfter: (col: number) => boolean) =>
+  cells.every((c) => c.text) && cells.slice(0, -1).every((c) => drawnAfter(c.col + c.colSpan - 1));
+
 const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece> }) | null => {
   const drawnYs = cluster(drawn.h.map((l) => l.y));
   const drawnXs = cluster(drawn.v.map((l) => l.x));
@@ -273,7 +296,7 @@ const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
     }
   }
   // Every cell merged into one: a framed box, not a table.
-  if (spans.length < 2 || spans.every((s) => s.rowSpan === rows || s.colSpan === cols)) return null;
+  if (spans.length < 2 || (rows > 1 && spans.every((s) => s.rowSpan === rows || s.colSpan === cols))) return null;
   const box = { left: xs[0] ?? 0, right: xs[cols] ?? 0, top: ys[0] ?? 0, bottom: ys[rows] ?? 0 };
   const byCell = new Map<number, Piece[]>();
   const taken = new Set<Piece>();
@@ -295,6 +318,7 @@ const gridOf = (drawn: Lines, pieces: Piece[]): (GridTable & { taken: Set<Piece>
   // A grid around a single line of text, or with nearly every cell empty, is a drawing, not a table.
   const filled = cells.filter((c) => c.text).length;
   if (filled < 2) return null;
+  if (rows === 1 && !oneRowTable(cells, (c) => drawnRight(0, c))) return null;
   // A chart's gridlines: a large grid with a few labels scattered over it.
   if (cells.length >= 20 && filled < 0.3 * cells.length) return null;
   const { table, outside } = takeOutsideRows({ ...box, rows, cols, cells }, ys);
@@ -344,9 +368,13 @@ export const findGridTables = ({
   for (const r of runs) pieces.set({ ...r, size: r.fontSize }, r);
   // Rotated text has no baseline across the cell; its top-to-bottom order stands in for it.
   for (const r of rotated) pieces.set({ ...r, baseline: r.top, size: r.fontSize }, r);
-  for (const group of groups({ h: horizontal, v: vertical })) {
+  const drawnGroups = groups({ h: horizontal, v: vertical });
+  const extents = drawnGroups.map(extent);
+  for (const [i, group] of drawnGroups.entries()) {
     const grid = gridOf(group, [...pieces.keys()]);
     if (!grid || (shortCellsOnly && !shortCells(grid))) continue;
+    // A ruled row right over or under another drawn grid is that table's header or total row, read with it.
+    if (grid.rows === 1 && extents.some((other, j) => j !== i && stacked(extents[i]!, other))) continue;
     const { taken, ...table } = grid;
     tables.push(table);
     for (const p of taken) {
