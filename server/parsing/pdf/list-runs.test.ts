@@ -1,17 +1,14 @@
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { pageWithProse, put } from "./test-fixtures";
 
 /** Clauses numbered "2.1", "2.2" set without a hanging indent: their wrapped lines go back to the number's edge. */
 
 describe("numbered clauses without a hanging indent", () => {
   it("keeps a clause's line after its sentence's end in the clause when the next clause follows it", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const { doc, font, page } = await pageWithProse();
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
     put(page, "2. Booking a delivery", 72, 176, 12, bold);
     put(
       page,

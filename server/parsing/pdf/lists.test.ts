@@ -16,21 +16,12 @@ import {
 import { describe, expect, it } from "vitest";
 import { bulletPrefixLength } from "../classify-text";
 import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { BODY, PAGE, pageWithProse, put } from "./test-fixtures";
 
 /** List items of the text layer on small PDFs made here: bullets of symbol fonts, markers, wrapped items. */
 
 const listItems = async (doc: PDFDocument) =>
   (await partitionPdf({ bytes: await doc.save() })).elements.filter((e) => e.type === "ListItem").map((e) => e.text);
-
-/** A page in Helvetica with four lines of prose at a 14 pt pitch from 100 pt down, for the lines under test. */
-const pageWithProse = async () => {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  const page = doc.addPage([PAGE.width, PAGE.height]);
-  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
-  return { doc, font, page };
-};
 
 /**
  * A page of prose whose foot is an item (its marker, then its lines at the text indent) and a second page to go on,

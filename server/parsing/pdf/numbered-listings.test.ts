@@ -1,7 +1,7 @@
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { rgb, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { partitionPdf } from ".";
-import { BODY, PAGE, put } from "./test-fixtures";
+import { BODY, PAGE, pageWithProse, put } from "./test-fixtures";
 
 /** Listings whose lines are numbered in a column of their own, framed as LaTeX's listings package draws them. */
 
@@ -14,11 +14,8 @@ const CODE = [
 ];
 
 const build = async (numbers: (i: number) => string) => {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const { doc, font, page } = await pageWithProse();
   const mono = await doc.embedFont(StandardFonts.Courier);
-  const page = doc.addPage([PAGE.width, PAGE.height]);
-  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
   // The frame: a box around the code lines, the numbers outside it on the left.
   page.drawRectangle({
     x: 90,
@@ -48,11 +45,8 @@ describe("numbered listings", () => {
 
 describe("one-line listings", () => {
   it("types a line of its own wholly in a typewriter font as code, in a text set in another font", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const { doc, font, page } = await pageWithProse();
     const mono = await doc.embedFont(StandardFonts.Courier);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
     put(page, "$ quarry ingest --project demo ./papers", 90, 175, 9, mono);
     for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 200 + i * 14, 10, font);
     // A numbered line in the typewriter font stays a list's item.
@@ -67,12 +61,9 @@ describe("one-line listings", () => {
 
 describe("headings in a typewriter font", () => {
   it("reads a line in a typewriter font set larger than the body as a heading, not a command to type", async () => {
-    const doc = await PDFDocument.create();
-    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const { doc, font, page } = await pageWithProse();
     const mono = await doc.embedFont(StandardFonts.Courier);
     const monoBold = await doc.embedFont(StandardFonts.CourierBold);
-    const page = doc.addPage([PAGE.width, PAGE.height]);
-    for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
     // A command reference's entry: its name as the heading, then its synopsis to type.
     put(page, "7.1 start", 72, 180, 13, monoBold);
     for (let i = 0; i < 3; i++) put(page, `${BODY.slice(0, 88)} ${i + 4}.`, 72, 204 + i * 14, 10, font);

@@ -13,6 +13,15 @@ type Fonts = { regular: PDFFont; bold: PDFFont };
 export const put = (page: PDFPage, text: string, x: number, top: number, size: number, font: PDFFont) =>
   page.drawText(text, { x, y: PAGE.height - top - size, size, font });
 
+/** A page in Helvetica with four lines of prose at a 14 pt pitch from 100 pt down, for the lines under test. */
+export const pageWithProse = async () => {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const page = doc.addPage([PAGE.width, PAGE.height]);
+  for (let i = 0; i < 4; i++) put(page, `${BODY.slice(0, 88)} ${i}.`, 72, 100 + i * 14, 10, font);
+  return { doc, font, page };
+};
+
 const draw = (
   page: PDFPage,
   text: string,
